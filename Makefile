@@ -1,0 +1,38 @@
+# Two commands set everything up on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: demo test lint typecheck pytest bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/polygon demo
+
+test: lint typecheck pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+# mypy cannot follow setuptools' package-dir map, so we lay the package out as it is
+# installed (a tree of links) and check every module of that tree.
+typecheck: $(STAMP)
+	rm -rf .typecheck && mkdir -p .typecheck/polygon
+	for f in polygon/*; do ln -s "$$PWD/$$f" .typecheck/polygon/; done
+	for d in events projections cli rubrics examples; do ln -s "$$PWD/$$d" .typecheck/polygon/$$d; done
+	cd .typecheck && ../$(VENV)/bin/mypy --config-file ../pyproject.toml -p polygon
+
+pytest: $(STAMP)
+	$(PY) -m pytest -q
+
+bench: $(STAMP)
+	$(PY) -m tests.bench.run
+
+clean:
+	rm -rf $(VENV) .typecheck build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,79 @@
+"""``polygon log stats | verify | export``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+import msgspec
+from polygon.cli.context import Context
+from polygon.events import to_builtins
+
+from polygon.app.logs import export_jsonl, open_log
+
+
+@click.group()
+def log() -> None:
+    """Inspect the event log itself."""
+
+
+@log.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_obj
+def stats(obj: Context, as_json: bool) -> None:
+    """Event counts by tag, streams, sizes."""
+    with open_log(obj.log_path, readonly=True) as lg:
+        result = lg.stats()
+    if as_json:
+        click.echo(msgspec.json.encode(to_builtins(result)).decode())
+        return
+    click.echo(f"log        {lg.path}")
+    click.echo(f"events     {result.events}  (last seq {result.last_seq})")
+    click.echo(f"streams    {result.streams}")
+    click.echo(f"map size   {result.map_size:,} bytes; file {result.bytes_used:,} bytes")
+    for tag, count in result.by_tag.items():
+        click.echo(f"  {tag:<32} {count}")
+
+
+@log.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_obj
+def verify(obj: Context, as_json: bool) -> None:
+    """Check the log: gapless sequence, every record decodes, indexes agree.
+
+    Exits 1 with the first problem found.
+    """
+    with open_log(obj.log_path, readonly=True) as lg:
+        report = lg.verify()
+    if as_json:
+        click.echo(msgspec.json.encode({**to_builtins(report), "ok": report.ok}).decode())
+    elif report.ok:
+        click.echo(f"ok: {report.events} events in {report.streams} streams")
+    else:
+        click.echo(f"problem: {report.problem}")
+    if not report.ok:
+        sys.exit(1)
+
+
+@log.command()
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write to this file instead of standard output.",
+)
+@click.option(
+    "--stream-prefix", default="", help="Only streams starting with this (e.g. conv/RUN)."
+)
+@click.pass_obj
+def export(obj: Context, output: Path | None, stream_prefix: str) -> None:
+    """Write events as JSON lines, one event per line (readable by `polygon import`)."""
+    with open_log(obj.log_path, readonly=True) as lg:
+        if output is None:
+            count = export_jsonl(lg, sys.stdout.buffer, stream_prefix=stream_prefix)
+        else:
+            with output.open("wb") as fh:
+                count = export_jsonl(lg, fh, stream_prefix=stream_prefix)
+            click.echo(f"wrote {count} events to {output}", err=True)

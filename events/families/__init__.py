@@ -1,0 +1,35 @@
+"""Event payload families, one small module each. Importing this package registers them."""
+
+from polygon.events.families.check import CheckRecorded, Evidence
+from polygon.events.families.conversation import (
+    ConversationEnded,
+    ConversationStarted,
+    PersonaSnapshot,
+    TurnSpoken,
+)
+from polygon.events.families.imported import TranscriptImported
+from polygon.events.families.judge import CriterionScore, JudgeScored
+from polygon.events.families.model import ModelCalled
+from polygon.events.families.noise import NoiseApplied, NoiseOp
+from polygon.events.families.probe import ProbeAnswered
+from polygon.events.families.run import RunFinished, RunStarted
+from polygon.events.families.tool import ToolCalled
+
+__all__ = [
+    "CheckRecorded",
+    "ConversationEnded",
+    "ConversationStarted",
+    "CriterionScore",
+    "Evidence",
+    "JudgeScored",
+    "ModelCalled",
+    "NoiseApplied",
+    "NoiseOp",
+    "PersonaSnapshot",
+    "ProbeAnswered",
+    "RunFinished",
+    "RunStarted",
+    "ToolCalled",
+    "TranscriptImported",
+    "TurnSpoken",
+]

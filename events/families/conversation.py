@@ -1,0 +1,95 @@
+"""Conversation events: one ``conv/ID`` stream per simulated or imported call."""
+
+from __future__ import annotations
+
+import msgspec
+from polygon.events.registry import Event, event_type
+
+
+class PersonaSnapshot(msgspec.Struct, frozen=True, kw_only=True):
+    """The caller as it was when the conversation started (events stay self-contained)."""
+
+    persona_id: str
+    """Id of the persona in the suite."""
+    type: str
+    """cooperative, busy, distrustful, confused, aggressive or chatty."""
+    outcome: str
+    """Intended outcome: success, refusal, callback or transfer."""
+    difficulty: int
+    """1 (easy) to 5 (hard)."""
+    goal: str
+    """What the caller wants, in words."""
+    facts: dict[str, str]
+    """Ground truth the caller knows (name, numbers, dates, the request)."""
+    language: str = "en"
+    """Language of the call (selects the noise pack)."""
+    prompt_hash: str = ""
+    """Hash of the agent prompt the persona was generated from (empty if hand-written)."""
+
+
+@event_type(version=1)
+class ConversationStarted(Event, frozen=True, kw_only=True, tag="conversation.started"):
+    """A call began."""
+
+    run_id: str
+    """Run the conversation belongs to."""
+    conversation_id: str
+    """Conversation id (also in the stream name)."""
+    config: str
+    """Name of the agent configuration under test."""
+    scenario: str
+    """Scenario id."""
+    trial: int
+    """Trial number, 0-based."""
+    seed: int
+    """Conversation seed, derived from the run seed."""
+    persona: PersonaSnapshot | None = None
+    """The simulated caller; None for imported calls."""
+    caller_model: str = ""
+    """Model reference of the caller (``scripted/caller`` offline)."""
+    agent: str = ""
+    """How the agent is plugged in (``python:module:factory``, ``http:URL``, ``model:…``)."""
+    noise_intensity: float = 0.0
+    """ASR noise knob, 0–1."""
+    max_turns: int = 0
+    """Turn limit (caller + agent turns counted as one exchange)."""
+
+
+@event_type(version=1)
+class TurnSpoken(Event, frozen=True, kw_only=True, tag="conversation.turn_spoken"):
+    """Someone spoke. Caller turns carry the clean text; ``noise.applied`` has what was heard."""
+
+    conversation_id: str
+    """Conversation id."""
+    turn: int
+    """Exchange number from 1; a caller turn and the agent's answer share it."""
+    speaker: str
+    """``caller`` or ``agent``."""
+    text: str
+    """What was said (for the caller: what it meant, before noise)."""
+    intent: str = ""
+    """Scripted caller's intent label (``give_fact``, ``complain`` …), for audit."""
+    ends_call: str = ""
+    """``hangup`` or ``transfer`` if this turn ends the call, else empty."""
+
+
+@event_type(version=1)
+class ConversationEnded(Event, frozen=True, kw_only=True, tag="conversation.ended"):
+    """A call ended, and why."""
+
+    conversation_id: str
+    """Conversation id."""
+    reason: str
+    """hangup, transfer, caller_done, max_turns, loop, agent_error."""
+    by: str
+    """Who ended it: ``caller``, ``agent`` or ``engine``."""
+    turns: int
+    """Exchanges completed."""
+    loop_detected: bool = False
+    """True when loop detection ended the call."""
+    detail: str = ""
+    """Human-readable detail (the error text, the repeated reply …)."""
+    tool_state: dict[str, str] = {}
+    """Stateful stub name → hash of its final state."""
+    final_state: dict[str, object] = {}
+    """Stateful stub name → its final state (for outcome checks)."""

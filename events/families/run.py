@@ -1,0 +1,45 @@
+"""Run-level events: one ``run/ID`` stream per run."""
+
+from __future__ import annotations
+
+from polygon.events.registry import Event, event_type
+
+
+@event_type(version=1)
+class RunStarted(Event, frozen=True, kw_only=True, tag="run.started"):
+    """A run began; fixes everything a resume must find unchanged."""
+
+    run_id: str
+    """The run's id (also in the stream name)."""
+    suite_name: str
+    """Name of the suite from its file."""
+    suite_hash: str
+    """Content hash of the whole validated suite."""
+    prompt_hashes: dict[str, str]
+    """Configuration name → content hash of its prompt."""
+    seed: int
+    """The run seed every other randomness is derived from."""
+    configs: list[str]
+    """Configuration names, in suite order."""
+    scenarios: list[str]
+    """Scenario ids, in suite order."""
+    trials: int = 1
+    """Trials (repeats) per scenario and configuration."""
+    source: str = "simulated"
+    """``simulated`` or ``imported``."""
+    rubric_version: str = ""
+    """Rubric version named by the suite (scoring may add others later)."""
+    polygon_version: str = ""
+    """The Polygon version that started the run."""
+
+
+@event_type(version=1)
+class RunFinished(Event, frozen=True, kw_only=True, tag="run.finished"):
+    """Every conversation of the run has ended."""
+
+    run_id: str
+    """The run's id."""
+    conversations: int
+    """How many conversations the run holds."""
+    end_reasons: dict[str, int]
+    """End reason → count."""

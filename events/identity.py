@@ -1,0 +1,46 @@
+"""Deterministic event identities.
+
+An identity is derived from what an event *is about* — (run, conversation, turn, seed,
+kind, index) — never from when it was written. A retried or resumed writer therefore
+produces the same identity again, and the log turns the repeat into a no-op.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from polygon.events.codec import canonical, digest
+
+
+class EventKey(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
+    """The coordinates of one event.
+
+    ``kind`` names the sort of event (usually its tag); ``index`` separates several events
+    of one kind at one turn (the second tool call, the third judge repeat).
+    """
+
+    run: str
+    conversation: str = ""
+    turn: int = 0
+    seed: int = 0
+    kind: str
+    index: int = 0
+
+
+def identity_of(key: EventKey) -> str:
+    """The 32-hex-character identity of ``key``."""
+    return digest(canonical(key))
+
+
+def identity(
+    *,
+    run: str,
+    kind: str,
+    conversation: str = "",
+    turn: int = 0,
+    seed: int = 0,
+    index: int = 0,
+) -> str:
+    """Shorthand for ``identity_of(EventKey(...))``."""
+    return identity_of(
+        EventKey(run=run, conversation=conversation, turn=turn, seed=seed, kind=kind, index=index)
+    )

@@ -1,0 +1,410 @@
+"""The durable event log on LMDB.
+
+Layout (named sub-databases in one environment)::
+
+    events      seq (8-byte big-endian)            → Envelope (msgpack array)
+    streams     stream NUL version (8-byte BE)     → seq
+    heads       stream                             → last version (8-byte BE)
+    identities  identity (16 bytes)                → seq + content hash (16 bytes)
+    meta        b"format" / b"map_size"            → values
+
+Rules (see ARCHITECTURE.md §3): ``sync=True, metasync=True, writemap=False``; one write
+transaction per batch (group commit); ``append=True`` puts are checked; the map size is
+persisted and grown on ``MapFullError`` with the whole batch retried; reads run in short
+transactions, one page at a time; ``reader_check()`` at open; one writer per log, enforced
+with a lock file; handles refuse to work in a forked child.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections import Counter
+from collections.abc import Callable, Collection, Iterator, Sequence
+from functools import partial
+from itertools import islice
+from pathlib import Path
+from typing import Any, TypeVar
+
+import lmdb
+from polygon.events.envelope import (
+    DECODER,
+    Envelope,
+    Pending,
+    Prepared,
+    decode_header,
+    encode_record,
+    prepare,
+)
+from polygon.events.errors import (
+    ForkedUseError,
+    LogFormatError,
+    StorageError,
+    WriterBusyError,
+)
+from polygon.events.keys import (
+    pack_u64,
+    split_identity_value,
+    unpack_u64,
+)
+from polygon.events.store import AppendResult, LogStats, VerifyReport, conflict
+
+FORMAT_VERSION = 1
+DEFAULT_MAP_SIZE = 64 * 1024 * 1024
+# Below this, creating the sub-databases alone can fill the map.
+MIN_MAP_SIZE = 256 * 1024
+_OPEN_PATHS: set[str] = set()
+T = TypeVar("T")
+
+
+class LmdbLog:
+    """A durable, single-writer event log stored in ``path`` (a directory)."""
+
+    def __init__(
+        self, path: str | Path, *, map_size: int = DEFAULT_MAP_SIZE, readonly: bool = False
+    ):
+        self.path = Path(path).resolve()
+        self.readonly = readonly
+        self._pid = os.getpid()
+        self._lock_fd: int | None = None
+        key = str(self.path)
+        if key in _OPEN_PATHS:
+            raise StorageError(f"log {self.path} is already open in this process")
+        if readonly and not (self.path / "data.mdb").exists():
+            raise StorageError(f"no event log at {self.path}")
+        self.path.mkdir(parents=True, exist_ok=True)
+        if not readonly:
+            self._lock_fd = _acquire_writer_lock(self.path / "writer.lock")
+        # LMDB shrinks a map opened too small to exactly the used size, leaving no room even
+        # for opening the sub-databases: start from at least twice the file, then apply the
+        # persisted size below.
+        data = self.path / "data.mdb"
+        initial = max(map_size, MIN_MAP_SIZE, 2 * data.stat().st_size if data.exists() else 0)
+        try:
+            self._env = lmdb.open(
+                str(self.path),
+                subdir=True,
+                map_size=initial,
+                max_dbs=8,
+                readonly=readonly,
+                sync=True,
+                metasync=True,
+                writemap=False,
+                lock=True,
+                max_readers=256,
+            )
+            self._env.reader_check()
+            self._dbs = {
+                name: self._env.open_db(name.encode(), create=not readonly)
+                for name in ("events", "streams", "heads", "identities", "meta")
+            }
+            self._check_format_and_map(map_size)
+        except lmdb.Error as exc:
+            self._release_lock()
+            raise StorageError(f"cannot open event log {self.path}: {exc}") from None
+        except Exception:
+            self._release_lock()
+            raise
+        _OPEN_PATHS.add(key)
+
+    # ------------------------------------------------------------------ open / close
+
+    def _check_format_and_map(self, configured: int) -> None:
+        with self._env.begin(db=self._dbs["meta"]) as txn:
+            fmt = txn.get(b"format")
+            persisted = txn.get(b"map_size")
+        if fmt is not None and int(fmt) != FORMAT_VERSION:
+            raise LogFormatError(
+                f"log {self.path} has format version {int(fmt)}; this Polygon reads "
+                f"version {FORMAT_VERSION}"
+            )
+        # A smaller configured size would shrink the map to what is used: never go below
+        # the size we persisted last time.
+        want = max(configured, int(persisted) if persisted else 0, self._env.info()["map_size"])
+        if want > self._env.info()["map_size"]:
+            self._env.set_mapsize(want)
+        if not self.readonly and (fmt is None or persisted is None or int(persisted) < want):
+            self._put_meta(want)
+
+    def _put_meta(self, map_size: int) -> None:
+        with self._env.begin(write=True, db=self._dbs["meta"]) as txn:
+            txn.put(b"format", str(FORMAT_VERSION).encode())
+            txn.put(b"map_size", str(map_size).encode())
+
+    def close(self) -> None:
+        """Close the environment and release the writer lock."""
+        if os.getpid() != self._pid:
+            return  # a forked child must not touch the parent's environment
+        if str(self.path) in _OPEN_PATHS:
+            self._env.close()
+            _OPEN_PATHS.discard(str(self.path))
+        self._release_lock()
+
+    def _release_lock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def __enter__(self) -> LmdbLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _guard(self) -> None:
+        if os.getpid() != self._pid:
+            raise ForkedUseError(
+                f"log {self.path} was opened in process {self._pid}; open it again in "
+                f"process {os.getpid()} instead of using it across fork()"
+            )
+        if str(self.path) not in _OPEN_PATHS:
+            raise StorageError(f"log {self.path} is closed")
+
+    # ------------------------------------------------------------------ writing
+
+    def append(self, batch: Sequence[Pending]) -> AppendResult:
+        """Append ``batch`` in one durable write transaction, growing the map as needed."""
+        self._guard()
+        if self.readonly:
+            raise StorageError(f"log {self.path} is open read-only")
+        prepared = prepare(batch)
+        if not prepared:
+            return AppendResult((), 0)
+        while True:
+            try:
+                with self._env.begin(write=True) as txn:
+                    return self._append_in(txn, prepared)
+            except lmdb.MapFullError:
+                self._grow()
+            except lmdb.Error as exc:
+                raise StorageError(f"append to {self.path} failed: {exc}") from None
+
+    def _append_in(self, txn: Any, prepared: Sequence[Prepared]) -> AppendResult:
+        """One batch: look identities up in one call, then write each index in one call."""
+        known = {
+            key: split_identity_value(value)
+            for key, value in txn.cursor(db=self._dbs["identities"]).getmulti(
+                sorted({p.key for p in prepared})
+            )
+        }
+        seq = self._last_seq_in(txn)
+        seqs: list[int] = []
+        heads: dict[str, int] = {}
+        records: list[tuple[bytes, bytes]] = []
+        stream_entries: list[tuple[bytes, bytes]] = []
+        ident_entries: list[tuple[bytes, bytes]] = []
+        for p in prepared:
+            hit = known.get(p.key)
+            if hit is not None:
+                if hit[1] != p.content_hash:
+                    raise conflict(p)
+                seqs.append(hit[0])
+                continue
+            seq += 1
+            version = heads.get(p.stream)
+            if version is None:
+                head = txn.get(p.stream.encode(), db=self._dbs["heads"])
+                version = unpack_u64(head) if head else 0
+            version += 1
+            heads[p.stream] = version
+            seq_key = seq.to_bytes(8, "big")
+            records.append((seq_key, encode_record(p, seq, version)))
+            stream_entries.append((p.stream_prefix + version.to_bytes(8, "big"), seq_key))
+            ident_entries.append((p.key, seq_key + p.hash_bytes))
+            known[p.key] = (seq, p.content_hash)
+            seqs.append(seq)
+        self._put_all(txn, records, stream_entries, ident_entries, heads)
+        return AppendResult(tuple(seqs), len(records))
+
+    def _put_all(
+        self,
+        txn: Any,
+        records: list[tuple[bytes, bytes]],
+        stream_entries: list[tuple[bytes, bytes]],
+        ident_entries: list[tuple[bytes, bytes]],
+        heads: dict[str, int],
+    ) -> None:
+        if not records:
+            return
+        _, added = txn.cursor(db=self._dbs["events"]).putmulti(records, append=True)
+        if added != len(records):
+            raise StorageError(f"{self.path}: sequence numbers out of order; nothing written")
+        txn.cursor(db=self._dbs["streams"]).putmulti(stream_entries)
+        txn.cursor(db=self._dbs["identities"]).putmulti(ident_entries)
+        txn.cursor(db=self._dbs["heads"]).putmulti(
+            [(stream.encode(), pack_u64(v)) for stream, v in heads.items()]
+        )
+
+    def _last_seq_in(self, txn: Any) -> int:
+        cursor = txn.cursor(db=self._dbs["events"])
+        return unpack_u64(cursor.key()) if cursor.last() else 0
+
+    def _grow(self) -> None:
+        new_size = self._env.info()["map_size"] * 2
+        self._env.set_mapsize(new_size)
+        self._put_meta(new_size)
+
+    # ------------------------------------------------------------------ reading
+
+    def _read(self, fn: Callable[[Any], T]) -> T:
+        """Run ``fn`` in one short read transaction, following a map grown by the writer."""
+        self._guard()
+        for _ in range(3):
+            try:
+                with self._env.begin() as txn:
+                    return fn(txn)
+            except lmdb.MapResizedError:
+                self._env.set_mapsize(0)
+            except lmdb.Error as exc:
+                raise StorageError(f"read from {self.path} failed: {exc}") from None
+        raise StorageError(f"read from {self.path} failed: the map kept being resized")
+
+    def last_seq(self) -> int:
+        """Highest sequence number, 0 if empty."""
+        return self._read(self._last_seq_in)
+
+    def stream_length(self, stream: str) -> int:
+        """Events in ``stream``."""
+        head = self._read(lambda txn: txn.get(stream.encode(), db=self._dbs["heads"]))
+        return unpack_u64(head) if head else 0
+
+    def read_stream(
+        self, stream: str, *, after_version: int = 0, page_size: int = 512
+    ) -> Iterator[Envelope]:
+        """One stream's events by prefix scan of the stream index, a page per transaction."""
+        prefix = stream.encode() + b"\x00"
+        version = after_version
+        decode = DECODER.decode
+        while True:
+            page = self._read(
+                partial(self._stream_page, prefix=prefix, start=version + 1, limit=page_size)
+            )
+            for raw in page:
+                yield decode(raw)
+            if len(page) < page_size:
+                return
+            version += len(page)
+
+    def _stream_page(self, txn: Any, prefix: bytes, start: int, limit: int) -> list[bytes]:
+        cursor = txn.cursor(db=self._dbs["streams"])
+        seq_keys: list[bytes] = []
+        if cursor.set_range(prefix + pack_u64(start)):
+            for key, value in cursor:
+                if not key.startswith(prefix) or len(seq_keys) >= limit:
+                    break
+                seq_keys.append(value)
+        found = dict(txn.cursor(db=self._dbs["events"]).getmulti(seq_keys))
+        missing = [unpack_u64(k) for k in seq_keys if k not in found]
+        if missing:
+            raise StorageError(f"{self.path}: stream index points at missing event #{missing[0]}")
+        return [found[k] for k in seq_keys]
+
+    def read_all(
+        self, *, after_seq: int = 0, tags: Collection[str] | None = None, page_size: int = 4096
+    ) -> Iterator[Envelope]:
+        """All events in sequence order, optionally only those with one of ``tags``."""
+        wanted = None if tags is None else frozenset(tags)
+        decode = DECODER.decode
+        for page in self.raw_pages(after_seq=after_seq, page_size=page_size):
+            if wanted is None:
+                yield from map(decode, page)
+            else:
+                yield from (env for env in map(decode, page) if env.tag in wanted)
+
+    def raw_pages(self, *, after_seq: int = 0, page_size: int = 1000) -> Iterator[list[bytes]]:
+        """Stored records in sequence order, a page (one short transaction) at a time."""
+        seq = after_seq
+        while True:
+            page = self._read(partial(self._events_page, start=seq + 1, limit=page_size))
+            if page:
+                yield page
+            if len(page) < page_size:
+                return
+            seq += len(page)
+
+    def _events_page(self, txn: Any, start: int, limit: int) -> list[bytes]:
+        cursor = txn.cursor(db=self._dbs["events"])
+        if not cursor.set_range(pack_u64(start)):
+            return []
+        return list(islice(cursor.iternext(keys=False, values=True), limit))
+
+    def streams(self, prefix: str = "") -> Iterator[str]:
+        """Stream names starting with ``prefix``, sorted."""
+        start = prefix.encode()
+        while True:
+            page = self._read(partial(self._heads_page, start=start, limit=1000))
+            names = [k.decode() for k in page if k.startswith(prefix.encode())]
+            yield from names
+            if len(page) < 1000 or len(names) < len(page):
+                return
+            start = page[-1] + b"\x00"
+
+    def _heads_page(self, txn: Any, start: bytes, limit: int) -> list[bytes]:
+        cursor = txn.cursor(db=self._dbs["heads"])
+        if not cursor.set_range(start):
+            return []
+        out: list[bytes] = []
+        for key in cursor.iternext(keys=True, values=False):
+            out.append(bytes(key))
+            if len(out) >= limit:
+                break
+        return out
+
+    # ------------------------------------------------------------------ maintenance
+
+    def stats(self) -> LogStats:
+        """Counts by tag, streams, map and disk sizes."""
+        tags: Counter[str] = Counter(
+            decode_header(raw).tag for page in self.raw_pages() for raw in page
+        )
+        heads = self._read(lambda txn: txn.stat(self._dbs["heads"])["entries"])
+        data = self.path / "data.mdb"
+        return LogStats(
+            events=sum(tags.values()),
+            streams=int(heads),
+            last_seq=self.last_seq(),
+            by_tag=dict(sorted(tags.items())),
+            map_size=int(self._env.info()["map_size"]),
+            bytes_used=data.stat().st_size if data.exists() else 0,
+        )
+
+    def verify(self) -> VerifyReport:
+        """fsck: gapless sequence, every record decodes, every index agrees with the events."""
+        from polygon.events.verify import verify_lmdb
+
+        return verify_lmdb(self)
+
+    def raw_db(self, name: str) -> Iterator[tuple[bytes, bytes]]:
+        """Every (key, value) of a sub-database, page by page (for ``verify``)."""
+        start = b""
+        while True:
+            page = self._read(partial(_kv_page, db=self._dbs[name], start=start, limit=2000))
+            yield from page
+            if len(page) < 2000:
+                return
+            start = page[-1][0] + b"\x00"
+
+
+def _kv_page(txn: Any, db: Any, start: bytes, limit: int) -> list[tuple[bytes, bytes]]:
+    cursor = txn.cursor(db=db)
+    if not (cursor.set_range(start) if start else cursor.first()):
+        return []
+    out: list[tuple[bytes, bytes]] = []
+    for key, value in cursor:
+        out.append((bytes(key), bytes(value)))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _acquire_writer_lock(path: Path) -> int:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise WriterBusyError(
+            f"another process is writing to the log at {path.parent}; Polygon allows one "
+            "writer at a time (wait for it, or use --log to pick another log)"
+        ) from None
+    return fd

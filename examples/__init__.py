@@ -1,0 +1,1 @@
+"""Bundled example suites (package data for ``polygon demo`` and ``polygon init``)."""

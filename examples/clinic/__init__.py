@@ -1,0 +1,1 @@
+"""The dental clinic receptionist example: suite, prompts and two agent versions."""

@@ -1,0 +1,1 @@
+"""Projections: pure folds over the event log, and the reports rendered from them."""

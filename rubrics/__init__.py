@@ -1,0 +1,1 @@
+"""Rubric files, shipped as package data."""

@@ -1,0 +1,62 @@
+"""The event package's public surface is explicit and pinned."""
+
+from __future__ import annotations
+
+import polygon.events as events
+
+PINNED = {
+    "REGISTRY",
+    "AppendResult",
+    "DecodeError",
+    "Envelope",
+    "Event",
+    "EventKey",
+    "EventLog",
+    "ForkedUseError",
+    "FutureVersionError",
+    "IdentityConflictError",
+    "LmdbLog",
+    "LogError",
+    "LogFormatError",
+    "LogStats",
+    "MemoryLog",
+    "Pending",
+    "PolygonError",
+    "StorageError",
+    "UnknownTagError",
+    "UserInputError",
+    "VerifyReport",
+    "WriterBusyError",
+    "canonical",
+    "content_hash",
+    "decode_envelope",
+    "digest",
+    "event_type",
+    "families",
+    "identity",
+    "identity_of",
+    "to_builtins",
+}
+
+
+def test_events_all_is_pinned() -> None:
+    assert set(events.__all__) == PINNED
+    for name in events.__all__:
+        assert hasattr(events, name)
+
+
+def test_identity_is_deterministic_and_sensitive() -> None:
+    base = dict(run="r", conversation="c", turn=1, seed=2, kind="k", index=0)
+    assert events.identity(**base) == events.identity(**base)
+    assert len(events.identity(**base)) == 32
+    for field, other in [
+        ("run", "r2"),
+        ("conversation", "c2"),
+        ("turn", 2),
+        ("seed", 3),
+        ("kind", "k2"),
+        ("index", 1),
+    ]:
+        assert events.identity(**{**base, field: other}) != events.identity(**base)
+    # A known value pins the canonical encoding across versions and processes.
+    assert events.identity(**base) == events.identity_of(events.EventKey(**base))
