@@ -12,3 +12,10 @@ class Context:
 
     log_path: Path
     debug: bool
+
+
+def system_now() -> str:
+    """UTC now, ISO-8601 to the second: the one clock, read at the CLI edge for display."""
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
-import click
-from polygon.cli.context import Context
+import sys
 
-from polygon.app.demo import run_demo
+import click
+from polygon.cli.context import Context, system_now
+from polygon.cli.run_cmd import _progress
+
+from polygon.app.demo import demo_lines, run_demo
+from polygon.app.logs import open_log
 
 
 @click.command()
 @click.pass_obj
 def demo(obj: Context) -> None:
-    """Run the bundled example offline and print what it shows."""
-    for line in run_demo(obj.log_path):
+    """Run the bundled clinic example offline and print what it shows.
+
+    Two agent versions meet every caller type; everything lands in the event log, so any
+    call can be replayed afterwards.
+    """
+    with open_log(obj.log_path, readonly=False) as log, _progress(sys.stderr.isatty()) as bar:
+        task = bar.add_task("calls", total=None)
+        result = run_demo(
+            log,
+            now=system_now,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
+    for line in demo_lines(result, obj.log_path):
         click.echo(line)

@@ -39,10 +39,17 @@ def cli(ctx: click.Context, log_path: str | None, debug: bool) -> None:
 
 
 def _register() -> None:
-    from polygon.cli import demo_cmd, log_cmd
+    from polygon.cli import demo_cmd, init_cmd, log_cmd, noise_cmd, replay_cmd, run_cmd
 
-    cli.add_command(log_cmd.log)
-    cli.add_command(demo_cmd.demo)
+    for command in (
+        demo_cmd.demo,
+        init_cmd.init,
+        run_cmd.run,
+        replay_cmd.replay,
+        noise_cmd.noise,
+        log_cmd.log,
+    ):
+        cli.add_command(command)
 
 
 _register()

@@ -1,44 +1,69 @@
-"""The offline demo. For now it exercises the event log only (the simulation comes next)."""
+"""``polygon demo``: the bundled clinic example, offline, end to end."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
-from polygon.events import LmdbLog, Pending, identity
-from polygon.events.families import ConversationEnded, TurnSpoken
+from polygon.app.run import Progress, RunOptions, conversation_stream, run_suite
+from polygon.events import EventLog
+from polygon.projections.run_overview import RunOverview, build
+from polygon.suite import load_suite
 
 
-def run_demo(log_path: Path) -> Iterator[str]:
-    """Append a tiny conversation to the log, read it back, verify the log."""
-    yield "Polygon demo — event log only: the call simulation is not built yet."
-    with LmdbLog(log_path) as log:
-        conv = "demo-log-check"
-        lines = [
-            ("caller", "Hi, I'd like to book a cleaning."),
-            ("agent", "Sure, what day suits you?"),
-        ]
-        batch = [
-            Pending(
-                stream=f"conv/{conv}",
-                identity=identity(run="demo", conversation=conv, turn=1, kind="turn", index=i),
-                event=TurnSpoken(conversation_id=conv, turn=1, speaker=who, text=text),
-            )
-            for i, (who, text) in enumerate(lines)
-        ]
-        batch.append(
-            Pending(
-                stream=f"conv/{conv}",
-                identity=identity(run="demo", conversation=conv, kind="end"),
-                event=ConversationEnded(
-                    conversation_id=conv, reason="caller_done", by="caller", turns=1
-                ),
-            )
-        )
-        result = log.append(batch)
-        yield f"appended {result.written} new events (a re-run appends 0: identities are fixed)"
-        for env in log.read_stream(f"conv/{conv}"):
-            yield f"  #{env.seq} {env.tag}"
-        report = log.verify()
-        status = "ok" if report.ok else report.problem
-        yield f"log verify: {status} ({report.events} events) at {log.path}"
+@dataclass(frozen=True)
+class DemoResult:
+    """What the demo ran and found."""
+
+    run_id: str
+    seconds: float
+    overview: RunOverview
+
+
+def clinic_suite_path() -> Path:
+    """The bundled clinic suite (package data)."""
+    return Path(str(resources.files("polygon.examples.clinic").joinpath("suite.yaml")))
+
+
+def run_demo(log: EventLog, *, now: Callable[[], str], progress: Progress) -> DemoResult:
+    """Run both clinic versions against every caller with the scripted backends."""
+    loaded = load_suite(clinic_suite_path())
+    started = time.perf_counter()
+    summary = run_suite(loaded, log, RunOptions(concurrency=8), now=now, progress=progress)
+    seconds = time.perf_counter() - started
+    streams = [s for s in log.streams(f"conv/{summary.run_id}.")]
+    overview = build(summary.run_id, (env for s in streams for env in log.read_stream(s)))
+    return DemoResult(summary.run_id, seconds, overview)
+
+
+def demo_lines(result: DemoResult, log_path: Path) -> Iterator[str]:
+    """The demo's report, for people."""
+    yield "Polygon demo — Smile Dental receptionist: v1 (careful) against v2 (with regressions)"
+    yield "Callers: scripted/caller, a deterministic offline baseline (not a model)."
+    total = sum(c.conversations for c in result.overview.configs.values())
+    yield f"Run {result.run_id}: {total} simulated calls in {result.seconds:.1f} s"
+    yield f"Log: {log_path}/"
+    yield ""
+    reasons = sorted({r for c in result.overview.configs.values() for r in c.end_reasons})
+    head = f"{'config':<7}{'calls':>6}{'turns':>7}" + "".join(f"{r:>12}" for r in reasons)
+    yield head + f"{'bad tool args':>15}{'tool faults':>13}"
+    for cfg in result.overview.configs.values():
+        row = f"{cfg.config:<7}{cfg.conversations:>6}{cfg.turns:>7}"
+        row += "".join(f"{cfg.end_reasons.get(r, 0):>12}" for r in reasons)
+        yield row + f"{cfg.invalid_tool_calls:>15}{cfg.tool_faults:>13}"
+    yield ""
+    loops = [c for cfg in result.overview.configs.values() for c in cfg.loops]
+    if loops:
+        yield f"Loops caught: {', '.join(loops)}"
+        yield f"Replay one:   polygon replay {loops[0]}"
+    yield "Not built yet: scoring (rubric, judge, gates), behaviour probes and the comparison."
+
+
+def first_conversation(log: EventLog, run_id: str) -> str:
+    """Any conversation id of the run (for hints)."""
+    for stream in log.streams(f"conv/{run_id}."):
+        return stream.removeprefix(conversation_stream(""))
+    return ""

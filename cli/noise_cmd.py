@@ -1,0 +1,50 @@
+"""``polygon noise TEXT``: preview ASR noise exactly as a run would apply it."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from polygon.events import to_builtins
+
+from polygon.noise import apply_noise
+from polygon.noise_packs import languages
+
+
+@click.command()
+@click.argument("text")
+@click.option("--intensity", type=click.FloatRange(0, 1), default=0.5, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="The run seed.")
+@click.option(
+    "--conversation",
+    default="scenario.0",
+    show_default=True,
+    help="Noise key: SCENARIO.TRIAL (shared by every configuration in a run).",
+)
+@click.option("--turn", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--lang", type=click.Choice(languages()), default="en", show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+def noise(
+    text: str, intensity: float, seed: int, conversation: str, turn: int, lang: str, as_json: bool
+) -> None:
+    """Show what the agent would hear, and each distortion applied."""
+    heard, ops, rng_seed = apply_noise(
+        text,
+        intensity=intensity,
+        language=lang,
+        run_seed=seed,
+        conversation=conversation,
+        turn=turn,
+    )
+    if as_json:
+        click.echo(
+            json.dumps(
+                {"clean": text, "heard": heard, "ops": to_builtins(ops), "rng_seed": rng_seed},
+                ensure_ascii=False,
+            )
+        )
+        return
+    click.echo(f"said:  {text}")
+    click.echo(f"heard: {heard}")
+    for op in ops:
+        click.echo(f"  {op.kind:<10} @{op.position}: {op.before!r} → {op.after!r}")

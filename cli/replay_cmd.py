@@ -1,0 +1,42 @@
+"""``polygon replay CONVERSATION``."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from polygon.cli.context import Context
+from polygon.projections.replay import as_data, ending_lines, header_lines, turn_lines
+
+from polygon.app.logs import open_log
+from polygon.app.replay import load_conversation
+
+
+@click.command()
+@click.argument("conversation")
+@click.option("--step", is_flag=True, help="Wait for Enter between turns.")
+@click.option("--json", "as_json", is_flag=True, help="The same content as JSON.")
+@click.pass_obj
+def replay(obj: Context, conversation: str, step: bool, as_json: bool) -> None:
+    """Show a call turn by turn from the log.
+
+    What the caller meant, what noise did, what the agent heard, tool calls (arguments,
+    validity, results, faults), the replies, and how the call ended. Reads only the log;
+    nothing is called again.
+    """
+    with open_log(obj.log_path, readonly=True) as log:
+        view = load_conversation(log, conversation)
+    if as_json:
+        click.echo(json.dumps(as_data(view), ensure_ascii=False, sort_keys=True, indent=2))
+        return
+    for line in header_lines(view):
+        click.echo(line)
+    for t in view.turns:
+        if step:
+            click.prompt(
+                "", default="", show_default=False, prompt_suffix="(Enter for the next turn)"
+            )
+        for line in turn_lines(t):
+            click.echo(line)
+    for line in ending_lines(view):
+        click.echo(line)

@@ -1,0 +1,1 @@
+"""The starter suite that ``polygon init`` copies."""

@@ -1,0 +1,18 @@
+"""Use case: read one conversation back from the log (never calls an agent or a model)."""
+
+from __future__ import annotations
+
+from polygon.app.run import conversation_stream
+from polygon.events import EventLog
+from polygon.events.errors import UnknownIdError
+from polygon.projections.conversation import ConversationView, build
+
+
+def load_conversation(log: EventLog, conversation_id: str) -> ConversationView:
+    """The conversation's view; an id the log lacks is a user error naming close matches."""
+    stream = conversation_stream(conversation_id)
+    if not log.stream_length(stream):
+        close = [s.removeprefix("conv/") for s in log.streams(f"conv/{conversation_id[:9]}")][:5]
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise UnknownIdError(f"no conversation {conversation_id!r} in the log{hint}")
+    return build(conversation_id, log.read_stream(stream))

@@ -1,0 +1,297 @@
+"""``polygon run``: plan every conversation of a suite, run them, write the log.
+
+Each conversation's events go to the log in one batch when it ends (a conversation is
+atomic in the log), so resuming a killed run is simply running the conversations whose
+stream is missing: identities are deterministic and the result equals an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import httpx
+
+from polygon import __version__
+from polygon.agents import Agent, HttpAgent, python_factory
+from polygon.engine import Conversation, ConversationPlan, conversation_seed
+from polygon.events import EventLog, Pending, identity
+from polygon.events.errors import ResumeRefusedError, UnknownIdError, UserInputError
+from polygon.events.families import PersonaSnapshot, RunFinished, RunStarted
+from polygon.recorder import StreamRecorder
+from polygon.suite import LoadedSuite
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What the user chose on the command line."""
+
+    configs: tuple[str, ...] = ()
+    seed: int | None = None
+    concurrency: int = 8
+    run_id: str = ""
+    resume: str = ""
+
+
+@dataclass
+class RunSummary:
+    """What a run did."""
+
+    run_id: str
+    conversations: int
+    ran_now: int
+    end_reasons: dict[str, int] = field(default_factory=dict)
+
+
+def run_stream(run_id: str) -> str:
+    """The run's own stream."""
+    return f"run/{run_id}"
+
+
+def conversation_stream(conversation_id: str) -> str:
+    """A conversation's stream."""
+    return f"conv/{conversation_id}"
+
+
+def new_run_id(suite_hash: str, seed: int, now: str) -> str:
+    """A short run id; unique per start time (pass --run-id for a fixed one)."""
+    return "r" + hashlib.blake2b(f"{suite_hash}{seed}{now}".encode(), digest_size=4).hexdigest()
+
+
+def plan_run(
+    loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str, ...]
+) -> list[ConversationPlan]:
+    """Every (configuration, scenario, trial) of the run, in a stable order."""
+    suite = loaded.suite
+    plans = []
+    for config in configs:
+        cfg = suite.configs[config]
+        for scenario in loaded.scenarios():
+            persona = loaded.persona(scenario.persona)
+            snapshot = PersonaSnapshot(
+                persona_id=persona.id,
+                type=persona.type,
+                outcome=persona.outcome,
+                difficulty=persona.difficulty,
+                goal=persona.goal,
+                facts=dict(persona.facts),
+                language=persona.language or suite.noise.language,
+                prompt_hash=persona.prompt_hash,
+            )
+            for trial in range(suite.trials):
+                plans.append(
+                    ConversationPlan(
+                        run_id=run_id,
+                        run_seed=seed,
+                        conversation_id=f"{run_id}.{config}.{scenario.id}.{trial}",
+                        config=config,
+                        scenario=scenario.id,
+                        trial=trial,
+                        seed=conversation_seed(seed, scenario.id, trial),
+                        persona=snapshot,
+                        max_turns=scenario.max_turns or suite.max_turns,
+                        noise_intensity=suite.noise.intensity,
+                        noise_language=persona.language or suite.noise.language,
+                        agent_ref=cfg.agent,
+                        tools=tuple(suite.tools),
+                        stores=suite.stores,
+                        caller_model=suite.caller.model,
+                    )
+                )
+    return plans
+
+
+def _select_configs(loaded: LoadedSuite, wanted: tuple[str, ...]) -> tuple[str, ...]:
+    known = tuple(loaded.suite.configs)
+    for name in wanted:
+        if name not in known:
+            raise UserInputError(
+                f"{loaded.path}: no configuration {name!r} (have: {', '.join(known)})"
+            )
+    return wanted or known
+
+
+def _run_started(
+    loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str, ...]
+) -> RunStarted:
+    return RunStarted(
+        run_id=run_id,
+        suite_name=loaded.suite.name,
+        suite_hash=loaded.suite_hash,
+        prompt_hashes={c: h for c, h in loaded.prompt_hashes().items() if c in configs},
+        seed=seed,
+        configs=list(configs),
+        scenarios=[s.id for s in loaded.scenarios()],
+        trials=loaded.suite.trials,
+        rubric_version=loaded.suite.judge.rubric,
+        polygon_version=__version__,
+    )
+
+
+def _check_resume(log: EventLog, run_id: str, fresh: RunStarted) -> None:
+    events = list(log.read_stream(run_stream(run_id)))
+    if not events:
+        raise UnknownIdError(f"no run {run_id!r} in the log to resume")
+    old = events[0].payload
+    assert isinstance(old, RunStarted)
+    for what, a, b in (
+        ("suite", old.suite_hash, fresh.suite_hash),
+        ("prompt", old.prompt_hashes, fresh.prompt_hashes),
+        ("seed", old.seed, fresh.seed),
+        ("configurations", old.configs, fresh.configs),
+    ):
+        if a != b:
+            raise ResumeRefusedError(
+                f"cannot resume run {run_id}: the {what} changed since it started; start a new run"
+            )
+
+
+class AgentPool:
+    """Builds one agent per conversation from a configuration's reference."""
+
+    def __init__(self, loaded: LoadedSuite) -> None:
+        self._loaded = loaded
+        self._factories: dict[str, Callable[[], Agent]] = {}
+        self.http = httpx.AsyncClient()
+
+    def make(self, config: str) -> Agent:
+        """A fresh agent for one call."""
+        cfg = self._loaded.suite.configs[config]
+        if cfg.agent.startswith(("http://", "https://")):
+            return HttpAgent(cfg.agent, self.http)
+        if cfg.agent.startswith("model:"):
+            raise UserInputError(
+                f"configs.{config}.agent: model-driven agents are not available yet "
+                "(use python:module:factory or an http:// endpoint)"
+            )
+        if config not in self._factories:
+            self._factories[config] = python_factory(
+                cfg.agent.removeprefix("python:"),
+                prompt=self._loaded.prompts[config],
+                params=cfg.params,
+                search_path=str(self._loaded.path.parent.resolve()),
+            )
+        return self._factories[config]()
+
+    async def aclose(self) -> None:
+        """Close the shared HTTP client."""
+        await self.http.aclose()
+
+
+async def _run_plans(
+    plans: list[ConversationPlan],
+    log: EventLog,
+    pool: AgentPool,
+    concurrency: int,
+    now: Callable[[], str],
+    progress: Progress,
+) -> Counter[str]:
+    reasons: Counter[str] = Counter()
+    gate = asyncio.Semaphore(max(1, concurrency))
+    done = 0
+
+    async def one(plan: ConversationPlan) -> None:
+        nonlocal done
+        async with gate:
+            recorder = StreamRecorder(
+                run_id=plan.run_id,
+                stream=conversation_stream(plan.conversation_id),
+                conversation=plan.conversation_id,
+                seed=plan.seed,
+                now=now,
+            )
+            agent = pool.make(plan.config)
+            try:
+                reasons[await Conversation(plan, agent, recorder).run()] += 1
+            finally:
+                await agent.aclose()
+            log.append(recorder.pending)  # the single writer: this event loop
+            done += 1
+            progress(done, len(plans))
+
+    await asyncio.gather(*(one(p) for p in plans))
+    return reasons
+
+
+def run_suite(
+    loaded: LoadedSuite,
+    log: EventLog,
+    options: RunOptions,
+    *,
+    now: Callable[[], str],
+    progress: Progress = lambda done, total: None,
+) -> RunSummary:
+    """Run (or resume) the suite; returns what happened."""
+    configs = _select_configs(loaded, options.configs)
+    seed = loaded.suite.seed if options.seed is None else options.seed
+    run_id = options.resume or options.run_id or new_run_id(loaded.suite_hash, seed, now())
+    started = _run_started(loaded, run_id, seed, configs)
+    if options.resume:
+        _check_resume(log, run_id, started)
+    elif log.stream_length(run_stream(run_id)):
+        raise UserInputError(f"run {run_id} already exists in the log (use --resume {run_id})")
+    else:
+        log.append(
+            [
+                Pending(
+                    stream=run_stream(run_id),
+                    identity=identity(run=run_id, kind="run.started"),
+                    event=started,
+                    recorded_at=now(),
+                )
+            ]
+        )
+    plans = plan_run(loaded, run_id, seed, configs)
+    todo = [p for p in plans if not log.stream_length(conversation_stream(p.conversation_id))]
+    progress(len(plans) - len(todo), len(plans))
+    reasons = asyncio.run(
+        _run_all(todo, log, loaded, options.concurrency, now, progress, len(plans))
+    )
+    all_reasons = _all_end_reasons(log, plans)
+    log.append(
+        [
+            Pending(
+                stream=run_stream(run_id),
+                identity=identity(run=run_id, kind="run.finished"),
+                event=RunFinished(run_id=run_id, conversations=len(plans), end_reasons=all_reasons),
+                recorded_at=now(),
+            )
+        ]
+    )
+    del reasons
+    return RunSummary(run_id, len(plans), len(todo), all_reasons)
+
+
+async def _run_all(
+    todo: list[ConversationPlan],
+    log: EventLog,
+    loaded: LoadedSuite,
+    concurrency: int,
+    now: Callable[[], str],
+    progress: Progress,
+    total: int,
+) -> Counter[str]:
+    pool = AgentPool(loaded)
+    offset = total - len(todo)
+    try:
+        return await _run_plans(
+            todo, log, pool, concurrency, now, lambda done, _t: progress(offset + done, total)
+        )
+    finally:
+        await pool.aclose()
+
+
+def _all_end_reasons(log: EventLog, plans: list[ConversationPlan]) -> dict[str, int]:
+    from polygon.events.families import ConversationEnded
+
+    counts: Counter[str] = Counter()
+    for plan in plans:
+        for env in log.read_stream(conversation_stream(plan.conversation_id)):
+            if isinstance(env.payload, ConversationEnded):
+                counts[env.payload.reason] += 1
+    return dict(sorted(counts.items()))

@@ -1,0 +1,284 @@
+"""The conversation engine: one whole simulated call, every step an event.
+
+A conversation is the unit of work: given its plan (suite slice, configuration, scenario,
+seed) it writes its events through a sink and nothing else, so it can run in any process
+and a resumed or distributed run ends with exactly the events of an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from polygon.agents import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
+from polygon.caller import ScriptedCaller, Utterance
+from polygon.events import to_builtins
+from polygon.events.families import (
+    ConversationEnded,
+    ConversationStarted,
+    NoiseApplied,
+    PersonaSnapshot,
+    ToolCalled,
+    TurnSpoken,
+)
+from polygon.loops import is_loop
+from polygon.noise import apply_noise
+from polygon.recorder import Sink
+from polygon.suite import ToolSpec
+from polygon.tools import ToolBox
+
+MAX_TOOL_ROUNDS = 4
+
+
+@dataclass(frozen=True)
+class ConversationPlan:
+    """Everything one call needs; identical plans give identical events."""
+
+    run_id: str
+    run_seed: int
+    conversation_id: str
+    config: str
+    scenario: str
+    trial: int
+    seed: int
+    persona: PersonaSnapshot
+    max_turns: int
+    noise_intensity: float
+    noise_language: str
+    agent_ref: str
+    tools: tuple[ToolSpec, ...]
+    stores: dict[str, dict[str, str]]
+    caller_model: str = "scripted/caller"
+
+    @property
+    def noise_key(self) -> str:
+        """The noise key: scenario and trial, not configuration.
+
+        So every version under comparison hears the same distortions at the same turn.
+        """
+        return f"{self.scenario}.{self.trial}"
+
+
+def conversation_seed(run_seed: int, scenario: str, trial: int) -> int:
+    """A conversation's seed; shared by every configuration meeting this scenario."""
+    data = f"conversation\x00{run_seed}\x00{scenario}\x00{trial}".encode()
+    return int.from_bytes(hashlib.blake2b(data, digest_size=6).digest(), "big")
+
+
+def tool_definitions(tools: tuple[ToolSpec, ...]) -> list[dict[str, Any]]:
+    """The tools as OpenAI function definitions."""
+    return [
+        {
+            "type": "function",
+            "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
+        }
+        for t in tools
+    ]
+
+
+@dataclass(frozen=True)
+class _Ending:
+    reason: str
+    by: str
+    detail: str = ""
+    loop: bool = False
+
+
+class Conversation:
+    """Runs one plan against one agent, emitting events to a sink."""
+
+    def __init__(self, plan: ConversationPlan, agent: Agent, sink: Sink) -> None:
+        self.plan = plan
+        self.agent = agent
+        self.sink = sink
+        self.caller = ScriptedCaller(plan.persona, plan.seed)
+        self.toolbox = ToolBox.for_call(list(plan.tools), plan.stores, plan.seed)
+        self.history: list[Message] = []
+        self.definitions = tool_definitions(plan.tools)
+
+    async def run(self) -> str:
+        """Play the call to its end; returns the end reason."""
+        p = self.plan
+        self.sink.emit(
+            "started",
+            ConversationStarted(
+                run_id=p.run_id,
+                conversation_id=p.conversation_id,
+                config=p.config,
+                scenario=p.scenario,
+                trial=p.trial,
+                seed=p.seed,
+                persona=p.persona,
+                caller_model=p.caller_model,
+                agent=p.agent_ref,
+                noise_intensity=p.noise_intensity,
+                max_turns=p.max_turns,
+            ),
+        )
+        ending, turns = await self._turns()
+        self.sink.emit(
+            "ended",
+            ConversationEnded(
+                conversation_id=p.conversation_id,
+                reason=ending.reason,
+                by=ending.by,
+                turns=turns,
+                loop_detected=ending.loop,
+                detail=ending.detail,
+                tool_state={
+                    name: _hash_state(s) for name, s in sorted(self.toolbox.stores.items())
+                },
+                final_state=dict(self.toolbox.final_state()),
+            ),
+            turn=turns,
+        )
+        return ending.reason
+
+    async def _turns(self) -> tuple[_Ending, int]:
+        agent_said: str | None = None
+        replies: list[str] = []
+        for turn in range(1, self.plan.max_turns + 1):
+            utterance = self.caller.next(agent_said)
+            self._emit_caller(turn, utterance)
+            if utterance.ends_call:
+                reason = "hangup" if utterance.ends_call == "hangup" else "caller_done"
+                return _Ending(reason, "caller"), turn
+            heard = self._hear(turn, utterance.text)
+            try:
+                reply = await self._agent_turn(turn, heard)
+            except AgentError as exc:
+                return _Ending("agent_error", "agent", str(exc)), turn
+            self.sink.emit(
+                "agent_turn",
+                TurnSpoken(
+                    conversation_id=self.plan.conversation_id,
+                    turn=turn,
+                    speaker="agent",
+                    text=reply.reply,
+                    ends_call=reply.end,
+                ),
+                turn=turn,
+            )
+            if reply.end:
+                return _Ending(reply.end, "agent"), turn
+            if replies and is_loop(replies[-1], reply.reply):
+                return _Ending("loop", "engine", reply.reply, loop=True), turn
+            replies.append(reply.reply)
+            agent_said = reply.reply
+        return _Ending("max_turns", "engine"), self.plan.max_turns
+
+    def _emit_caller(self, turn: int, utterance: Utterance) -> None:
+        self.sink.emit(
+            "caller_turn",
+            TurnSpoken(
+                conversation_id=self.plan.conversation_id,
+                turn=turn,
+                speaker="caller",
+                text=utterance.text,
+                intent=utterance.intent,
+                ends_call="hangup" if utterance.ends_call == "hangup" else "",
+            ),
+            turn=turn,
+        )
+
+    def _hear(self, turn: int, text: str) -> str:
+        p = self.plan
+        heard, ops, seed = apply_noise(
+            text,
+            intensity=p.noise_intensity,
+            language=p.noise_language,
+            run_seed=p.run_seed,
+            conversation=p.noise_key,
+            turn=turn,
+        )
+        self.sink.emit(
+            "noise",
+            NoiseApplied(
+                conversation_id=p.conversation_id,
+                turn=turn,
+                intensity=p.noise_intensity,
+                language=p.noise_language,
+                clean_text=text,
+                heard_text=heard,
+                ops=ops,
+                rng_seed=seed,
+            ),
+            turn=turn,
+        )
+        return heard
+
+    async def _agent_turn(self, turn: int, heard: str) -> AgentReply:
+        self.history.append(Message(role="user", content=heard))
+        results: list[ToolResult] = []
+        calls_made = 0
+        for _ in range(MAX_TOOL_ROUNDS + 1):
+            reply = await self.agent.step(
+                AgentStep(
+                    conversation_id=self.plan.conversation_id,
+                    turn=turn,
+                    heard=heard,
+                    history=list(self.history),
+                    tool_results=results,
+                    tools=self.definitions,
+                )
+            )
+            if not reply.tool_calls:
+                self.history.append(Message(role="assistant", content=reply.reply))
+                return reply
+            self.history.append(
+                Message(role="assistant", content=reply.reply, tool_calls=reply.tool_calls)
+            )
+            results = [
+                self._call_tool(turn, calls_made + i, call)
+                for i, call in enumerate(reply.tool_calls)
+            ]
+            calls_made += len(reply.tool_calls)
+        raise AgentError(f"agent asked for tools more than {MAX_TOOL_ROUNDS} times in one turn")
+
+    def _call_tool(self, turn: int, index: int, call: ToolCall) -> ToolResult:
+        out = self.toolbox.call(call.name, call.arguments, turn=turn, index=index)
+        self.sink.emit(
+            "tool",
+            ToolCalled(
+                conversation_id=self.plan.conversation_id,
+                turn=turn,
+                index=index,
+                call_id=call.id,
+                tool=call.name,
+                arguments=to_builtins(out.arguments),
+                valid=out.valid,
+                validation_errors=out.validation_errors,
+                result=to_builtins(out.result),
+                error=out.error,
+                fault=out.fault,
+                latency_ms=round(out.latency_ms, 3),
+                state_hash=out.state_hash,
+            ),
+            turn=turn,
+            index=index,
+        )
+        result = ToolResult(call_id=call.id, name=call.name, result=out.result, error=out.error)
+        self.history.append(
+            Message(
+                role="tool",
+                tool_call_id=call.id,
+                name=call.name,
+                content=out.error or _as_text(out.result),
+            )
+        )
+        return result
+
+
+def _hash_state(state: dict[str, str]) -> str:
+    from polygon.events import content_hash
+
+    return content_hash(state, size=8)
+
+
+def _as_text(value: Any) -> str:
+    import json
+
+    return (
+        value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False)
+    )

@@ -1,0 +1,89 @@
+"""Rendering a conversation view as the replay: the call turn by turn, from the log only."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from polygon.projections.conversation import ConversationView, ToolView, TurnView
+
+BASELINE_CALLER = "scripted/caller"
+
+
+def header_lines(view: ConversationView) -> Iterator[str]:
+    """Who called whom, and under which settings."""
+    s = view.started
+    yield f"conversation {view.conversation_id}"
+    if s is not None:
+        yield f"  run {s.run_id} · config {s.config} · scenario {s.scenario} · trial {s.trial}"
+        yield f"  agent {s.agent} · noise {s.noise_intensity:g} · max turns {s.max_turns}"
+        yield f"  seed {s.seed}"
+        caller = s.caller_model + (
+            " (scripted baseline, not a model)" if s.caller_model == BASELINE_CALLER else ""
+        )
+        yield f"  caller {caller}"
+        if s.persona is not None:
+            p = s.persona
+            facts = ", ".join(f"{k}={v}" for k, v in sorted(p.facts.items()))
+            yield f"  persona {p.persona_id}: {p.type}, wants {p.outcome}, level {p.difficulty}"
+            yield f"    goal: {p.goal}"
+            yield f"    facts: {facts}"
+    if view.imported is not None:
+        i = view.imported
+        yield f"  imported from {i.source_file}:{i.line} ({i.format})"
+
+
+def turn_lines(t: TurnView) -> Iterator[str]:
+    """One exchange."""
+    yield f"── turn {t.turn} " + "─" * 40
+    if t.caller_text:
+        intent = f"  [{t.caller_intent}]" if t.caller_intent else ""
+        yield f"  CALLER said   #{t.caller_seq}: {t.caller_text}{intent}"
+    for op in t.noise_ops:
+        if op.kind == "filler":
+            yield f"    noise filler: + {op.after!r}"
+        elif op.kind == "drop":
+            yield f"    noise drop @{op.position}: - {op.before!r}"
+        else:
+            yield f"    noise {op.kind} @{op.position}: {op.before!r} → {op.after!r}"
+    if t.heard_text is not None and t.heard_text != t.caller_text:
+        yield f"  AGENT heard  #{t.noise_seq}: {t.heard_text}"
+    for tool in t.tools:
+        yield from _tool_lines(tool)
+    if t.agent_text is not None:
+        end = f"  [ends call: {t.agent_end}]" if t.agent_end else ""
+        yield f"  AGENT said   #{t.agent_seq}: {t.agent_text}{end}"
+
+
+def _tool_lines(tool: ToolView) -> Iterator[str]:
+    args = json.dumps(tool.arguments, ensure_ascii=False, sort_keys=True)
+    validity = "valid" if tool.valid else "INVALID: " + "; ".join(tool.validation_errors)
+    yield f"    tool #{tool.seq} {tool.tool}({args}) — {validity}, {tool.latency_ms:.0f} ms"
+    if tool.fault:
+        yield f"      injected fault: {tool.fault}"
+    if tool.error:
+        yield f"      error: {tool.error}"
+    else:
+        yield f"      result: {json.dumps(tool.result, ensure_ascii=False, sort_keys=True)}"
+
+
+def ending_lines(view: ConversationView) -> Iterator[str]:
+    """How and why the call ended."""
+    e = view.ended
+    if e is None:
+        yield "── the call has no end in the log (still running, or the run was killed)"
+        return
+    loop = " (loop detected)" if e.loop_detected else ""
+    detail = f": {e.detail}" if e.detail else ""
+    yield f"── ended #{view.ended_seq}: {e.reason} by {e.by} after {e.turns} turns{loop}{detail}"
+    for store, state in sorted(e.final_state.items()):
+        yield f"  final {store}: {json.dumps(state, ensure_ascii=False, sort_keys=True)}"
+
+
+def as_data(view: ConversationView) -> dict[str, Any]:
+    """The same content as plain data (``--json``)."""
+    from polygon.events import to_builtins
+
+    data: dict[str, Any] = to_builtins(view)
+    return data
