@@ -8,7 +8,6 @@ renders the result. Errors that are the user's (``PolygonError``) print one line
 from __future__ import annotations
 
 import os
-import sys
 
 import click
 from polygon.cli.context import Context
@@ -18,7 +17,28 @@ from polygon import __version__
 from polygon.app.logs import resolve_log_path
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _OneLineError(click.ClickException):
+    """A Polygon error shown as one line on stderr, exit code 2."""
+
+    exit_code = PolygonError.exit_code
+
+    def show(self, file: object = None) -> None:
+        click.echo(f"error: {self.message}", err=True)
+
+
+class _PolygonGroup(click.Group):
+    """Turns Polygon's own errors into one line and exit code 2 (tracebacks with --debug)."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except PolygonError as exc:
+            if isinstance(ctx.obj, Context) and ctx.obj.debug:
+                raise
+            raise _OneLineError(str(exc)) from exc
+
+
+@click.group(cls=_PolygonGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--log",
     "log_path",
@@ -56,20 +76,5 @@ _register()
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the CLI, turning Polygon errors into one line and exit code 2."""
-    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
-    try:
-        cli.main(args=argv, prog_name="polygon", standalone_mode=False)
-    except PolygonError as exc:
-        if debug:
-            raise
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        sys.exit(130)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(2)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+    """Entry point of the ``polygon`` command."""
+    cli.main(args=argv, prog_name="polygon")

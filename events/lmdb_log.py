@@ -99,6 +99,10 @@ class LmdbLog:
                 for name in ("events", "streams", "heads", "identities", "meta")
             }
             self._check_format_and_map(map_size)
+        except lmdb.NotFoundError:
+            self._env.close()
+            self._release_lock()
+            raise StorageError(f"the event log at {self.path} is still being created") from None
         except lmdb.Error as exc:
             self._release_lock()
             raise StorageError(f"cannot open event log {self.path}: {exc}") from None

@@ -163,6 +163,14 @@ def main() -> None:
             f"{t_large * 1e6:.0f} us vs {t_small * 1e6:.0f} us, "
             f"ratio {t_large / t_small:.2f} (target <= 2.0)"
         )
+        from tests.bench.pipeline import measure
+
+        turns_s, events_s = measure(conversations=max(20, int(300 * SCALE)))
+        log_append, raw_append, _ = bench_append(tmp / "again", 20_000)
+        print(
+            f"pipeline {turns_s:,.0f} simulated turns/s ({events_s:,.0f} events/s; target >= 2,000 "
+            f"turns/s); log append in this run: polygon {log_append:,.0f}/s, raw {raw_append:,.0f}/s"
+        )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -1,0 +1,137 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from polygon.cli.main import cli
+
+COMMANDS = ["demo", "init", "run", "replay", "noise", "log"]
+
+
+def invoke(*args: str) -> object:
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_help_lists_every_command_and_each_has_help() -> None:
+    res = invoke("--help")
+    for name in COMMANDS:
+        assert name in res.output
+        assert invoke(name, "--help").exit_code == 0
+
+
+def test_demo_runs_offline_and_says_what_it_is(tmp_path: Path) -> None:
+    res = invoke("--log", str(tmp_path / "log"), "demo")
+    assert res.exit_code == 0, res.output
+    assert "scripted/caller, a deterministic offline baseline (not a model)" in res.output
+    assert "v1" in res.output and "v2" in res.output and "Loops caught" in res.output
+    assert "polygon replay" in res.output
+
+
+def test_run_prints_run_id_then_replay_works(tmp_path: Path) -> None:
+    from polygon.app.demo import clinic_suite_path
+
+    res = invoke(
+        "--log",
+        str(tmp_path / "log"),
+        "run",
+        str(clinic_suite_path()),
+        "--config",
+        "v1",
+        "--seed",
+        "3",
+    )
+    assert res.exit_code == 0, res.output
+    run_id = res.output.splitlines()[0]
+    assert run_id.startswith("r")
+    replay = invoke("--log", str(tmp_path / "log"), "replay", f"{run_id}.v1.coop-booking.0")
+    assert replay.exit_code == 0 and "CALLER said" in replay.output
+
+
+def test_unknown_conversation_and_config_exit_2(tmp_path: Path) -> None:
+    from polygon.app.demo import clinic_suite_path
+
+    log = str(tmp_path / "log")
+    assert invoke("--log", log, "demo").exit_code == 0
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "polygon", "--log", log, "replay", "nope.v1.x.0"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2 and proc.stderr.startswith("error: no conversation 'nope.v1.x.0'")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "polygon",
+            "--log",
+            log,
+            "run",
+            str(clinic_suite_path()),
+            "--config",
+            "v9",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2 and "no configuration 'v9'" in proc.stderr
+
+
+def test_malformed_suite_exits_2_with_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    bad = tmp_path / "suite.yaml"
+    bad.write_text("name: x\nconfigs: {}\npersonas: []\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "polygon", "--log", str(tmp_path / "l"), "run", str(bad)],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and str(bad) in proc.stderr and "configs" in proc.stderr
+
+
+def test_noise_preview_matches_a_run(tmp_path: Path) -> None:
+    from polygon.events import LmdbLog
+
+    log = tmp_path / "log"
+    assert invoke("--log", str(log), "demo").exit_code == 0
+    with LmdbLog(log, readonly=True) as lg:
+        noisy = next(e.payload for e in lg.read_all(tags={"noise.applied"}) if e.payload.ops)
+        stream = next(
+            e.stream
+            for e in lg.read_all(tags={"noise.applied"})
+            if e.payload is noisy or e.payload == noisy
+        )
+    scenario, trial = stream.split(".")[-2:]
+    res = invoke(
+        "noise",
+        noisy.clean_text,
+        "--intensity",
+        str(noisy.intensity),
+        "--seed",
+        "7",
+        "--conversation",
+        f"{scenario}.{trial}",
+        "--turn",
+        str(noisy.turn),
+        "--json",
+    )
+    assert json.loads(res.output)["heard"] == noisy.heard_text
+
+
+def test_init_writes_a_suite_that_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "mine"
+    res = invoke("init", str(target))
+    assert res.exit_code == 0 and (target / "suite.yaml").exists()
+    again = invoke("init", str(target))
+    assert again.exit_code == 2 and "already exists" in again.output
+    monkeypatch.syspath_prepend(str(target))
+    res = invoke("--log", str(tmp_path / "log"), "run", str(target / "suite.yaml"), "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["conversations"] == 2

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from polygon.events.errors import SuiteError
+
+from polygon.app.demo import clinic_suite_path
+from polygon.suite import load_suite
+
+GOOD = """
+name: t
+configs: {a: {agent: "python:x:y"}}
+personas: [{id: p, type: busy, goal: g}]
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "suite.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_bundled_clinic_suite_loads() -> None:
+    loaded = load_suite(clinic_suite_path())
+    assert set(loaded.suite.configs) == {"v1", "v2"}
+    types = {p.type for p in loaded.suite.personas}
+    outcomes = {p.outcome for p in loaded.suite.personas}
+    assert types == {"cooperative", "busy", "distrustful", "confused", "aggressive", "chatty"}
+    assert outcomes == {"success", "refusal", "callback", "transfer"}
+
+
+def test_minimal_suite_and_scenario_per_persona(tmp_path: Path) -> None:
+    loaded = load_suite(write(tmp_path, GOOD))
+    assert [s.id for s in loaded.scenarios()] == ["p"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (GOOD.replace("busy", "sleepy"), "personas.0.type: Input should be 'cooperative'"),
+        (GOOD + "max_turns: 0\n", "max_turns: Input should be greater than or equal to 1"),
+        (
+            GOOD.replace('"python:x:y"', '"ftp:x"'),
+            "configs.a.agent: Value error, must start with python:",
+        ),
+        (GOOD + "scenarios: [{id: s, persona: ghost}]\n", "unknown persona 'ghost'"),
+        (GOOD + "surprise: 1\n", "surprise: Extra inputs are not permitted"),
+        ("name: [unclosed", "not valid YAML"),
+        ("- a list", "expected a mapping"),
+        (
+            GOOD + "tools: [{name: t, stub: {mode: stateful, store: nope, action: list}}]\n",
+            "unknown store 'nope'",
+        ),
+    ],
+)
+def test_malformed_suite_gives_one_clear_error(tmp_path: Path, text: str, message: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(SuiteError) as err:
+        load_suite(path)
+    assert str(path) in str(err.value)
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_missing_file_and_prompt(tmp_path: Path) -> None:
+    with pytest.raises(SuiteError, match="no such suite file"):
+        load_suite(tmp_path / "none.yaml")
+    path = write(tmp_path, GOOD.replace('"python:x:y"', '"python:x:y", prompt_file: missing.md'))
+    with pytest.raises(SuiteError, match="configs.a.prompt_file: cannot read"):
+        load_suite(path)

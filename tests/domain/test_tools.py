@@ -1,0 +1,179 @@
+from __future__ import annotations
+
+import pytest
+
+from polygon.suite import ToolSpec
+from polygon.tools import ToolBox
+
+
+def box(*tools: dict, stores: dict | None = None, seed: int = 1) -> ToolBox:
+    return ToolBox.for_call([ToolSpec.model_validate(t) for t in tools], stores or {}, seed)
+
+
+SCHEMA = {
+    "type": "object",
+    "properties": {"slot": {"type": "string"}, "name": {"type": "string"}},
+    "required": ["slot"],
+}
+
+
+def test_fixed_answer() -> None:
+    b = box({"name": "t", "stub": {"mode": "fixed", "response": {"ok": True}}})
+    out = b.call("t", {}, turn=1, index=0)
+    assert out.result == {"ok": True} and out.valid and not out.error
+
+
+def test_template_reads_args_and_state_only() -> None:
+    b = box(
+        {
+            "name": "t",
+            "parameters": SCHEMA,
+            "stub": {
+                "mode": "template",
+                "template": '{"for": "{{ args.name }}", "n": {{ args.slot | length }}}',
+            },
+        }
+    )
+    assert b.call("t", {"slot": "abc", "name": "Ana"}, turn=1, index=0).result == {
+        "for": "Ana",
+        "n": 3,
+    }
+    evil = box(
+        {"name": "t", "stub": {"mode": "template", "template": "{{ args.__class__.__mro__ }}"}}
+    )
+    out = evil.call("t", {}, turn=1, index=0)
+    assert out.result is None and "template failed" in out.error
+    calls = box({"name": "t", "stub": {"mode": "template", "template": "{{ args.items() }}"}})
+    assert "template failed" in calls.call("t", {}, turn=1, index=0).error
+
+
+def test_rules_with_operators_and_default() -> None:
+    b = box(
+        {
+            "name": "crm",
+            "stub": {
+                "mode": "rules",
+                "default": {"found": False},
+                "rules": [
+                    {
+                        "when": {"phone": {"matches": "^091"}},
+                        "respond": {"found": True, "tier": "gold"},
+                    },
+                    {"when": {"age": {"gt": 60}}, "respond": {"senior": True}},
+                    {"when": {"blocked": True}, "error": "account blocked"},
+                    {"when": {"vip": {"exists": True}}, "respond": "vip"},
+                ],
+            },
+        }
+    )
+    assert b.call("crm", {"phone": "091 555"}, turn=1, index=0).result == {
+        "found": True,
+        "tier": "gold",
+    }
+    assert b.call("crm", {"age": "70"}, turn=1, index=1).result == {"senior": True}
+    assert b.call("crm", {"blocked": True}, turn=1, index=2).error == "account blocked"
+    assert b.call("crm", {"vip": 0}, turn=1, index=3).result == "vip"
+    assert b.call("crm", {"phone": "098"}, turn=1, index=4).result == {"found": False}
+
+
+def test_unknown_rule_operator_is_refused_at_load() -> None:
+    with pytest.raises(ValueError, match="condition on 'x'"):
+        ToolSpec.model_validate(
+            {"name": "t", "stub": {"mode": "rules", "rules": [{"when": {"x": {"eval": "1"}}}]}}
+        )
+
+
+CAL = {"calendar": {"mon": "free", "tue": "free"}}
+LIST = {"name": "find", "stub": {"mode": "stateful", "store": "calendar", "action": "list"}}
+BOOK = {
+    "name": "book",
+    "parameters": SCHEMA,
+    "stub": {
+        "mode": "stateful",
+        "store": "calendar",
+        "action": "claim",
+        "key_arg": "slot",
+        "value": "{{ args.name }}",
+    },
+}
+
+
+def test_stateful_calendar_books_then_reports_taken() -> None:
+    b = box(LIST, BOOK, stores=CAL)
+    assert b.call("find", {}, turn=1, index=0).result == ["mon", "tue"]
+    first = b.call("book", {"slot": "mon", "name": "Ana"}, turn=2, index=0)
+    assert first.result == {"ok": True, "slot": "mon"} and first.state_hash
+    assert b.call("find", {}, turn=3, index=0).result == ["tue"]
+    again = b.call("book", {"slot": "mon", "name": "Ivo"}, turn=3, index=1)
+    assert again.error == "mon is already taken" and again.result is None
+    assert b.final_state() == {"calendar": {"mon": "Ana", "tue": "free"}}
+    assert again.state_hash == first.state_hash
+    # Another call starts from the suite's state again.
+    assert box(LIST, BOOK, stores=CAL).call("find", {}, turn=1, index=0).result == ["mon", "tue"]
+
+
+def test_invalid_arguments_recorded_and_answered_with_error() -> None:
+    b = box(BOOK, stores=CAL)
+    out = b.call("book", {"slot": 5, "extra": 1}, turn=1, index=0)
+    assert not out.valid
+    assert out.validation_errors == ["slot: 5 is not of type 'string'"]
+    assert out.error.startswith("invalid arguments") and out.result is None
+    assert b.final_state()["calendar"]["mon"] == "free"
+
+
+def test_invalid_arguments_can_be_answered_if_the_suite_says_so() -> None:
+    spec = {
+        "name": "t",
+        "parameters": SCHEMA,
+        "stub": {"mode": "fixed", "response": 1, "on_invalid": "answer"},
+    }
+    out = box(spec).call("t", {}, turn=1, index=0)
+    assert not out.valid and out.result == 1 and out.validation_errors
+
+
+def test_unknown_tool_is_recorded_invalid() -> None:
+    out = box().call("nope", {"a": 1}, turn=1, index=0)
+    assert not out.valid and "unknown tool" in out.error
+
+
+@pytest.mark.parametrize(
+    ("fault", "error"),
+    [
+        ("timeout", "timeout after 3000 ms"),
+        ("server_error", "500 Internal Server Error"),
+        ("malformed", ""),
+    ],
+)
+def test_injected_faults(fault: str, error: str) -> None:
+    b = box({"name": "t", "stub": {"mode": "fixed", "response": {"ok": 1}, "faults": {fault: 1.0}}})
+    out = b.call("t", {}, turn=1, index=0)
+    assert out.fault == fault and out.error == error
+    if fault == "malformed":
+        assert out.result == '{"result": '
+
+
+def test_faults_and_latency_are_seeded() -> None:
+    spec = {
+        "name": "t",
+        "stub": {
+            "mode": "fixed",
+            "response": 1,
+            "faults": {"server_error": 0.5},
+            "latency": {"min_ms": 10, "max_ms": 500},
+        },
+    }
+    runs = [
+        [
+            (o.fault, o.latency_ms)
+            for o in (box(spec, seed=9).call("t", {}, turn=t, index=0) for t in range(1, 40))
+        ]
+        for _ in range(2)
+    ]
+    assert runs[0] == runs[1]
+    assert {f for f, _ in runs[0]} == {"", "server_error"}
+    assert all(10 <= ms <= 500 for _, ms in runs[0])
+    other = [
+        (o.fault, o.latency_ms)
+        for o in (box(spec, seed=10).call("t", {}, turn=t, index=0) for t in range(1, 40))
+    ]
+    assert other != runs[0]
