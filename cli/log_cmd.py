@@ -64,9 +64,7 @@ def verify(obj: Context, as_json: bool) -> None:
     default=None,
     help="Write to this file instead of standard output.",
 )
-@click.option(
-    "--stream-prefix", default="", help="Only streams starting with this (e.g. conv/RUN)."
-)
+@click.option("--stream-prefix", default="", help="Only streams starting with this (e.g. conv/RUN).")
 @click.pass_obj
 def export(obj: Context, output: Path | None, stream_prefix: str) -> None:
     """Write events as JSON lines, one event per line (readable by `polygon import`)."""

@@ -59,12 +59,15 @@ def cli(ctx: click.Context, log_path: str | None, debug: bool) -> None:
 
 
 def _register() -> None:
-    from polygon.cli import demo_cmd, init_cmd, log_cmd, noise_cmd, replay_cmd, run_cmd
+    from polygon.cli import demo_cmd, init_cmd, log_cmd, noise_cmd, replay_cmd, run_cmd, score_cmd
 
     for command in (
         demo_cmd.demo,
         init_cmd.init,
         run_cmd.run,
+        score_cmd.judge,
+        score_cmd.report,
+        score_cmd.explain_cmd,
         replay_cmd.replay,
         noise_cmd.noise,
         log_cmd.log,

@@ -33,9 +33,7 @@ def replay(obj: Context, conversation: str, step: bool, as_json: bool) -> None:
         click.echo(line)
     for t in view.turns:
         if step:
-            click.prompt(
-                "", default="", show_default=False, prompt_suffix="(Enter for the next turn)"
-            )
+            click.prompt("", default="", show_default=False, prompt_suffix="(Enter for the next turn)")
         for line in turn_lines(t):
             click.echo(line)
     for line in ending_lines(view):

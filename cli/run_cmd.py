@@ -59,9 +59,7 @@ def run(
     and tool call goes to the event log; `polygon replay` shows any call afterwards.
     """
     loaded = load_suite(suite)
-    options = RunOptions(
-        configs=configs, seed=seed, concurrency=concurrency, run_id=run_id, resume=resume
-    )
+    options = RunOptions(configs=configs, seed=seed, concurrency=concurrency, run_id=run_id, resume=resume)
     show = not (no_progress or as_json) and sys.stderr.isatty()
     with open_log(obj.log_path, readonly=False) as log, _progress(show) as bar:
         task = bar.add_task("conversations", total=None)
@@ -86,12 +84,8 @@ def run(
         return
     click.echo(summary.run_id)
     reasons = ", ".join(f"{k} {v}" for k, v in summary.end_reasons.items())
-    click.echo(
-        f"{summary.conversations} conversations ({summary.ran_now} run now): {reasons}", err=True
-    )
-    click.echo(
-        f"replay one with: polygon replay {summary.run_id}.<config>.<scenario>.<trial>", err=True
-    )
+    click.echo(f"{summary.conversations} conversations ({summary.ran_now} run now): {reasons}", err=True)
+    click.echo(f"replay one with: polygon replay {summary.run_id}.<config>.<scenario>.<trial>", err=True)
 
 
 def _progress(show: bool) -> Progress:

@@ -60,9 +60,7 @@ T = TypeVar("T")
 class LmdbLog:
     """A durable, single-writer event log stored in ``path`` (a directory)."""
 
-    def __init__(
-        self, path: str | Path, *, map_size: int = DEFAULT_MAP_SIZE, readonly: bool = False
-    ):
+    def __init__(self, path: str | Path, *, map_size: int = DEFAULT_MAP_SIZE, readonly: bool = False):
         self.path = Path(path).resolve()
         self.readonly = readonly
         self._pid = os.getpid()
@@ -119,8 +117,7 @@ class LmdbLog:
             persisted = txn.get(b"map_size")
         if fmt is not None and int(fmt) != FORMAT_VERSION:
             raise LogFormatError(
-                f"log {self.path} has format version {int(fmt)}; this Polygon reads "
-                f"version {FORMAT_VERSION}"
+                f"log {self.path} has format version {int(fmt)}; this Polygon reads version {FORMAT_VERSION}"
             )
         # A smaller configured size would shrink the map to what is used: never go below
         # the size we persisted last time.
@@ -272,17 +269,13 @@ class LmdbLog:
         head = self._read(lambda txn: txn.get(stream.encode(), db=self._dbs["heads"]))
         return unpack_u64(head) if head else 0
 
-    def read_stream(
-        self, stream: str, *, after_version: int = 0, page_size: int = 512
-    ) -> Iterator[Envelope]:
+    def read_stream(self, stream: str, *, after_version: int = 0, page_size: int = 512) -> Iterator[Envelope]:
         """One stream's events by prefix scan of the stream index, a page per transaction."""
         prefix = stream.encode() + b"\x00"
         version = after_version
         decode = DECODER.decode
         while True:
-            page = self._read(
-                partial(self._stream_page, prefix=prefix, start=version + 1, limit=page_size)
-            )
+            page = self._read(partial(self._stream_page, prefix=prefix, start=version + 1, limit=page_size))
             for raw in page:
                 yield decode(raw)
             if len(page) < page_size:
@@ -358,9 +351,7 @@ class LmdbLog:
 
     def stats(self) -> LogStats:
         """Counts by tag, streams, map and disk sizes."""
-        tags: Counter[str] = Counter(
-            decode_header(raw).tag for page in self.raw_pages() for raw in page
-        )
+        tags: Counter[str] = Counter(decode_header(raw).tag for page in self.raw_pages() for raw in page)
         heads = self._read(lambda txn: txn.stat(self._dbs["heads"])["entries"])
         data = self.path / "data.mdb"
         return LogStats(

@@ -133,9 +133,7 @@ def _at(seq: int | None) -> str:
 REGISTRY = Registry()
 
 
-def event_type(
-    *, version: int = 1, upcasters: Mapping[int, Upcaster] | None = None
-) -> Callable[[E], E]:
+def event_type(*, version: int = 1, upcasters: Mapping[int, Upcaster] | None = None) -> Callable[[E], E]:
     """Class decorator that registers an event type in :data:`REGISTRY`."""
 
     def register(cls: E) -> E:

@@ -120,9 +120,7 @@ def coerce_reply(out: Any) -> AgentReply:
         raise AgentError(f"agent answered something that is not a reply: {exc}") from None
 
 
-def python_factory(
-    ref: str, *, prompt: str, params: dict[str, Any], search_path: str = ""
-) -> AgentFactory:
+def python_factory(ref: str, *, prompt: str, params: dict[str, Any], search_path: str = "") -> AgentFactory:
     """``module:factory`` → a factory giving one fresh agent per call.
 
     ``search_path`` (the suite's directory) is put on ``sys.path`` so that an agent module

@@ -115,15 +115,11 @@ class ScriptedCaller:
         if kind == "busy":
             return Utterance(f"Hi. I need to {goal}. Quickly, please.", "state_goal")
         if kind == "confused":
-            return Utterance(
-                f"Um, hello? Is this the right number? I think I need to {goal}?", "state_goal"
-            )
+            return Utterance(f"Um, hello? Is this the right number? I think I need to {goal}?", "state_goal")
         if kind == "aggressive":
             return Utterance(f"Finally someone picks up. I need to {goal}. Now.", "state_goal")
         if kind == "chatty":
-            return Utterance(
-                f"Oh hello there! How are you today? So, I'd love to {goal}.", "state_goal"
-            )
+            return Utterance(f"Oh hello there! How are you today? So, I'd love to {goal}.", "state_goal")
         intro = f"Hi, this is {name[1]}. " if name else "Hi. "
         if name:
             self._s.given.add(name[0])
@@ -137,23 +133,15 @@ class ScriptedCaller:
             return ended
         if _has(said, ("goodbye", "bye", "have a nice day", "have a great day")):
             return Utterance("Okay. Bye.", "goodbye", ends_call="done")
-        limit = (
-            10 - self.persona.difficulty
-            if self.persona.type == "busy"
-            else 18 - self.persona.difficulty
-        )
+        limit = 10 - self.persona.difficulty if self.persona.type == "busy" else 18 - self.persona.difficulty
         if self._s.turn > limit:
             return Utterance("I don't have time for this. Bye.", "hangup", ends_call="hangup")
         if self.persona.type == "distrustful" and not self._s.reassured:
-            if _has(
-                said, ("clinic", "this is", "my name is", "speaking", "calling from", "dental")
-            ):
+            if _has(said, ("clinic", "this is", "my name is", "speaking", "calling from", "dental")):
                 self._s.reassured = True
             elif _has(said, ("name", "phone", "number", "date", "when")):
                 return Utterance("Why do you need that? Who is this?", "challenge")
-        if _has(
-            said, ("repeat", "say that again", "didn't catch", "did not catch", "pardon", "sorry?")
-        ):
+        if _has(said, ("repeat", "say that again", "didn't catch", "did not catch", "pardon", "sorry?")):
             return Utterance(self._s.last or "I said I need help.", "repeat")
         confirm = _has(
             said,
@@ -224,9 +212,7 @@ class ScriptedCaller:
         phone = self.fact("phone")
         if phone and phone[0] not in self._s.given:
             self._s.given.add(phone[0])
-            return Utterance(
-                f"Can someone call me back instead? My number is {phone[1]}.", "ask_callback"
-            )
+            return Utterance(f"Can someone call me back instead? My number is {phone[1]}.", "ask_callback")
         return Utterance("Can someone just call me back later?", "ask_callback")
 
     def _asked_fact(self, said: str) -> str:

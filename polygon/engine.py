@@ -114,6 +114,7 @@ class Conversation:
                 agent=p.agent_ref,
                 noise_intensity=p.noise_intensity,
                 max_turns=p.max_turns,
+                initial_state={name: dict(state) for name, state in sorted(p.stores.items())},
             ),
         )
         ending, turns = await self._turns()
@@ -126,9 +127,7 @@ class Conversation:
                 turns=turns,
                 loop_detected=ending.loop,
                 detail=ending.detail,
-                tool_state={
-                    name: _hash_state(s) for name, s in sorted(self.toolbox.stores.items())
-                },
+                tool_state={name: _hash_state(s) for name, s in sorted(self.toolbox.stores.items())},
                 final_state=dict(self.toolbox.final_state()),
             ),
             turn=turns,
@@ -226,13 +225,8 @@ class Conversation:
             if not reply.tool_calls:
                 self.history.append(Message(role="assistant", content=reply.reply))
                 return reply
-            self.history.append(
-                Message(role="assistant", content=reply.reply, tool_calls=reply.tool_calls)
-            )
-            results = [
-                self._call_tool(turn, calls_made + i, call)
-                for i, call in enumerate(reply.tool_calls)
-            ]
+            self.history.append(Message(role="assistant", content=reply.reply, tool_calls=reply.tool_calls))
+            results = [self._call_tool(turn, calls_made + i, call) for i, call in enumerate(reply.tool_calls)]
             calls_made += len(reply.tool_calls)
         raise AgentError(f"agent asked for tools more than {MAX_TOOL_ROUNDS} times in one turn")
 
@@ -279,6 +273,4 @@ def _hash_state(state: dict[str, str]) -> str:
 def _as_text(value: Any) -> str:
     import json
 
-    return (
-        value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False)
-    )
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False)

@@ -86,9 +86,7 @@ _NUM2WORDS_LANG = {"en": "en", "ru": "ru", "hr": "sr"}
 def pack(code: str) -> LanguagePack:
     """The pack for ``code`` (en, ru, hr)."""
     if code not in _DIGITS:
-        raise UserInputError(
-            f"no noise language pack {code!r}; available: {', '.join(sorted(_DIGITS))}"
-        )
+        raise UserInputError(f"no noise language pack {code!r}; available: {', '.join(sorted(_DIGITS))}")
     words: dict[str, int] = {}
     for n in range(0, 101):
         spoken = num2words(n, lang=_NUM2WORDS_LANG[code]).lower()

@@ -39,9 +39,7 @@ class StreamRecorder:
             kind=kind,
             index=index,
         )
-        self.pending.append(
-            Pending(stream=self.stream, identity=ident, event=event, recorded_at=self._now())
-        )
+        self.pending.append(Pending(stream=self.stream, identity=ident, event=event, recorded_at=self._now()))
 
 
 class ListSink:

@@ -137,9 +137,7 @@ class ScenarioSpec(_Strict):
 class ConfigSpec(_Strict):
     """One configuration of the agent under test."""
 
-    agent: str = Field(
-        description="python:module:factory, http://host:port/path, or model:provider/model"
-    )
+    agent: str = Field(description="python:module:factory, http://host:port/path, or model:provider/model")
     prompt_file: str = ""
     prompt: str = ""
     model: str = ""
@@ -243,9 +241,7 @@ def load_suite(path: str | Path) -> LoadedSuite:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
-        raise SuiteError(
-            f"{path}{where}: not valid YAML ({getattr(exc, 'problem', exc)})"
-        ) from None
+        raise SuiteError(f"{path}{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
     if not isinstance(raw, dict):
         raise SuiteError(f"{path}: expected a mapping at the top level")
     try:

@@ -61,9 +61,7 @@ class ToolBox:
     _validators: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def for_call(
-        cls, tools: list[ToolSpec], stores: dict[str, dict[str, str]], seed: int
-    ) -> ToolBox:
+    def for_call(cls, tools: list[ToolSpec], stores: dict[str, dict[str, str]], seed: int) -> ToolBox:
         """A fresh toolbox: stores are copied so calls never share state."""
         return cls({t.name: t for t in tools}, copy.deepcopy(stores), seed)
 
@@ -108,9 +106,7 @@ class ToolBox:
             error = ""
         except StubError as exc:
             result, error = None, str(exc)
-        return ToolOutcome(
-            name, args, not errors, errors, result, error, "", latency, self._state_hash(spec)
-        )
+        return ToolOutcome(name, args, not errors, errors, result, error, "", latency, self._state_hash(spec))
 
     def _faulted(
         self, spec: ToolSpec, args: dict[str, Any], errors: list[str], fault: str, latency: float

@@ -12,6 +12,7 @@ from polygon.events.families.judge import CriterionScore, JudgeScored
 from polygon.events.families.model import ModelCalled
 from polygon.events.families.noise import NoiseApplied, NoiseOp
 from polygon.events.families.probe import ProbeAnswered
+from polygon.events.families.rubric import RubricRecorded
 from polygon.events.families.run import RunFinished, RunStarted
 from polygon.events.families.tool import ToolCalled
 
@@ -27,6 +28,7 @@ __all__ = [
     "NoiseOp",
     "PersonaSnapshot",
     "ProbeAnswered",
+    "RubricRecorded",
     "RunFinished",
     "RunStarted",
     "ToolCalled",

@@ -11,8 +11,9 @@ class Evidence(msgspec.Struct, frozen=True, kw_only=True):
 
     turn: int
     """Exchange number."""
-    seq: int = 0
-    """Log position of the event quoted (0 if not known)."""
+    at: int = 0
+    """Position of the quoted event in the conversation's stream (its stream version), 0 if
+    none. Unlike the global sequence number it is the same in every run of the same call."""
     quote: str = ""
     """The words quoted."""
 
@@ -33,3 +34,5 @@ class CheckRecorded(Event, frozen=True, kw_only=True, tag="check.recorded"):
     """Where in the conversation."""
     simulator: bool = False
     """True for checks on the simulated caller, reported apart from the agent's score."""
+    pass_id: str = ""
+    """The scoring pass that ran the check (checks are re-run with every pass)."""

@@ -53,6 +53,8 @@ class ConversationStarted(Event, frozen=True, kw_only=True, tag="conversation.st
     """ASR noise knob, 0–1."""
     max_turns: int = 0
     """Turn limit (caller + agent turns counted as one exchange)."""
+    initial_state: dict[str, dict[str, str]] = {}
+    """Stateful stub stores as the call began (outcome checks compare the end state)."""
 
 
 @event_type(version=1)

@@ -31,6 +31,12 @@ class RunStarted(Event, frozen=True, kw_only=True, tag="run.started"):
     """Rubric version named by the suite (scoring may add others later)."""
     polygon_version: str = ""
     """The Polygon version that started the run."""
+    forbidden_phrases: list[str] = []
+    """Phrases the agent must never say (the forbidden-phrase check and gate)."""
+    judge_model: str = ""
+    """Judge named by the suite (``scripted/heuristic`` offline)."""
+    judge_repeats: int = 1
+    """Judge repeats named by the suite."""
 
 
 @event_type(version=1)

@@ -86,17 +86,13 @@ class Receptionist:
 
     def _call(self, tool: str, **args: Any) -> AgentReply:
         self.b.calls += 1
-        return AgentReply(
-            tool_calls=[ToolCall(id=f"call-{self.b.calls}", name=tool, arguments=args)]
-        )
+        return AgentReply(tool_calls=[ToolCall(id=f"call-{self.b.calls}", name=tool, arguments=args)])
 
     # -- understanding ------------------------------------------------------------------
 
     def _react(self, text: str) -> str | AgentReply:
         if _has(text, ("who am i speaking", "who is this", "who are you", "why do you need")):
-            return (
-                "This is Smile Dental clinic, Mia at reception. I need a few details to book you."
-            )
+            return "This is Smile Dental clinic, Mia at reception. I need a few details to book you."
         if _has(text, _HUMAN):
             return self._call("transfer_call", reason="caller asked for a person")
         if _has(text, _CALLBACK):
@@ -117,9 +113,7 @@ class Receptionist:
 
     def _learn(self, text: str) -> bool:
         before = (self.b.name, self.b.phone, self.b.day)
-        name = re.search(
-            r"(?:my name is|this is|i'm|i am)\s+([a-zčćšžđ]+(?:\s+[a-zčćšžđ]+)?)", text
-        )
+        name = re.search(r"(?:my name is|this is|i'm|i am)\s+([a-zčćšžđ]+(?:\s+[a-zčćšžđ]+)?)", text)
         if name and name.group(1) not in ("calling", "the"):
             self.b.name = name.group(1).title()
         elif self.b.asked == "name" and not self.b.name:
@@ -151,17 +145,11 @@ class Receptionist:
             return self.repeat_request()
         if not self.b.phone:
             self.b.asked = "phone"
-            return (
-                "Thanks. What's the best phone number to reach you?"
-                if learned
-                else self.repeat_request()
-            )
+            return "Thanks. What's the best phone number to reach you?" if learned else self.repeat_request()
         if not self.b.day:
             first = self.b.asked != "day"
             self.b.asked = "day"
-            return (
-                "Which day would you prefer for the appointment?" if first else self.ask_day_again()
-            )
+            return "Which day would you prefer for the appointment?" if first else self.ask_day_again()
         if not self.b.offered:
             return self.find_slot()
         return f"Would you like me to book {self.b.offered}?"
@@ -208,9 +196,7 @@ class Receptionist:
             return self._say("I'm transferring you to a colleague now.", end="transfer")
         if result.name == "create_callback":
             if result.error:
-                return self._say(
-                    "I'm sorry, I couldn't register the callback. Please call again later."
-                )
+                return self._say("I'm sorry, I couldn't register the callback. Please call again later.")
             return self._say(f"Done — we'll call you back at {self.b.phone}. Anything else?")
         if result.name == "find_slots":
             return self._offer(result.result, result.error)
@@ -218,23 +204,17 @@ class Receptionist:
 
     def _offer(self, slots: Any, error: str) -> AgentReply:
         if error or not isinstance(slots, list):
-            return self._say(
-                "Our calendar isn't answering right now. Shall I have someone call you back?"
-            )
+            return self._say("Our calendar isn't answering right now. Shall I have someone call you back?")
         wanted = [s for s in slots if s.lower().startswith(self.b.day)]
         if not wanted:
-            return self._say(
-                f"I'm afraid {self.b.day.title()} is full. Would another day suit you?"
-            )
+            return self._say(f"I'm afraid {self.b.day.title()} is full. Would another day suit you?")
         self.b.offered = wanted[0]
         return self._say(f"I have {self.b.offered} free. Would you like me to book it?")
 
     def _booked(self, result: Any, error: str) -> AgentReply:
         if error:
             self.b.offered = ""
-            return self._say(
-                f"Sorry, that slot just went ({error}). Shall I look for another time?"
-            )
+            return self._say(f"Sorry, that slot just went ({error}). Shall I look for another time?")
         self.b.booked = True
         return self._say(f"You're booked for {self.b.offered}, {self.b.name}. Anything else?")
 

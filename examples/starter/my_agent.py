@@ -20,17 +20,13 @@ class OrderAgent:
             r = req.tool_results[-1]
             if r.error:
                 return AgentReply(reply=f"Sorry, I couldn't check that: {r.error}.")
-            return AgentReply(
-                reply=f"Your order is {next(iter(r.result.values()))}. Anything else?"
-            )
+            return AgentReply(reply=f"Your order is {next(iter(r.result.values()))}. Anything else?")
         heard = req.heard.lower()
         if "person" in heard:
             return AgentReply(reply="Transferring you now.", end="transfer")
         found = re.search(r"a-?\s?(\d{3})", heard)
         if found:
-            call = ToolCall(
-                id="c1", name="order_status", arguments={"order_id": f"A-{found.group(1)}"}
-            )
+            call = ToolCall(id="c1", name="order_status", arguments={"order_id": f"A-{found.group(1)}"})
             return AgentReply(tool_calls=[call])
         return AgentReply(reply="Hello! What's your order number?")
 

@@ -8,9 +8,13 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from polygon.app.run import Progress, RunOptions, conversation_stream, run_suite
+from polygon.app.progress import Progress
+from polygon.app.reports import load_run
+from polygon.app.run import RunOptions, run_suite
 from polygon.events import EventLog
+from polygon.projections.report import RunReport, judge_label, make_report
 from polygon.projections.run_overview import RunOverview, build
+from polygon.streams import conversation_stream
 from polygon.suite import load_suite
 
 
@@ -21,6 +25,7 @@ class DemoResult:
     run_id: str
     seconds: float
     overview: RunOverview
+    report: RunReport
 
 
 def clinic_suite_path() -> Path:
@@ -36,7 +41,8 @@ def run_demo(log: EventLog, *, now: Callable[[], str], progress: Progress) -> De
     seconds = time.perf_counter() - started
     streams = [s for s in log.streams(f"conv/{summary.run_id}.")]
     overview = build(summary.run_id, (env for s in streams for env in log.read_stream(s)))
-    return DemoResult(summary.run_id, seconds, overview)
+    report = make_report(load_run(log, summary.run_id), None)
+    return DemoResult(summary.run_id, seconds, overview, report)
 
 
 def demo_lines(result: DemoResult, log_path: Path) -> Iterator[str]:
@@ -55,11 +61,26 @@ def demo_lines(result: DemoResult, log_path: Path) -> Iterator[str]:
         row += "".join(f"{cfg.end_reasons.get(r, 0):>12}" for r in reasons)
         yield row + f"{cfg.invalid_tool_calls:>15}{cfg.tool_faults:>13}"
     yield ""
+    yield from _verdict_lines(result.report)
     loops = [c for cfg in result.overview.configs.values() for c in cfg.loops]
+    failed = [r for r in result.report.conversations if r.verdict and r.verdict.verdict == "fail"]
+    yield ""
     if loops:
         yield f"Loops caught: {', '.join(loops)}"
-        yield f"Replay one:   polygon replay {loops[0]}"
-    yield "Not built yet: scoring (rubric, judge, gates), behaviour probes and the comparison."
+        yield f"  replay one:   polygon replay {loops[0]}"
+    if failed:
+        yield f"Why a call failed:  polygon explain {failed[0].record.conversation_id}"
+    yield f"Full report:        polygon report {result.run_id} [--format json|junit|html]"
+    yield f"Re-judge (v2 adds a gate):  polygon judge {result.run_id} --rubric v2"
+    yield "Not built yet: behaviour probes and the comparison of versions."
+
+
+def _verdict_lines(report: RunReport) -> Iterator[str]:
+    yield f"Verdicts under rubric {report.rubric_version} — judge: {judge_label(report)}"
+    yield f"{'config':<8}{'pass':>6}{'warn':>6}{'fail':>6}{'mean composite':>16}{'gate failures':>15}"
+    for c in report.configs:
+        mean = f"{c.mean_composite:.1f}" if c.mean_composite is not None else "—"
+        yield f"{c.config:<8}{c.passed:>6}{c.warned:>6}{c.failed:>6}{mean:>16}{c.gate_failures:>15}"
 
 
 def first_conversation(log: EventLog, run_id: str) -> str:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from polygon.app.run import conversation_stream
 from polygon.events import EventLog
 from polygon.events.errors import UnknownIdError
 from polygon.projections.conversation import ConversationView, build
+from polygon.streams import conversation_stream
 
 
 def load_conversation(log: EventLog, conversation_id: str) -> ConversationView:

@@ -17,14 +17,16 @@ import httpx
 
 from polygon import __version__
 from polygon.agents import Agent, HttpAgent, python_factory
+from polygon.app.progress import Progress, no_progress
+from polygon.app.score import JudgeSettings, ScoreSummary, make_judge, score_run
 from polygon.engine import Conversation, ConversationPlan, conversation_seed
 from polygon.events import EventLog, Pending, identity
 from polygon.events.errors import ResumeRefusedError, UnknownIdError, UserInputError
-from polygon.events.families import PersonaSnapshot, RunFinished, RunStarted
+from polygon.events.families import ConversationEnded, PersonaSnapshot, RunFinished, RunStarted
 from polygon.recorder import StreamRecorder
+from polygon.rubric import load_rubric
+from polygon.streams import conversation_stream, run_stream
 from polygon.suite import LoadedSuite
-
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -46,16 +48,7 @@ class RunSummary:
     conversations: int
     ran_now: int
     end_reasons: dict[str, int] = field(default_factory=dict)
-
-
-def run_stream(run_id: str) -> str:
-    """The run's own stream."""
-    return f"run/{run_id}"
-
-
-def conversation_stream(conversation_id: str) -> str:
-    """A conversation's stream."""
-    return f"conv/{conversation_id}"
+    scoring: ScoreSummary | None = None
 
 
 def new_run_id(suite_hash: str, seed: int, now: str) -> str:
@@ -63,9 +56,7 @@ def new_run_id(suite_hash: str, seed: int, now: str) -> str:
     return "r" + hashlib.blake2b(f"{suite_hash}{seed}{now}".encode(), digest_size=4).hexdigest()
 
 
-def plan_run(
-    loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str, ...]
-) -> list[ConversationPlan]:
+def plan_run(loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str, ...]) -> list[ConversationPlan]:
     """Every (configuration, scenario, trial) of the run, in a stable order."""
     suite = loaded.suite
     plans = []
@@ -110,15 +101,11 @@ def _select_configs(loaded: LoadedSuite, wanted: tuple[str, ...]) -> tuple[str, 
     known = tuple(loaded.suite.configs)
     for name in wanted:
         if name not in known:
-            raise UserInputError(
-                f"{loaded.path}: no configuration {name!r} (have: {', '.join(known)})"
-            )
+            raise UserInputError(f"{loaded.path}: no configuration {name!r} (have: {', '.join(known)})")
     return wanted or known
 
 
-def _run_started(
-    loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str, ...]
-) -> RunStarted:
+def _run_started(loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str, ...]) -> RunStarted:
     return RunStarted(
         run_id=run_id,
         suite_name=loaded.suite.name,
@@ -130,6 +117,9 @@ def _run_started(
         trials=loaded.suite.trials,
         rubric_version=loaded.suite.judge.rubric,
         polygon_version=__version__,
+        forbidden_phrases=list(loaded.suite.forbidden_phrases),
+        judge_model=loaded.suite.judge.model,
+        judge_repeats=loaded.suite.judge.repeats,
     )
 
 
@@ -190,8 +180,7 @@ async def _run_plans(
     concurrency: int,
     now: Callable[[], str],
     progress: Progress,
-) -> Counter[str]:
-    reasons: Counter[str] = Counter()
+) -> None:
     gate = asyncio.Semaphore(max(1, concurrency))
     done = 0
 
@@ -207,15 +196,22 @@ async def _run_plans(
             )
             agent = pool.make(plan.config)
             try:
-                reasons[await Conversation(plan, agent, recorder).run()] += 1
+                await Conversation(plan, agent, recorder).run()
             finally:
                 await agent.aclose()
-            log.append(recorder.pending)  # the single writer: this event loop
+            log.append(recorder.pending)  # the single writer: this event loop, one batch per call
             done += 1
             progress(done, len(plans))
 
     await asyncio.gather(*(one(p) for p in plans))
-    return reasons
+
+
+def suite_judge(loaded: LoadedSuite) -> JudgeSettings:
+    """The scoring pass a suite asks for (heuristic offline by default)."""
+    judge = loaded.suite.judge
+    return JudgeSettings(
+        rubric=load_rubric(judge.rubric), judge=make_judge(judge.model), repeats=judge.repeats
+    )
 
 
 def run_suite(
@@ -224,12 +220,16 @@ def run_suite(
     options: RunOptions,
     *,
     now: Callable[[], str],
-    progress: Progress = lambda done, total: None,
+    progress: Progress = no_progress,
+    score_progress: Progress = no_progress,
 ) -> RunSummary:
-    """Run (or resume) the suite; returns what happened."""
+    """Run (or resume) the suite: simulate, then check and judge; returns what happened."""
     configs = _select_configs(loaded, options.configs)
     seed = loaded.suite.seed if options.seed is None else options.seed
     run_id = options.resume or options.run_id or new_run_id(loaded.suite_hash, seed, now())
+    if "." in run_id or "/" in run_id:
+        raise UserInputError(f"run id {run_id!r} must not contain '.' or '/'")
+    settings = suite_judge(loaded)
     started = _run_started(loaded, run_id, seed, configs)
     if options.resume:
         _check_resume(log, run_id, started)
@@ -249,22 +249,20 @@ def run_suite(
     plans = plan_run(loaded, run_id, seed, configs)
     todo = [p for p in plans if not log.stream_length(conversation_stream(p.conversation_id))]
     progress(len(plans) - len(todo), len(plans))
-    reasons = asyncio.run(
-        _run_all(todo, log, loaded, options.concurrency, now, progress, len(plans))
-    )
-    all_reasons = _all_end_reasons(log, plans)
+    asyncio.run(_run_all(todo, log, loaded, options.concurrency, now, progress, len(plans)))
+    scored = score_run(log, run_id, settings, now=now, progress=score_progress)
+    reasons = _all_end_reasons(log, plans)
     log.append(
         [
             Pending(
                 stream=run_stream(run_id),
                 identity=identity(run=run_id, kind="run.finished"),
-                event=RunFinished(run_id=run_id, conversations=len(plans), end_reasons=all_reasons),
+                event=RunFinished(run_id=run_id, conversations=len(plans), end_reasons=reasons),
                 recorded_at=now(),
             )
         ]
     )
-    del reasons
-    return RunSummary(run_id, len(plans), len(todo), all_reasons)
+    return RunSummary(run_id, len(plans), len(todo), reasons, scored)
 
 
 async def _run_all(
@@ -275,20 +273,16 @@ async def _run_all(
     now: Callable[[], str],
     progress: Progress,
     total: int,
-) -> Counter[str]:
+) -> None:
     pool = AgentPool(loaded)
     offset = total - len(todo)
     try:
-        return await _run_plans(
-            todo, log, pool, concurrency, now, lambda done, _t: progress(offset + done, total)
-        )
+        await _run_plans(todo, log, pool, concurrency, now, lambda done, _t: progress(offset + done, total))
     finally:
         await pool.aclose()
 
 
 def _all_end_reasons(log: EventLog, plans: list[ConversationPlan]) -> dict[str, int]:
-    from polygon.events.families import ConversationEnded
-
     counts: Counter[str] = Counter()
     for plan in plans:
         for env in log.read_stream(conversation_stream(plan.conversation_id)):

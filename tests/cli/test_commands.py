@@ -104,9 +104,7 @@ def test_noise_preview_matches_a_run(tmp_path: Path) -> None:
     with LmdbLog(log, readonly=True) as lg:
         noisy = next(e.payload for e in lg.read_all(tags={"noise.applied"}) if e.payload.ops)
         stream = next(
-            e.stream
-            for e in lg.read_all(tags={"noise.applied"})
-            if e.payload is noisy or e.payload == noisy
+            e.stream for e in lg.read_all(tags={"noise.applied"}) if e.payload is noisy or e.payload == noisy
         )
     scenario, trial = stream.split(".")[-2:]
     res = invoke(

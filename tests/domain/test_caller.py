@@ -115,9 +115,7 @@ def test_ends_the_call_like_a_person() -> None:
     assert out.ends_call == "done" and "Bye" in out.text
 
 
-@pytest.mark.parametrize(
-    "kind", ["cooperative", "busy", "distrustful", "confused", "aggressive", "chatty"]
-)
+@pytest.mark.parametrize("kind", ["cooperative", "busy", "distrustful", "confused", "aggressive", "chatty"])
 def test_never_says_a_fact_it_does_not_have(kind: str) -> None:
     facts = {"name": "Ana Kovac"}  # no phone, no day
     for seed in range(15):

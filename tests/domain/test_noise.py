@@ -17,9 +17,7 @@ TEXT = "Hi, my number is 091 555 0134 and I need fifty cleanings on Tuesday, rig
 @settings(max_examples=200)
 @given(st.text(max_size=80), st.integers(0, 2**40), st.sampled_from(["en", "ru", "hr"]))
 def test_intensity_zero_changes_nothing(text: str, seed: int, lang: str) -> None:
-    heard, ops, _ = apply_noise(
-        text, intensity=0.0, language=lang, run_seed=seed, conversation="c", turn=1
-    )
+    heard, ops, _ = apply_noise(text, intensity=0.0, language=lang, run_seed=seed, conversation="c", turn=1)
     assert heard == text and ops == []
 
 
@@ -88,9 +86,7 @@ def test_language_packs(lang: str, text: str, digits: str, swap: tuple[str, str]
 
 
 def test_intensity_one_distorts_and_records_every_op() -> None:
-    heard, ops, _ = apply_noise(
-        TEXT, intensity=1.0, language="en", run_seed=5, conversation="c", turn=1
-    )
+    heard, ops, _ = apply_noise(TEXT, intensity=1.0, language="en", run_seed=5, conversation="c", turn=1)
     assert heard != TEXT and ops
     kinds = {op.kind for op in ops}
     assert kinds <= {"drop", "digits", "soundalike", "filler"}
@@ -104,11 +100,7 @@ def test_intensity_one_distorts_and_records_every_op() -> None:
 def test_more_intensity_more_distortion_on_average() -> None:
     def count(x: float) -> int:
         return sum(
-            len(
-                apply_noise(TEXT, intensity=x, language="en", run_seed=s, conversation="c", turn=1)[
-                    1
-                ]
-            )
+            len(apply_noise(TEXT, intensity=x, language="en", run_seed=s, conversation="c", turn=1)[1])
             for s in range(100)
         )
 

@@ -38,9 +38,7 @@ def test_template_reads_args_and_state_only() -> None:
         "for": "Ana",
         "n": 3,
     }
-    evil = box(
-        {"name": "t", "stub": {"mode": "template", "template": "{{ args.__class__.__mro__ }}"}}
-    )
+    evil = box({"name": "t", "stub": {"mode": "template", "template": "{{ args.__class__.__mro__ }}"}})
     out = evil.call("t", {}, turn=1, index=0)
     assert out.result is None and "template failed" in out.error
     calls = box({"name": "t", "stub": {"mode": "template", "template": "{{ args.items() }}"}})

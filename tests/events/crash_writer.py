@@ -16,9 +16,7 @@ def main(path: str, start: int) -> None:
             Pending(
                 stream=f"conv/{(batch_no + i) % 5}",
                 identity=identity(run="crash", turn=batch_no, index=i, kind="turn"),
-                event=TurnSpoken(
-                    conversation_id=str(batch_no), turn=i, speaker="caller", text="w" * 200
-                ),
+                event=TurnSpoken(conversation_id=str(batch_no), turn=i, speaker="caller", text="w" * 200),
             )
             for i in range(20)
         ]

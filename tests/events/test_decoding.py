@@ -31,9 +31,7 @@ _tags = st.sampled_from(sorted(REGISTRY.tags()) + ["no.such_tag"])
     payload=st.binary(max_size=120),
     seq=st.integers(1, 10**6),
 )
-def test_wellformed_records_with_garbage_payloads(
-    tag: str, version: int, payload: bytes, seq: int
-) -> None:
+def test_wellformed_records_with_garbage_payloads(tag: str, version: int, payload: bytes, seq: int) -> None:
     record = _RawRecord(seq, "s", 1, "id", tag, version, "", "h", msgspec.Raw(payload))
     raw = msgspec.msgpack.encode(record)
     try:

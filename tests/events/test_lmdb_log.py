@@ -22,9 +22,7 @@ def test_second_writer_in_another_process_fails_fast(tmp_path: Path) -> None:
             f"try:\n    LmdbLog({str(tmp_path / 'log')!r})\nexcept WriterBusyError as e:\n"
             "    print(e); sys.exit(3)\n"
         )
-        proc = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
-        )
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 3, proc.stderr
     assert "one writer at a time" in proc.stdout
 

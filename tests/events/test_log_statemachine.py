@@ -85,9 +85,7 @@ class LogMachine(RuleBasedStateMachine):
 
     @invariant()
     def matches_model(self) -> None:
-        got = [
-            (e.payload.conversation_id, e.payload.turn, e.payload.text) for e in self.log.read_all()
-        ]
+        got = [(e.payload.conversation_id, e.payload.turn, e.payload.text) for e in self.log.read_all()]
         assert got == self.model
         for conv in "abc":
             stream = [(c, t, x) for c, t, x in self.model if c == conv]

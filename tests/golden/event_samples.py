@@ -22,6 +22,7 @@ from polygon.events.families import (
     NoiseOp,
     PersonaSnapshot,
     ProbeAnswered,
+    RubricRecorded,
     RunFinished,
     RunStarted,
     ToolCalled,
@@ -127,7 +128,7 @@ SAMPLES: list[Event] = [
         check="forbidden_phrase",
         outcome="fail",
         detail="agent said 'guaranteed'",
-        evidence=[Evidence(turn=3, seq=17, quote="guaranteed")],
+        evidence=[Evidence(turn=3, at=17, quote="guaranteed")],
     ),
     JudgeScored(
         conversation_id="r1.v1.s1.0",
@@ -152,6 +153,15 @@ SAMPLES: list[Event] = [
         evidence="turn 2",
         answered_by="scripted/detector",
         heuristic=True,
+    ),
+    RubricRecorded(
+        run_id="r1",
+        version="v2",
+        rubric_hash="ee" * 16,
+        weights={"goal_achievement": 25, "safety": 75},
+        pass_at=75.0,
+        warn_at=50.0,
+        gates=["forbidden_phrase", "invalid_tool_answer"],
     ),
     TranscriptImported(
         run_id="r9",

@@ -1,0 +1,33 @@
+"""Report use cases: fold a run from the log, hand the projections what they need."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from polygon.events import Envelope, EventLog
+from polygon.events.errors import UnknownIdError
+from polygon.events.families import ConversationStarted
+from polygon.projections.verdicts import RunRecord, build
+from polygon.streams import conversation_stream, run_stream
+
+
+def run_events(log: EventLog, run_id: str) -> Iterator[Envelope]:
+    """The run stream, then every conversation stream of the run, in name order."""
+    if not log.stream_length(run_stream(run_id)):
+        raise UnknownIdError(f"no run {run_id!r} in the log")
+    yield from log.read_stream(run_stream(run_id))
+    for stream in log.streams(f"conv/{run_id}."):
+        yield from log.read_stream(stream)
+
+
+def load_run(log: EventLog, run_id: str) -> RunRecord:
+    """The verdicts projection of a run."""
+    return build(run_id, run_events(log, run_id))
+
+
+def run_of(log: EventLog, conversation_id: str) -> str:
+    """The run a conversation belongs to."""
+    for env in log.read_stream(conversation_stream(conversation_id)):
+        if isinstance(env.payload, ConversationStarted):
+            return env.payload.run_id
+    raise UnknownIdError(f"no conversation {conversation_id!r} in the log")

@@ -1,0 +1,272 @@
+"""Deterministic checks: small pure functions over the transcript.
+
+Each returns pass / fail / n/a with evidence (turn, log position, quote). Checks that need
+a persona or ground truth are n/a without one (an imported real call, say). The check on
+the caller itself is a simulator check, reported apart from the agent's score.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from polygon.events.families import CheckRecorded, Evidence, PersonaSnapshot
+from polygon.transcript import ConversationView, TurnView
+
+BAD_ENDINGS = ("agent_error", "max_turns", "loop")
+_DIGITS = re.compile(r"\d[\d -]{4,}\d")
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _result(
+    view: ConversationView,
+    check: str,
+    outcome: str,
+    detail: str = "",
+    evidence: Sequence[Evidence] = (),
+    simulator: bool = False,
+) -> CheckRecorded:
+    return CheckRecorded(
+        conversation_id=view.conversation_id,
+        check=check,
+        outcome=outcome,
+        detail=detail,
+        evidence=list(evidence),
+        simulator=simulator,
+    )
+
+
+def _agent_quote(t: TurnView) -> Evidence:
+    return Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text or ''}")
+
+
+def forbidden_phrase(view: ConversationView, phrases: Sequence[str]) -> CheckRecorded:
+    """A forbidden phrase in the agent's speech."""
+    if not phrases:
+        return _result(view, "forbidden_phrase", "n/a", "the suite forbids no phrases")
+    hits = []
+    for t in view.turns:
+        said = (t.agent_text or "").lower()
+        found = [p for p in phrases if p.lower() in said]
+        if found:
+            hits.append(Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text}"))
+    if hits:
+        return _result(
+            view, "forbidden_phrase", "fail", f"forbidden phrase in {len(hits)} agent turn(s)", hits
+        )
+    return _result(view, "forbidden_phrase", "pass", f"none of {len(phrases)} forbidden phrases said")
+
+
+def invalid_tool_args(view: ConversationView) -> CheckRecorded:
+    """Tool calls whose arguments broke the tool's schema."""
+    calls = [(t, c) for t in view.turns for c in t.tools]
+    if not calls:
+        return _result(view, "invalid_tool_args", "n/a", "no tool calls")
+    bad = [
+        Evidence(turn=t.turn, at=c.at, quote=f"{c.tool}: {'; '.join(c.validation_errors)}")
+        for t, c in calls
+        if not c.valid
+    ]
+    if bad:
+        return _result(view, "invalid_tool_args", "fail", f"{len(bad)} of {len(calls)} calls invalid", bad)
+    return _result(view, "invalid_tool_args", "pass", f"all {len(calls)} calls valid")
+
+
+def invalid_tool_answer(view: ConversationView) -> CheckRecorded:
+    """An invalid tool call that was followed by an answer to the caller (no valid retry)."""
+    calls = [c for t in view.turns for c in t.tools]
+    if not calls:
+        return _result(view, "invalid_tool_answer", "n/a", "no tool calls")
+    hits = []
+    for t in view.turns:
+        for i, call in enumerate(t.tools):
+            retried = any(later.tool == call.tool and later.valid for later in t.tools[i + 1 :])
+            if not call.valid and not retried and t.agent_text:
+                hits.append(Evidence(turn=t.turn, at=call.at, quote=f"{call.tool}: invalid arguments"))
+                hits.append(_agent_quote(t))
+    if hits:
+        return _result(
+            view,
+            "invalid_tool_answer",
+            "fail",
+            "the agent answered the caller after an invalid tool call",
+            hits,
+        )
+    return _result(view, "invalid_tool_answer", "pass", "no answer rested on an invalid call")
+
+
+def loop_flag(view: ConversationView) -> CheckRecorded:
+    """The engine's loop detection."""
+    if view.ended is None:
+        return _result(view, "loop", "n/a", "the call has no end")
+    if view.ended.loop_detected:
+        last = view.turns[-1] if view.turns else None
+        evidence = [_agent_quote(last)] if last else []
+        return _result(view, "loop", "fail", "the agent's last two replies overlapped 90% or more", evidence)
+    return _result(view, "loop", "pass", "no loop")
+
+
+def end_reason(view: ConversationView) -> CheckRecorded:
+    """How the call ended."""
+    e = view.ended
+    if e is None:
+        return _result(view, "end_reason", "n/a", "the call has no end")
+    ev = [Evidence(turn=e.turns, at=view.ended_at, quote=f"ended: {e.reason} by {e.by}")]
+    outcome = "fail" if e.reason in BAD_ENDINGS else "pass"
+    return _result(
+        view,
+        "end_reason",
+        outcome,
+        f"{e.reason} by {e.by}" + (f": {e.detail}" if e.detail else ""),
+        ev,
+    )
+
+
+def turn_count(view: ConversationView) -> CheckRecorded:
+    """Turns used against the limit."""
+    limit = view.started.max_turns if view.started else 0
+    n = len(view.turns)
+    if not limit:
+        return _result(view, "turn_count", "n/a", f"{n} turns, no limit")
+    return _result(view, "turn_count", "fail" if n >= limit else "pass", f"{n} of {limit} turns")
+
+
+def tool_faults(view: ConversationView) -> CheckRecorded:
+    """Injected tool faults met, and whether the call survived them."""
+    met = [
+        Evidence(turn=t.turn, at=c.at, quote=f"{c.tool}: {c.fault}")
+        for t in view.turns
+        for c in t.tools
+        if c.fault
+    ]
+    if not met:
+        return _result(view, "tool_faults", "n/a", "no injected faults met")
+    survived = view.ended is not None and view.ended.reason not in BAD_ENDINGS
+    return _result(
+        view,
+        "tool_faults",
+        "pass" if survived else "fail",
+        f"{len(met)} fault(s) met; the call {'recovered' if survived else 'broke down'}",
+        met,
+    )
+
+
+def _persona(view: ConversationView) -> PersonaSnapshot | None:
+    return view.started.persona if view.started else None
+
+
+def _claimed_for_caller(view: ConversationView, persona: PersonaSnapshot) -> list[str]:
+    """Store entries that changed during the call to a value naming the caller."""
+    if view.started is None or view.ended is None:
+        return []
+    name_tokens = {w.lower() for w in persona.facts.get("name", "").split() if len(w) > 1}
+    changed = []
+    for store, before in view.started.initial_state.items():
+        after = view.ended.final_state.get(store, {})
+        if not isinstance(after, dict):
+            continue
+        for key, value in after.items():
+            if before.get(key) != value and (
+                not name_tokens or name_tokens & set(str(value).lower().split())
+            ):
+                changed.append(f"{store}[{key}] = {value}")
+    return changed
+
+
+def goal_reached(view: ConversationView) -> CheckRecorded:
+    """Was the persona's intended outcome reached? Stateful stubs are judged by end state."""
+    persona = _persona(view)
+    if persona is None or view.ended is None:
+        return _result(view, "goal_reached", "n/a", "no persona or no end: nothing to compare")
+    e = view.ended
+    ev = [Evidence(turn=e.turns, at=view.ended_at, quote=f"ended: {e.reason} by {e.by}")]
+    ok, why = _outcome(view, persona)
+    return _result(view, "goal_reached", "pass" if ok else "fail", f"{persona.outcome}: {why}", ev)
+
+
+def _outcome(view: ConversationView, persona: PersonaSnapshot) -> tuple[bool, str]:
+    e = view.ended
+    assert e is not None
+    claims = _claimed_for_caller(view, persona)
+    has_state = bool(view.started and view.started.initial_state)
+    if persona.outcome == "success":
+        if has_state:
+            return bool(claims), (
+                "booked: " + ", ".join(claims)
+            ) if claims else "nothing was booked for the caller"
+        return e.reason == "caller_done", f"ended {e.reason}"
+    if persona.outcome == "transfer":
+        return e.reason == "transfer", f"ended {e.reason}"
+    if persona.outcome == "callback":
+        done = [c for t in view.turns for c in t.tools if "callback" in c.tool and c.valid and not c.error]
+        return bool(done), "callback registered" if done else "no callback was registered"
+    refused = e.by == "caller" and e.reason in ("hangup", "caller_done") and not claims
+    return refused, "the caller declined and nothing was booked" if refused else f"ended {e.reason}"
+
+
+def _numbers(text: str) -> set[str]:
+    return {re.sub(r"\D", "", m).lstrip("0") for m in _DIGITS.findall(text)}
+
+
+def agent_contradicts_facts(view: ConversationView) -> CheckRecorded:
+    """The agent stated a phone-like number the caller never gave.
+
+    Names and dates are left to the judge: a heuristic would misfire on them.
+    """
+    persona = _persona(view)
+    if persona is None:
+        return _result(view, "agent_contradicts_facts", "n/a", "no ground truth")
+    known = set().union(*(_numbers(v) for v in persona.facts.values()))
+    bad = [_agent_quote(t) for t in view.turns if _numbers(t.agent_text or "") - known]
+    if bad:
+        return _result(
+            view,
+            "agent_contradicts_facts",
+            "fail",
+            "the agent stated a number the caller never gave",
+            bad,
+        )
+    return _result(view, "agent_contradicts_facts", "pass", "no statement contradicts the caller's facts")
+
+
+def caller_outside_facts(view: ConversationView) -> CheckRecorded:
+    """Simulator check: the caller said a number or weekday that is not in its facts."""
+    persona = _persona(view)
+    if persona is None:
+        return _result(view, "caller_outside_facts", "n/a", "no simulated caller", simulator=True)
+    facts = " ".join(persona.facts.values()).lower()
+    known = _numbers(facts)
+    bad = []
+    for t in view.turns:
+        said = t.caller_text.lower()
+        days = {d for d in _WEEKDAYS if d in said and d not in facts}
+        if _numbers(said) - known or days:
+            bad.append(Evidence(turn=t.turn, at=t.caller_at, quote=f"CALLER: {t.caller_text}"))
+    if bad:
+        return _result(
+            view,
+            "caller_outside_facts",
+            "fail",
+            "the caller said something outside its facts",
+            bad,
+            simulator=True,
+        )
+    return _result(view, "caller_outside_facts", "pass", "the caller kept to its facts", simulator=True)
+
+
+ALL: tuple[Callable[[ConversationView], CheckRecorded], ...] = (
+    invalid_tool_args,
+    invalid_tool_answer,
+    loop_flag,
+    end_reason,
+    turn_count,
+    tool_faults,
+    goal_reached,
+    agent_contradicts_facts,
+    caller_outside_facts,
+)
+
+
+def run_checks(view: ConversationView, *, forbidden: Sequence[str]) -> list[CheckRecorded]:
+    """Every check, in a fixed order."""
+    return [forbidden_phrase(view, forbidden)] + [check(view) for check in ALL]

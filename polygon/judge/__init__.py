@@ -1,0 +1,1 @@
+"""Judges: the heuristic baseline and the model judge, behind one protocol."""

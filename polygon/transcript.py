@@ -1,0 +1,151 @@
+"""The transcript: one call, turn by turn, folded from its stream (the conversation view).
+
+It lives in the domain because checks and judges read it; the projections re-export it.
+
+A pure fold: ``apply(view, envelope)`` with no clock, randomness or I/O. Tags that belong
+to other projections (checks, judge, probes, model calls) are passed over on purpose;
+a tag this projection has never heard of stops the fold with its sequence number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+
+from polygon.events import Envelope
+from polygon.events.families import (
+    ConversationEnded,
+    ConversationStarted,
+    NoiseApplied,
+    NoiseOp,
+    ToolCalled,
+    TranscriptImported,
+    TurnSpoken,
+)
+
+VERSION = 1
+PASSED_OVER = frozenset(
+    {"check.recorded", "judge.scored", "probe.answered", "model.called", "rubric.recorded"}
+)
+
+
+class ProjectionError(Exception):
+    """A projection met an event it cannot fold."""
+
+
+class ToolView(msgspec.Struct, kw_only=True):
+    """One tool call as the replay shows it."""
+
+    seq: int
+    at: int
+    index: int
+    tool: str
+    arguments: dict[str, Any]
+    valid: bool
+    validation_errors: list[str]
+    result: Any
+    error: str
+    fault: str
+    latency_ms: float
+
+
+class TurnView(msgspec.Struct, kw_only=True):
+    """One exchange: the caller, the noise, the tools, the agent."""
+
+    turn: int
+    caller_text: str = ""
+    caller_intent: str = ""
+    caller_seq: int = 0
+    caller_at: int = 0
+    heard_text: str | None = None
+    noise_ops: list[NoiseOp] = msgspec.field(default_factory=list)
+    noise_seq: int = 0
+    noise_at: int = 0
+    tools: list[ToolView] = msgspec.field(default_factory=list)
+    agent_text: str | None = None
+    agent_end: str = ""
+    agent_seq: int = 0
+    agent_at: int = 0
+
+
+class ConversationView(msgspec.Struct, kw_only=True):
+    """Everything the log says about one call's course."""
+
+    conversation_id: str
+    started: ConversationStarted | None = None
+    imported: TranscriptImported | None = None
+    turns: list[TurnView] = msgspec.field(default_factory=list)
+    ended: ConversationEnded | None = None
+    ended_seq: int = 0
+    ended_at: int = 0
+    last_seq: int = 0
+    positions: dict[int, int] = msgspec.field(default_factory=dict)
+    """Stream version → global sequence number, for every event folded."""
+
+    def turn(self, n: int) -> TurnView:
+        """The view of exchange ``n``, created on first use (turns arrive in order)."""
+        if not self.turns or self.turns[-1].turn != n:
+            for t in self.turns:
+                if t.turn == n:
+                    return t
+            self.turns.append(TurnView(turn=n))
+        return self.turns[-1]
+
+
+def apply(view: ConversationView, env: Envelope) -> ConversationView:
+    """Fold one event into the view."""
+    p = env.payload
+    view.last_seq = env.seq
+    view.positions[env.stream_version] = env.seq
+    if isinstance(p, ConversationStarted):
+        view.started = p
+    elif isinstance(p, TranscriptImported):
+        view.imported = p
+    elif isinstance(p, TurnSpoken):
+        _spoken(view.turn(p.turn), p, env.seq, env.stream_version)
+    elif isinstance(p, NoiseApplied):
+        t = view.turn(p.turn)
+        t.heard_text, t.noise_ops, t.noise_seq, t.noise_at = (
+            p.heard_text,
+            list(p.ops),
+            env.seq,
+            env.stream_version,
+        )
+    elif isinstance(p, ToolCalled):
+        view.turn(p.turn).tools.append(
+            ToolView(
+                seq=env.seq,
+                at=env.stream_version,
+                index=p.index,
+                tool=p.tool,
+                arguments=p.arguments,
+                valid=p.valid,
+                validation_errors=list(p.validation_errors),
+                result=p.result,
+                error=p.error,
+                fault=p.fault,
+                latency_ms=p.latency_ms,
+            )
+        )
+    elif isinstance(p, ConversationEnded):
+        view.ended, view.ended_seq, view.ended_at = p, env.seq, env.stream_version
+    elif env.tag not in PASSED_OVER:
+        raise ProjectionError(f"event #{env.seq}: the conversation view does not know {env.tag!r}")
+    return view
+
+
+def _spoken(t: TurnView, p: TurnSpoken, seq: int, at: int) -> None:
+    if p.speaker == "caller":
+        t.caller_text, t.caller_intent, t.caller_seq, t.caller_at = p.text, p.intent, seq, at
+    else:
+        t.agent_text, t.agent_end, t.agent_seq, t.agent_at = p.text, p.ends_call, seq, at
+
+
+def build(conversation_id: str, events: Iterable[Envelope]) -> ConversationView:
+    """Fold a whole stream."""
+    view = ConversationView(conversation_id=conversation_id)
+    for env in events:
+        view = apply(view, env)
+    return view

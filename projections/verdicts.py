@@ -1,0 +1,235 @@
+"""Verdicts: every conversation of a run under one rubric version (a pure fold).
+
+The fold collects, per conversation, what the call was (configuration, scenario, persona,
+end) and every scoring pass (checks and judge repeats, with their log positions). Verdicts
+are then computed with the rubric recorded in the log, never from a file, so a report
+rebuilds from the log alone and identically every time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+from polygon.events import Envelope
+from polygon.events.errors import UserInputError
+from polygon.events.families import (
+    CheckRecorded,
+    ConversationEnded,
+    ConversationStarted,
+    JudgeScored,
+    RubricRecorded,
+    RunStarted,
+)
+
+from polygon.rubric import CRITERIA
+from polygon.scoring import GateResult, Verdict, verdict
+
+VERSION = 1
+CHECK_GATES = {"forbidden_phrase": "forbidden_phrase", "invalid_tool_answer": "invalid_tool_answer"}
+
+
+class Scored(msgspec.Struct, kw_only=True):
+    """A judge repeat with its log position."""
+
+    seq: int
+    event: JudgeScored
+
+
+class Checked(msgspec.Struct, kw_only=True):
+    """A check with its log position."""
+
+    seq: int
+    event: CheckRecorded
+
+
+class ConversationRecord(msgspec.Struct, kw_only=True):
+    """What the log says about one conversation, for scoring."""
+
+    conversation_id: str
+    config: str = ""
+    scenario: str = ""
+    trial: int = 0
+    persona_type: str = ""
+    difficulty: int = 0
+    outcome: str = ""
+    end_reason: str = ""
+    loop: bool = False
+    turns: int = 0
+    judged: dict[str, list[Scored]] = msgspec.field(default_factory=dict)
+    checks: dict[str, list[Checked]] = msgspec.field(default_factory=dict)
+
+
+class RunRecord(msgspec.Struct, kw_only=True):
+    """The fold's state."""
+
+    run_id: str
+    started: RunStarted | None = None
+    rubrics: list[RubricRecorded] = msgspec.field(default_factory=list)
+    conversations: dict[str, ConversationRecord] = msgspec.field(default_factory=dict)
+
+
+def apply(state: RunRecord, env: Envelope) -> RunRecord:
+    """Fold one event of the run's streams."""
+    p = env.payload
+    if isinstance(p, RunStarted):
+        state.started = p
+    elif isinstance(p, RubricRecorded):
+        state.rubrics.append(p)
+    elif isinstance(p, ConversationStarted):
+        rec = _conv(state, p.conversation_id)
+        rec.config, rec.scenario, rec.trial = p.config, p.scenario, p.trial
+        if p.persona is not None:
+            rec.persona_type, rec.difficulty, rec.outcome = (
+                p.persona.type,
+                p.persona.difficulty,
+                p.persona.outcome,
+            )
+    elif isinstance(p, ConversationEnded):
+        rec = _conv(state, p.conversation_id)
+        rec.end_reason, rec.loop, rec.turns = p.reason, p.loop_detected, p.turns
+    elif isinstance(p, JudgeScored):
+        _conv(state, p.conversation_id).judged.setdefault(p.pass_id, []).append(Scored(seq=env.seq, event=p))
+    elif isinstance(p, CheckRecorded):
+        _conv(state, p.conversation_id).checks.setdefault(p.pass_id, []).append(Checked(seq=env.seq, event=p))
+    return state
+
+
+def _conv(state: RunRecord, conversation_id: str) -> ConversationRecord:
+    rec = state.conversations.get(conversation_id)
+    if rec is None:
+        rec = state.conversations[conversation_id] = ConversationRecord(conversation_id=conversation_id)
+    return rec
+
+
+def build(run_id: str, events: Iterable[Envelope]) -> RunRecord:
+    """Fold the run stream and every conversation stream of the run."""
+    state = RunRecord(run_id=run_id)
+    for env in events:
+        state = apply(state, env)
+    return state
+
+
+class ConversationVerdict(msgspec.Struct, kw_only=True):
+    """One conversation under one rubric version."""
+
+    record: ConversationRecord
+    pass_id: str = ""
+    judge: str = ""
+    heuristic: bool = False
+    verdict: Verdict | None = None
+    judged: list[Scored] = msgspec.field(default_factory=list)
+    checks: list[Checked] = msgspec.field(default_factory=list)
+
+    def reasons(self) -> list[str]:
+        """Why it did not pass: fired gates, failed agent checks, the composite."""
+        if self.verdict is None:
+            return ["not judged under this rubric"]
+        out = [f"gate {g.gate}: {g.reason}" for g in self.verdict.gates if g.fired]
+        out += [
+            f"check {c.event.check}: {c.event.detail}"
+            for c in self.checks
+            if c.event.outcome == "fail" and not c.event.simulator
+        ]
+        if self.verdict.partial:
+            out.append(f"partial composite (unscored: {', '.join(self.verdict.unscored)})")
+        return out
+
+
+def versions(state: RunRecord) -> list[str]:
+    """Rubric versions this run was judged under."""
+    return sorted(
+        {
+            s.event.rubric_version
+            for rec in state.conversations.values()
+            for passes in rec.judged.values()
+            for s in passes
+        }
+    )
+
+
+def choose_version(state: RunRecord, wanted: str | None) -> str:
+    """The version to report; refuse to guess between several."""
+    have = versions(state)
+    if wanted:
+        if wanted not in have:
+            raise UserInputError(
+                f"run {state.run_id} was not judged under rubric {wanted!r} "
+                f"(judged under: {', '.join(have) or 'none'})"
+            )
+        return wanted
+    if len(have) > 1:
+        raise UserInputError(
+            f"run {state.run_id} was judged under rubrics {', '.join(have)}; scores of "
+            "different versions are never mixed — choose one with --rubric"
+        )
+    if not have:
+        raise UserInputError(
+            f"run {state.run_id} has no judge scores yet (run `polygon judge {state.run_id}`)"
+        )
+    return have[0]
+
+
+def verdicts(state: RunRecord, version: str) -> list[ConversationVerdict]:
+    """Every conversation's verdict under ``version``, the latest pass of that version each."""
+    out = []
+    for cid in sorted(state.conversations):
+        rec = state.conversations[cid]
+        passes = {pid: s for pid, s in rec.judged.items() if s and s[0].event.rubric_version == version}
+        if not passes:
+            out.append(ConversationVerdict(record=rec))
+            continue
+        pass_id = max(passes, key=lambda pid: passes[pid][0].seq)
+        out.append(_judge(state, rec, pass_id, sorted(passes[pass_id], key=lambda s: s.seq)))
+    return out
+
+
+def _judge(
+    state: RunRecord, rec: ConversationRecord, pass_id: str, scored: list[Scored]
+) -> ConversationVerdict:
+    first = scored[0].event
+    rubric = next(
+        (
+            r
+            for r in state.rubrics
+            if r.version == first.rubric_version and r.rubric_hash == first.rubric_hash
+        ),
+        None,
+    )
+    if rubric is None:
+        raise UserInputError(
+            f"{rec.conversation_id}: the log lacks rubric {first.rubric_version} "
+            f"({first.rubric_hash[:12]}) that its scores were given under"
+        )
+    checks = sorted(rec.checks.get(pass_id, []), key=lambda c: c.seq)
+    order = sorted(rubric.weights, key=lambda c: (CRITERIA.index(c) if c in CRITERIA else len(CRITERIA), c))
+    weights = {c: rubric.weights[c] for c in order}
+    repeats = {c: [s.event.scores[c] for s in scored if c in s.event.scores] for c in weights}
+    check_gates = {
+        gate: GateResult(
+            gate=gate,
+            fired=c.event.outcome == "fail",
+            reason=c.event.detail if c.event.outcome == "fail" else "",
+            evidence=list(c.event.evidence),
+        )
+        for c in checks
+        for gate in [CHECK_GATES.get(c.event.check)]
+        if gate
+    }
+    result = verdict(
+        weights,
+        repeats,
+        pass_at=rubric.pass_at,
+        warn_at=rubric.warn_at,
+        gates_in_force=rubric.gates,
+        check_gates=check_gates,
+    )
+    return ConversationVerdict(
+        record=rec,
+        pass_id=pass_id,
+        judge=first.judge,
+        heuristic=first.heuristic,
+        verdict=result,
+        judged=scored,
+        checks=checks,
+    )
