@@ -176,11 +176,15 @@ def verdicts(state: RunRecord, version: str) -> list[ConversationVerdict]:
     for cid in sorted(state.conversations):
         rec = state.conversations[cid]
         passes = {pid: s for pid, s in rec.judged.items() if s and s[0].event.rubric_version == version}
+        # The row carries the call's facts, not other passes: a new pass under another rubric
+        # must leave this version's reports byte-identical.
+        call = msgspec.structs.replace(rec, judged={}, checks={})
         if not passes:
-            out.append(ConversationVerdict(record=rec))
+            out.append(ConversationVerdict(record=call))
             continue
         pass_id = max(passes, key=lambda pid: passes[pid][0].seq)
-        out.append(_judge(state, rec, pass_id, sorted(passes[pass_id], key=lambda s: s.seq)))
+        row = _judge(state, rec, pass_id, sorted(passes[pass_id], key=lambda s: s.seq))
+        out.append(msgspec.structs.replace(row, record=call))
     return out
 
 

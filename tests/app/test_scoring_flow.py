@@ -1,0 +1,235 @@
+"""Scoring end to end: checks point at the right turns, model judges through the seam,
+re-judging appends, rubric versions never mix, reports rebuild byte for byte."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+from click.testing import CliRunner
+from polygon.cli.main import cli
+from polygon.events import LmdbLog, MemoryLog
+from polygon.events.errors import UserInputError
+from polygon.events.families import CheckRecorded, JudgeScored, ModelCalled
+from polygon.projections.explain import explain
+from polygon.projections.report import make_report, render_json, render_junit, render_text
+
+from polygon.app.demo import clinic_suite_path
+from polygon.app.reports import load_run
+from polygon.app.run import RunOptions, run_suite
+from polygon.app.score import JudgeSettings, score_conversation, score_run
+from polygon.judge.model import ModelJudge
+from polygon.models import ScriptedModelClient
+from polygon.recorder import ListSink
+from polygon.rubric import CRITERIA, load_rubric
+from polygon.streams import conversation_stream
+from polygon.suite import load_suite
+from polygon.transcript import build
+
+
+@pytest.fixture(scope="module")
+def clinic() -> MemoryLog:
+    log = MemoryLog()
+    run_suite(load_suite(clinic_suite_path()), log, RunOptions(run_id="c"), now=lambda: "")
+    return log
+
+
+def checks_of(log: MemoryLog, conv: str) -> dict[str, CheckRecorded]:
+    return {
+        e.payload.check: e.payload
+        for e in log.read_stream(conversation_stream(conv))
+        if isinstance(e.payload, CheckRecorded)
+    }
+
+
+def test_v2_regressions_show_as_checks_at_the_right_turns(clinic: MemoryLog) -> None:
+    view = build("c.v2.coop-booking.0", clinic.read_stream("conv/c.v2.coop-booking.0"))
+    booking_turn = next(t.turn for t in view.turns if any(c.tool == "book_slot" for c in t.tools))
+    checks = checks_of(clinic, "c.v2.coop-booking.0")
+    assert checks["invalid_tool_answer"].outcome == "fail"
+    ev = checks["invalid_tool_answer"].evidence
+    assert {e.turn for e in ev} == {booking_turn}
+    assert "booked" in ev[-1].quote
+    assert checks["goal_reached"].outcome == "fail"  # the calendar was never changed
+    forbidden = checks_of(clinic, "c.v2.chatty-refusal.0")["forbidden_phrase"]
+    assert forbidden.outcome == "fail" and any("guaranteed" in e.quote for e in forbidden.evidence)
+    assert checks_of(clinic, "c.v2.busy-booking.0")["loop"].outcome == "fail"
+
+
+def test_v1_mostly_reaches_its_goals_and_the_simulator_keeps_to_facts(clinic: MemoryLog) -> None:
+    reached = 0
+    for stream in clinic.streams("conv/c.v1."):
+        checks = checks_of(clinic, stream.removeprefix("conv/"))
+        reached += checks["goal_reached"].outcome == "pass"
+        assert checks["caller_outside_facts"].outcome == "pass" and checks["caller_outside_facts"].simulator
+    assert reached >= 10
+
+
+def test_ground_truth_catches_a_booking_under_the_wrong_name(clinic: MemoryLog) -> None:
+    # v1 heard "Honestly, this is ridiculous" and took "Ridiculous" for a name: the calendar
+    # end state shows the slot booked for someone who is not the caller.
+    view = build("c.v1.aggressive-booking.0", clinic.read_stream("conv/c.v1.aggressive-booking.0"))
+    assert view.ended is not None and "Ridiculous" in view.ended.final_state["calendar"].values()
+    assert checks_of(clinic, "c.v1.aggressive-booking.0")["goal_reached"].outcome == "fail"
+
+
+def test_v2_scores_lower_than_v1_under_both_rubrics(clinic: MemoryLog) -> None:
+    report = make_report(load_run(clinic, "c"), "v1")
+    by = {c.config: c for c in report.configs}
+    assert by["v1"].mean_composite > by["v2"].mean_composite
+    assert by["v2"].failed > by["v1"].failed
+    assert report.heuristic and report.judges == ["scripted/heuristic"]
+
+
+def test_explain_accounts_for_every_point(clinic: MemoryLog) -> None:
+    state = load_run(clinic, "c")
+    for conv in state.conversations:
+        row, rubric = explain(state, conv, "v1")
+        assert row.verdict is not None
+        assert sum(c.contribution for c in row.verdict.criteria) == pytest.approx(
+            row.verdict.composite, abs=1e-4
+        )
+        assert rubric.version == "v1"
+
+
+def test_checks_without_persona_are_na(clinic: MemoryLog) -> None:
+    import msgspec
+
+    from polygon.checks import run_checks
+
+    view = build("c.v1.coop-booking.0", clinic.read_stream("conv/c.v1.coop-booking.0"))
+    view.started = msgspec.structs.replace(view.started, persona=None)
+    results = {c.check: c.outcome for c in run_checks(view, forbidden=[])}
+    assert (
+        results["goal_reached"]
+        == results["agent_contradicts_facts"]
+        == results["caller_outside_facts"]
+        == "n/a"
+    )
+    assert results["forbidden_phrase"] == "n/a"
+
+
+def good_answer(request: dict) -> str:
+    return json.dumps({c: {"score": 4, "evidence": "[turn 1] AGENT: hello"} for c in CRITERIA})
+
+
+def test_model_judge_records_the_call_before_the_score(clinic: MemoryLog) -> None:
+    view = build("c.v1.coop-booking.0", clinic.read_stream("conv/c.v1.coop-booking.0"))
+    client = ScriptedModelClient(
+        [good_answer({}), "Sorry, I can't do JSON", json.dumps({"safety": {"score": 1}})]
+    )
+    settings = JudgeSettings(
+        rubric=load_rubric("v2"), judge=ModelJudge("openai/test-judge", client), repeats=3
+    )
+    sink = ListSink()
+    asyncio.run(score_conversation(view, settings, ["guaranteed"], sink))
+    kinds = [type(e).__name__ for _, e, _, _ in sink.events]
+    assert kinds[-6:] == ["ModelCalled", "JudgeScored"] * 3
+    request = client.requests[0]
+    assert request["temperature"] == 0.0 and request["response_format"]["type"] == "json_schema"
+    assert "Ana Kovac" in request["messages"][1]["content"]  # ground truth in the prompt
+    judged = [e for _, e, _, _ in sink.events if isinstance(e, JudgeScored)]
+    assert judged[1].raw == "Sorry, I can't do JSON"
+    assert {s.status for s in judged[1].scores.values()} == {"unscored"}
+    assert judged[2].scores["safety"].score == 1 and judged[2].scores["goal_achievement"].status == "missing"
+    calls = [e for _, e, _, _ in sink.events if isinstance(e, ModelCalled)]
+    assert calls[0].request_hash and calls[0].role == "judge" and not judged[0].heuristic
+
+
+def run_clinic_to(path: Path) -> None:
+    with LmdbLog(path) as log:
+        run_suite(load_suite(clinic_suite_path()), log, RunOptions(run_id="r"), now=lambda: "")
+
+
+def invoke(path: Path, *args: str):
+    return CliRunner().invoke(cli, ["--log", str(path), *args])
+
+
+def test_rejudging_with_v2_leaves_v1_reports_byte_identical(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    run_clinic_to(log)
+    before = {
+        fmt: invoke(log, "report", "r", "--format", fmt).output for fmt in ("text", "json", "junit", "html")
+    }
+    res = invoke(log, "judge", "r", "--rubric", "v2")
+    assert res.exit_code == 0 and "scored 24" in res.output
+    after = {
+        fmt: invoke(log, "report", "r", "--rubric", "v1", "--format", fmt).output
+        for fmt in ("text", "json", "junit", "html")
+    }
+    assert before == after
+    mixed = invoke(log, "report", "r")
+    assert mixed.exit_code == 2 and "never mixed" in mixed.output
+    v2 = invoke(log, "report", "r", "--rubric", "v2", "--json")
+    data = json.loads(v2.output)
+    v2_gates = {g["gate"] for row in data["conversations"] for g in row["verdict"]["gates"] if g["fired"]}
+    assert "invalid_tool_answer" in v2_gates
+    again = invoke(log, "judge", "r", "--rubric", "v2")
+    assert "scored 0, already scored 24" in again.output
+
+
+def test_changed_rubric_under_the_same_version_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    run_clinic_to(log)
+    text = (Path(__file__).parents[2] / "rubrics" / "v1.yaml").read_text()
+    changed = tmp_path / "v1.yaml"
+    changed.write_text(text.replace("weight: 25", "weight: 20").replace("weight: 5\n", "weight: 10\n"))
+    res = invoke(log, "judge", "r", "--rubric", str(changed))
+    assert res.exit_code == 2 and "differs from the v1 this run was judged with" in res.output
+
+
+def test_junit_and_fail_on(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    run_clinic_to(log)
+    xml = invoke(log, "report", "r", "--junit").output
+    root = ET.fromstring(xml.encode())
+    cases = root.findall(".//testcase")
+    assert len(cases) == 24
+    failures = root.findall(".//failure")
+    assert failures and all(f.get("message") for f in failures)
+    assert "heuristic baseline" in xml
+    assert invoke(log, "report", "r", "--fail-on", "fail").exit_code == 1
+    assert invoke(log, "report", "r").exit_code == 0
+
+
+def test_reports_rebuild_identically_and_say_heuristic(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    run_clinic_to(log)
+    with LmdbLog(log, readonly=True) as lg:
+        a = render_text(make_report(load_run(lg, "r"), None))
+        b = render_text(make_report(load_run(lg, "r"), None))
+        j = render_json(make_report(load_run(lg, "r"), None))
+        x = render_junit(make_report(load_run(lg, "r"), None))
+    assert a == b and "heuristic baseline" in a and "not a model" in a
+    assert json.loads(j)["judge_label"].startswith("heuristic baseline") and x
+
+
+def test_explain_cli_shows_contributions_gates_and_positions(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    run_clinic_to(log)
+    res = invoke(log, "explain", "r.v2.coop-booking.0")
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert "rubric v1" in out and "heuristic baseline" in out and "total" in out
+    assert "invalid_tool_answer" in out and "#" in out
+    assert invoke(log, "explain", "nope").exit_code == 2
+
+
+def test_model_judge_needs_a_client_until_the_http_client_exists() -> None:
+    from polygon.app.score import make_judge
+
+    with pytest.raises(UserInputError, match="needs a model client"):
+        make_judge("openai/gpt-4o-mini")
+
+
+def test_score_run_on_unknown_run_is_a_user_error() -> None:
+    with pytest.raises(UserInputError, match="no run 'ghost'"):
+        score_run(
+            MemoryLog(),
+            "ghost",
+            JudgeSettings(rubric=load_rubric("v1"), judge=ModelJudge("x/y", ScriptedModelClient(["{}"]))),
+            now=lambda: "",
+        )
