@@ -59,7 +59,16 @@ def cli(ctx: click.Context, log_path: str | None, debug: bool) -> None:
 
 
 def _register() -> None:
-    from polygon.cli import demo_cmd, init_cmd, log_cmd, noise_cmd, replay_cmd, run_cmd, score_cmd
+    from polygon.cli import (
+        compare_cmd,
+        demo_cmd,
+        init_cmd,
+        log_cmd,
+        noise_cmd,
+        replay_cmd,
+        run_cmd,
+        score_cmd,
+    )
 
     for command in (
         demo_cmd.demo,
@@ -68,6 +77,10 @@ def _register() -> None:
         score_cmd.judge,
         score_cmd.report,
         score_cmd.explain_cmd,
+        compare_cmd.probe,
+        compare_cmd.trend,
+        compare_cmd.compare,
+        compare_cmd.divergence,
         replay_cmd.replay,
         noise_cmd.noise,
         log_cmd.log,

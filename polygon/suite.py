@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from polygon.events import content_hash
 from polygon.events.errors import SuiteError
+from polygon.probes import ProbeSpec
 
 PERSONA_TYPES = ("cooperative", "busy", "distrustful", "confused", "aggressive", "chatty")
 OUTCOMES = ("success", "refusal", "callback", "transfer")
@@ -181,7 +182,7 @@ class Suite(_Strict):
     noise: NoiseSpec = NoiseSpec()
     caller: ModelRef = ModelRef()
     judge: ModelRef = ModelRef(model="scripted/heuristic")
-    probes: list[dict[str, Any]] = Field(default_factory=list)
+    probes: list[ProbeSpec] = Field(default_factory=list)
     personas: list[PersonaSpec]
     scenarios: list[ScenarioSpec] = Field(default_factory=list)
 
@@ -239,9 +240,7 @@ def load_suite(path: str | Path) -> LoadedSuite:
     except FileNotFoundError:
         raise SuiteError(f"{path}: no such suite file") from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
-        raise SuiteError(f"{path}{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+        raise SuiteError(yaml_error(path, exc)) from None
     if not isinstance(raw, dict):
         raise SuiteError(f"{path}: expected a mapping at the top level")
     try:
@@ -251,6 +250,14 @@ def load_suite(path: str | Path) -> LoadedSuite:
     prompts = {name: _prompt(path, name, cfg) for name, cfg in suite.configs.items()}
     digest = content_hash({"suite": suite.model_dump(mode="json"), "prompts": prompts})
     return LoadedSuite(path=path, suite=suite, prompts=prompts, suite_hash=digest)
+
+
+def yaml_error(path: Path, exc: yaml.YAMLError) -> str:
+    """One line: the file, line and column, and what the YAML parser expected."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+    problem = " ".join(str(getattr(exc, "problem", None) or exc).split())
+    return f"{path}{where}: not valid YAML ({problem})"
 
 
 def _prompt(path: Path, name: str, cfg: ConfigSpec) -> str:

@@ -57,6 +57,7 @@ class TurnView(msgspec.Struct, kw_only=True):
     turn: int
     caller_text: str = ""
     caller_intent: str = ""
+    caller_ends: str = ""
     caller_seq: int = 0
     caller_at: int = 0
     heard_text: str | None = None
@@ -139,6 +140,7 @@ def apply(view: ConversationView, env: Envelope) -> ConversationView:
 def _spoken(t: TurnView, p: TurnSpoken, seq: int, at: int) -> None:
     if p.speaker == "caller":
         t.caller_text, t.caller_intent, t.caller_seq, t.caller_at = p.text, p.intent, seq, at
+        t.caller_ends = p.ends_call
     else:
         t.agent_text, t.agent_end, t.agent_seq, t.agent_at = p.text, p.ends_call, seq, at
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from polygon.events.registry import Event, event_type
 
 
@@ -37,6 +39,8 @@ class RunStarted(Event, frozen=True, kw_only=True, tag="run.started"):
     """Judge named by the suite (``scripted/heuristic`` offline)."""
     judge_repeats: int = 1
     """Judge repeats named by the suite."""
+    probes: list[dict[str, Any]] = []
+    """The suite's custom probes (the built-in library is always available)."""
 
 
 @event_type(version=1)

@@ -8,11 +8,14 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from polygon.app.compare import compare_runs
 from polygon.app.progress import Progress
 from polygon.app.reports import load_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import EventLog
-from polygon.projections.report import RunReport, judge_label, make_report
+from polygon.projections.compare import Comparison
+from polygon.projections.compare_render import comparison_lines
+from polygon.projections.report import RunReport, make_report
 from polygon.projections.run_overview import RunOverview, build
 from polygon.streams import conversation_stream
 from polygon.suite import load_suite
@@ -26,6 +29,7 @@ class DemoResult:
     seconds: float
     overview: RunOverview
     report: RunReport
+    comparison: Comparison
 
 
 def clinic_suite_path() -> Path:
@@ -42,7 +46,8 @@ def run_demo(log: EventLog, *, now: Callable[[], str], progress: Progress) -> De
     streams = [s for s in log.streams(f"conv/{summary.run_id}.")]
     overview = build(summary.run_id, (env for s in streams for env in log.read_stream(s)))
     report = make_report(load_run(log, summary.run_id), None)
-    return DemoResult(summary.run_id, seconds, overview, report)
+    comparison = compare_runs(log, [summary.run_id])
+    return DemoResult(summary.run_id, seconds, overview, report, comparison)
 
 
 def demo_lines(result: DemoResult, log_path: Path) -> Iterator[str]:
@@ -61,26 +66,18 @@ def demo_lines(result: DemoResult, log_path: Path) -> Iterator[str]:
         row += "".join(f"{cfg.end_reasons.get(r, 0):>12}" for r in reasons)
         yield row + f"{cfg.invalid_tool_calls:>15}{cfg.tool_faults:>13}"
     yield ""
-    yield from _verdict_lines(result.report)
+    yield from comparison_lines(result.comparison, top=5)
     loops = [c for cfg in result.overview.configs.values() for c in cfg.loops]
     failed = [r for r in result.report.conversations if r.verdict and r.verdict.verdict == "fail"]
     yield ""
+    yield "Next:"
     if loops:
-        yield f"Loops caught: {', '.join(loops)}"
-        yield f"  replay one:   polygon replay {loops[0]}"
+        yield f"  polygon replay {loops[0]} --step      # a looping call, turn by turn"
     if failed:
-        yield f"Why a call failed:  polygon explain {failed[0].record.conversation_id}"
-    yield f"Full report:        polygon report {result.run_id} [--format json|junit|html]"
-    yield f"Re-judge (v2 adds a gate):  polygon judge {result.run_id} --rubric v2"
-    yield "Not built yet: behaviour probes and the comparison of versions."
-
-
-def _verdict_lines(report: RunReport) -> Iterator[str]:
-    yield f"Verdicts under rubric {report.rubric_version} — judge: {judge_label(report)}"
-    yield f"{'config':<8}{'pass':>6}{'warn':>6}{'fail':>6}{'mean composite':>16}{'gate failures':>15}"
-    for c in report.configs:
-        mean = f"{c.mean_composite:.1f}" if c.mean_composite is not None else "—"
-        yield f"{c.config:<8}{c.passed:>6}{c.warned:>6}{c.failed:>6}{mean:>16}{c.gate_failures:>15}"
+        yield f"  polygon explain {failed[0].record.conversation_id}   # every point of its verdict"
+    yield f"  polygon report {result.run_id} --format junit   # or json, html"
+    yield f"  polygon judge {result.run_id} --rubric v2       # v2 adds a gate; v1 reports stay as they are"
+    yield f"  polygon compare {result.run_id} --json"
 
 
 def first_conversation(log: EventLog, run_id: str) -> str:

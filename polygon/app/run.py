@@ -17,6 +17,7 @@ import httpx
 
 from polygon import __version__
 from polygon.agents import Agent, HttpAgent, python_factory
+from polygon.app.probe import probe_run
 from polygon.app.progress import Progress, no_progress
 from polygon.app.score import JudgeSettings, ScoreSummary, make_judge, score_run
 from polygon.engine import Conversation, ConversationPlan, conversation_seed
@@ -120,6 +121,7 @@ def _run_started(loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str
         forbidden_phrases=list(loaded.suite.forbidden_phrases),
         judge_model=loaded.suite.judge.model,
         judge_repeats=loaded.suite.judge.repeats,
+        probes=[p.model_dump() for p in loaded.suite.probes],
     )
 
 
@@ -251,6 +253,7 @@ def run_suite(
     progress(len(plans) - len(todo), len(plans))
     asyncio.run(_run_all(todo, log, loaded, options.concurrency, now, progress, len(plans)))
     scored = score_run(log, run_id, settings, now=now, progress=score_progress)
+    probe_run(log, run_id, now=now)
     reasons = _all_end_reasons(log, plans)
     log.append(
         [

@@ -62,7 +62,7 @@ def test_every_step_is_an_event(tmp_path: Path) -> None:
     tags_in_order = [e.tag for e in events]
     assert tags_in_order[0] == "conversation.started"
     ended = tags_in_order.index("conversation.ended")
-    assert set(tags_in_order[ended + 1 :]) == {"check.recorded", "judge.scored"}
+    assert set(tags_in_order[ended + 1 :]) == {"check.recorded", "judge.scored", "probe.answered"}
     assert [e.stream_version for e in events] == list(range(1, len(events) + 1))
     assert run_id == "r"
 

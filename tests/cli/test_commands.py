@@ -7,7 +7,8 @@ import pytest
 from click.testing import CliRunner
 from polygon.cli.main import cli
 
-COMMANDS = ["demo", "init", "run", "replay", "noise", "log"]
+COMMANDS = ["demo", "init", "run", "judge", "report", "explain", "probe", "trend", "compare", "divergence",
+            "replay", "noise", "log"]
 
 
 def invoke(*args: str) -> object:
@@ -25,8 +26,10 @@ def test_demo_runs_offline_and_says_what_it_is(tmp_path: Path) -> None:
     res = invoke("--log", str(tmp_path / "log"), "demo")
     assert res.exit_code == 0, res.output
     assert "scripted/caller, a deterministic offline baseline (not a model)" in res.output
-    assert "v1" in res.output and "v2" in res.output and "Loops caught" in res.output
-    assert "polygon replay" in res.output
+    out = res.output
+    assert "v1" in out and "v2" in out and "Scorecards" in out and "Where the calls part" in out
+    assert "Probe compliance, Wilson 95%" in out and "Analysis" in out and "heuristic baseline" in out
+    assert "polygon replay" in out and "polygon explain" in out
 
 
 def test_run_prints_run_id_then_replay_works(tmp_path: Path) -> None:

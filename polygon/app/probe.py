@@ -1,0 +1,135 @@
+"""The probe pass: every probe over every conversation of a run, in its own pass.
+
+Probe answers are separate events; nothing here reads or writes a judge score, so probes
+cannot move a composite or a verdict.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from polygon.app.progress import Progress, no_progress
+from polygon.app.score import run_started
+from polygon.events import EventLog
+from polygon.events.errors import SuiteError
+from polygon.events.families import ConversationStarted, ModelCalled, ProbeAnswered
+from polygon.models import request_hash
+from polygon.probes import (
+    ProbeAnswerer,
+    ProbeSpec,
+    answered,
+    detect,
+    parse_answer,
+    probe_request,
+    probes_from,
+)
+from polygon.recorder import StreamRecorder
+from polygon.streams import conversation_stream
+from polygon.suite import yaml_error
+from polygon.transcript import ConversationView, build
+
+
+def load_probes(path: Path) -> list[dict[str, object]]:
+    """A YAML list of probe specs (``id``, ``question``, ``polarity``, ``detector``/``keywords``)."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SuiteError(f"{path}: cannot read probes ({exc.strerror})") from None
+    except yaml.YAMLError as exc:
+        raise SuiteError(yaml_error(path, exc)) from None
+    if not isinstance(data, list):
+        raise SuiteError(f"{path}: expected a list of probes")
+    for i, item in enumerate(data):
+        try:
+            ProbeSpec.model_validate(item)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            raise SuiteError(f"{path}: {i}.{'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+    return data
+
+
+DETECTORS_ONLY = ProbeAnswerer()
+
+
+@dataclass(frozen=True)
+class ProbeSummary:
+    """What a probe pass did."""
+
+    answered: int
+    already: int
+    probes: int
+
+
+async def _answer(
+    probe: ProbeSpec, view: ConversationView, answerer: ProbeAnswerer, sink: StreamRecorder
+) -> ProbeAnswered:
+    if answerer.client is None:
+        return answered(probe, view, detect(probe, view), answerer.name)
+    request = probe_request(probe, view, answerer.name)
+    reply = await answerer.client.complete(request)
+    sink.emit(
+        f"probe-call:{probe.id}:{probe.wording_hash}:{answerer.name}",
+        ModelCalled(
+            role="probe",
+            model=answerer.name,
+            request_hash=request_hash(request),
+            request=request,
+            response=reply.response,
+            conversation_id=view.conversation_id,
+            usage=reply.usage,
+            latency_ms=reply.latency_ms,
+            attempts=reply.attempts,
+            errors=reply.errors,
+        ),
+    )
+    return answered(probe, view, parse_answer(reply.text), answerer.name)
+
+
+def probe_run(
+    log: EventLog,
+    run_id: str,
+    *,
+    extra: Sequence[dict[str, object]] = (),
+    answerer: ProbeAnswerer = DETECTORS_ONLY,
+    now: Callable[[], str],
+    progress: Progress = no_progress,
+) -> ProbeSummary:
+    """Answer every probe (library + the suite's + ``extra``) for every conversation of the run."""
+    started = run_started(log, run_id)
+    probes = probes_from([*started.probes, *extra])
+    streams = list(log.streams(f"conv/{run_id}."))
+    new = already = 0
+    for i, stream in enumerate(streams):
+        events = list(log.read_stream(stream))
+        head = events[0].payload
+        assert isinstance(head, ConversationStarted)
+        have = {
+            (e.payload.probe_id, e.payload.probe_hash, e.payload.answered_by)
+            for e in events
+            if isinstance(e.payload, ProbeAnswered)
+        }
+        view = build(head.conversation_id, events)
+        sink = StreamRecorder(
+            run_id=run_id,
+            stream=conversation_stream(head.conversation_id),
+            conversation=head.conversation_id,
+            seed=head.seed,
+            now=now,
+        )
+        for probe in probes:
+            if (probe.id, probe.wording_hash, answerer.name) in have:
+                already += 1
+                continue
+            answer = asyncio.run(_answer(probe, view, answerer, sink))
+            sink.emit(f"probe:{probe.id}:{probe.wording_hash}:{answerer.name}", answer)
+            new += 1
+        if sink.pending:
+            log.append(sink.pending)
+        progress(i + 1, len(streams))
+    return ProbeSummary(new, already, len(probes))

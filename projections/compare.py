@@ -1,0 +1,356 @@
+"""Comparison of two or more configurations.
+
+Scorecards, the scenario matrix by spread, paired differences with bootstrap intervals,
+divergence points and a written analysis.
+
+Pure: built from the verdict rows, probe tables and conversation views the use case read
+from the log. Bootstrap resampling uses a fixed seed, so a rebuild is byte-identical.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Sequence
+from math import comb
+
+import msgspec
+import numpy as np
+from polygon.projections.probes import ProbeTable, Rate
+from polygon.projections.verdicts import ConversationVerdict
+
+from polygon.divergence import Divergence, find_divergence
+from polygon.transcript import ConversationView
+
+BOOTSTRAP_SEED = 20261130
+BOOTSTRAP_RESAMPLES = 2000
+
+
+class Side(msgspec.Struct, frozen=True, kw_only=True):
+    """One configuration under comparison."""
+
+    label: str
+    run_id: str
+    config: str
+
+
+class Scorecard(msgspec.Struct, frozen=True, kw_only=True):
+    """One configuration's results."""
+
+    label: str
+    conversations: int
+    judged: int
+    composite_mean: float | None
+    composite_low: float | None
+    composite_high: float | None
+    passed: int
+    warned: int
+    failed: int
+    criteria: dict[str, float]
+    by_caller_type: dict[str, float]
+    by_difficulty: dict[str, float]
+    probes: dict[str, Rate]
+    loops: int
+    gate_failures: dict[str, int]
+    pass_hat_k: dict[str, float]
+
+
+class MatrixRow(msgspec.Struct, frozen=True, kw_only=True):
+    """One scenario across configurations."""
+
+    scenario: str
+    values: dict[str, float | None]
+    spread: float | None
+    incomparable: bool
+
+
+class PairedDifference(msgspec.Struct, frozen=True, kw_only=True):
+    """``b − a`` over scenarios both judged, with a bootstrap 95% interval."""
+
+    a: str
+    b: str
+    pairs: int
+    mean_difference: float | None
+    low: float | None
+    high: float | None
+    within_noise: bool
+
+
+class ScenarioDivergence(msgspec.Struct, frozen=True, kw_only=True):
+    """Where two configurations' calls of one scenario part."""
+
+    scenario: str
+    a: str
+    b: str
+    a_conversation: str
+    b_conversation: str
+    divergence: Divergence | None
+
+
+class Comparison(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything ``polygon compare`` shows."""
+
+    rubric_version: str
+    judge: str
+    heuristic: bool
+    sides: list[Side]
+    scorecards: list[Scorecard]
+    matrix: list[MatrixRow]
+    differences: list[PairedDifference]
+    divergences: list[ScenarioDivergence]
+    analysis: list[str]
+
+
+def bootstrap_mean(values: Sequence[float]) -> tuple[float, float]:
+    """Percentile bootstrap 95% interval of the mean, with a fixed seed."""
+    data = np.asarray(values, dtype=float)
+    if len(data) < 2:
+        return float(data.mean()), float(data.mean())
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    means = data[rng.integers(0, len(data), size=(BOOTSTRAP_RESAMPLES, len(data)))].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return round(float(low), 4), round(float(high), 4)
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return round(statistics.fmean(values), 4) if values else None
+
+
+def _group_mean(rows: Sequence[ConversationVerdict], key: str) -> dict[str, float]:
+    groups: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        if r.verdict is not None:
+            groups[str(getattr(r.record, key))].append(r.verdict.composite)
+    return {k: round(statistics.fmean(v), 4) for k, v in sorted(groups.items())}
+
+
+def pass_hat_k(rows: Sequence[ConversationVerdict]) -> dict[str, float]:
+    """pass^k: the chance that all k trials of a scenario pass, averaged over scenarios."""
+    by_scenario: dict[str, list[bool]] = defaultdict(list)
+    for r in rows:
+        by_scenario[r.record.scenario].append(r.verdict is not None and r.verdict.verdict == "pass")
+    if not by_scenario:
+        return {}
+    trials = min(len(v) for v in by_scenario.values())
+    out = {}
+    for k in range(1, trials + 1):
+        out[str(k)] = round(
+            statistics.fmean(comb(sum(v), k) / comb(len(v), k) for v in by_scenario.values()), 4
+        )
+    return out
+
+
+def scorecard(label: str, rows: Sequence[ConversationVerdict], probes: ProbeTable | None) -> Scorecard:
+    """One configuration's scorecard."""
+    judged = [r.verdict for r in rows if r.verdict is not None]
+    composites = [v.composite for v in judged]
+    low, high = bootstrap_mean(composites) if composites else (None, None)
+    criteria: dict[str, list[float]] = defaultdict(list)
+    gates: dict[str, int] = defaultdict(int)
+    for v in judged:
+        for c in v.criteria:
+            if c.value is not None:
+                criteria[c.criterion].append(c.value)
+        for g in v.gates:
+            gates[g.gate] += g.fired
+    config = rows[0].record.config if rows else ""
+    probe_rates = {}
+    if probes is not None:
+        for count in sorted(probes.counts.get(config, {}).values(), key=lambda c: c.probe_id):
+            probe_rates[count.probe_id] = count.rate()
+    return Scorecard(
+        label=label,
+        conversations=len(rows),
+        judged=len(judged),
+        composite_mean=_mean(composites),
+        composite_low=low,
+        composite_high=high,
+        passed=sum(v.verdict == "pass" for v in judged),
+        warned=sum(v.verdict == "warn" for v in judged),
+        failed=sum(v.verdict == "fail" for v in judged),
+        criteria={c: round(statistics.fmean(v), 4) for c, v in criteria.items()},
+        by_caller_type=_group_mean(rows, "persona_type"),
+        by_difficulty=_group_mean(rows, "difficulty"),
+        probes=probe_rates,
+        loops=sum(r.record.loop for r in rows),
+        gate_failures=dict(sorted(gates.items())),
+        pass_hat_k=pass_hat_k(rows),
+    )
+
+
+def _scenario_means(rows: Sequence[ConversationVerdict]) -> dict[str, float]:
+    groups: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        if r.verdict is not None:
+            groups[r.record.scenario].append(r.verdict.composite)
+    return {k: statistics.fmean(v) for k, v in groups.items()}
+
+
+def matrix(sides: Sequence[Side], rows: dict[str, list[ConversationVerdict]]) -> list[MatrixRow]:
+    """Scenarios by spread (best minus worst configuration), largest first.
+
+    A scenario missing for any configuration is incomparable — never filled with zeros —
+    and listed last.
+    """
+    means = {s.label: _scenario_means(rows[s.label]) for s in sides}
+    scenarios = sorted(
+        {sc for m in means.values() for sc in m} | {r.record.scenario for v in rows.values() for r in v}
+    )
+    out = []
+    for sc in scenarios:
+        values = {s.label: (round(means[s.label][sc], 4) if sc in means[s.label] else None) for s in sides}
+        present = [v for v in values.values() if v is not None]
+        incomparable = len(present) < len(values)
+        spread = None if incomparable else round(max(present) - min(present), 4)
+        out.append(MatrixRow(scenario=sc, values=values, spread=spread, incomparable=incomparable))
+    return sorted(out, key=lambda r: (r.incomparable, -(r.spread or 0.0), r.scenario))
+
+
+def paired(a: Side, b: Side, rows: dict[str, list[ConversationVerdict]]) -> PairedDifference:
+    """Differences over (scenario, trial) pairs judged on both sides."""
+    left = {(r.record.scenario, r.record.trial): r.verdict.composite for r in rows[a.label] if r.verdict}
+    right = {(r.record.scenario, r.record.trial): r.verdict.composite for r in rows[b.label] if r.verdict}
+    diffs = [right[k] - left[k] for k in sorted(left.keys() & right.keys())]
+    if not diffs:
+        return PairedDifference(
+            a=a.label, b=b.label, pairs=0, mean_difference=None, low=None, high=None, within_noise=True
+        )
+    low, high = bootstrap_mean(diffs)
+    return PairedDifference(
+        a=a.label,
+        b=b.label,
+        pairs=len(diffs),
+        mean_difference=round(statistics.fmean(diffs), 4),
+        low=low,
+        high=high,
+        within_noise=low <= 0 <= high,
+    )
+
+
+def divergences(
+    a: Side, b: Side, rows: dict[str, list[ConversationVerdict]], views: dict[str, ConversationView]
+) -> list[ScenarioDivergence]:
+    """The first-trial calls of every scenario both sides ran."""
+
+    def first(label: str) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for r in sorted(rows[label], key=lambda r: (r.record.scenario, r.record.trial)):
+            out.setdefault(r.record.scenario, r.record.conversation_id)
+        return out
+
+    left, right = first(a.label), first(b.label)
+    return [
+        ScenarioDivergence(
+            scenario=sc,
+            a=a.label,
+            b=b.label,
+            a_conversation=left[sc],
+            b_conversation=right[sc],
+            divergence=find_divergence(views[left[sc]], views[right[sc]]),
+        )
+        for sc in sorted(left.keys() & right.keys())
+    ]
+
+
+def _pct(rate: Rate) -> str:
+    if rate.rate is None:
+        return "n/a"
+    return f"{rate.rate * 100:.0f}%"
+
+
+def analysis(
+    cards: Sequence[Scorecard],
+    diffs: Sequence[PairedDifference],
+    rows: Sequence[MatrixRow],
+    splits: Sequence[ScenarioDivergence],
+) -> list[str]:
+    """Systematic differences in words, generated deterministically from the scorecards."""
+    if len(cards) < 2:
+        return []
+    base = cards[0]
+    lines: list[str] = []
+    for card, diff in zip(cards[1:], diffs, strict=True):
+        lines += _versus(base, card, diff)
+    causes: dict[str, int] = defaultdict(int)
+    turns = [d.divergence.turn for d in splits if d.divergence is not None]
+    for d in splits:
+        causes[d.divergence.reason if d.divergence else "identical"] += 1
+    if splits:
+        where = f", first at turn {min(turns)}, median turn {statistics.median(turns):g}" if turns else ""
+        lines.append(
+            "Calls part by " + ", ".join(f"{k} {v}" for k, v in sorted(causes.items())) + where + "."
+        )
+    lost = [r.scenario for r in rows if r.incomparable]
+    if lost:
+        lines.append(f"{len(lost)} scenario(s) incomparable (missing in a configuration): {', '.join(lost)}.")
+    return lines
+
+
+def _versus(a: Scorecard, b: Scorecard, diff: PairedDifference) -> list[str]:
+    out = []
+    if diff.mean_difference is not None and a.composite_mean is not None and b.composite_mean is not None:
+        noise = "within run-to-run noise" if diff.within_noise else "larger than run-to-run noise"
+        out.append(
+            f"{b.label} vs {a.label}: mean composite {b.composite_mean:.1f} vs {a.composite_mean:.1f} "
+            f"({diff.mean_difference:+.1f} over {diff.pairs} paired calls, 95% CI "
+            f"[{diff.low:+.1f}, {diff.high:+.1f}]: {noise})."
+        )
+    moved = sorted(
+        ((b.criteria.get(c, 0) - a.criteria.get(c, 0), c) for c in a.criteria),
+        key=lambda x: (-abs(x[0]), x[1]),
+    )
+    moved = [(d, c) for d, c in moved if abs(d) >= 0.25][:3]
+    if moved:
+        out.append("Criteria that moved most: " + ", ".join(f"{c} {d:+.2f}" for d, c in moved) + ".")
+    types = sorted(
+        ((b.by_caller_type.get(t, 0) - v, t) for t, v in a.by_caller_type.items() if t in b.by_caller_type),
+        key=lambda x: (-abs(x[0]), x[1]),
+    )
+    types = [(d, t) for d, t in types if abs(d) >= 5][:3]
+    if types:
+        out.append("Caller types that moved most: " + ", ".join(f"{t} {d:+.1f}" for d, t in types) + ".")
+    gates = [
+        f"{g} {a.gate_failures.get(g, 0)} → {b.gate_failures.get(g, 0)}"
+        for g in sorted(set(a.gate_failures) | set(b.gate_failures))
+        if a.gate_failures.get(g, 0) != b.gate_failures.get(g, 0)
+    ]
+    if gates:
+        out.append("Gate failures: " + ", ".join(gates) + ".")
+    probes = [
+        f"{p} {_pct(a.probes[p])} → {_pct(b.probes[p])}"
+        for p in sorted(a.probes.keys() & b.probes.keys())
+        if a.probes[p].rate != b.probes[p].rate
+    ]
+    if probes:
+        out.append("Probe compliance changed: " + ", ".join(probes) + ".")
+    if a.loops != b.loops:
+        out.append(f"Loops: {a.loops} → {b.loops}.")
+    return out
+
+
+def compare(
+    sides: Sequence[Side],
+    rows: dict[str, list[ConversationVerdict]],
+    probes: dict[str, ProbeTable],
+    views: dict[str, ConversationView],
+    *,
+    rubric_version: str,
+    judge: str,
+    heuristic: bool,
+) -> Comparison:
+    """The whole comparison; the first side is the baseline."""
+    cards = [scorecard(s.label, rows[s.label], probes.get(s.run_id)) for s in sides]
+    table = matrix(sides, rows)
+    diffs = [paired(sides[0], s, rows) for s in sides[1:]]
+    splits = [d for s in sides[1:] for d in divergences(sides[0], s, rows, views)]
+    return Comparison(
+        rubric_version=rubric_version,
+        judge=judge,
+        heuristic=heuristic,
+        sides=list(sides),
+        scorecards=cards,
+        matrix=table,
+        differences=diffs,
+        divergences=splits,
+        analysis=analysis(cards, diffs, table, splits),
+    )
