@@ -8,8 +8,10 @@ and a resumed or distributed run ends with exactly the events of an uninterrupte
 from __future__ import annotations
 
 import hashlib
+import inspect
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from polygon.agents import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
 from polygon.caller import ScriptedCaller, Utterance
@@ -29,6 +31,14 @@ from polygon.suite import ToolSpec
 from polygon.tools import ToolBox
 
 MAX_TOOL_ROUNDS = 4
+
+
+class Caller(Protocol):
+    """The simulated caller: scripted (sync) or model-driven (async)."""
+
+    def next(self, agent_text: str | None) -> Utterance | Awaitable[Utterance]:
+        """The caller's next turn given what the agent last said."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -88,11 +98,13 @@ class _Ending:
 class Conversation:
     """Runs one plan against one agent, emitting events to a sink."""
 
-    def __init__(self, plan: ConversationPlan, agent: Agent, sink: Sink) -> None:
+    def __init__(
+        self, plan: ConversationPlan, agent: Agent, sink: Sink, caller: Caller | None = None
+    ) -> None:
         self.plan = plan
         self.agent = agent
         self.sink = sink
-        self.caller = ScriptedCaller(plan.persona, plan.seed)
+        self.caller: Caller = caller or ScriptedCaller(plan.persona, plan.seed)
         self.toolbox = ToolBox.for_call(list(plan.tools), plan.stores, plan.seed)
         self.history: list[Message] = []
         self.definitions = tool_definitions(plan.tools)
@@ -138,7 +150,8 @@ class Conversation:
         agent_said: str | None = None
         replies: list[str] = []
         for turn in range(1, self.plan.max_turns + 1):
-            utterance = self.caller.next(agent_said)
+            said = self.caller.next(agent_said)
+            utterance = await said if inspect.isawaitable(said) else said
             self._emit_caller(turn, utterance)
             if utterance.ends_call:
                 reason = "hangup" if utterance.ends_call == "hangup" else "caller_done"

@@ -183,6 +183,10 @@ class Suite(_Strict):
     caller: ModelRef = ModelRef()
     judge: ModelRef = ModelRef(model="scripted/heuristic")
     probes: list[ProbeSpec] = Field(default_factory=list)
+    probe_model: str = "scripted/detector"
+    """Who answers probes in ``polygon run``: the offline detectors, or a model."""
+    openai_base_url: str = ""
+    """Base URL of an OpenAI-compatible server (else --base-url or OPENAI_BASE_URL)."""
     personas: list[PersonaSpec]
     scenarios: list[ScenarioSpec] = Field(default_factory=list)
 

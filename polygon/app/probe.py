@@ -91,7 +91,7 @@ async def _answer(
     return answered(probe, view, parse_answer(reply.text), answerer.name)
 
 
-def probe_run(
+async def probe_run_async(
     log: EventLog,
     run_id: str,
     *,
@@ -126,10 +126,25 @@ def probe_run(
             if (probe.id, probe.wording_hash, answerer.name) in have:
                 already += 1
                 continue
-            answer = asyncio.run(_answer(probe, view, answerer, sink))
+            answer = await _answer(probe, view, answerer, sink)
             sink.emit(f"probe:{probe.id}:{probe.wording_hash}:{answerer.name}", answer)
             new += 1
         if sink.pending:
             log.append(sink.pending)
         progress(i + 1, len(streams))
     return ProbeSummary(new, already, len(probes))
+
+
+def probe_run(
+    log: EventLog,
+    run_id: str,
+    *,
+    extra: Sequence[dict[str, object]] = (),
+    answerer: ProbeAnswerer = DETECTORS_ONLY,
+    now: Callable[[], str],
+    progress: Progress = no_progress,
+) -> ProbeSummary:
+    """:func:`probe_run_async` in its own event loop."""
+    return asyncio.run(
+        probe_run_async(log, run_id, extra=extra, answerer=answerer, now=now, progress=progress)
+    )

@@ -17,14 +17,20 @@ import httpx
 
 from polygon import __version__
 from polygon.agents import Agent, HttpAgent, python_factory
-from polygon.app.probe import probe_run
+from polygon.app.probe import probe_run_async
 from polygon.app.progress import Progress, no_progress
-from polygon.app.score import JudgeSettings, ScoreSummary, make_judge, score_run
+from polygon.app.score import JudgeSettings, ScoreSummary, make_judge, score_run_async
 from polygon.engine import Conversation, ConversationPlan, conversation_seed
 from polygon.events import EventLog, Pending, identity
 from polygon.events.errors import ResumeRefusedError, UnknownIdError, UserInputError
 from polygon.events.families import ConversationEnded, PersonaSnapshot, RunFinished, RunStarted
-from polygon.recorder import StreamRecorder
+from polygon.caller import SCRIPTED_CALLER, ScriptedCaller
+from polygon.engine import Caller
+from polygon.model_agent import ModelAgent
+from polygon.model_caller import ModelCaller
+from polygon.model_hub import ModelHub
+from polygon.probes import DETECTOR, ProbeAnswerer
+from polygon.recorder import Sink, StreamRecorder
 from polygon.rubric import load_rubric
 from polygon.streams import conversation_stream, run_stream
 from polygon.suite import LoadedSuite
@@ -144,23 +150,22 @@ def _check_resume(log: EventLog, run_id: str, fresh: RunStarted) -> None:
 
 
 class AgentPool:
-    """Builds one agent per conversation from a configuration's reference."""
+    """Builds one agent and one caller per conversation from the suite's references."""
 
-    def __init__(self, loaded: LoadedSuite) -> None:
+    def __init__(self, loaded: LoadedSuite, hub: ModelHub) -> None:
         self._loaded = loaded
+        self._hub = hub
         self._factories: dict[str, Callable[[], Agent]] = {}
         self.http = httpx.AsyncClient()
 
-    def make(self, config: str) -> Agent:
+    def make(self, config: str, sink: Sink) -> Agent:
         """A fresh agent for one call."""
         cfg = self._loaded.suite.configs[config]
         if cfg.agent.startswith(("http://", "https://")):
             return HttpAgent(cfg.agent, self.http)
         if cfg.agent.startswith("model:"):
-            raise UserInputError(
-                f"configs.{config}.agent: model-driven agents are not available yet "
-                "(use python:module:factory or an http:// endpoint)"
-            )
+            ref = cfg.agent.removeprefix("model:")
+            return ModelAgent(self._hub.client(ref), ref, self._loaded.prompts[config], cfg.params, sink)
         if config not in self._factories:
             self._factories[config] = python_factory(
                 cfg.agent.removeprefix("python:"),
@@ -169,6 +174,19 @@ class AgentPool:
                 search_path=str(self._loaded.path.parent.resolve()),
             )
         return self._factories[config]()
+
+    def caller(self, plan: ConversationPlan, sink: Sink) -> Caller:
+        """The scripted caller offline, or a model playing the persona."""
+        if plan.caller_model == SCRIPTED_CALLER:
+            return ScriptedCaller(plan.persona, plan.seed)
+        return ModelCaller(
+            self._hub.client(plan.caller_model),
+            plan.caller_model,
+            plan.persona,
+            sink,
+            plan.conversation_id,
+            plan.seed,
+        )
 
     async def aclose(self) -> None:
         """Close the shared HTTP client."""
@@ -196,9 +214,9 @@ async def _run_plans(
                 seed=plan.seed,
                 now=now,
             )
-            agent = pool.make(plan.config)
+            agent = pool.make(plan.config, recorder)
             try:
-                await Conversation(plan, agent, recorder).run()
+                await Conversation(plan, agent, recorder, pool.caller(plan, recorder)).run()
             finally:
                 await agent.aclose()
             log.append(recorder.pending)  # the single writer: this event loop, one batch per call
@@ -208,11 +226,12 @@ async def _run_plans(
     await asyncio.gather(*(one(p) for p in plans))
 
 
-def suite_judge(loaded: LoadedSuite) -> JudgeSettings:
+def suite_judge(loaded: LoadedSuite, hub: ModelHub) -> JudgeSettings:
     """The scoring pass a suite asks for (heuristic offline by default)."""
     judge = loaded.suite.judge
+    client = None if judge.model.startswith("scripted/") else hub.client(judge.model)
     return JudgeSettings(
-        rubric=load_rubric(judge.rubric), judge=make_judge(judge.model), repeats=judge.repeats
+        rubric=load_rubric(judge.rubric), judge=make_judge(judge.model, client), repeats=judge.repeats
     )
 
 
@@ -224,14 +243,18 @@ def run_suite(
     now: Callable[[], str],
     progress: Progress = no_progress,
     score_progress: Progress = no_progress,
+    hub: ModelHub | None = None,
 ) -> RunSummary:
-    """Run (or resume) the suite: simulate, then check and judge; returns what happened."""
+    """Run (or resume) the suite: simulate, then check, judge and probe; returns what happened.
+
+    Everything runs in one event loop, so model clients keep one connection pool.
+    """
+    hub = hub or ModelHub()
     configs = _select_configs(loaded, options.configs)
     seed = loaded.suite.seed if options.seed is None else options.seed
     run_id = options.resume or options.run_id or new_run_id(loaded.suite_hash, seed, now())
     if "." in run_id or "/" in run_id:
         raise UserInputError(f"run id {run_id!r} must not contain '.' or '/'")
-    settings = suite_judge(loaded)
     started = _run_started(loaded, run_id, seed, configs)
     if options.resume:
         _check_resume(log, run_id, started)
@@ -251,9 +274,11 @@ def run_suite(
     plans = plan_run(loaded, run_id, seed, configs)
     todo = [p for p in plans if not log.stream_length(conversation_stream(p.conversation_id))]
     progress(len(plans) - len(todo), len(plans))
-    asyncio.run(_run_all(todo, log, loaded, options.concurrency, now, progress, len(plans)))
-    scored = score_run(log, run_id, settings, now=now, progress=score_progress)
-    probe_run(log, run_id, now=now)
+    scored = asyncio.run(
+        _simulate_and_score(
+            todo, log, loaded, options.concurrency, now, progress, score_progress, len(plans), run_id, hub
+        )
+    )
     reasons = _all_end_reasons(log, plans)
     log.append(
         [
@@ -268,21 +293,35 @@ def run_suite(
     return RunSummary(run_id, len(plans), len(todo), reasons, scored)
 
 
-async def _run_all(
+async def _simulate_and_score(
     todo: list[ConversationPlan],
     log: EventLog,
     loaded: LoadedSuite,
     concurrency: int,
     now: Callable[[], str],
     progress: Progress,
+    score_progress: Progress,
     total: int,
-) -> None:
-    pool = AgentPool(loaded)
+    run_id: str,
+    hub: ModelHub,
+) -> ScoreSummary:
+    pool = AgentPool(loaded, hub)
     offset = total - len(todo)
     try:
         await _run_plans(todo, log, pool, concurrency, now, lambda done, _t: progress(offset + done, total))
+        scored = await score_run_async(
+            log, run_id, suite_judge(loaded, hub), now=now, progress=score_progress
+        )
+        await probe_run_async(log, run_id, answerer=_answerer(loaded, hub), now=now)
     finally:
         await pool.aclose()
+        await hub.aclose()
+    return scored
+
+
+def _answerer(loaded: LoadedSuite, hub: ModelHub) -> ProbeAnswerer:
+    model = loaded.suite.probe_model
+    return ProbeAnswerer() if model == DETECTOR else ProbeAnswerer(name=model, client=hub.client(model))
 
 
 def _all_end_reasons(log: EventLog, plans: list[ConversationPlan]) -> dict[str, int]:

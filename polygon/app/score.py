@@ -153,7 +153,7 @@ class ScoreSummary:
     already: int
 
 
-def score_run(
+async def score_run_async(
     log: EventLog,
     run_id: str,
     settings: JudgeSettings,
@@ -171,10 +171,22 @@ def score_run(
         if _has_pass(events, settings.pass_id):
             already += 1
         else:
-            log.append(asyncio.run(_score_one(events, settings, started, now)))
+            log.append(await _score_one(events, settings, started, now))
             done += 1
         progress(done + already, len(streams))
     return ScoreSummary(settings.pass_id, done, already)
+
+
+def score_run(
+    log: EventLog,
+    run_id: str,
+    settings: JudgeSettings,
+    *,
+    now: Callable[[], str],
+    progress: Progress = no_progress,
+) -> ScoreSummary:
+    """:func:`score_run_async` in its own event loop."""
+    return asyncio.run(score_run_async(log, run_id, settings, now=now, progress=progress))
 
 
 def _has_pass(events: list[Envelope], pass_id: str) -> bool:

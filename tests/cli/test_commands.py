@@ -7,8 +7,21 @@ import pytest
 from click.testing import CliRunner
 from polygon.cli.main import cli
 
-COMMANDS = ["demo", "init", "run", "judge", "report", "explain", "probe", "trend", "compare", "divergence",
-            "replay", "noise", "log"]
+COMMANDS = [
+    "demo",
+    "init",
+    "run",
+    "judge",
+    "report",
+    "explain",
+    "probe",
+    "trend",
+    "compare",
+    "divergence",
+    "replay",
+    "noise",
+    "log",
+]
 
 
 def invoke(*args: str) -> object:

@@ -1,0 +1,175 @@
+"""The client for OpenAI-compatible servers (OpenAI, vLLM, llama.cpp server, Ollama, LM Studio).
+
+One httpx connection pool; a concurrency limit per provider; per-attempt timeouts inside a
+total deadline; capped exponential backoff with full jitter on 429 (honouring Retry-After),
+5xx, timeouts, connection errors and broken bodies; no retry on other 4xx. A server that
+rejects JSON-schema structured output gets the request again in JSON mode. The API key
+goes into a header and nowhere else: requests, events and errors never carry it.
+
+Every failure ends in a :class:`ModelAnswer` with the errors listed — never an exception
+that kills a run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from polygon.models import ModelAnswer, answer_from_body
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How hard to try."""
+
+    max_attempts: int = 5
+    base_delay_s: float = 0.5
+    max_delay_s: float = 8.0
+    deadline_s: float = 120.0
+    attempt_timeout_s: float = 60.0
+
+
+class _Retry(Exception):
+    def __init__(self, message: str, wait: float | None = None) -> None:
+        super().__init__(message)
+        self.wait = wait
+
+
+class _Fatal(Exception):
+    pass
+
+
+class OpenAIClient:
+    """Chat completions against ``base_url`` (``…/v1``)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str = "",
+        *,
+        http: httpx.AsyncClient | None = None,
+        policy: RetryPolicy = RetryPolicy(),  # noqa: B008 - frozen dataclass, safe to share
+        concurrency: int = 16,
+        sleep: Sleep = asyncio.sleep,
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._key = api_key
+        self._http = http or httpx.AsyncClient(limits=httpx.Limits(max_connections=max(concurrency, 1)))
+        self._owns_http = http is None
+        self.policy = policy
+        self._gate = asyncio.Semaphore(max(1, concurrency))
+        self._sleep = sleep
+        self._rng = rng or random.Random(0)  # jitter only spreads retries; it never shapes results
+        self._clock = clock
+
+    async def aclose(self) -> None:
+        """Close the pool if this client made it."""
+        if self._owns_http:
+            await self._http.aclose()
+
+    async def complete(self, request: dict[str, Any]) -> ModelAnswer:
+        """One chat completion, with retries; failures come back inside the answer."""
+        async with self._gate:
+            return await self._complete(copy.deepcopy(request))
+
+    async def _complete(self, request: dict[str, Any]) -> ModelAnswer:
+        errors: list[str] = []
+        started = self._clock()
+        attempt = 0
+        while attempt < self.policy.max_attempts:
+            attempt += 1
+            t0 = self._clock()
+            try:
+                body = await self._attempt(request)
+            except _Retry as retry:
+                errors.append(f"attempt {attempt}: {retry}")
+                wait = retry.wait if retry.wait is not None else self._backoff(attempt)
+                if self._clock() + wait - started > self.policy.deadline_s:
+                    errors.append(f"gave up: the {self.policy.deadline_s:g} s deadline would pass")
+                    break
+                await self._sleep(wait)
+                continue
+            except _Fatal as fatal:
+                errors.append(f"attempt {attempt}: {fatal}")
+                if _fallback_to_json_mode(request, str(fatal)):
+                    continue
+                break
+            answer = answer_from_body(body)
+            return ModelAnswer(
+                text=answer.text,
+                response=body,
+                usage=answer.usage,
+                latency_ms=round((self._clock() - t0) * 1000, 3),
+                attempts=attempt,
+                errors=errors,
+                tool_calls=answer.tool_calls,
+            )
+        return ModelAnswer(text=None, response=None, attempts=attempt, errors=errors)
+
+    def _backoff(self, attempt: int) -> float:
+        cap = min(self.policy.max_delay_s, self.policy.base_delay_s * 2 ** (attempt - 1))
+        return self._rng.uniform(0, cap)
+
+    async def _attempt(self, request: dict[str, Any]) -> dict[str, Any]:
+        headers = {"content-type": "application/json"}
+        if self._key:
+            headers["authorization"] = f"Bearer {self._key}"
+        try:
+            response = await self._http.post(
+                f"{self.base_url}/chat/completions",
+                content=json.dumps(request),
+                headers=headers,
+                timeout=self.policy.attempt_timeout_s,
+            )
+        except httpx.TimeoutException:
+            raise _Retry(f"timed out after {self.policy.attempt_timeout_s:g} s") from None
+        except httpx.TransportError as exc:
+            raise _Retry(f"connection failed: {type(exc).__name__}") from None
+        status = response.status_code
+        if status == 429:
+            raise _Retry("429 Too Many Requests", _retry_after(response))
+        if status >= 500:
+            raise _Retry(f"{status} server error: {_snippet(response.text)}")
+        if status >= 400:
+            raise _Fatal(f"{status}: {_snippet(response.text)}")
+        try:
+            body = response.json()
+        except ValueError:
+            raise _Retry(f"malformed JSON body: {_snippet(response.text)}") from None
+        if not isinstance(body, dict) or not isinstance(body.get("choices"), list) or not body["choices"]:
+            raise _Retry(f"body is not a chat completion: {_snippet(response.text)}")
+        return body
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    value = response.headers.get("retry-after")
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _snippet(text: str) -> str:
+    return " ".join(text.split())[:200]
+
+
+def _fallback_to_json_mode(request: dict[str, Any], error: str) -> bool:
+    """A server without JSON-schema output gets the request again in JSON mode (once)."""
+    fmt = request.get("response_format")
+    rejected = any(word in error.lower() for word in ("response_format", "json_schema", "schema"))
+    if isinstance(fmt, dict) and fmt.get("type") == "json_schema" and rejected:
+        request["response_format"] = {"type": "json_object"}
+        return True
+    return False
