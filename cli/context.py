@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from polygon.model_hub import ModelSettings
 
 
 @dataclass(frozen=True)
 class Context:
-    """Options shared by every command."""
+    """Options shared by every command (the environment is read here, once)."""
 
     log_path: Path
     debug: bool
+    openai_base_url: str = ""
+    openai_api_key: str = field(default="", repr=False)
+
+    def model_settings(self, base_url: str = "", cache: bool = False) -> ModelSettings:
+        """Flags win over the suite's setting, which wins over the environment."""
+        return ModelSettings(
+            base_url=base_url or self.openai_base_url, api_key=self.openai_api_key, cache=cache
+        )
 
 
 def system_now() -> str:

@@ -55,7 +55,12 @@ def cli(ctx: click.Context, log_path: str | None, debug: bool) -> None:
     Every turn, noise injection, tool call, judge score and probe answer is an event in an
     append-only log; every report is rebuilt from that log.
     """
-    ctx.obj = Context(log_path=resolve_log_path(log_path, os.environ), debug=debug)
+    ctx.obj = Context(
+        log_path=resolve_log_path(log_path, os.environ),
+        debug=debug,
+        openai_base_url=os.environ.get("OPENAI_BASE_URL", ""),
+        openai_api_key=os.environ.get("OPENAI_API_KEY", ""),
+    )
 
 
 def _register() -> None:
@@ -65,6 +70,7 @@ def _register() -> None:
         init_cmd,
         log_cmd,
         noise_cmd,
+        personas_cmd,
         replay_cmd,
         run_cmd,
         score_cmd,
@@ -81,6 +87,7 @@ def _register() -> None:
         compare_cmd.trend,
         compare_cmd.compare,
         compare_cmd.divergence,
+        personas_cmd.personas,
         replay_cmd.replay,
         noise_cmd.noise,
         log_cmd.log,

@@ -9,8 +9,10 @@ import click
 from polygon.cli.context import Context, system_now
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from polygon.app.logs import open_log
+from polygon.app.logs import open_log, recorded_answers
+from polygon.app.personas import check_stale
 from polygon.app.run import RunOptions, run_suite
+from polygon.model_hub import ModelHub
 from polygon.suite import load_suite
 
 
@@ -41,6 +43,22 @@ from polygon.suite import load_suite
 @click.option("--run-id", default="", metavar="ID", help="Fixed run id (default: generated).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
+@click.option(
+    "--base-url",
+    default="",
+    metavar="URL",
+    help="OpenAI-compatible server for openai/… models (else the suite's, else $OPENAI_BASE_URL).",
+)
+@click.option(
+    "--cache", is_flag=True, help="Reuse recorded model answers for identical requests (no new call)."
+)
+@click.option(
+    "--stale",
+    type=click.Choice(["warn", "refuse"]),
+    default="warn",
+    show_default=True,
+    help="What to do when generated personas are stale (their prompt changed).",
+)
 @click.pass_obj
 def run(
     obj: Context,
@@ -52,6 +70,9 @@ def run(
     run_id: str,
     as_json: bool,
     no_progress: bool,
+    base_url: str,
+    cache: bool,
+    stale: str,
 ) -> None:
     """Simulate every scenario of SUITE against each configuration; print the run id.
 
@@ -61,7 +82,11 @@ def run(
     loaded = load_suite(suite)
     options = RunOptions(configs=configs, seed=seed, concurrency=concurrency, run_id=run_id, resume=resume)
     show = not (no_progress or as_json) and sys.stderr.isatty()
+    for warning in check_stale(loaded, refuse=stale == "refuse"):
+        click.echo(f"warning: {warning}", err=True)
+    settings = obj.model_settings(base_url or loaded.suite.openai_base_url, cache)
     with open_log(obj.log_path, readonly=False) as log, _progress(show) as bar:
+        hub = ModelHub(settings, recorded=recorded_answers(log) if cache else None)
         task = bar.add_task("conversations", total=None)
         summary = run_suite(
             loaded,
@@ -69,6 +94,7 @@ def run(
             options,
             now=system_now,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
+            hub=hub,
         )
     if as_json:
         click.echo(

@@ -10,7 +10,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from polygon.events import content_hash
 from polygon.events.errors import SuiteError
@@ -187,14 +195,18 @@ class Suite(_Strict):
     """Who answers probes in ``polygon run``: the offline detectors, or a model."""
     openai_base_url: str = ""
     """Base URL of an OpenAI-compatible server (else --base-url or OPENAI_BASE_URL)."""
-    personas: list[PersonaSpec]
+    personas: list[PersonaSpec] = Field(default_factory=list)
+    personas_file: str = ""
+    """Generated personas (``polygon personas generate``) to add to ``personas``."""
     scenarios: list[ScenarioSpec] = Field(default_factory=list)
 
     @model_validator(mode="after")
-    def _references(self) -> Suite:
+    def _references(self, info: ValidationInfo) -> Suite:
         if not self.configs:
             raise ValueError("configs: at least one configuration is needed")
         ids = [p.id for p in self.personas]
+        if not ids and not (info.context or {}).get("personas_optional"):
+            raise ValueError("personas: at least one persona is needed (or run `polygon personas generate`)")
         if len(set(ids)) != len(ids):
             raise ValueError("personas: ids must be unique")
         for i, sc in enumerate(self.scenarios):
@@ -234,8 +246,11 @@ class LoadedSuite(BaseModel):
         return {name: content_hash(text) for name, text in sorted(self.prompts.items())}
 
 
-def load_suite(path: str | Path) -> LoadedSuite:
-    """Read and validate a suite file; any problem is one :class:`SuiteError` line."""
+def load_suite(path: str | Path, *, personas_optional: bool = False) -> LoadedSuite:
+    """Read and validate a suite file; any problem is one :class:`SuiteError` line.
+
+    ``personas_optional`` lets a suite without personas load (to generate them).
+    """
     path = Path(path)
     if path.is_dir():
         path = path / "suite.yaml"
@@ -247,13 +262,30 @@ def load_suite(path: str | Path) -> LoadedSuite:
         raise SuiteError(yaml_error(path, exc)) from None
     if not isinstance(raw, dict):
         raise SuiteError(f"{path}: expected a mapping at the top level")
+    raw = _with_generated_personas(path, raw)
     try:
-        suite = Suite.model_validate(raw)
+        suite = Suite.model_validate(raw, context={"personas_optional": personas_optional})
     except ValidationError as exc:
         raise SuiteError(_first_error(path, exc)) from None
     prompts = {name: _prompt(path, name, cfg) for name, cfg in suite.configs.items()}
     digest = content_hash({"suite": suite.model_dump(mode="json"), "prompts": prompts})
     return LoadedSuite(path=path, suite=suite, prompts=prompts, suite_hash=digest)
+
+
+def _with_generated_personas(path: Path, raw: dict[str, Any]) -> dict[str, Any]:
+    name = raw.get("personas_file")
+    if not name:
+        return raw
+    extra_path = path.parent / str(name)
+    if not extra_path.exists():
+        return raw  # not generated yet: `polygon personas generate` writes it
+    try:
+        extra = yaml.safe_load(extra_path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise SuiteError(yaml_error(extra_path, exc)) from None
+    if not isinstance(extra, dict) or not isinstance(extra.get("personas", []), list):
+        raise SuiteError(f"{extra_path}: expected a mapping with a 'personas' list")
+    return {**raw, "personas": [*(raw.get("personas") or []), *extra.get("personas", [])]}
 
 
 def yaml_error(path: Path, exc: yaml.YAMLError) -> str:

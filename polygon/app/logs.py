@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import msgspec
 
@@ -65,3 +65,15 @@ def _events(log: EventLog, stream_prefix: str) -> Iterator[Envelope]:
         return
     for stream in log.streams(stream_prefix):
         yield from log.read_stream(stream)
+
+
+def recorded_answers(log: EventLog) -> dict[str, dict[str, Any]]:
+    """Every recorded model response by request hash (what ``--cache`` reuses)."""
+    from polygon.events.families import ModelCalled
+
+    out: dict[str, dict[str, Any]] = {}
+    for env in log.read_all(tags={"model.called"}):
+        p = env.payload
+        if isinstance(p, ModelCalled) and p.response is not None:
+            out.setdefault(p.request_hash, p.response)
+    return out

@@ -86,6 +86,7 @@ async def _answer(
             latency_ms=reply.latency_ms,
             attempts=reply.attempts,
             errors=reply.errors,
+            cached=reply.cached,
         ),
     )
     return answered(probe, view, parse_answer(reply.text), answerer.name)

@@ -20,12 +20,11 @@ from polygon.agents import Agent, HttpAgent, python_factory
 from polygon.app.probe import probe_run_async
 from polygon.app.progress import Progress, no_progress
 from polygon.app.score import JudgeSettings, ScoreSummary, make_judge, score_run_async
-from polygon.engine import Conversation, ConversationPlan, conversation_seed
+from polygon.caller import SCRIPTED_CALLER, ScriptedCaller
+from polygon.engine import Caller, Conversation, ConversationPlan, conversation_seed
 from polygon.events import EventLog, Pending, identity
 from polygon.events.errors import ResumeRefusedError, UnknownIdError, UserInputError
 from polygon.events.families import ConversationEnded, PersonaSnapshot, RunFinished, RunStarted
-from polygon.caller import SCRIPTED_CALLER, ScriptedCaller
-from polygon.engine import Caller
 from polygon.model_agent import ModelAgent
 from polygon.model_caller import ModelCaller
 from polygon.model_hub import ModelHub

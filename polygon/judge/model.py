@@ -51,6 +51,7 @@ class ModelJudge:
                 latency_ms=answer.latency_ms,
                 attempts=answer.attempts,
                 errors=answer.errors,
+                cached=answer.cached,
             ),
             index=repeat,
         )
