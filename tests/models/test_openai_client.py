@@ -14,9 +14,10 @@ from .fault_server import serve
 REQUEST = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "temperature": 0.0}
 
 
-def run(
-    url: str, policy: RetryPolicy = RetryPolicy(base_delay_s=0.01, max_delay_s=0.05), key: str = "sk-secret"
-):
+FAST = RetryPolicy(base_delay_s=0.01, max_delay_s=0.05)
+
+
+def run(url: str, policy: RetryPolicy = FAST, key: str = "sk-secret"):
     waits: list[float] = []
 
     async def sleep(seconds: float) -> None:
