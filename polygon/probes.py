@@ -235,7 +235,7 @@ def probe_request(probe: ProbeSpec, view: ConversationView, model: str) -> dict[
 def parse_answer(raw: str | None) -> Answer:
     """A model's answer; anything unreadable is n/a with the raw text as evidence (never a no)."""
     try:
-        data = json.loads(raw or "")
+        data = json.loads(raw or "", strict=False)
     except ValueError:
         return "n/a", f"unreadable answer: {(raw or '')[:120]}"
     answer = data.get("answer") if isinstance(data, dict) else None

@@ -19,8 +19,10 @@ from polygon.app.score import run_started
 from polygon.events import EventLog
 from polygon.events.errors import SuiteError
 from polygon.events.families import ConversationStarted, ModelCalled, ProbeAnswered
+from polygon.model_hub import ModelHub
 from polygon.models import request_hash
 from polygon.probes import (
+    DETECTOR,
     ProbeAnswerer,
     ProbeSpec,
     answered,
@@ -149,3 +151,31 @@ def probe_run(
     return asyncio.run(
         probe_run_async(log, run_id, extra=extra, answerer=answerer, now=now, progress=progress)
     )
+
+
+def probe_run_with(
+    log: EventLog,
+    run_id: str,
+    *,
+    extra: Sequence[dict[str, object]],
+    answerer_model: str,
+    hub: ModelHub,
+    now: Callable[[], str],
+    progress: Progress = no_progress,
+) -> ProbeSummary:
+    """``polygon probe``: the detectors, or a model through the hub, in one event loop."""
+
+    async def go() -> ProbeSummary:
+        try:
+            answerer = (
+                DETECTORS_ONLY
+                if answerer_model == DETECTOR
+                else ProbeAnswerer(name=answerer_model, client=hub.client(answerer_model))
+            )
+            return await probe_run_async(
+                log, run_id, extra=extra, answerer=answerer, now=now, progress=progress
+            )
+        finally:
+            await hub.aclose()
+
+    return asyncio.run(go())

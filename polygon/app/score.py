@@ -28,6 +28,7 @@ from polygon.events.families import (
 )
 from polygon.judge.heuristic import HEURISTIC_JUDGE, HeuristicJudge
 from polygon.judge.model import ModelJudge
+from polygon.model_hub import ModelHub
 from polygon.models import ModelClient
 from polygon.recorder import Sink, StreamRecorder
 from polygon.rubric import LoadedRubric, Rubric
@@ -208,3 +209,30 @@ async def _score_one(
     )
     await score_conversation(view, settings, started.forbidden_phrases, sink)
     return sink.pending
+
+
+def judge_run(
+    log: EventLog,
+    run_id: str,
+    *,
+    rubric: LoadedRubric,
+    judge_model: str,
+    repeats: int,
+    new_pass: int,
+    hub: ModelHub,
+    now: Callable[[], str],
+    progress: Progress = no_progress,
+) -> ScoreSummary:
+    """``polygon judge``: one new pass with any judge, in one event loop (one connection pool)."""
+
+    async def go() -> ScoreSummary:
+        try:
+            client = None if judge_model.startswith("scripted/") else hub.client(judge_model)
+            settings = JudgeSettings(
+                rubric=rubric, judge=make_judge(judge_model, client), repeats=repeats, new_pass=new_pass
+            )
+            return await score_run_async(log, run_id, settings, now=now, progress=progress)
+        finally:
+            await hub.aclose()
+
+    return asyncio.run(go())

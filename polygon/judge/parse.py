@@ -17,7 +17,7 @@ from polygon.events.families import CriterionScore
 def parse_scores(raw: str | None, criteria: Sequence[str]) -> dict[str, CriterionScore]:
     """Criterion id → parsed score, for every criterion of the rubric."""
     try:
-        data = json.loads(raw) if raw is not None else None
+        data = json.loads(raw, strict=False) if raw is not None else None  # control chars tolerated
     except ValueError:
         data = None
     if not isinstance(data, dict):

@@ -171,6 +171,13 @@ def main() -> None:
             f"pipeline {turns_s:,.0f} simulated turns/s ({events_s:,.0f} events/s; target >= 2,000 "
             f"turns/s); log append in this run: polygon {log_append:,.0f}/s, raw {raw_append:,.0f}/s"
         )
+        from tests.bench.model_calls import measure as measure_calls
+
+        rate, ratio = measure_calls()
+        print(
+            f"models   {rate:,.1f} calls/s at concurrency 32 against a 200 ms server: "
+            f"ratio {ratio:.2f} of the ideal 160/s (target >= 0.85)"
+        )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

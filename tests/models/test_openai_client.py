@@ -85,9 +85,10 @@ def test_deadline_stops_retrying() -> None:
 
 
 def test_json_schema_falls_back_to_json_mode() -> None:
+    schema = {"type": "object", "properties": {"answer": {"type": "string"}}}
     request = {
         **REQUEST,
-        "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": {}}},
+        "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": schema}},
     }
 
     async def go():
@@ -101,6 +102,8 @@ def test_json_schema_falls_back_to_json_mode() -> None:
         answer = asyncio.run(go())
     assert json.loads(answer.text or "")["answer"] == "yes"
     assert [r["response_format"]["type"] for r in server.requests] == ["json_schema", "json_object"]
+    assert server.requests[1]["response_format"]["schema"] == schema  # llama.cpp constrains JSON mode by it
+    assert "JSON mode" in answer.errors[0]
 
 
 def test_tool_calls_with_bad_arguments_are_kept_raw() -> None:

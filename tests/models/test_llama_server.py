@@ -1,0 +1,152 @@
+"""A real llama.cpp OpenAI-compatible server with the packaged gemma model, started here:
+one whole simulated call with the model as agent, caller and judge."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from polygon.cli.main import cli
+from polygon.events import LmdbLog
+
+SUITE = """
+name: llama-call
+seed: 3
+max_turns: 3
+configs:
+  gemma:
+    agent: model:openai/gemma-3-270m
+    prompt: "You are Mia, receptionist of Smile Dental. Help the caller book a cleaning. Be brief."
+    params: {temperature: 0.0, max_tokens: 48, seed: 1}
+caller: {model: openai/gemma-3-270m}
+judge: {model: openai/gemma-3-270m, rubric: v1, repeats: 1}
+noise: {intensity: 0.0}
+personas:
+  - {id: coop, type: cooperative, outcome: success, difficulty: 1, goal: book a cleaning,
+     facts: {name: Ana Kovac, preferred_day: Friday}}
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def llama_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if os.environ.get("POLYGON_SKIP_LLAMA") == "1":
+        pytest.skip("POLYGON_SKIP_LLAMA=1 was set explicitly")
+    from polygon.local_model import packaged_model_path
+
+    port = _free_port()
+    log = tmp_path_factory.mktemp("llama") / "server.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "llama_cpp.server",
+                "--model",
+                str(packaged_model_path()),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--n_ctx",
+                "4096",
+                "--chat_format",
+                "gemma",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{url}/models", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.5)
+            assert proc.poll() is None, log.read_text()[-2000:]
+        else:
+            raise AssertionError("the llama.cpp server did not start: " + log.read_text()[-2000:])
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_one_whole_call_with_gemma_as_agent_caller_and_judge(llama_url: str, tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(SUITE)
+    log = tmp_path / "log"
+    res = CliRunner().invoke(
+        cli,
+        [
+            "--log",
+            str(log),
+            "run",
+            str(suite),
+            "--run-id",
+            "g",
+            "--base-url",
+            llama_url,
+            "--no-progress",
+            "--json",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    with LmdbLog(log, readonly=True) as lg:
+        events = list(lg.read_all())
+    calls = [e.payload for e in events if e.tag == "model.called"]
+    assert {c.role for c in calls} >= {"agent", "caller", "judge"}
+    assert all(c.response is not None and c.attempts >= 1 for c in calls), [c.errors for c in calls]
+    (judged,) = [e.payload for e in events if e.tag == "judge.scored"]
+    assert isinstance(json.loads(judged.raw, strict=False), dict)  # grammar-constrained JSON from the model
+    assert {s.status for s in judged.scores.values()} <= {"scored", "unscored", "missing"}
+    assert not judged.heuristic and judged.judge == "openai/gemma-3-270m"
+    spoken = [e.payload for e in events if e.tag == "conversation.turn_spoken"]
+    assert any(t.speaker == "agent" for t in spoken) and any(t.speaker == "caller" for t in spoken)
+    report = CliRunner().invoke(cli, ["--log", str(log), "report", "g"])
+    assert report.exit_code == 0 and "openai/gemma-3-270m" in report.output
+
+
+def test_local_model_in_process_answers_structured_output() -> None:
+    import asyncio
+
+    from polygon.model_hub import ModelHub
+
+    hub = ModelHub()
+
+    async def go():
+        client = hub.client("local/gemma-3-270m")
+        schema = {
+            "type": "object",
+            "properties": {"answer": {"type": "string", "enum": ["yes", "no"]}},
+            "required": ["answer"],
+        }
+        return await client.complete(
+            {
+                "model": "gemma-3-270m",
+                "temperature": 0.0,
+                "max_tokens": 20,
+                "messages": [{"role": "user", "content": "Is the sky blue? Answer in JSON."}],
+                "response_format": {"type": "json_schema", "json_schema": {"name": "a", "schema": schema}},
+            }
+        )
+
+    answer = asyncio.run(go())
+    assert answer.text is not None and not answer.errors
+    assert json.loads(answer.text, strict=False)["answer"] in ("yes", "no")
