@@ -67,6 +67,7 @@ def _register() -> None:
     from polygon.cli import (
         compare_cmd,
         demo_cmd,
+        import_cmd,
         init_cmd,
         log_cmd,
         noise_cmd,
@@ -88,6 +89,8 @@ def _register() -> None:
         compare_cmd.compare,
         compare_cmd.divergence,
         personas_cmd.personas,
+        import_cmd.import_,
+        import_cmd.rerun,
         replay_cmd.replay,
         noise_cmd.noise,
         log_cmd.log,

@@ -58,10 +58,13 @@ def forbidden_phrase(view: ConversationView, phrases: Sequence[str]) -> CheckRec
 
 
 def invalid_tool_args(view: ConversationView) -> CheckRecorded:
-    """Tool calls whose arguments broke the tool's schema."""
-    calls = [(t, c) for t in view.turns for c in t.tools]
+    """Tool calls whose arguments broke the tool's schema (only calls a schema was known for)."""
+    calls = [(t, c) for t in view.turns for c in t.tools if c.validated]
     if not calls:
-        return _result(view, "invalid_tool_args", "n/a", "no tool calls")
+        unchecked = any(t.tools for t in view.turns)
+        return _result(
+            view, "invalid_tool_args", "n/a", "no schema to check against" if unchecked else "no tool calls"
+        )
     bad = [
         Evidence(turn=t.turn, at=c.at, quote=f"{c.tool}: {'; '.join(c.validation_errors)}")
         for t, c in calls
@@ -74,9 +77,9 @@ def invalid_tool_args(view: ConversationView) -> CheckRecorded:
 
 def invalid_tool_answer(view: ConversationView) -> CheckRecorded:
     """An invalid tool call that was followed by an answer to the caller (no valid retry)."""
-    calls = [c for t in view.turns for c in t.tools]
+    calls = [c for t in view.turns for c in t.tools if c.validated]
     if not calls:
-        return _result(view, "invalid_tool_answer", "n/a", "no tool calls")
+        return _result(view, "invalid_tool_answer", "n/a", "no validated tool calls")
     hits = []
     for t in view.turns:
         for i, call in enumerate(t.tools):

@@ -45,7 +45,9 @@ def _utterances(view: ConversationView) -> list[_Utterance]:
     out = []
     for t in view.turns:
         if t.caller_text:
-            out.append(_Utterance(t.turn, "caller", t.caller_text, (), t.caller_ends))
+            # What the agent heard is what it answered to (and what a re-driven call replays).
+            heard = t.heard_text if t.heard_text is not None else t.caller_text
+            out.append(_Utterance(t.turn, "caller", heard, (), t.caller_ends))
         if t.agent_text is not None:
             tools = tuple(f"{c.tool}({json.dumps(c.arguments, sort_keys=True)})" for c in t.tools)
             out.append(_Utterance(t.turn, "agent", t.agent_text, tools, t.agent_end))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -33,6 +33,10 @@ from polygon.tools import ToolBox
 MAX_TOOL_ROUNDS = 4
 
 
+Monitor = Callable[[int, AgentReply, list[ToolCall]], str | None]
+"""Looks at each agent turn; a non-empty answer ends the call (reason ``diverged``)."""
+
+
 class Caller(Protocol):
     """The simulated caller: scripted (sync) or model-driven (async)."""
 
@@ -52,7 +56,7 @@ class ConversationPlan:
     scenario: str
     trial: int
     seed: int
-    persona: PersonaSnapshot
+    persona: PersonaSnapshot | None
     max_turns: int
     noise_intensity: float
     noise_language: str
@@ -60,6 +64,7 @@ class ConversationPlan:
     tools: tuple[ToolSpec, ...]
     stores: dict[str, dict[str, str]]
     caller_model: str = "scripted/caller"
+    source_conversation: str = ""
 
     @property
     def noise_key(self) -> str:
@@ -99,12 +104,23 @@ class Conversation:
     """Runs one plan against one agent, emitting events to a sink."""
 
     def __init__(
-        self, plan: ConversationPlan, agent: Agent, sink: Sink, caller: Caller | None = None
+        self,
+        plan: ConversationPlan,
+        agent: Agent,
+        sink: Sink,
+        caller: Caller | None = None,
+        monitor: Monitor | None = None,
     ) -> None:
         self.plan = plan
         self.agent = agent
         self.sink = sink
-        self.caller: Caller = caller or ScriptedCaller(plan.persona, plan.seed)
+        if caller is None:
+            if plan.persona is None:
+                raise ValueError("a conversation without a persona needs an explicit caller")
+            caller = ScriptedCaller(plan.persona, plan.seed)
+        self.caller: Caller = caller
+        self.monitor = monitor
+        self.turn_tools: list[ToolCall] = []
         self.toolbox = ToolBox.for_call(list(plan.tools), plan.stores, plan.seed)
         self.history: list[Message] = []
         self.definitions = tool_definitions(plan.tools)
@@ -127,6 +143,7 @@ class Conversation:
                 noise_intensity=p.noise_intensity,
                 max_turns=p.max_turns,
                 initial_state={name: dict(state) for name, state in sorted(p.stores.items())},
+                source_conversation=p.source_conversation,
             ),
         )
         ending, turns = await self._turns()
@@ -174,6 +191,9 @@ class Conversation:
             )
             if reply.end:
                 return _Ending(reply.end, "agent"), turn
+            stop = self.monitor(turn, reply, self.turn_tools) if self.monitor else None
+            if stop:
+                return _Ending("diverged", "engine", stop), turn
             if replies and is_loop(replies[-1], reply.reply):
                 return _Ending("loop", "engine", reply.reply, loop=True), turn
             replies.append(reply.reply)
@@ -222,6 +242,7 @@ class Conversation:
 
     async def _agent_turn(self, turn: int, heard: str) -> AgentReply:
         self.history.append(Message(role="user", content=heard))
+        self.turn_tools = []
         results: list[ToolResult] = []
         calls_made = 0
         for _ in range(MAX_TOOL_ROUNDS + 1):
@@ -244,6 +265,7 @@ class Conversation:
         raise AgentError(f"agent asked for tools more than {MAX_TOOL_ROUNDS} times in one turn")
 
     def _call_tool(self, turn: int, index: int, call: ToolCall) -> ToolResult:
+        self.turn_tools.append(call)
         out = self.toolbox.call(call.name, call.arguments, turn=turn, index=index)
         self.sink.emit(
             "tool",

@@ -49,6 +49,7 @@ class ToolView(msgspec.Struct, kw_only=True):
     error: str
     fault: str
     latency_ms: float
+    validated: bool = True
 
 
 class TurnView(msgspec.Struct, kw_only=True):
@@ -128,6 +129,7 @@ def apply(view: ConversationView, env: Envelope) -> ConversationView:
                 error=p.error,
                 fault=p.fault,
                 latency_ms=p.latency_ms,
+                validated=p.validated,
             )
         )
     elif isinstance(p, ConversationEnded):

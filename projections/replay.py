@@ -15,7 +15,10 @@ def header_lines(view: ConversationView) -> Iterator[str]:
     """Who called whom, and under which settings."""
     s = view.started
     yield f"conversation {view.conversation_id}"
-    if s is not None:
+    if s is not None and view.imported is not None:
+        yield f"  run {s.run_id} · config {s.config} · scenario {s.scenario}"
+        yield "  an imported real call: no simulated caller, no ground truth"
+    elif s is not None:
         yield f"  run {s.run_id} · config {s.config} · scenario {s.scenario} · trial {s.trial}"
         yield f"  agent {s.agent} · noise {s.noise_intensity:g} · max turns {s.max_turns}"
         yield f"  seed {s.seed}"
@@ -23,6 +26,8 @@ def header_lines(view: ConversationView) -> Iterator[str]:
             " (scripted baseline, not a model)" if s.caller_model == BASELINE_CALLER else ""
         )
         yield f"  caller {caller}"
+        if s.source_conversation:
+            yield f"  re-driven from {s.source_conversation}"
         if s.persona is not None:
             p = s.persona
             facts = ", ".join(f"{k}={v}" for k, v in sorted(p.facts.items()))

@@ -55,6 +55,8 @@ class ConversationStarted(Event, frozen=True, kw_only=True, tag="conversation.st
     """Turn limit (caller + agent turns counted as one exchange)."""
     initial_state: dict[str, dict[str, str]] = {}
     """Stateful stub stores as the call began (outcome checks compare the end state)."""
+    source_conversation: str = ""
+    """For a re-driven call: the conversation whose caller turns it replayed."""
 
 
 @event_type(version=1)

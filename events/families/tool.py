@@ -37,3 +37,5 @@ class ToolCalled(Event, frozen=True, kw_only=True, tag="tool.called"):
     """Simulated latency."""
     state_hash: str = ""
     """Hash of a stateful stub's state after the call."""
+    validated: bool = True
+    """False when no schema was known (an imported call without a suite): ``valid`` says nothing."""

@@ -176,6 +176,7 @@ class AgentPool:
 
     def caller(self, plan: ConversationPlan, sink: Sink) -> Caller:
         """The scripted caller offline, or a model playing the persona."""
+        assert plan.persona is not None  # planned from the suite: every scenario has one
         if plan.caller_model == SCRIPTED_CALLER:
             return ScriptedCaller(plan.persona, plan.seed)
         return ModelCaller(

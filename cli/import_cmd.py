@@ -1,0 +1,157 @@
+"""``polygon import`` and ``polygon rerun``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+import yaml
+from polygon.cli.context import Context, system_now
+from polygon.cli.run_cmd import _progress
+from polygon.events.errors import UserInputError
+
+from polygon.app.importing import ImportOptions, import_files
+from polygon.app.logs import open_log
+from polygon.app.rerun import rerun as rerun_call
+from polygon.importers import FORMATS
+from polygon.model_hub import ModelHub
+from polygon.suite import load_suite
+
+
+def _mapping(path: Path | None) -> dict[str, str]:
+    if path is None:
+        return {}
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise UserInputError(f"{path}: cannot read the mapping ({' '.join(str(exc).split())})") from None
+    if not isinstance(data, dict):
+        raise UserInputError(f"{path}: expected a mapping of imported conversation → scenario id")
+    return {str(k): str(v) for k, v in data.items()}
+
+
+@click.command(name="import")
+@click.argument(
+    "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option("--format", "fmt", type=click.Choice(["auto", *FORMATS]), default="auto", show_default=True)
+@click.option(
+    "--redact", is_flag=True, help="Mask phone numbers, e-mails and card-like numbers before writing."
+)
+@click.option("--strict", is_flag=True, help="Refuse the whole import if any record is malformed.")
+@click.option("--suite", default=None, help="Validate recorded tool calls against this suite's tool schemas.")
+@click.option(
+    "--map",
+    "map_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="YAML: imported conversation id → scenario id (to compare with simulated runs).",
+)
+@click.option(
+    "--config",
+    "config_name",
+    default="imported",
+    show_default=True,
+    help="Configuration label of the imported calls.",
+)
+@click.option("--run-id", default="", help="Fixed run id (default: from the files' content).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def import_(
+    obj: Context,
+    files: tuple[Path, ...],
+    fmt: str,
+    redact: bool,
+    strict: bool,
+    suite: str | None,
+    map_file: Path | None,
+    config_name: str,
+    run_id: str,
+    as_json: bool,
+) -> None:
+    """Import production transcripts as a scored run (Polygon JSONL, OpenAI chat, SPEAKER: text).
+
+    Importing the same files again changes nothing. Malformed records are reported with
+    their file and line and skipped (or, with --strict, refused).
+    """
+    options = ImportOptions(
+        fmt=fmt,
+        redact=redact,
+        strict=strict,
+        suite=load_suite(suite) if suite else None,
+        mapping=_mapping(map_file),
+        config=config_name,
+        run_id=run_id,
+    )
+    with open_log(obj.log_path, readonly=False) as log, _progress(sys.stderr.isatty() and not as_json) as bar:
+        task = bar.add_task("importing", total=None)
+        summary = import_files(
+            log,
+            list(files),
+            options,
+            now=system_now,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "run_id": summary.run_id,
+                    "conversations": summary.conversations,
+                    "written": summary.written,
+                    "problems": summary.problems,
+                }
+            )
+        )
+        return
+    click.echo(summary.run_id)
+    for problem in summary.problems:
+        click.echo(f"skipped {problem}", err=True)
+    click.echo(
+        f"{summary.conversations} conversations ({summary.written} new events); "
+        f"report: polygon report {summary.run_id}",
+        err=True,
+    )
+
+
+@click.command()
+@click.argument("conversation")
+@click.option("--suite", required=True, help="The suite holding the configuration to re-drive against.")
+@click.option("--config", "config", required=True, help="Agent configuration to feed the call to.")
+@click.option(
+    "--continue",
+    "keep_going",
+    is_flag=True,
+    help="After the first divergence, let the scripted caller play on instead of stopping.",
+)
+@click.option("--run-id", default="", help="Fixed run id for the new call.")
+@click.option("--base-url", default="", metavar="URL", help="OpenAI-compatible server for model agents.")
+@click.pass_obj
+def rerun(
+    obj: Context, conversation: str, suite: str, config: str, keep_going: bool, run_id: str, base_url: str
+) -> None:
+    """Feed CONVERSATION's caller turns, as heard, to another configuration.
+
+    Stops at the first turn where the new agent parts from the original (or, with
+    --continue, goes on with the scripted caller). Prints the new conversation id.
+    """
+    loaded = load_suite(suite)
+    with open_log(obj.log_path, readonly=False) as log:
+        result = rerun_call(
+            log,
+            conversation,
+            loaded,
+            config,
+            keep_going=keep_going,
+            run_id=run_id,
+            hub=ModelHub(obj.model_settings(base_url or loaded.suite.openai_base_url)),
+            now=system_now,
+        )
+    click.echo(result.conversation_id)
+    if result.diverged_at:
+        click.echo(f"parted from {conversation} at turn {result.diverged_at}: {result.detail}", err=True)
+    else:
+        click.echo(f"never parted from {conversation}; ended {result.end_reason}", err=True)
+    click.echo(f"compare: polygon divergence {conversation} {result.conversation_id}", err=True)

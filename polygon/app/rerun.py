@@ -1,0 +1,209 @@
+"""``polygon rerun``: re-drive a logged call against another agent configuration.
+
+The source call's caller turns, as the agent heard them, are fed to the new agent one by
+one. By default the new call stops at the first turn where the agent parts from the
+original (tool calls, ending or wording, the divergence rules); with ``keep_going`` the
+scripted caller takes over from there (it needs the source's persona). The new call is an
+ordinary conversation in a new run, linked to its source, scored like any other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from polygon import __version__
+from polygon.agents import AgentReply, ToolCall
+from polygon.app.replay import load_conversation
+from polygon.app.run import AgentPool
+from polygon.app.score import JudgeSettings, ScoreSummary, make_judge, score_run_async
+from polygon.caller import ScriptedCaller, Utterance
+from polygon.divergence import WORDING_THRESHOLD, bigram_jaccard
+from polygon.engine import Conversation, ConversationPlan
+from polygon.events import EventLog, Pending, canonical, identity
+from polygon.events.errors import UserInputError
+from polygon.events.families import RunStarted
+from polygon.model_hub import ModelHub
+from polygon.recorder import StreamRecorder
+from polygon.rubric import load_rubric
+from polygon.streams import conversation_stream, run_stream
+from polygon.suite import LoadedSuite
+from polygon.transcript import ConversationView, TurnView
+
+
+class ReplayCaller:
+    """Says the source call's caller turns as heard; can hand over to the scripted caller."""
+
+    def __init__(self, source: ConversationView, takeover: ScriptedCaller | None) -> None:
+        self._lines = [
+            t.heard_text if t.heard_text is not None else t.caller_text for t in source.turns if t.caller_text
+        ]
+        self._turn = 0
+        self._takeover = takeover
+        self.live = False
+
+    def hand_over(self) -> None:
+        """From now on the scripted caller speaks."""
+        self.live = self._takeover is not None
+
+    def next(self, agent_text: str | None) -> Utterance:
+        """The next recorded line, or the scripted caller's answer once handed over."""
+        self._turn += 1
+        if self.live and self._takeover is not None:
+            return self._takeover.next(agent_text)
+        if self._turn > len(self._lines):
+            return Utterance("(the recorded call ends here)", "replay_end", ends_call="done")
+        return Utterance(self._lines[self._turn - 1], "replayed")
+
+
+def _parts(source: TurnView | None, reply: AgentReply, tools: list[ToolCall]) -> str | None:
+    """Why this agent turn parts from the source's, or None."""
+    if source is None or source.agent_text is None:
+        return "the source call had no agent turn here"
+    before = [(c.tool, canonical(c.arguments)) for c in source.tools]
+    now = [(c.name, canonical(c.arguments)) for c in tools]
+    if before != now:
+        return f"tool calls differ: {[c.tool for c in source.tools]} vs {[c.name for c in tools]}"
+    if (source.agent_end or "") != (reply.end or ""):
+        return f"ending differs: {source.agent_end or 'continues'} vs {reply.end or 'continues'}"
+    similarity = bigram_jaccard(source.agent_text, reply.reply)
+    if similarity < WORDING_THRESHOLD:
+        return f"wording drifts (bigram Jaccard {similarity:.2f}): {source.agent_text!r} vs {reply.reply!r}"
+    return None
+
+
+@dataclass(frozen=True)
+class RerunResult:
+    """The re-driven call."""
+
+    run_id: str
+    conversation_id: str
+    end_reason: str
+    diverged_at: int
+    detail: str
+    scoring: ScoreSummary | None
+
+
+def rerun(
+    log: EventLog,
+    source_id: str,
+    loaded: LoadedSuite,
+    config: str,
+    *,
+    keep_going: bool,
+    run_id: str,
+    hub: ModelHub,
+    now: Callable[[], str],
+) -> RerunResult:
+    """Re-drive ``source_id`` against ``config`` of ``loaded``."""
+    if config not in loaded.suite.configs:
+        raise UserInputError(f"{loaded.path}: no configuration {config!r}")
+    source = load_conversation(log, source_id)
+    persona = source.started.persona if source.started else None
+    if keep_going and persona is None:
+        raise UserInputError(
+            f"{source_id} has no persona (an imported call): the scripted caller cannot take over; "
+            "rerun without --continue"
+        )
+    scenario = source.started.scenario if source.started else "rerun"
+    run_id = (
+        run_id
+        or "x"
+        + hashlib.blake2b(f"{source_id}\0{config}\0{keep_going}\0{now()}".encode(), digest_size=4).hexdigest()
+    )
+    cid = f"{run_id}.{config}.{scenario}.0"
+    started = RunStarted(
+        run_id=run_id,
+        suite_name=loaded.suite.name,
+        suite_hash=loaded.suite_hash,
+        prompt_hashes={config: loaded.prompt_hashes()[config]},
+        seed=0,
+        configs=[config],
+        scenarios=[scenario],
+        source="rerun",
+        rubric_version=loaded.suite.judge.rubric,
+        polygon_version=__version__,
+        forbidden_phrases=list(loaded.suite.forbidden_phrases),
+    )
+    log.append(
+        [
+            Pending(
+                stream=run_stream(run_id),
+                identity=identity(run=run_id, kind="run.started"),
+                event=started,
+                recorded_at=now(),
+            )
+        ]
+    )
+    seed = source.started.seed if source.started else 0
+    plan = ConversationPlan(
+        run_id=run_id,
+        run_seed=0,
+        conversation_id=cid,
+        config=config,
+        scenario=scenario,
+        trial=0,
+        seed=seed,
+        persona=persona,
+        max_turns=max(len(source.turns) + (loaded.suite.max_turns if keep_going else 1), 1),
+        noise_intensity=0.0,
+        noise_language="en",
+        agent_ref=loaded.suite.configs[config].agent,
+        tools=tuple(loaded.suite.tools),
+        stores=loaded.suite.stores,
+        caller_model="replay",
+        source_conversation=source_id,
+    )
+    caller = ReplayCaller(source, ScriptedCaller(persona, seed) if keep_going and persona else None)
+    by_turn = {t.turn: t for t in source.turns}
+    parted: list[tuple[int, str]] = []
+
+    def monitor(turn: int, reply: AgentReply, tools: list[ToolCall]) -> str | None:
+        if caller.live or parted:
+            return None
+        why = _parts(by_turn.get(turn), reply, tools)
+        if why is None:
+            return None
+        parted.append((turn, why))
+        if keep_going:
+            caller.hand_over()
+            return None
+        return why
+
+    reason, scoring = asyncio.run(_drive(log, loaded, plan, caller, monitor, hub, now))
+    turn, detail = parted[0] if parted else (0, "")
+    return RerunResult(run_id, cid, reason, turn, detail, scoring)
+
+
+async def _drive(
+    log: EventLog,
+    loaded: LoadedSuite,
+    plan: ConversationPlan,
+    caller: ReplayCaller,
+    monitor: Callable[[int, AgentReply, list[ToolCall]], str | None],
+    hub: ModelHub,
+    now: Callable[[], str],
+) -> tuple[str, ScoreSummary]:
+    pool = AgentPool(loaded, hub)
+    recorder = StreamRecorder(
+        run_id=plan.run_id,
+        stream=conversation_stream(plan.conversation_id),
+        conversation=plan.conversation_id,
+        seed=plan.seed,
+        now=now,
+    )
+    agent = pool.make(plan.config, recorder)
+    try:
+        reason = await Conversation(plan, agent, recorder, caller, monitor).run()
+        log.append(recorder.pending)
+        settings = JudgeSettings(
+            rubric=load_rubric(loaded.suite.judge.rubric), judge=make_judge("scripted/heuristic")
+        )
+        scoring = await score_run_async(log, plan.run_id, settings, now=now)
+    finally:
+        await agent.aclose()
+        await pool.aclose()
+        await hub.aclose()
+    return reason, scoring
