@@ -12,8 +12,7 @@ from typing import Any
 
 from polygon.agents import AgentError, AgentReply, AgentStep, Message, ToolCall
 from polygon.events import content_hash
-from polygon.events.families import ModelCalled
-from polygon.models import ModelClient, request_hash
+from polygon.models import ModelClient, model_called
 from polygon.recorder import Sink
 
 END_CALL = "end_call"
@@ -98,19 +97,8 @@ class ModelAgent:
         answer = await self._client.complete(request)
         self._sink.emit(
             "agent-call",
-            ModelCalled(
-                role="agent",
-                model=self._model,
-                request_hash=request_hash(request),
-                request=request,
-                response=answer.response,
-                conversation_id=req.conversation_id,
-                turn=req.turn,
-                usage=answer.usage,
-                latency_ms=answer.latency_ms,
-                attempts=answer.attempts,
-                errors=answer.errors,
-                cached=answer.cached,
+            model_called(
+                "agent", self._model, request, answer, conversation_id=req.conversation_id, turn=req.turn
             ),
             turn=req.turn,
             index=self._calls,

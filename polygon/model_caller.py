@@ -9,8 +9,8 @@ is told never to reveal its instructions. Its turns are checked against its fact
 from __future__ import annotations
 
 from polygon.caller import Utterance
-from polygon.events.families import ModelCalled, PersonaSnapshot
-from polygon.models import ModelClient, request_hash
+from polygon.events.families import PersonaSnapshot
+from polygon.models import ModelClient, model_called
 from polygon.recorder import Sink
 
 _STYLE = {
@@ -75,19 +75,8 @@ class ModelCaller:
         answer = await self._client.complete(request)
         self._sink.emit(
             "caller-call",
-            ModelCalled(
-                role="caller",
-                model=self._model,
-                request_hash=request_hash(request),
-                request=request,
-                response=answer.response,
-                conversation_id=self._conversation,
-                turn=self._turn,
-                usage=answer.usage,
-                latency_ms=answer.latency_ms,
-                attempts=answer.attempts,
-                errors=answer.errors,
-                cached=answer.cached,
+            model_called(
+                "caller", self._model, request, answer, conversation_id=self._conversation, turn=self._turn
             ),
             turn=self._turn,
         )

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from polygon.events import canonical, digest
+from polygon.events.families import ModelCalled
 
 
 @dataclass(frozen=True)
@@ -118,3 +119,31 @@ class CachedClient:
                 text=None, attempts=0, errors=["no recorded answer for this request (cache only)"]
             )
         return await self._inner.complete(request)
+
+
+def model_called(
+    role: str,
+    model: str,
+    request: dict[str, Any],
+    answer: ModelAnswer,
+    *,
+    conversation_id: str = "",
+    turn: int = 0,
+) -> Any:
+    """The ``model.called`` event of one request and its answer (recorded before it is used)."""
+    from polygon.events.families import ModelCalled
+
+    return ModelCalled(
+        role=role,
+        model=model,
+        request_hash=request_hash(request),
+        request=request,
+        response=answer.response,
+        conversation_id=conversation_id,
+        turn=turn,
+        usage=answer.usage,
+        latency_ms=answer.latency_ms,
+        attempts=answer.attempts,
+        errors=answer.errors,
+        cached=answer.cached,
+    )

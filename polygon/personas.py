@@ -18,8 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from polygon.events.families import ModelCalled
-from polygon.models import ModelClient, request_hash
+from polygon.models import ModelClient, model_called
 from polygon.recorder import Sink
 from polygon.suite import OUTCOMES, PERSONA_TYPES, PersonaSpec
 
@@ -138,21 +137,7 @@ async def model_persona(
     """A persona from one model request, or the reason it failed (the batch goes on)."""
     request = persona_request(slot, prompt, model)
     answer = await client.complete(request)
-    sink.emit(
-        "persona-call",
-        ModelCalled(
-            role="persona",
-            model=model,
-            request_hash=request_hash(request),
-            request=request,
-            response=answer.response,
-            usage=answer.usage,
-            latency_ms=answer.latency_ms,
-            attempts=answer.attempts,
-            errors=answer.errors,
-        ),
-        index=slot.index,
-    )
+    sink.emit("persona-call", model_called("persona", model, request, answer), index=slot.index)
     try:
         data = json.loads(answer.text or "")
         return PersonaSpec(

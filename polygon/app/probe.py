@@ -18,9 +18,9 @@ from polygon.app.progress import Progress, no_progress
 from polygon.app.score import run_started
 from polygon.events import EventLog
 from polygon.events.errors import SuiteError
-from polygon.events.families import ConversationStarted, ModelCalled, ProbeAnswered
+from polygon.events.families import ConversationStarted, ProbeAnswered
 from polygon.model_hub import ModelHub
-from polygon.models import request_hash
+from polygon.models import model_called
 from polygon.probes import (
     DETECTOR,
     ProbeAnswerer,
@@ -77,19 +77,7 @@ async def _answer(
     reply = await answerer.client.complete(request)
     sink.emit(
         f"probe-call:{probe.id}:{probe.wording_hash}:{answerer.name}",
-        ModelCalled(
-            role="probe",
-            model=answerer.name,
-            request_hash=request_hash(request),
-            request=request,
-            response=reply.response,
-            conversation_id=view.conversation_id,
-            usage=reply.usage,
-            latency_ms=reply.latency_ms,
-            attempts=reply.attempts,
-            errors=reply.errors,
-            cached=reply.cached,
-        ),
+        model_called("probe", answerer.name, request, reply, conversation_id=view.conversation_id),
     )
     return answered(probe, view, parse_answer(reply.text), answerer.name)
 

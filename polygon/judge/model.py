@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from polygon.events.families import CheckRecorded, CriterionScore, ModelCalled
+from polygon.events.families import CheckRecorded, CriterionScore
 from polygon.judge.parse import parse_scores
 from polygon.judge.prompt import judge_request
-from polygon.models import ModelClient, request_hash
+from polygon.models import ModelClient, model_called
 from polygon.recorder import Sink
 from polygon.rubric import Rubric
 from polygon.transcript import ConversationView
@@ -40,19 +40,7 @@ class ModelJudge:
         answer = await self._client.complete(request)
         sink.emit(
             "judge-call",
-            ModelCalled(
-                role="judge",
-                model=self.name,
-                request_hash=request_hash(request),
-                request=request,
-                response=answer.response,
-                conversation_id=view.conversation_id,
-                usage=answer.usage,
-                latency_ms=answer.latency_ms,
-                attempts=answer.attempts,
-                errors=answer.errors,
-                cached=answer.cached,
-            ),
+            model_called("judge", self.name, request, answer, conversation_id=view.conversation_id),
             index=repeat,
         )
         criteria = [c.id for c in rubric.criteria]
