@@ -129,10 +129,8 @@ def model_called(
     *,
     conversation_id: str = "",
     turn: int = 0,
-) -> Any:
+) -> ModelCalled:
     """The ``model.called`` event of one request and its answer (recorded before it is used)."""
-    from polygon.events.families import ModelCalled
-
     return ModelCalled(
         role=role,
         model=model,
