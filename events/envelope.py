@@ -171,6 +171,7 @@ class EnvelopeDecoder:
         self._registry = registry
         self._known = -1
         self._fast: msgspec.msgpack.Decoder[Any] | None = None
+        self._fast_page: msgspec.msgpack.Decoder[Any] | None = None
         self._current: dict[str, int] = {}
 
     def _fast_decoder(self) -> msgspec.msgpack.Decoder[Any]:
@@ -186,6 +187,7 @@ class EnvelopeDecoder:
                 array_like=True,
             )
             self._fast = msgspec.msgpack.Decoder(fast)
+            self._fast_page = msgspec.msgpack.Decoder(list[fast])  # type: ignore[valid-type]
             self._current = {spec.tag: spec.version for spec in specs}
             self._known = self._registry.generation
         return self._fast
@@ -204,6 +206,27 @@ class EnvelopeDecoder:
         # A payload whose own tag disagrees with the envelope's can only be corruption;
         # `polygon log verify` decodes every record the strict way and reports it.
         return env
+
+    def decode_page(self, records: list[bytes]) -> list[Envelope]:
+        """Many records in one decoder call.
+
+        Each record is a msgpack value, so an array header in front of their concatenation
+        is a valid msgpack array. Any record that is old, broken or unknown sends the page
+        down the one-by-one path.
+        """
+        if self._fast_page is None or self._registry.generation != self._known:
+            self._fast_decoder()
+        assert self._fast_page is not None
+        try:
+            envs: list[Envelope] = self._fast_page.decode(
+                b"\xdd" + len(records).to_bytes(4, "big") + b"".join(records)
+            )
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return [self.decode(r) for r in records]
+        current = self._current
+        if all(current.get(e.tag) == e.schema_version for e in envs):
+            return envs
+        return [self.decode(r) for r in records]
 
     def decode_slow(self, data: bytes, *, seq: int | None = None) -> Envelope:
         """Header first, then the payload through the registry (upcasting old versions)."""

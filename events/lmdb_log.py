@@ -301,12 +301,12 @@ class LmdbLog:
     ) -> Iterator[Envelope]:
         """All events in sequence order, optionally only those with one of ``tags``."""
         wanted = None if tags is None else frozenset(tags)
-        decode = DECODER.decode
+        decode_page = DECODER.decode_page
         for page in self.raw_pages(after_seq=after_seq, page_size=page_size):
             if wanted is None:
-                yield from map(decode, page)
+                yield from decode_page(page)
             else:
-                yield from (env for env in map(decode, page) if env.tag in wanted)
+                yield from (env for env in decode_page(page) if env.tag in wanted)
 
     def raw_pages(self, *, after_seq: int = 0, page_size: int = 1000) -> Iterator[list[bytes]]:
         """Stored records in sequence order, a page (one short transaction) at a time."""
