@@ -11,8 +11,3 @@ def run_stream(run_id: str) -> str:
 def conversation_stream(conversation_id: str) -> str:
     """A conversation's stream."""
     return f"conv/{conversation_id}"
-
-
-def run_conversations_prefix(run_id: str) -> str:
-    """The prefix shared by every conversation stream of a run."""
-    return f"conv/{run_id}."

@@ -17,7 +17,6 @@ from polygon.projections.compare import Comparison
 from polygon.projections.compare_render import comparison_lines
 from polygon.projections.report import RunReport, make_report
 from polygon.projections.run_overview import RunOverview, build
-from polygon.streams import conversation_stream
 from polygon.suite import load_suite
 
 
@@ -78,10 +77,3 @@ def demo_lines(result: DemoResult, log_path: Path) -> Iterator[str]:
     yield f"  polygon report {result.run_id} --format junit   # or json, html"
     yield f"  polygon judge {result.run_id} --rubric v2       # v2 adds a gate; v1 reports stay as they are"
     yield f"  polygon compare {result.run_id} --json"
-
-
-def first_conversation(log: EventLog, run_id: str) -> str:
-    """Any conversation id of the run (for hints)."""
-    for stream in log.streams(f"conv/{run_id}."):
-        return stream.removeprefix(conversation_stream(""))
-    return ""
