@@ -69,7 +69,7 @@ def demo_lines(result: DemoResult, log_path: Path) -> Iterator[str]:
     loops = [c for cfg in result.overview.configs.values() for c in cfg.loops]
     failed = [r for r in result.report.conversations if r.verdict and r.verdict.verdict == "fail"]
     yield ""
-    yield "Next:"
+    yield "Next (after `make demo` the command is .venv/bin/polygon, or `source .venv/bin/activate`):"
     if loops:
         yield f"  polygon replay {loops[0]} --step      # a looping call, turn by turn"
     if failed:
