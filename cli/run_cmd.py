@@ -7,10 +7,12 @@ import sys
 
 import click
 from polygon.cli.context import Context, system_now
+from polygon.projections.report import make_report
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from polygon.app.logs import open_log, recorded_answers
 from polygon.app.personas import check_stale
+from polygon.app.reports import enforce, load_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.model_hub import ModelHub
 from polygon.suite import load_suite
@@ -59,6 +61,12 @@ from polygon.suite import load_suite
     show_default=True,
     help="What to do when generated personas are stale (their prompt changed).",
 )
+@click.option(
+    "--fail-on",
+    type=click.Choice(["fail", "warn"]),
+    default=None,
+    help="Exit 1 if any conversation fails (or, with warn, fails or warns): for CI.",
+)
 @click.pass_obj
 def run(
     obj: Context,
@@ -73,6 +81,7 @@ def run(
     base_url: str,
     cache: bool,
     stale: str,
+    fail_on: str | None,
 ) -> None:
     """Simulate every scenario of SUITE against each configuration; print the run id.
 
@@ -96,6 +105,7 @@ def run(
             progress=lambda done, total: bar.update(task, completed=done, total=total),
             hub=hub,
         )
+        failed = enforce(make_report(load_run(log, summary.run_id), None), fail_on) if fail_on else False
     if as_json:
         click.echo(
             json.dumps(
@@ -107,11 +117,17 @@ def run(
                 }
             )
         )
-        return
-    click.echo(summary.run_id)
-    reasons = ", ".join(f"{k} {v}" for k, v in summary.end_reasons.items())
-    click.echo(f"{summary.conversations} conversations ({summary.ran_now} run now): {reasons}", err=True)
-    click.echo(f"replay one with: polygon replay {summary.run_id}.<config>.<scenario>.<trial>", err=True)
+    else:
+        click.echo(summary.run_id)
+        reasons = ", ".join(f"{k} {v}" for k, v in summary.end_reasons.items())
+        click.echo(f"{summary.conversations} conversations ({summary.ran_now} run now): {reasons}", err=True)
+        click.echo(
+            f"report: polygon report {summary.run_id} · replay: polygon replay "
+            f"{summary.run_id}.<config>.<scenario>.<trial>",
+            err=True,
+        )
+    if failed:
+        sys.exit(1)
 
 
 def _progress(show: bool) -> Progress:

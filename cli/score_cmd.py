@@ -11,7 +11,6 @@ from polygon.cli.context import Context, system_now
 from polygon.cli.run_cmd import _progress
 from polygon.projections.explain import explain, explain_data, explain_lines
 from polygon.projections.report import (
-    RunReport,
     make_report,
     render_html,
     render_json,
@@ -21,7 +20,7 @@ from polygon.projections.report import (
 
 from polygon.app.logs import open_log
 from polygon.app.replay import load_conversation
-from polygon.app.reports import load_run, run_of
+from polygon.app.reports import enforce, load_run, run_of
 from polygon.app.score import judge_run
 from polygon.model_hub import ModelHub
 from polygon.rubric import load_rubric
@@ -67,14 +66,6 @@ def judge(
     click.echo(f"report: polygon report {run_id} --rubric {loaded_rubric.rubric.version}")
 
 
-def _exit_for(report: RunReport, fail_on: str | None) -> None:
-    if fail_on is None:
-        return
-    bad = {"fail"} if fail_on == "fail" else {"fail", "warn"}
-    if any(r.verdict is None or r.verdict.verdict in bad for r in report.conversations):
-        sys.exit(1)
-
-
 @click.command()
 @click.argument("run_id", metavar="RUN")
 @click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text", show_default=True)
@@ -109,7 +100,8 @@ def report(
     else:
         output.write_text(text, encoding="utf-8")
         click.echo(f"wrote {output}", err=True)
-    _exit_for(result, fail_on)
+    if enforce(result, fail_on):
+        sys.exit(1)
 
 
 @click.command(name="explain")

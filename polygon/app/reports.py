@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from polygon.events import Envelope, EventLog
 from polygon.events.errors import UnknownIdError
 from polygon.events.families import ConversationStarted
+from polygon.projections.report import RunReport
 from polygon.projections.verdicts import RunRecord, build
 from polygon.streams import conversation_stream, run_stream
 
@@ -31,3 +32,11 @@ def run_of(log: EventLog, conversation_id: str) -> str:
         if isinstance(env.payload, ConversationStarted):
             return env.payload.run_id
     raise UnknownIdError(f"no conversation {conversation_id!r} in the log")
+
+
+def enforce(report: RunReport, fail_on: str | None) -> bool:
+    """True when the user asked to enforce a threshold and a conversation missed it."""
+    if fail_on is None:
+        return False
+    bad = {"fail"} if fail_on == "fail" else {"fail", "warn"}
+    return any(r.verdict is None or r.verdict.verdict in bad for r in report.conversations)

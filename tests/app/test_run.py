@@ -226,3 +226,45 @@ def test_replay_reads_only_the_log(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     view = json.loads(data.output)
     assert view["ended"]["reason"] and view["turns"][0]["caller_text"]
     assert any(not t["valid"] for turn in view["turns"] for t in turn["tools"])
+
+
+class _BadAgentServer(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:  # noqa: N802
+        self.rfile.read(int(self.headers["content-length"]))
+        body = b'{"reply": 42, "tool_calls": "nope"'
+        self.send_response(200)
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_garbage_from_an_http_agent_ends_the_call_cleanly(tmp_path: Path) -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _BadAgentServer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        suite = _suite_with_agent(tmp_path, f"http://127.0.0.1:{server.server_address[1]}/step")
+        res = CliRunner().invoke(
+            cli,
+            [
+                "--log",
+                str(tmp_path / "log"),
+                "run",
+                str(suite),
+                "--config",
+                "v1",
+                "--run-id",
+                "g",
+                "--json",
+                "--no-progress",
+            ],
+        )
+    finally:
+        server.shutdown()
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["end_reasons"] == {"agent_error": 12}
+    with LmdbLog(tmp_path / "log", readonly=True) as log:
+        ended = next(e.payload for e in log.read_all(tags={"conversation.ended"}))
+        assert "malformed JSON" in ended.detail and log.verify().ok

@@ -149,3 +149,61 @@ def test_init_writes_a_suite_that_runs(tmp_path: Path, monkeypatch: pytest.Monke
     res = invoke("--log", str(tmp_path / "log"), "run", str(target / "suite.yaml"), "--json")
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["conversations"] == 2
+
+
+def test_run_fail_on_exits_1_only_when_asked(tmp_path: Path) -> None:
+    from polygon.app.demo import clinic_suite_path
+
+    log = str(tmp_path / "log")
+    suite = str(clinic_suite_path())
+    assert (
+        invoke(
+            "--log",
+            log,
+            "run",
+            suite,
+            "--config",
+            "v1",
+            "--run-id",
+            "a",
+            "--no-progress",
+            "--fail-on",
+            "fail",
+        ).exit_code
+        == 0
+    )  # v1 has no failing call
+    assert (
+        invoke(
+            "--log",
+            log,
+            "run",
+            suite,
+            "--config",
+            "v2",
+            "--run-id",
+            "b",
+            "--no-progress",
+            "--fail-on",
+            "fail",
+        ).exit_code
+        == 1
+    )
+    assert (
+        invoke(
+            "--log",
+            log,
+            "run",
+            suite,
+            "--config",
+            "v1",
+            "--run-id",
+            "c",
+            "--no-progress",
+            "--fail-on",
+            "warn",
+        ).exit_code
+        == 1
+    )  # v1 has one warning
+    assert (
+        invoke("--log", log, "run", suite, "--config", "v2", "--run-id", "d", "--no-progress").exit_code == 0
+    )
