@@ -41,6 +41,9 @@ class RunStarted(Event, frozen=True, kw_only=True, tag="run.started"):
     """Judge repeats named by the suite."""
     probes: list[dict[str, Any]] = []
     """The suite's custom probes (the built-in library is always available)."""
+    profiles: dict[str, str] = {}
+    """Configuration → hash of its profile (agent reference, prompt, parameters, tools): an
+    immutable version of what was tested."""
 
 
 @event_type(version=1)

@@ -21,11 +21,11 @@ from polygon.app.probe import probe_run_async
 from polygon.app.progress import Progress, no_progress
 from polygon.app.score import JudgeSettings, ScoreSummary, make_judge, score_run_async
 from polygon.caller import SCRIPTED_CALLER, ScriptedCaller
-from polygon.engine import Caller, Conversation, ConversationPlan, conversation_seed
+from polygon.engine import Caller, Conversation, ConversationPlan, conversation_seed, tool_definitions
 from polygon.events import EventLog, Pending, identity
 from polygon.events.errors import ResumeRefusedError, UnknownIdError, UserInputError
 from polygon.events.families import ConversationEnded, PersonaSnapshot, RunFinished, RunStarted
-from polygon.model_agent import ModelAgent
+from polygon.model_agent import ModelAgent, profile_hash
 from polygon.model_caller import ModelCaller
 from polygon.model_hub import ModelHub
 from polygon.probes import DETECTOR, ProbeAnswerer
@@ -117,6 +117,7 @@ def _run_started(loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str
         suite_name=loaded.suite.name,
         suite_hash=loaded.suite_hash,
         prompt_hashes={c: h for c, h in loaded.prompt_hashes().items() if c in configs},
+        profiles={c: _profile(loaded, c) for c in configs},
         seed=seed,
         configs=list(configs),
         scenarios=[s.id for s in loaded.scenarios()],
@@ -130,6 +131,13 @@ def _run_started(loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str
     )
 
 
+def _profile(loaded: LoadedSuite, config: str) -> str:
+    cfg = loaded.suite.configs[config]
+    return profile_hash(
+        cfg.agent, loaded.prompts[config], cfg.params, tool_definitions(tuple(loaded.suite.tools))
+    )
+
+
 def _check_resume(log: EventLog, run_id: str, fresh: RunStarted) -> None:
     events = list(log.read_stream(run_stream(run_id)))
     if not events:
@@ -139,6 +147,7 @@ def _check_resume(log: EventLog, run_id: str, fresh: RunStarted) -> None:
     for what, a, b in (
         ("suite", old.suite_hash, fresh.suite_hash),
         ("prompt", old.prompt_hashes, fresh.prompt_hashes),
+        ("agent profile", old.profiles, fresh.profiles),
         ("seed", old.seed, fresh.seed),
         ("configurations", old.configs, fresh.configs),
     ):

@@ -268,3 +268,16 @@ def test_garbage_from_an_http_agent_ends_the_call_cleanly(tmp_path: Path) -> Non
     with LmdbLog(tmp_path / "log", readonly=True) as log:
         ended = next(e.payload for e in log.read_all(tags={"conversation.ended"}))
         assert "malformed JSON" in ended.detail and log.verify().ok
+
+
+def test_resume_refuses_a_changed_agent_profile(tmp_path: Path) -> None:
+    suite = _suite_with_agent(tmp_path, "python:polygon.examples.clinic.agents:make_v1")
+    res = CliRunner().invoke(
+        cli, ["--log", str(tmp_path / "log"), "run", str(suite), "--run-id", "p", "--no-progress"]
+    )
+    assert res.exit_code == 0, res.output
+    suite.write_text(
+        suite.read_text().replace("    prompt: v1", "    prompt: v1\n    params: {temperature: 0.9}")
+    )
+    res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "run", str(suite), "--resume", "p"])
+    assert res.exit_code == 2 and "agent profile changed" in res.output
