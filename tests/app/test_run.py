@@ -280,4 +280,4 @@ def test_resume_refuses_a_changed_agent_profile(tmp_path: Path) -> None:
         suite.read_text().replace("    prompt: v1", "    prompt: v1\n    params: {temperature: 0.9}")
     )
     res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "run", str(suite), "--resume", "p"])
-    assert res.exit_code == 2 and "agent profile changed" in res.output
+    assert res.exit_code == 2 and "changed since it started" in res.output
