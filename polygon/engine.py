@@ -161,7 +161,13 @@ class Conversation:
             ),
             turn=turns,
         )
+        self._flush()
         return ending.reason
+
+    def _flush(self) -> None:
+        flush = getattr(self.sink, "flush", None)  # durable sinks commit at exchange boundaries
+        if flush is not None:
+            flush()
 
     async def _turns(self) -> tuple[_Ending, int]:
         agent_said: str | None = None
@@ -189,6 +195,7 @@ class Conversation:
                 ),
                 turn=turn,
             )
+            self._flush()
             if reply.end:
                 return _Ending(reply.end, "agent"), turn
             stop = self.monitor(turn, reply, self.turn_tools) if self.monitor else None

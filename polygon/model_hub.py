@@ -49,7 +49,13 @@ class ModelHub:
     ) -> None:
         self.settings = settings
         self._recorded = recorded or {}
+        self._cache = settings.cache
         self._clients: dict[str, Any] = {}
+
+    def remember(self, recorded: dict[str, dict[str, Any]]) -> None:
+        """Reuse these recorded answers for identical requests from now on (resume)."""
+        self._recorded.update(recorded)
+        self._cache = self._cache or bool(recorded)
 
     def client(self, ref: str) -> ModelClient:
         """The client for a model reference."""
@@ -59,7 +65,7 @@ class ModelHub:
         if provider not in self._clients:
             self._clients[provider] = self._make(provider)
         inner: ModelClient = self._clients[provider]
-        return CachedClient(inner, self._recorded) if self.settings.cache else inner
+        return CachedClient(inner, self._recorded) if self._cache else inner
 
     def _make(self, provider: str) -> Any:
         if provider == "openai":

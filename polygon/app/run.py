@@ -12,6 +12,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 
@@ -24,15 +25,16 @@ from polygon.caller import SCRIPTED_CALLER, ScriptedCaller
 from polygon.engine import Caller, Conversation, ConversationPlan, conversation_seed, tool_definitions
 from polygon.events import EventLog, Pending, identity
 from polygon.events.errors import ResumeRefusedError, UnknownIdError, UserInputError
-from polygon.events.families import ConversationEnded, PersonaSnapshot, RunFinished, RunStarted
+from polygon.events.families import ConversationEnded, ModelCalled, PersonaSnapshot, RunFinished, RunStarted
 from polygon.model_agent import ModelAgent, profile_hash
 from polygon.model_caller import ModelCaller
 from polygon.model_hub import ModelHub
 from polygon.probes import DETECTOR, ProbeAnswerer
-from polygon.recorder import Sink, StreamRecorder
+from polygon.recorder import Sink
 from polygon.rubric import load_rubric
 from polygon.streams import conversation_stream, run_stream
 from polygon.suite import LoadedSuite
+from polygon.writer import ConversationSink, GroupWriter
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,14 @@ def _profile(loaded: LoadedSuite, config: str) -> str:
     )
 
 
+def _started_configs(log: EventLog, run_id: str) -> list[str]:
+    """The configurations a run started with (a resume without --config continues those)."""
+    for env in log.read_stream(run_stream(run_id)):
+        if isinstance(env.payload, RunStarted):
+            return list(env.payload.configs)
+    raise UnknownIdError(f"no run {run_id!r} in the log to resume")
+
+
 def _check_resume(log: EventLog, run_id: str, fresh: RunStarted) -> None:
     events = list(log.read_stream(run_stream(run_id)))
     if not events:
@@ -211,28 +221,42 @@ async def _run_plans(
     progress: Progress,
 ) -> None:
     gate = asyncio.Semaphore(max(1, concurrency))
+    writer = GroupWriter(log)  # the single writer: this event loop, group commit
+    stop = asyncio.Event()
+    pump = asyncio.create_task(writer.pump(stop))
     done = 0
 
     async def one(plan: ConversationPlan) -> None:
         nonlocal done
         async with gate:
-            recorder = StreamRecorder(
+            stream = conversation_stream(plan.conversation_id)
+            existing = (
+                frozenset(e.identity for e in log.read_stream(stream))
+                if log.stream_length(stream)
+                else frozenset()
+            )
+            sink = ConversationSink(
+                writer,
                 run_id=plan.run_id,
-                stream=conversation_stream(plan.conversation_id),
+                stream=stream,
                 conversation=plan.conversation_id,
                 seed=plan.seed,
                 now=now,
+                existing=existing,
             )
-            agent = pool.make(plan.config, recorder)
+            agent = pool.make(plan.config, sink)
             try:
-                await Conversation(plan, agent, recorder, pool.caller(plan, recorder)).run()
+                await Conversation(plan, agent, sink, pool.caller(plan, sink)).run()
             finally:
                 await agent.aclose()
-            log.append(recorder.pending)  # the single writer: this event loop, one batch per call
             done += 1
             progress(done, len(plans))
 
-    await asyncio.gather(*(one(p) for p in plans))
+    try:
+        await asyncio.gather(*(one(p) for p in plans))
+    finally:
+        stop.set()
+        await pump
 
 
 def suite_judge(loaded: LoadedSuite, hub: ModelHub) -> JudgeSettings:
@@ -259,7 +283,8 @@ def run_suite(
     Everything runs in one event loop, so model clients keep one connection pool.
     """
     hub = hub or ModelHub()
-    configs = _select_configs(loaded, options.configs)
+    wanted = options.configs or (tuple(_started_configs(log, options.resume)) if options.resume else ())
+    configs = _select_configs(loaded, wanted)
     seed = loaded.suite.seed if options.seed is None else options.seed
     run_id = options.resume or options.run_id or new_run_id(loaded.suite_hash, seed, now())
     if "." in run_id or "/" in run_id:
@@ -281,7 +306,9 @@ def run_suite(
             ]
         )
     plans = plan_run(loaded, run_id, seed, configs)
-    todo = [p for p in plans if not log.stream_length(conversation_stream(p.conversation_id))]
+    todo = [p for p in plans if not _ended(log, p.conversation_id)]
+    if options.resume:
+        hub.remember(_recorded_answers(log, run_id))  # a half-written call replays its model answers
     progress(len(plans) - len(todo), len(plans))
     scored = asyncio.run(
         _simulate_and_score(
@@ -331,6 +358,23 @@ async def _simulate_and_score(
 def _answerer(loaded: LoadedSuite, hub: ModelHub) -> ProbeAnswerer:
     model = loaded.suite.probe_model
     return ProbeAnswerer() if model == DETECTOR else ProbeAnswerer(name=model, client=hub.client(model))
+
+
+def _ended(log: EventLog, conversation_id: str) -> bool:
+    stream = conversation_stream(conversation_id)
+    if not log.stream_length(stream):
+        return False
+    return any(isinstance(e.payload, ConversationEnded) for e in log.read_stream(stream))
+
+
+def _recorded_answers(log: EventLog, run_id: str) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for stream in log.streams(f"conv/{run_id}."):
+        for env in log.read_stream(stream):
+            p = env.payload
+            if isinstance(p, ModelCalled) and p.response is not None:
+                out.setdefault(p.request_hash, p.response)
+    return out
 
 
 def _all_end_reasons(log: EventLog, plans: list[ConversationPlan]) -> dict[str, int]:

@@ -151,3 +151,70 @@ def test_model_agent_ends_the_call_and_bad_tool_args_are_recorded(tmp_path: Path
         ended = [e.payload for e in lg.read_all(tags={"conversation.ended"})]
     assert tools and all(not t.valid for t in tools)
     assert any(e.reason == "hangup" and e.by == "agent" for e in ended)
+
+
+def test_killed_model_run_resumes_without_asking_again(tmp_path: Path) -> None:
+    """Exchanges are committed as they happen; a resumed run reuses their recorded answers."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from polygon.events.errors import StorageError
+
+    def slow_smart(body: dict[str, Any]) -> dict[str, Any]:
+        time.sleep(0.05)
+        return smart(body)
+
+    log = tmp_path / "log"
+    with serve(["smart"]) as (url, server):
+        server.smart = slow_smart
+        suite = model_suite(tmp_path, url)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "polygon",
+                "--log",
+                str(log),
+                "run",
+                str(suite),
+                "--config",
+                "v1",
+                "--run-id",
+                "k",
+                "--no-progress",
+                "--concurrency",
+                "4",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        partial = False
+        while time.monotonic() < deadline and not partial:
+            time.sleep(0.05)
+            try:
+                with LmdbLog(log, readonly=True) as lg:
+                    partial = lg.stats().by_tag.get("conversation.turn_spoken", 0) >= 6
+            except StorageError:
+                pass
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+        assert partial, "the run never got going"
+        with LmdbLog(log, readonly=True) as lg:
+            asked_before = {e.payload.request_hash for e in lg.read_all(tags={"model.called"})}
+        before = len(server.requests)
+        res = CliRunner().invoke(
+            cli, ["--log", str(log), "run", str(suite), "--resume", "k", "--no-progress"]
+        )
+        assert res.exit_code == 0, res.output
+        resumed_requests = server.requests[before:]
+    from polygon.models import request_hash
+
+    assert asked_before and not any(request_hash(r) in asked_before for r in resumed_requests)
+    with LmdbLog(log, readonly=True) as lg:
+        assert lg.verify().ok
+        assert lg.stats().by_tag["conversation.ended"] == 12
+        identities = [e.identity for e in lg.read_all()]
+    assert len(identities) == len(set(identities))
