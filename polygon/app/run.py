@@ -1,8 +1,9 @@
 """``polygon run``: plan every conversation of a suite, run them, write the log.
 
-Each conversation's events go to the log in one batch when it ends (a conversation is
-atomic in the log), so resuming a killed run is simply running the conversations whose
-stream is missing: identities are deterministic and the result equals an uninterrupted run.
+Every exchange is committed as it happens (one group commit for all calls in flight). A
+killed run is resumed by re-simulating each call that has no end: identities are
+deterministic, events the log already holds are kept, and recorded model answers are
+reused, so the result equals an uninterrupted run.
 """
 
 from __future__ import annotations
