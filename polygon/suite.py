@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
+import jinja2
 import yaml
 from pydantic import (
     BaseModel,
@@ -97,6 +98,14 @@ class StubSpec(_Strict):
     def _mode_fields(self) -> StubSpec:
         if self.mode == "template" and not self.template:
             raise ValueError("mode 'template' needs 'template'")
+        for field_name, text in (("template", self.template), ("value", self.value)):
+            if text:
+                try:
+                    jinja2.Environment().parse(text)
+                except jinja2.TemplateSyntaxError as exc:
+                    raise ValueError(
+                        f"{field_name}: template syntax error on line {exc.lineno}: {exc.message}"
+                    ) from None
         if self.mode == "rules" and not self.rules:
             raise ValueError("mode 'rules' needs at least one rule")
         if self.mode == "stateful" and not (self.store and self.action):
