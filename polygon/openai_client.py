@@ -13,8 +13,6 @@ that kills a run.
 from __future__ import annotations
 
 import asyncio
-import copy
-import json
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -22,10 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+import msgspec
 
 from polygon.models import ModelAnswer, answer_from_body
 
 Sleep = Callable[[float], Awaitable[None]]
+_JSON = msgspec.json.Encoder()
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ class OpenAIClient:
     async def complete(self, request: dict[str, Any]) -> ModelAnswer:
         """One chat completion, with retries; failures come back inside the answer."""
         async with self._gate:
-            return await self._complete(copy.deepcopy(request))
+            return await self._complete(dict(request))  # shallow: only response_format is ever replaced
 
     async def _complete(self, request: dict[str, Any]) -> ModelAnswer:
         errors: list[str] = []
@@ -135,7 +135,7 @@ class OpenAIClient:
         try:
             response = await self._http.post(
                 f"{self.base_url}/chat/completions",
-                content=json.dumps(request),
+                content=_JSON.encode(request),
                 headers=headers,
                 timeout=self.policy.attempt_timeout_s,
             )
@@ -153,8 +153,8 @@ class OpenAIClient:
         if status >= 400:
             raise _Fatal(f"{status}: {_snippet(response.text)}")
         try:
-            body = response.json()
-        except ValueError:
+            body = msgspec.json.decode(response.content)
+        except msgspec.DecodeError:
             raise _Retry(f"malformed JSON body: {_snippet(response.text)}") from None
         if not isinstance(body, dict) or not isinstance(body.get("choices"), list) or not body["choices"]:
             raise _Retry(f"body is not a chat completion: {_snippet(response.text)}")
