@@ -15,6 +15,7 @@ envelope *is* that array (``array_like``). Reading takes one of two paths:
 from __future__ import annotations
 
 import hashlib
+import operator
 from collections.abc import Sequence
 from typing import Any, Union
 
@@ -95,6 +96,7 @@ class Prepared(msgspec.Struct, frozen=True):
 
 
 _ENCODER = msgspec.msgpack.Encoder()
+_TAG_AND_VERSION = operator.attrgetter("tag", "schema_version")
 _RAW_DECODER = msgspec.msgpack.Decoder(_RawRecord)
 
 
@@ -172,6 +174,7 @@ class EnvelopeDecoder:
         self._known = -1
         self._fast: msgspec.msgpack.Decoder[Any] | None = None
         self._fast_page: msgspec.msgpack.Decoder[Any] | None = None
+        self._current_pairs: frozenset[tuple[str, int]] = frozenset()
         self._current: dict[str, int] = {}
 
     def _fast_decoder(self) -> msgspec.msgpack.Decoder[Any]:
@@ -189,6 +192,7 @@ class EnvelopeDecoder:
             self._fast = msgspec.msgpack.Decoder(fast)
             self._fast_page = msgspec.msgpack.Decoder(list[fast])  # type: ignore[valid-type]
             self._current = {spec.tag: spec.version for spec in specs}
+            self._current_pairs = frozenset(self._current.items())
             self._known = self._registry.generation
         return self._fast
 
@@ -223,8 +227,8 @@ class EnvelopeDecoder:
             )
         except (msgspec.DecodeError, msgspec.ValidationError):
             return [self.decode(r) for r in records]
-        current = self._current
-        if all(current.get(e.tag) == e.schema_version for e in envs):
+        # Attribute access and set building run in C: no Python loop per record.
+        if set(map(_TAG_AND_VERSION, envs)) <= self._current_pairs:
             return envs
         return [self.decode(r) for r in records]
 

@@ -127,3 +127,32 @@ def test_verify_reports_undecodable_record_with_its_seq(tmp_path: Path) -> None:
     with LmdbLog(tmp_path / "log") as log:
         report = log.verify()
     assert report.problem is not None and "#2" in report.problem
+
+
+def test_page_reads_refuse_a_future_version_naming_its_seq(tmp_path: Path) -> None:
+    import msgspec
+    from polygon.events import FutureVersionError
+    from polygon.events.envelope import _RawRecord
+
+    with LmdbLog(tmp_path / "log") as log:
+        log.append([turn("a", n) for n in range(1, 5)])
+        (third,) = [e for e in log.read_all() if e.seq == 3]
+    record = _RawRecord(
+        3,
+        third.stream,
+        third.stream_version,
+        third.identity,
+        third.tag,
+        99,
+        "",
+        third.content_hash,
+        msgspec.Raw(msgspec.msgpack.encode(third.payload)),
+    )
+    env = lmdb.open(str(tmp_path / "log"), max_dbs=8)
+    with env.begin(write=True, db=env.open_db(b"events")) as txn:
+        txn.put(pack_u64(3), msgspec.msgpack.encode(record))
+    env.close()
+    with LmdbLog(tmp_path / "log", readonly=True) as log:
+        with pytest.raises(FutureVersionError, match="event #3"):
+            list(log.read_all())
+        assert [e.seq for e in log.read_all(after_seq=3)] == [4]
