@@ -42,10 +42,18 @@ def _pending(events: list[TurnSpoken]) -> list[Pending]:
     ]
 
 
-def _timed(fn: Callable[[], object]) -> float:
-    t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0
+REPEATS = int(os.environ.get("POLYGON_BENCH_REPEATS", "3"))
+
+
+def _timed(fn: Callable[[], object], setup: Callable[[], object] = lambda: None) -> float:
+    """Best of REPEATS: the machine is shared, so the minimum is the least noisy estimate."""
+    best = float("inf")
+    for _ in range(REPEATS):
+        setup()
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
 
 
 def bench_append(tmp: Path, n: int) -> tuple[float, float, float]:
@@ -96,7 +104,14 @@ def bench_append(tmp: Path, n: int) -> tuple[float, float, float]:
                 txn.cursor(db=dbs[3]).putmulti(list(heads.items()))
         env.close()
 
-    return n / _timed(ours), n / _timed(raw), n / _timed(raw_indexed)
+    def fresh(name: str) -> Callable[[], None]:
+        return lambda: shutil.rmtree(tmp / name, ignore_errors=True)
+
+    return (
+        n / _timed(ours, fresh("ours")),
+        n / _timed(raw, fresh("raw")),
+        n / _timed(raw_indexed, fresh("rawix")),
+    )
 
 
 def bench_conversation_batches(tmp: Path, n: int) -> tuple[float, float]:
@@ -124,7 +139,10 @@ def bench_conversation_batches(tmp: Path, n: int) -> tuple[float, float]:
                     txn.put(seq.to_bytes(8, "big"), enc.encode(p.event), append=True)
         env.close()
 
-    return n / _timed(ours), n / _timed(raw)
+    def fresh(name: str) -> Callable[[], None]:
+        return lambda: shutil.rmtree(tmp / name, ignore_errors=True)
+
+    return n / _timed(ours, fresh("conv-ours")), n / _timed(raw, fresh("conv-raw"))
 
 
 def bench_scan(tmp: Path, n: int) -> tuple[float, float]:
@@ -206,7 +224,7 @@ def main() -> None:
         )
         from tests.bench.model_calls import measure as measure_calls
 
-        rate, ratio = measure_calls()
+        rate, ratio = max(measure_calls() for _ in range(REPEATS))  # best of REPEATS, like the others
         print(
             f"models   {rate:,.1f} calls/s at concurrency 32 against a 200 ms server: "
             f"ratio {ratio:.2f} of the ideal 160/s (target >= 0.85)"
