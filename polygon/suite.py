@@ -224,10 +224,28 @@ class Suite(_Strict):
         tools = [t.name for t in self.tools]
         if len(set(tools)) != len(tools):
             raise ValueError("tools: names must be unique")
+        for where, ref, offline in (
+            ("caller.model", self.caller.model, "scripted/caller"),
+            ("judge.model", self.judge.model, "scripted/heuristic"),
+            ("probe_model", self.probe_model, "scripted/detector"),
+        ):
+            _check_model_ref(where, ref, offline)
+        for name, cfg in self.configs.items():
+            if cfg.agent.startswith("model:"):
+                _check_model_ref(f"configs.{name}.agent", cfg.agent.removeprefix("model:"), "")
         for t in self.tools:
             if t.stub.mode == "stateful" and t.stub.store not in self.stores:
                 raise ValueError(f"tools.{t.name}.stub.store: unknown store {t.stub.store!r}")
         return self
+
+
+def _check_model_ref(where: str, ref: str, offline: str) -> None:
+    provider, sep, name = ref.partition("/")
+    if not sep or not name or provider not in ("openai", "local", "scripted"):
+        raise ValueError(f"{where}: {ref!r} is not provider/model (openai/…, local/…, scripted/…)")
+    if provider == "scripted" and ref != offline:
+        hint = f"the offline one here is {offline}" if offline else "use openai/… or local/…"
+        raise ValueError(f"{where}: no scripted model {ref!r} ({hint})")
 
 
 class LoadedSuite(BaseModel):

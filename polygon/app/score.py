@@ -76,8 +76,8 @@ def make_judge(model: str, client: ModelClient | None = None) -> Judge:
         return HeuristicJudge()
     if client is None:
         raise UserInputError(
-            f"judge {model!r} needs a model client; the OpenAI-compatible client is not built yet, "
-            f"use {HEURISTIC_JUDGE}"
+            f"judge {model!r} needs a model client (a provider/model reference resolved by the model hub); "
+            f"offline, use {HEURISTIC_JUDGE}"
         )
     return ModelJudge(model, client)
 

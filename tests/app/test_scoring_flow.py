@@ -218,7 +218,7 @@ def test_explain_cli_shows_contributions_gates_and_positions(tmp_path: Path) -> 
     assert invoke(log, "explain", "nope").exit_code == 2
 
 
-def test_model_judge_needs_a_client_until_the_http_client_exists() -> None:
+def test_model_judge_needs_a_client() -> None:
     from polygon.app.score import make_judge
 
     with pytest.raises(UserInputError, match="needs a model client"):

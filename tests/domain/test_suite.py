@@ -46,6 +46,11 @@ def test_minimal_suite_and_scenario_per_persona(tmp_path: Path) -> None:
         ),
         (GOOD + "scenarios: [{id: s, persona: ghost}]\n", "unknown persona 'ghost'"),
         (GOOD + "surprise: 1\n", "surprise: Extra inputs are not permitted"),
+        (
+            GOOD + "caller: {model: scripted/heuristic}\n",
+            "caller.model: no scripted model 'scripted/heuristic'",
+        ),
+        (GOOD + "judge: {model: gpt-4o}\n", "judge.model: 'gpt-4o' is not provider/model"),
         ("name: [unclosed", "not valid YAML"),
         ("- a list", "expected a mapping"),
         (
