@@ -12,7 +12,8 @@ from typing import Any
 
 import msgspec
 
-_CANONICAL = msgspec.msgpack.Encoder(order="deterministic")
+CANONICAL_ENCODER = msgspec.msgpack.Encoder(order="deterministic")
+_CANONICAL = CANONICAL_ENCODER
 
 
 def canonical(value: Any) -> bytes:

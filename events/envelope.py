@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any, Union
 
 import msgspec
-from polygon.events.codec import canonical
+from polygon.events.codec import CANONICAL_ENCODER
 from polygon.events.errors import DecodeError
 from polygon.events.registry import REGISTRY, Event, Registry
 
@@ -96,6 +96,7 @@ class Prepared(msgspec.Struct, frozen=True):
 
 
 _ENCODER = msgspec.msgpack.Encoder()
+_CANONICAL_ENCODE = CANONICAL_ENCODER.encode
 _TAG_AND_VERSION = operator.attrgetter("tag", "schema_version")
 _RAW_DECODER = msgspec.msgpack.Decoder(_RawRecord)
 
@@ -103,19 +104,23 @@ _RAW_DECODER = msgspec.msgpack.Decoder(_RawRecord)
 def prepare(batch: Sequence[Pending], registry: Registry = REGISTRY) -> list[Prepared]:
     """Validate, encode and hash a batch. Raises before anything touches the store."""
     out: list[Prepared] = []
-    checked: set[str] = set()
+    prefixes: dict[str, bytes] = {}
+    heads: dict[str, bytes] = {}
+    encode = _CANONICAL_ENCODE
+    blake2b = hashlib.blake2b
     for item in batch:
-        if item.stream not in checked:
+        prefix = prefixes.get(item.stream)
+        if prefix is None:
             _check_stream(item.stream)
-            checked.add(item.stream)
+            prefix = prefixes[item.stream] = item.stream.encode() + b"\x00"
         key = _identity_key(item.identity)
         spec = registry.spec_for(item.event)
-        payload = canonical(item.event)
+        head = heads.get(spec.tag)
+        if head is None:
+            head = heads[spec.tag] = f"{spec.tag}\x00{spec.version}\x00".encode()
+        payload = encode(item.event)
         # Content covers what the event means, not when it was written.
-        prefix = item.stream.encode() + b"\x00"
-        hashed = hashlib.blake2b(
-            prefix + f"{spec.tag}\x00{spec.version}\x00".encode() + payload, digest_size=16
-        ).digest()
+        hashed = blake2b(prefix + head + payload, digest_size=16).digest()
         out.append(
             Prepared(
                 item.stream,
@@ -151,8 +156,9 @@ def _check_stream(stream: str) -> None:
 
 def encode_record(p: Prepared, seq: int, stream_version: int) -> bytes:
     """Encode a prepared event as the record stored at ``seq``."""
+    # A tuple encodes to the same msgpack array as the array-like record struct, cheaper.
     return _ENCODER.encode(
-        _RawRecord(
+        (
             seq,
             p.stream,
             stream_version,
