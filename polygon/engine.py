@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from polygon.agents import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
 from polygon.caller import ScriptedCaller, Utterance
-from polygon.events import to_builtins
+from polygon.events import content_hash, to_builtins
 from polygon.events.families import (
     ConversationEnded,
     ConversationStarted,
@@ -307,12 +308,8 @@ class Conversation:
 
 
 def _hash_state(state: dict[str, str]) -> str:
-    from polygon.events import content_hash
-
     return content_hash(state, size=8)
 
 
 def _as_text(value: Any) -> str:
-    import json
-
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False)

@@ -12,7 +12,8 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from polygon.events import Event, EventLog, Pending, identity
+from polygon.events import EventLog, Pending
+from polygon.recorder import StreamRecorder
 
 
 class GroupWriter:
@@ -42,8 +43,8 @@ class GroupWriter:
         self.commit()
 
 
-class ConversationSink:
-    """A conversation's sink: deterministic identities, handed to the writer at each flush.
+class ConversationSink(StreamRecorder):
+    """A conversation's sink: a stream recorder that hands its events to the writer at each flush.
 
     On resume, identities the log already holds are dropped: the first written wins, so
     re-simulating a half-written call appends only what is missing.
@@ -60,32 +61,13 @@ class ConversationSink:
         now: Callable[[], str],
         existing: frozenset[str] = frozenset(),
     ) -> None:
+        super().__init__(run_id=run_id, stream=stream, conversation=conversation, seed=seed, now=now)
         self._writer = writer
-        self._run_id = run_id
-        self._stream = stream
-        self._conversation = conversation
-        self._seed = seed
-        self._now = now
         self._existing = existing
-        self._pending: list[Pending] = []
-
-    def emit(self, kind: str, event: Event, *, turn: int = 0, index: int = 0) -> None:
-        """Hold the event until the next flush."""
-        ident = identity(
-            run=self._run_id,
-            conversation=self._conversation,
-            turn=turn,
-            seed=self._seed,
-            kind=kind,
-            index=index,
-        )
-        if ident not in self._existing:
-            self._pending.append(
-                Pending(stream=self._stream, identity=ident, event=event, recorded_at=self._now())
-            )
 
     def flush(self) -> None:
         """Hand the held events to the writer (the engine calls this after every exchange)."""
-        if self._pending:
-            self._writer.submit(self._pending)
-            self._pending = []
+        fresh = [p for p in self.pending if p.identity not in self._existing]
+        if fresh:
+            self._writer.submit(fresh)
+        self.pending = []

@@ -58,5 +58,8 @@ def test_identity_is_deterministic_and_sensitive() -> None:
         ("index", 1),
     ]:
         assert events.identity(**{**base, field: other}) != events.identity(**base)
-    # A known value pins the canonical encoding across versions and processes.
     assert events.identity(**base) == events.identity_of(events.EventKey(**base))
+    # A known value pins the canonical encoding: changing it would orphan every stored identity.
+    assert events.identity(**base) == "b8478e1bc0a96a94a6127142a94935eb"
+    # One conversation's identities share their first half (they cluster in the index).
+    assert events.identity(**{**base, "turn": 9})[:16] == events.identity(**base)[:16]

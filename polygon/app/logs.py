@@ -67,12 +67,19 @@ def _events(log: EventLog, stream_prefix: str) -> Iterator[Envelope]:
         yield from log.read_stream(stream)
 
 
-def recorded_answers(log: EventLog) -> dict[str, dict[str, Any]]:
-    """Every recorded model response by request hash (what ``--cache`` reuses)."""
+def recorded_answers(log: EventLog, run_id: str | None = None) -> dict[str, dict[str, Any]]:
+    """Recorded model responses by request hash (what ``--cache`` and ``--resume`` reuse).
+
+    With ``run_id``, only that run's conversations are read (no scan of the whole log).
+    """
     from polygon.events.families import ModelCalled
 
+    if run_id is None:
+        events: Iterator[Envelope] = log.read_all(tags={"model.called"})
+    else:
+        events = (env for stream in log.streams(f"conv/{run_id}.") for env in log.read_stream(stream))
     out: dict[str, dict[str, Any]] = {}
-    for env in log.read_all(tags={"model.called"}):
+    for env in events:
         p = env.payload
         if isinstance(p, ModelCalled) and p.response is not None:
             out.setdefault(p.request_hash, p.response)

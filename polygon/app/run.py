@@ -13,12 +13,12 @@ import hashlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import httpx
 
 from polygon import __version__
 from polygon.agents import Agent, HttpAgent, python_factory
+from polygon.app.logs import recorded_answers
 from polygon.app.probe import probe_run_async
 from polygon.app.progress import Progress, no_progress
 from polygon.app.score import JudgeSettings, ScoreSummary, make_judge, score_run_async
@@ -26,7 +26,7 @@ from polygon.caller import SCRIPTED_CALLER, ScriptedCaller
 from polygon.engine import Caller, Conversation, ConversationPlan, conversation_seed, tool_definitions
 from polygon.events import EventLog, Pending, identity
 from polygon.events.errors import ResumeRefusedError, UnknownIdError, UserInputError
-from polygon.events.families import ConversationEnded, ModelCalled, PersonaSnapshot, RunFinished, RunStarted
+from polygon.events.families import ConversationEnded, PersonaSnapshot, RunFinished, RunStarted
 from polygon.model_agent import ModelAgent, profile_hash
 from polygon.model_caller import ModelCaller
 from polygon.model_hub import ModelHub
@@ -309,7 +309,7 @@ def run_suite(
     plans = plan_run(loaded, run_id, seed, configs)
     todo = [p for p in plans if not _ended(log, p.conversation_id)]
     if options.resume:
-        hub.remember(_recorded_answers(log, run_id))  # a half-written call replays its model answers
+        hub.remember(recorded_answers(log, run_id))  # a half-written call replays its model answers
     progress(len(plans) - len(todo), len(plans))
     scored = asyncio.run(
         _simulate_and_score(
@@ -366,16 +366,6 @@ def _ended(log: EventLog, conversation_id: str) -> bool:
     if not log.stream_length(stream):
         return False
     return any(isinstance(e.payload, ConversationEnded) for e in log.read_stream(stream))
-
-
-def _recorded_answers(log: EventLog, run_id: str) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
-    for stream in log.streams(f"conv/{run_id}."):
-        for env in log.read_stream(stream):
-            p = env.payload
-            if isinstance(p, ModelCalled) and p.response is not None:
-                out.setdefault(p.request_hash, p.response)
-    return out
 
 
 def _all_end_reasons(log: EventLog, plans: list[ConversationPlan]) -> dict[str, int]:
