@@ -27,13 +27,14 @@ test: lint typecheck pytest
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
-# mypy cannot follow setuptools' package-dir map, so we lay the package out as it is
-# installed (a tree of links) and check every module of that tree.
+# mypy and import-linter cannot follow setuptools' package-dir map, so we lay the package out
+# as it is installed (real folders, files linked) and check every module of that tree.
 typecheck: $(STAMP)
-	rm -rf .typecheck && mkdir -p .typecheck/polygon
-	for f in polygon/*; do ln -s "$$PWD/$$f" .typecheck/polygon/; done
-	for d in events projections cli rubrics examples; do ln -s "$$PWD/$$d" .typecheck/polygon/$$d; done
+	rm -rf .typecheck && mkdir -p .typecheck
+	cp -rs "$$PWD/polygon" .typecheck/polygon
+	for d in events projections cli rubrics examples; do cp -rs "$$PWD/$$d" .typecheck/polygon/$$d; done
 	cd .typecheck && ../$(VENV)/bin/mypy --config-file ../pyproject.toml -p polygon
+	cd .typecheck && PYTHONPATH=. ../$(VENV)/bin/lint-imports ../pyproject.toml
 
 pytest: $(LOCAL_STAMP)
 	$(PY) -m pytest -q

@@ -7,19 +7,20 @@ import sys
 from pathlib import Path
 
 import click
-from polygon.cli.context import Context, system_now
-from polygon.cli.run_cmd import _progress
-from polygon.events import to_builtins
-from polygon.events.errors import UserInputError
-from polygon.projections import probes as probe_fold
-from polygon.projections.compare_render import comparison_json, comparison_lines
 
 from polygon.app.compare import compare_runs, divergence_of
-from polygon.app.logs import open_log
-from polygon.app.probe import load_probes, probe_run_with
-from polygon.app.reports import run_events
-from polygon.divergence import find_divergence
-from polygon.model_hub import ModelHub
+from polygon.app.log import open_log
+from polygon.app.probe import load_probes, probe_with
+from polygon.app.report import run_events
+from polygon.cli.context import Context, system_now
+from polygon.cli.run_cmd import _progress
+from polygon.compare.divergence import find_divergence
+from polygon.errors import UserInputError
+from polygon.events import to_builtins
+from polygon.events.streams import RUN_PREFIX, run_of_stream
+from polygon.models.hub import ModelHub
+from polygon.projections import probes as probe_fold
+from polygon.projections.compare_render import comparison_json, comparison_lines
 
 
 @click.command()
@@ -93,7 +94,7 @@ def probe(obj: Context, run_id: str, probes_file: Path | None, answerer: str, ba
     extra = load_probes(probes_file) if probes_file else []
     with open_log(obj.log_path, readonly=False) as log, _progress(sys.stderr.isatty()) as bar:
         task = bar.add_task("probing", total=None)
-        summary = probe_run_with(
+        summary = probe_with(
             log,
             run_id,
             extra=extra,
@@ -115,7 +116,7 @@ def probe(obj: Context, run_id: str, probes_file: Path | None, answerer: str, ba
 def trend(obj: Context, probe_id: str, config: str | None, as_json: bool) -> None:
     """A probe's compliance across runs, in log order; a reworded probe starts a new series."""
     with open_log(obj.log_path, readonly=True) as log:
-        runs = sorted({s.removeprefix("run/") for s in log.streams("run/")})
+        runs = sorted({run_of_stream(s) for s in log.streams(RUN_PREFIX)})
         tables = [(r, probe_fold.build(run_events(log, r))) for r in runs]
     points = probe_fold.trend(tables, probe_id, config)
     if not points:

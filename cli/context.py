@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from polygon.model_hub import ModelSettings
+from polygon.models.hub import ModelSettings
 
 
 @dataclass(frozen=True)

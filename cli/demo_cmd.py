@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 
 import click
-from polygon.cli.context import Context, system_now
-from polygon.cli.run_cmd import _progress
 
 from polygon.app.demo import demo_lines, run_demo
-from polygon.app.logs import open_log
+from polygon.app.log import open_log
+from polygon.cli.context import Context, system_now
+from polygon.cli.run_cmd import _progress
 
 
 @click.command()

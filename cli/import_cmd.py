@@ -8,16 +8,16 @@ from pathlib import Path
 
 import click
 import yaml
+
+from polygon.app.import_ import ImportOptions, import_files
+from polygon.app.log import open_log
+from polygon.app.rerun import rerun as rerun_call
 from polygon.cli.context import Context, system_now
 from polygon.cli.run_cmd import _progress
-from polygon.events.errors import UserInputError
-
-from polygon.app.importing import ImportOptions, import_files
-from polygon.app.logs import open_log
-from polygon.app.rerun import rerun as rerun_call
-from polygon.importers import FORMATS
-from polygon.model_hub import ModelHub
-from polygon.suite import load_suite
+from polygon.errors import UserInputError
+from polygon.importing.formats import FORMATS
+from polygon.models.hub import ModelHub
+from polygon.suite.loading import load_suite
 
 
 def _mapping(path: Path | None) -> dict[str, str]:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 import msgspec
+
+from polygon.app.log import export_jsonl, open_log
 from polygon.cli.context import Context
 from polygon.events import to_builtins
-
-from polygon.app.logs import export_jsonl, open_log
 
 
 @click.group()

@@ -10,11 +10,11 @@ from __future__ import annotations
 import os
 
 import click
-from polygon.cli.context import Context
-from polygon.events.errors import PolygonError
 
 from polygon import __version__
-from polygon.app.logs import resolve_log_path
+from polygon.app.log import resolve_log_path
+from polygon.cli.context import Context
+from polygon.errors import PolygonError
 
 
 class _OneLineError(click.ClickException):

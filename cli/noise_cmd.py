@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import click
-from polygon.events import to_builtins
 
-from polygon.noise import apply_noise
-from polygon.noise_packs import languages
+from polygon.events import to_builtins
+from polygon.simulate.noise import apply_noise
+from polygon.simulate.noise.packs import languages
 
 
 @click.command()

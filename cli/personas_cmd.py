@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 
 import click
-from polygon.cli.context import Context, system_now
 
-from polygon.app.logs import open_log
+from polygon.app.log import open_log
 from polygon.app.personas import generate as generate_personas
 from polygon.app.personas import personas_path, stale_personas
-from polygon.model_hub import ModelHub
-from polygon.personas import OFFLINE_GENERATOR
-from polygon.suite import load_suite
+from polygon.cli.context import Context, system_now
+from polygon.models.hub import ModelHub
+from polygon.suite.loading import load_suite
+from polygon.suite.personas import OFFLINE_GENERATOR
 
 
 @click.group()

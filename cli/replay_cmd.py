@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import click
+
+from polygon.app.log import open_log
+from polygon.app.replay import load_conversation
 from polygon.cli.context import Context
 from polygon.projections.replay import as_data, ending_lines, header_lines, turn_lines
-
-from polygon.app.logs import open_log
-from polygon.app.replay import load_conversation
 
 
 @click.command()

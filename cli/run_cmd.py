@@ -6,16 +6,16 @@ import json
 import sys
 
 import click
-from polygon.cli.context import Context, system_now
-from polygon.projections.report import make_report
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from polygon.app.logs import open_log, recorded_answers
+from polygon.app.log import open_log, recorded_answers
 from polygon.app.personas import check_stale
-from polygon.app.reports import enforce, load_run
+from polygon.app.report import enforce, load_run
 from polygon.app.run import RunOptions, run_suite
-from polygon.model_hub import ModelHub
-from polygon.suite import load_suite
+from polygon.cli.context import Context, system_now
+from polygon.models.hub import ModelHub
+from polygon.projections.report import make_report
+from polygon.suite.loading import load_suite
 
 
 @click.command()

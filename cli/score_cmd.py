@@ -7,8 +7,14 @@ import sys
 from pathlib import Path
 
 import click
+
+from polygon.app.judge import judge_run
+from polygon.app.log import open_log
+from polygon.app.replay import load_conversation
+from polygon.app.report import enforce, load_run, run_of
 from polygon.cli.context import Context, system_now
 from polygon.cli.run_cmd import _progress
+from polygon.models.hub import ModelHub
 from polygon.projections.explain import explain, explain_data, explain_lines
 from polygon.projections.report import (
     make_report,
@@ -17,13 +23,7 @@ from polygon.projections.report import (
     render_junit,
     render_text,
 )
-
-from polygon.app.logs import open_log
-from polygon.app.replay import load_conversation
-from polygon.app.reports import enforce, load_run, run_of
-from polygon.app.score import judge_run
-from polygon.model_hub import ModelHub
-from polygon.rubric import load_rubric
+from polygon.score.rubric import load_rubric
 
 RENDERERS = {"text": render_text, "json": render_json, "junit": render_junit, "html": render_html}
 FAIL_ON = click.Choice(["fail", "warn"])

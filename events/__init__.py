@@ -4,6 +4,7 @@ See ``events/README.md`` for the invariants. Public names are listed in ``__all_
 pinned by a test; everything else is private.
 """
 
+from polygon.errors import PolygonError, UserInputError
 from polygon.events import families
 from polygon.events.codec import canonical, content_hash, digest, to_builtins
 from polygon.events.envelope import Envelope, Pending, decode_envelope
@@ -14,10 +15,8 @@ from polygon.events.errors import (
     IdentityConflictError,
     LogError,
     LogFormatError,
-    PolygonError,
     StorageError,
     UnknownTagError,
-    UserInputError,
     WriterBusyError,
 )
 from polygon.events.identity import EventKey, identity, identity_of

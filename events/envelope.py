@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any, Union
 
 import msgspec
+
 from polygon.events.codec import CANONICAL_ENCODER
 from polygon.events.errors import DecodeError
 from polygon.events.registry import REGISTRY, Event, Registry

@@ -1,13 +1,8 @@
-"""Polygon's one error hierarchy.
+"""The event log's errors: the ``LogError`` half of Polygon's one hierarchy.
 
-Every failure a user can meet is one of these, with one clear line naming the file, field
-or id that is wrong. The CLI turns them into exit code 2 (no traceback unless ``--debug``).
+The root and the user-facing half live in :mod:`polygon.errors`, which imports nothing.
 
-    PolygonError
-    ├── UserInputError          bad input from the user: a file, a flag, an id
-    │   ├── SuiteError          a suite / rubric / probe file is malformed
-    │   ├── UnknownIdError      a run or conversation id the log does not hold
-    │   └── ResumeRefusedError  --resume on a run whose suite, prompt or seed changed
+    PolygonError                    (polygon.errors)
     └── LogError                the event log
         ├── WriterBusyError     another process holds the writer lock
         ├── ForkedUseError      a log handle used in a child after fork()
@@ -21,27 +16,7 @@ or id that is wrong. The CLI turns them into exit code 2 (no traceback unless ``
 
 from __future__ import annotations
 
-
-class PolygonError(Exception):
-    """Base of every error Polygon raises on purpose."""
-
-    exit_code = 2
-
-
-class UserInputError(PolygonError):
-    """The user gave us something we cannot use; the message names it."""
-
-
-class SuiteError(UserInputError):
-    """A suite, rubric or probe file is malformed."""
-
-
-class UnknownIdError(UserInputError):
-    """A run, conversation or other id that the log does not hold."""
-
-
-class ResumeRefusedError(UserInputError):
-    """A run cannot be resumed because its inputs changed."""
+from polygon.errors import PolygonError
 
 
 class LogError(PolygonError):

@@ -8,6 +8,7 @@ produces the same identity again, and the log turns the repeat into a no-op.
 from __future__ import annotations
 
 import msgspec
+
 from polygon.events.codec import canonical, digest
 
 

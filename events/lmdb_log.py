@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import lmdb
+
 from polygon.events.envelope import (
     DECODER,
     Envelope,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import msgspec
+
 from polygon.events.errors import DecodeError, FutureVersionError, UnknownTagError
 
 

@@ -13,6 +13,7 @@ from collections.abc import Collection, Iterator, Sequence
 from typing import Protocol
 
 import msgspec
+
 from polygon.events.envelope import Envelope, Pending, Prepared
 from polygon.events.errors import IdentityConflictError
 

@@ -16,10 +16,10 @@ from math import comb
 
 import msgspec
 import numpy as np
+
+from polygon.compare.divergence import Divergence, find_divergence
 from polygon.projections.probes import ProbeTable, Rate
 from polygon.projections.verdicts import ConversationVerdict
-
-from polygon.divergence import Divergence, find_divergence
 from polygon.transcript import ConversationView
 
 BOOTSTRAP_SEED = 20261130

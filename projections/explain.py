@@ -16,7 +16,6 @@ from polygon.events import to_builtins
 from polygon.events.families import CriterionScore, Evidence, RubricRecorded
 from polygon.projections.report import HEURISTIC_LABEL
 from polygon.projections.verdicts import ConversationVerdict, RunRecord, choose_version, verdicts
-
 from polygon.transcript import ConversationView
 
 _TURN = re.compile(r"\[turn (\d+)\]")
@@ -29,7 +28,7 @@ def explain(
     chosen = choose_version(state, version)
     row = next(r for r in verdicts(state, chosen) if r.record.conversation_id == conversation_id)
     if row.verdict is None:
-        from polygon.events.errors import UserInputError
+        from polygon.errors import UserInputError
 
         raise UserInputError(f"{conversation_id} was not judged under rubric {chosen}")
     first = row.judged[0].event

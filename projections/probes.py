@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import msgspec
-from polygon.events import Envelope
-from polygon.events.families import ConversationStarted, ProbeAnswered
 from scipy.stats import binomtest
 
-from polygon.probes import right_answer
+from polygon.events import Envelope
+from polygon.events.families import ConversationStarted, ProbeAnswered
+from polygon.probe.library import right_answer
 
 VERSION = 1
 

@@ -12,6 +12,7 @@ import statistics
 from xml.etree import ElementTree as ET
 
 import msgspec
+
 from polygon.events import to_builtins
 from polygon.projections.verdicts import ConversationVerdict, RunRecord, choose_version, verdicts
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import msgspec
+
 from polygon.events import Envelope
 from polygon.events.families import ConversationEnded, ConversationStarted, ToolCalled
 

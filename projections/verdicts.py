@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import msgspec
+
+from polygon.errors import UserInputError
 from polygon.events import Envelope
-from polygon.events.errors import UserInputError
 from polygon.events.families import (
     CheckRecorded,
     ConversationEnded,
@@ -21,9 +22,8 @@ from polygon.events.families import (
     RubricRecorded,
     RunStarted,
 )
-
-from polygon.rubric import CRITERIA
-from polygon.scoring import GateResult, Verdict, verdict
+from polygon.score.rubric import CRITERIA
+from polygon.score.verdict import GateResult, Verdict, verdict
 
 VERSION = 1
 CHECK_GATES = {"forbidden_phrase": "forbidden_phrase", "invalid_tool_answer": "invalid_tool_answer"}

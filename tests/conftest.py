@@ -4,6 +4,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from polygon.events import LmdbLog, MemoryLog
 
 

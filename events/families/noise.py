@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import msgspec
+
 from polygon.events.registry import Event, event_type
 
 

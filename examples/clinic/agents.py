@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from polygon.agents import AgentReply, AgentStep, ToolCall
+from polygon import AgentReply, AgentStep, ToolCall
 
 _DIGIT_WORDS = {
     "zero": "0",

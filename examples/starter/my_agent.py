@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from polygon.agents import AgentReply, AgentStep, ToolCall
+from polygon import AgentReply, AgentStep, ToolCall
 
 
 class OrderAgent:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from polygon.app.reports import run_events
+from polygon.app.report import run_events
+from polygon.errors import UserInputError
 from polygon.events import Envelope, EventLog
-from polygon.events.errors import UserInputError
+from polygon.events.streams import conversation_of_stream, is_conversation_stream
 from polygon.projections import probes as probe_fold
 from polygon.projections import verdicts as verdict_fold
 from polygon.projections.compare import Comparison, Side, compare
@@ -50,8 +51,8 @@ def compare_runs(
 def _views(events: list[Envelope]) -> dict[str, ConversationView]:
     by_conv: dict[str, list[Envelope]] = {}
     for env in events:
-        if env.stream.startswith("conv/"):
-            by_conv.setdefault(env.stream.removeprefix("conv/"), []).append(env)
+        if is_conversation_stream(env.stream):
+            by_conv.setdefault(conversation_of_stream(env.stream), []).append(env)
     return {cid: build(cid, evs) for cid, evs in by_conv.items()}
 
 

@@ -10,14 +10,15 @@ from pathlib import Path
 
 from polygon.app.compare import compare_runs
 from polygon.app.progress import Progress
-from polygon.app.reports import load_run
+from polygon.app.report import load_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import EventLog
+from polygon.events.streams import run_conversations
 from polygon.projections.compare import Comparison
 from polygon.projections.compare_render import comparison_lines
 from polygon.projections.report import RunReport, make_report
 from polygon.projections.run_overview import RunOverview, build
-from polygon.suite import load_suite
+from polygon.suite.loading import load_suite
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ def run_demo(log: EventLog, *, now: Callable[[], str], progress: Progress) -> De
     started = time.perf_counter()
     summary = run_suite(loaded, log, RunOptions(concurrency=8), now=now, progress=progress)
     seconds = time.perf_counter() - started
-    streams = [s for s in log.streams(f"conv/{summary.run_id}.")]
+    streams = [s for s in log.streams(run_conversations(summary.run_id))]
     overview = build(summary.run_id, (env for s in streams for env in log.read_stream(s)))
     report = make_report(load_run(log, summary.run_id), None)
     comparison = compare_runs(log, [summary.run_id])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from polygon.events.errors import UserInputError
+from polygon.errors import UserInputError
 
 STARTER_FILES = ("suite.yaml", "prompt.md", "my_agent.py")
 

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import yaml
 
+from polygon.errors import UserInputError
 from polygon.events import EventLog, content_hash
-from polygon.events.errors import UserInputError
-from polygon.model_hub import ModelHub
-from polygon.personas import OFFLINE_GENERATOR, coverage, model_persona, offline_persona
-from polygon.recorder import StreamRecorder
-from polygon.suite import LoadedSuite, PersonaSpec
+from polygon.models.hub import ModelHub
+from polygon.recording import StreamRecorder
+from polygon.suite.loading import LoadedSuite
+from polygon.suite.personas import OFFLINE_GENERATOR, coverage, model_persona, offline_persona
+from polygon.suite.schema import PersonaSpec
 
 DEFAULT_FILE = "personas.generated.yaml"
 

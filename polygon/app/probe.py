@@ -14,27 +14,19 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
+from polygon.app.passes import Visit, each_conversation, run_started
 from polygon.app.progress import Progress, no_progress
-from polygon.app.score import run_started
+from polygon.errors import SuiteError
 from polygon.events import EventLog
-from polygon.events.errors import SuiteError
-from polygon.events.families import ConversationStarted, ProbeAnswered
-from polygon.model_hub import ModelHub
-from polygon.models import model_called
-from polygon.probes import (
-    DETECTOR,
-    ProbeAnswerer,
-    ProbeSpec,
-    answered,
-    detect,
-    parse_answer,
-    probe_request,
-    probes_from,
-)
-from polygon.recorder import StreamRecorder
-from polygon.streams import conversation_stream
-from polygon.suite import yaml_error
-from polygon.transcript import ConversationView, build
+from polygon.events.families import ProbeAnswered
+from polygon.events.streams import PROBE, keyed
+from polygon.models.hub import ModelHub
+from polygon.models.recorded import RecordedClient
+from polygon.probe.answering import ProbeAnswerer, answered, parse_answer, probe_request
+from polygon.probe.library import DETECTOR, ProbeSpec, detect, probes_from
+from polygon.recording import Sink
+from polygon.suite.loading import yaml_error
+from polygon.transcript import ConversationView
 
 
 def load_probes(path: Path) -> list[dict[str, object]]:
@@ -69,20 +61,23 @@ class ProbeSummary:
 
 
 async def _answer(
-    probe: ProbeSpec, view: ConversationView, answerer: ProbeAnswerer, sink: StreamRecorder
+    probe: ProbeSpec, view: ConversationView, answerer: ProbeAnswerer, sink: Sink
 ) -> ProbeAnswered:
     if answerer.client is None:
         return answered(probe, view, detect(probe, view), answerer.name)
     request = probe_request(probe, view, answerer.name)
-    reply = await answerer.client.complete(request)
-    sink.emit(
-        f"probe-call:{probe.id}:{probe.wording_hash}:{answerer.name}",
-        model_called("probe", answerer.name, request, reply, conversation_id=view.conversation_id),
+    client = RecordedClient(answerer.client, sink, role="probe", model=answerer.name)
+    reply = await client.complete(
+        request, key=_key(probe, answerer), conversation_id=view.conversation_id
     )
     return answered(probe, view, parse_answer(reply.text), answerer.name)
 
 
-async def probe_run_async(
+def _key(probe: ProbeSpec, answerer: ProbeAnswerer) -> str:
+    return f"{probe.id}:{probe.wording_hash}:{answerer.name}"
+
+
+async def probe_run(
     log: EventLog,
     run_id: str,
     *,
@@ -94,54 +89,28 @@ async def probe_run_async(
     """Answer every probe (library + the suite's + ``extra``) for every conversation of the run."""
     started = run_started(log, run_id)
     probes = probes_from([*started.probes, *extra])
-    streams = list(log.streams(f"conv/{run_id}."))
     new = already = 0
-    for i, stream in enumerate(streams):
-        events = list(log.read_stream(stream))
-        head = events[0].payload
-        assert isinstance(head, ConversationStarted)
+
+    async def visit(conversation: Visit) -> None:
+        nonlocal new, already
         have = {
             (e.payload.probe_id, e.payload.probe_hash, e.payload.answered_by)
-            for e in events
+            for e in conversation.events
             if isinstance(e.payload, ProbeAnswered)
         }
-        view = build(head.conversation_id, events)
-        sink = StreamRecorder(
-            run_id=run_id,
-            stream=conversation_stream(head.conversation_id),
-            conversation=head.conversation_id,
-            seed=head.seed,
-            now=now,
-        )
         for probe in probes:
             if (probe.id, probe.wording_hash, answerer.name) in have:
                 already += 1
                 continue
-            answer = await _answer(probe, view, answerer, sink)
-            sink.emit(f"probe:{probe.id}:{probe.wording_hash}:{answerer.name}", answer)
+            answer = await _answer(probe, conversation.view, answerer, conversation.sink)
+            conversation.sink.emit(keyed(PROBE, _key(probe, answerer)), answer)
             new += 1
-        if sink.pending:
-            log.append(sink.pending)
-        progress(i + 1, len(streams))
+
+    await each_conversation(log, run_id, visit, now=now, progress=progress)
     return ProbeSummary(new, already, len(probes))
 
 
-def probe_run(
-    log: EventLog,
-    run_id: str,
-    *,
-    extra: Sequence[dict[str, object]] = (),
-    answerer: ProbeAnswerer = DETECTORS_ONLY,
-    now: Callable[[], str],
-    progress: Progress = no_progress,
-) -> ProbeSummary:
-    """:func:`probe_run_async` in its own event loop."""
-    return asyncio.run(
-        probe_run_async(log, run_id, extra=extra, answerer=answerer, now=now, progress=progress)
-    )
-
-
-def probe_run_with(
+def probe_with(
     log: EventLog,
     run_id: str,
     *,
@@ -160,9 +129,7 @@ def probe_run_with(
                 if answerer_model == DETECTOR
                 else ProbeAnswerer(name=answerer_model, client=hub.client(answerer_model))
             )
-            return await probe_run_async(
-                log, run_id, extra=extra, answerer=answerer, now=now, progress=progress
-            )
+            return await probe_run(log, run_id, extra=extra, answerer=answerer, now=now, progress=progress)
         finally:
             await hub.aclose()
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+from polygon.errors import UnknownIdError
 from polygon.events import EventLog
-from polygon.events.errors import UnknownIdError
+from polygon.events.streams import conversation_of_stream, conversation_stream
 from polygon.projections.conversation import ConversationView, build
-from polygon.streams import conversation_stream
 
 
 def load_conversation(log: EventLog, conversation_id: str) -> ConversationView:
     """The conversation's view; an id the log lacks is a user error naming close matches."""
     stream = conversation_stream(conversation_id)
     if not log.stream_length(stream):
-        close = [s.removeprefix("conv/") for s in log.streams(f"conv/{conversation_id[:9]}")][:5]
+        close = [conversation_of_stream(s) for s in log.streams(conversation_stream(conversation_id[:9]))][:5]
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise UnknownIdError(f"no conversation {conversation_id!r} in the log{hint}")
     return build(conversation_id, log.read_stream(stream))

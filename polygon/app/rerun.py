@@ -15,47 +15,26 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from polygon import __version__
-from polygon.agents import AgentReply, ToolCall
+from polygon.app.judge import ScoreSummary, score_run
+from polygon.app.passes import start_run
 from polygon.app.replay import load_conversation
-from polygon.app.run import AgentPool
-from polygon.app.score import JudgeSettings, ScoreSummary, make_judge, score_run_async
-from polygon.caller import ScriptedCaller, Utterance
-from polygon.divergence import WORDING_THRESHOLD, bigram_jaccard
-from polygon.engine import Conversation, ConversationPlan
-from polygon.events import EventLog, Pending, canonical, identity
-from polygon.events.errors import UserInputError
+from polygon.compare.divergence import WORDING_THRESHOLD
+from polygon.errors import UserInputError
+from polygon.events import EventLog, canonical
 from polygon.events.families import RunStarted
-from polygon.model_hub import ModelHub
-from polygon.recorder import StreamRecorder
-from polygon.rubric import load_rubric
-from polygon.streams import conversation_stream, run_stream
-from polygon.suite import LoadedSuite
-from polygon.transcript import ConversationView, TurnView
-
-
-class ReplayCaller:
-    """Says the source call's caller turns as heard; can hand over to the scripted caller."""
-
-    def __init__(self, source: ConversationView, takeover: ScriptedCaller | None) -> None:
-        self._lines = [
-            t.heard_text if t.heard_text is not None else t.caller_text for t in source.turns if t.caller_text
-        ]
-        self._turn = 0
-        self._takeover = takeover
-        self.live = False
-
-    def hand_over(self) -> None:
-        """From now on the scripted caller speaks."""
-        self.live = self._takeover is not None
-
-    def next(self, agent_text: str | None) -> Utterance:
-        """The next recorded line, or the scripted caller's answer once handed over."""
-        self._turn += 1
-        if self.live and self._takeover is not None:
-            return self._takeover.next(agent_text)
-        if self._turn > len(self._lines):
-            return Utterance("(the recorded call ends here)", "replay_end", ends_call="done")
-        return Utterance(self._lines[self._turn - 1], "replayed")
+from polygon.events.streams import conversation_id, conversation_stream
+from polygon.models.hub import ModelHub
+from polygon.recording import StreamRecorder
+from polygon.score.conversation import JudgeSettings, make_judge
+from polygon.score.rubric import load_rubric
+from polygon.similarity import bigram_jaccard
+from polygon.simulate.agents import AgentReply, ToolCall
+from polygon.simulate.callers.replay import ReplayCaller
+from polygon.simulate.callers.scripted import ScriptedCaller
+from polygon.simulate.engine import Conversation
+from polygon.simulate.plan import AgentPool, ConversationPlan
+from polygon.suite.loading import LoadedSuite
+from polygon.transcript import TurnView
 
 
 def _parts(source: TurnView | None, reply: AgentReply, tools: list[ToolCall]) -> str | None:
@@ -113,7 +92,7 @@ def rerun(
         or "x"
         + hashlib.blake2b(f"{source_id}\0{config}\0{keep_going}\0{now()}".encode(), digest_size=4).hexdigest()
     )
-    cid = f"{run_id}.{config}.{scenario}.0"
+    cid = conversation_id(run_id, config, scenario, 0)
     started = RunStarted(
         run_id=run_id,
         suite_name=loaded.suite.name,
@@ -127,16 +106,7 @@ def rerun(
         polygon_version=__version__,
         forbidden_phrases=list(loaded.suite.forbidden_phrases),
     )
-    log.append(
-        [
-            Pending(
-                stream=run_stream(run_id),
-                identity=identity(run=run_id, kind="run.started"),
-                event=started,
-                recorded_at=now(),
-            )
-        ]
-    )
+    start_run(log, started, now)
     seed = source.started.seed if source.started else 0
     plan = ConversationPlan(
         run_id=run_id,
@@ -201,7 +171,7 @@ async def _drive(
         settings = JudgeSettings(
             rubric=load_rubric(loaded.suite.judge.rubric), judge=make_judge("scripted/heuristic")
         )
-        scoring = await score_run_async(log, plan.run_id, settings, now=now)
+        scoring = await score_run(log, plan.run_id, settings, now=now)
     finally:
         await agent.aclose()
         await pool.aclose()

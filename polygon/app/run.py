@@ -14,28 +14,26 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import httpx
-
 from polygon import __version__
-from polygon.agents import Agent, HttpAgent, python_factory
-from polygon.app.logs import recorded_answers
-from polygon.app.probe import probe_run_async
+from polygon.app.judge import ScoreSummary, score_run
+from polygon.app.log import recorded_answers
+from polygon.app.passes import start_run
+from polygon.app.probe import probe_run
 from polygon.app.progress import Progress, no_progress
-from polygon.app.score import JudgeSettings, ScoreSummary, make_judge, score_run_async
-from polygon.caller import SCRIPTED_CALLER, ScriptedCaller
-from polygon.engine import Caller, Conversation, ConversationPlan, conversation_seed, tool_definitions
+from polygon.errors import ResumeRefusedError, UnknownIdError, UserInputError
 from polygon.events import EventLog, Pending, identity
-from polygon.events.errors import ResumeRefusedError, UnknownIdError, UserInputError
-from polygon.events.families import ConversationEnded, PersonaSnapshot, RunFinished, RunStarted
-from polygon.model_agent import ModelAgent, profile_hash
-from polygon.model_caller import ModelCaller
-from polygon.model_hub import ModelHub
-from polygon.probes import DETECTOR, ProbeAnswerer
-from polygon.recorder import Sink
-from polygon.rubric import load_rubric
-from polygon.streams import conversation_stream, run_stream
-from polygon.suite import LoadedSuite
-from polygon.writer import ConversationSink, GroupWriter
+from polygon.events.families import ConversationEnded, RunFinished, RunStarted
+from polygon.events.streams import RUN_FINISHED, conversation_stream, run_stream, valid_run_id
+from polygon.models.hub import ModelHub
+from polygon.probe.answering import ProbeAnswerer
+from polygon.probe.library import DETECTOR
+from polygon.recording import ConversationSink, GroupWriter
+from polygon.score.conversation import JudgeSettings, make_judge
+from polygon.score.rubric import load_rubric
+from polygon.simulate.agents.model import profile_hash
+from polygon.simulate.engine import Conversation
+from polygon.simulate.plan import AgentPool, ConversationPlan, plan_run, tool_definitions
+from polygon.suite.loading import LoadedSuite
 
 
 @dataclass(frozen=True)
@@ -63,47 +61,6 @@ class RunSummary:
 def new_run_id(suite_hash: str, seed: int, now: str) -> str:
     """A short run id; unique per start time (pass --run-id for a fixed one)."""
     return "r" + hashlib.blake2b(f"{suite_hash}{seed}{now}".encode(), digest_size=4).hexdigest()
-
-
-def plan_run(loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str, ...]) -> list[ConversationPlan]:
-    """Every (configuration, scenario, trial) of the run, in a stable order."""
-    suite = loaded.suite
-    plans = []
-    for config in configs:
-        cfg = suite.configs[config]
-        for scenario in loaded.scenarios():
-            persona = loaded.persona(scenario.persona)
-            snapshot = PersonaSnapshot(
-                persona_id=persona.id,
-                type=persona.type,
-                outcome=persona.outcome,
-                difficulty=persona.difficulty,
-                goal=persona.goal,
-                facts=dict(persona.facts),
-                language=persona.language or suite.noise.language,
-                prompt_hash=persona.prompt_hash,
-            )
-            for trial in range(suite.trials):
-                plans.append(
-                    ConversationPlan(
-                        run_id=run_id,
-                        run_seed=seed,
-                        conversation_id=f"{run_id}.{config}.{scenario.id}.{trial}",
-                        config=config,
-                        scenario=scenario.id,
-                        trial=trial,
-                        seed=conversation_seed(seed, scenario.id, trial),
-                        persona=snapshot,
-                        max_turns=scenario.max_turns or suite.max_turns,
-                        noise_intensity=suite.noise.intensity,
-                        noise_language=persona.language or suite.noise.language,
-                        agent_ref=cfg.agent,
-                        tools=tuple(suite.tools),
-                        stores=suite.stores,
-                        caller_model=suite.caller.model,
-                    )
-                )
-    return plans
 
 
 def _select_configs(loaded: LoadedSuite, wanted: tuple[str, ...]) -> tuple[str, ...]:
@@ -166,51 +123,6 @@ def _check_resume(log: EventLog, run_id: str, fresh: RunStarted) -> None:
             raise ResumeRefusedError(
                 f"cannot resume run {run_id}: the {what} changed since it started; start a new run"
             )
-
-
-class AgentPool:
-    """Builds one agent and one caller per conversation from the suite's references."""
-
-    def __init__(self, loaded: LoadedSuite, hub: ModelHub) -> None:
-        self._loaded = loaded
-        self._hub = hub
-        self._factories: dict[str, Callable[[], Agent]] = {}
-        self.http = httpx.AsyncClient()
-
-    def make(self, config: str, sink: Sink) -> Agent:
-        """A fresh agent for one call."""
-        cfg = self._loaded.suite.configs[config]
-        if cfg.agent.startswith(("http://", "https://")):
-            return HttpAgent(cfg.agent, self.http)
-        if cfg.agent.startswith("model:"):
-            ref = cfg.agent.removeprefix("model:")
-            return ModelAgent(self._hub.client(ref), ref, self._loaded.prompts[config], cfg.params, sink)
-        if config not in self._factories:
-            self._factories[config] = python_factory(
-                cfg.agent.removeprefix("python:"),
-                prompt=self._loaded.prompts[config],
-                params=cfg.params,
-                search_path=str(self._loaded.path.parent.resolve()),
-            )
-        return self._factories[config]()
-
-    def caller(self, plan: ConversationPlan, sink: Sink) -> Caller:
-        """The scripted caller offline, or a model playing the persona."""
-        assert plan.persona is not None  # planned from the suite: every scenario has one
-        if plan.caller_model == SCRIPTED_CALLER:
-            return ScriptedCaller(plan.persona, plan.seed)
-        return ModelCaller(
-            self._hub.client(plan.caller_model),
-            plan.caller_model,
-            plan.persona,
-            sink,
-            plan.conversation_id,
-            plan.seed,
-        )
-
-    async def aclose(self) -> None:
-        """Close the shared HTTP client."""
-        await self.http.aclose()
 
 
 async def _run_plans(
@@ -288,7 +200,7 @@ def run_suite(
     configs = _select_configs(loaded, wanted)
     seed = loaded.suite.seed if options.seed is None else options.seed
     run_id = options.resume or options.run_id or new_run_id(loaded.suite_hash, seed, now())
-    if "." in run_id or "/" in run_id:
+    if not valid_run_id(run_id):
         raise UserInputError(f"run id {run_id!r} must not contain '.' or '/'")
     started = _run_started(loaded, run_id, seed, configs)
     if options.resume:
@@ -296,16 +208,7 @@ def run_suite(
     elif log.stream_length(run_stream(run_id)):
         raise UserInputError(f"run {run_id} already exists in the log (use --resume {run_id})")
     else:
-        log.append(
-            [
-                Pending(
-                    stream=run_stream(run_id),
-                    identity=identity(run=run_id, kind="run.started"),
-                    event=started,
-                    recorded_at=now(),
-                )
-            ]
-        )
+        start_run(log, started, now)
     plans = plan_run(loaded, run_id, seed, configs)
     todo = [p for p in plans if not _ended(log, p.conversation_id)]
     if options.resume:
@@ -321,7 +224,7 @@ def run_suite(
         [
             Pending(
                 stream=run_stream(run_id),
-                identity=identity(run=run_id, kind="run.finished"),
+                identity=identity(run=run_id, kind=RUN_FINISHED),
                 event=RunFinished(run_id=run_id, conversations=len(plans), end_reasons=reasons),
                 recorded_at=now(),
             )
@@ -346,10 +249,10 @@ async def _simulate_and_score(
     offset = total - len(todo)
     try:
         await _run_plans(todo, log, pool, concurrency, now, lambda done, _t: progress(offset + done, total))
-        scored = await score_run_async(
+        scored = await score_run(
             log, run_id, suite_judge(loaded, hub), now=now, progress=score_progress
         )
-        await probe_run_async(log, run_id, answerer=_answerer(loaded, hub), now=now)
+        await probe_run(log, run_id, answerer=_answerer(loaded, hub), now=now)
     finally:
         await pool.aclose()
         await hub.aclose()

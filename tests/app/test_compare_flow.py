@@ -5,18 +5,18 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from polygon.cli.main import cli
-from polygon.events import LmdbLog, MemoryLog
-from polygon.events.errors import UserInputError
-from polygon.projections.compare import MatrixRow, bootstrap_mean, matrix, pass_hat_k
-from polygon.projections.compare_render import comparison_json
-from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
 
 from polygon.app.compare import compare_runs
 from polygon.app.demo import clinic_suite_path
 from polygon.app.run import RunOptions, run_suite
-from polygon.scoring import Verdict
-from polygon.suite import load_suite
+from polygon.cli.main import cli
+from polygon.errors import UserInputError
+from polygon.events import LmdbLog, MemoryLog
+from polygon.projections.compare import MatrixRow, bootstrap_mean, matrix, pass_hat_k
+from polygon.projections.compare_render import comparison_json
+from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
+from polygon.score.verdict import Verdict
+from polygon.suite.loading import load_suite
 
 
 @pytest.fixture(scope="module")

@@ -15,15 +15,16 @@ from pathlib import Path
 import msgspec
 import pytest
 from click.testing import CliRunner
-from polygon.cli.main import cli
-from polygon.events import LmdbLog, to_builtins
-from polygon.events.errors import ResumeRefusedError, StorageError
-from polygon.examples.clinic.agents import Receptionist
 
-from polygon.agents import AgentStep
 from polygon.app.demo import clinic_suite_path
 from polygon.app.run import RunOptions, run_suite
-from polygon.suite import load_suite
+from polygon.cli.main import cli
+from polygon.errors import ResumeRefusedError
+from polygon.events import LmdbLog, to_builtins
+from polygon.events.errors import StorageError
+from polygon.examples.clinic.agents import Receptionist
+from polygon.simulate.agents import AgentStep
+from polygon.suite.loading import load_suite
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -213,10 +214,10 @@ def test_replay_reads_only_the_log(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     def boom(*args: object, **kwargs: object) -> None:
         raise AssertionError("replay must not run anything")
 
-    monkeypatch.setattr("polygon.caller.ScriptedCaller.next", boom)
-    monkeypatch.setattr("polygon.agents.PythonAgent.step", boom)
-    monkeypatch.setattr("polygon.tools.ToolBox.call", boom)
-    monkeypatch.setattr("polygon.noise.apply_noise", boom)
+    monkeypatch.setattr("polygon.simulate.callers.scripted.ScriptedCaller.next", boom)
+    monkeypatch.setattr("polygon.simulate.agents.python.PythonAgent.step", boom)
+    monkeypatch.setattr("polygon.simulate.tools.ToolBox.call", boom)
+    monkeypatch.setattr("polygon.simulate.noise.apply_noise", boom)
     res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "replay", "r.v2.distrustful-booking.0"])
     assert res.exit_code == 0, res.output
     assert "AGENT heard" in res.output and "ended #" in res.output

@@ -10,23 +10,24 @@ from xml.etree import ElementTree as ET
 
 import pytest
 from click.testing import CliRunner
-from polygon.cli.main import cli
-from polygon.events import LmdbLog, MemoryLog
-from polygon.events.errors import UserInputError
-from polygon.events.families import CheckRecorded, JudgeScored, ModelCalled
-from polygon.projections.explain import explain
-from polygon.projections.report import make_report, render_json, render_junit, render_text
 
 from polygon.app.demo import clinic_suite_path
-from polygon.app.reports import load_run
+from polygon.app.judge import score_run
+from polygon.app.report import load_run
 from polygon.app.run import RunOptions, run_suite
-from polygon.app.score import JudgeSettings, score_conversation, score_run
-from polygon.judge.model import ModelJudge
-from polygon.models import ScriptedModelClient
-from polygon.recorder import ListSink
-from polygon.rubric import CRITERIA, load_rubric
-from polygon.streams import conversation_stream
-from polygon.suite import load_suite
+from polygon.cli.main import cli
+from polygon.errors import UserInputError
+from polygon.events import LmdbLog, MemoryLog
+from polygon.events.families import CheckRecorded, JudgeScored, ModelCalled
+from polygon.events.streams import conversation_stream
+from polygon.models.scripted import ScriptedModelClient
+from polygon.projections.explain import explain
+from polygon.projections.report import make_report, render_json, render_junit, render_text
+from polygon.recording import ListSink
+from polygon.score.conversation import JudgeSettings, score_conversation
+from polygon.score.judges.model import ModelJudge
+from polygon.score.rubric import CRITERIA, load_rubric
+from polygon.suite.loading import load_suite
 from polygon.transcript import build
 
 
@@ -98,7 +99,7 @@ def test_explain_accounts_for_every_point(clinic: MemoryLog) -> None:
 def test_checks_without_persona_are_na(clinic: MemoryLog) -> None:
     import msgspec
 
-    from polygon.checks import run_checks
+    from polygon.score.checks import run_checks
 
     view = build("c.v1.coop-booking.0", clinic.read_stream("conv/c.v1.coop-booking.0"))
     view.started = msgspec.structs.replace(view.started, persona=None)
@@ -219,7 +220,7 @@ def test_explain_cli_shows_contributions_gates_and_positions(tmp_path: Path) -> 
 
 
 def test_model_judge_needs_a_client() -> None:
-    from polygon.app.score import make_judge
+    from polygon.score.conversation import make_judge
 
     with pytest.raises(UserInputError, match="needs a model client"):
         make_judge("openai/gpt-4o-mini")
@@ -227,9 +228,9 @@ def test_model_judge_needs_a_client() -> None:
 
 def test_score_run_on_unknown_run_is_a_user_error() -> None:
     with pytest.raises(UserInputError, match="no run 'ghost'"):
-        score_run(
+        asyncio.run(score_run(
             MemoryLog(),
             "ghost",
             JudgeSettings(rubric=load_rubric("v1"), judge=ModelJudge("x/y", ScriptedModelClient(["{}"]))),
             now=lambda: "",
-        )
+        ))

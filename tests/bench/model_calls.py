@@ -10,7 +10,7 @@ import multiprocessing.queues
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from polygon.openai_client import OpenAIClient
+from polygon.models.openai import OpenAIClient
 
 DELAY_S = 0.2
 CONCURRENCY = 32

@@ -8,11 +8,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from polygon.events import LmdbLog
-
-from polygon.agents import AgentReply, AgentStep
 from polygon.app.run import RunOptions, run_suite
-from polygon.suite import LoadedSuite, Suite
+from polygon.events import LmdbLog
+from polygon.simulate.agents import AgentReply, AgentStep
+from polygon.suite.loading import LoadedSuite
+from polygon.suite.schema import Suite
 
 TYPES = ["cooperative", "busy", "distrustful", "confused", "aggressive", "chatty"]
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import lmdb
 import msgspec
+
 from polygon.events import LmdbLog, Pending, identity
 from polygon.events.families import TurnSpoken
 

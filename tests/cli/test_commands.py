@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from polygon.cli.main import cli
 
 COMMANDS = [

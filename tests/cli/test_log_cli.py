@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
 
@@ -33,6 +34,7 @@ def test_stats_verify_export(tmp_path: Path) -> None:
 
 def test_verify_exits_1_on_damage(tmp_path: Path) -> None:
     import lmdb
+
     from polygon.events.keys import pack_u64
 
     path = _log(tmp_path)

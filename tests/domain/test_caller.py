@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from polygon.events.families import PersonaSnapshot
 
-from polygon.caller import ScriptedCaller
+from polygon.events.families import PersonaSnapshot
+from polygon.simulate.callers.scripted import ScriptedCaller
 
 FACTS = {"name": "Ana Kovac", "phone": "091 555 0134", "preferred_day": "Wednesday"}
 

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from polygon.judge.parse import parse_scores
-from polygon.rubric import CRITERIA
+from polygon.score.judges.parse import parse_scores
+from polygon.score.rubric import CRITERIA
 
 
 def one(value: object) -> tuple[str, int | None]:

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from polygon.loops import is_loop, overlap
+from polygon.similarity import overlap
+from polygon.simulate.loops import is_loop
 
 
 def test_repeated_one_word_reply_is_a_loop() -> None:

@@ -7,9 +7,9 @@ import sys
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from polygon.events.errors import UserInputError
 
-from polygon.noise import apply_noise
+from polygon.errors import UserInputError
+from polygon.simulate.noise import apply_noise
 
 TEXT = "Hi, my number is 091 555 0134 and I need fifty cleanings on Tuesday, right?"
 
@@ -24,7 +24,7 @@ def test_intensity_zero_changes_nothing(text: str, seed: int, lang: str) -> None
 def test_same_inputs_same_noise_in_another_process() -> None:
     here = apply_noise(TEXT, intensity=0.8, language="en", run_seed=42, conversation="s.0", turn=3)
     code = (
-        "import json; from polygon.noise import apply_noise; from polygon.events import to_builtins\n"
+        "import json; from polygon.simulate.noise import apply_noise; from polygon.events import to_builtins\n"
         f"h, o, s = apply_noise({TEXT!r}, intensity=0.8, language='en', run_seed=42, conversation='s.0', turn=3)\n"
         "print(json.dumps([h, to_builtins(o), s]))"
     )

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+
+from polygon.compare.divergence import find_divergence
 from polygon.events import Envelope
 from polygon.events.families import (
     ConversationStarted,
@@ -10,10 +12,10 @@ from polygon.events.families import (
     ToolCalled,
     TurnSpoken,
 )
+from polygon.probe.answering import parse_answer
+from polygon.probe.library import LIBRARY, ProbeSpec, detect, right_answer
 from polygon.projections.probes import ProbeCount, ProbeTable, trend, wilson
-
-from polygon.divergence import bigram_jaccard, find_divergence
-from polygon.probes import LIBRARY, ProbeSpec, detect, parse_answer, right_answer
+from polygon.similarity import bigram_jaccard
 from polygon.transcript import ConversationView, build
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from polygon.events.families import CriterionScore
 
-from polygon.rubric import CRITERIA, load_rubric
-from polygon.scoring import GateResult, classify, combine, median, verdict
+from polygon.events.families import CriterionScore
+from polygon.score.rubric import CRITERIA, load_rubric
+from polygon.score.verdict import GateResult, classify, combine, median, verdict
 
 WEIGHTS = load_rubric("v1").rubric.weights
 V1_GATES = ["forbidden_phrase", "safety_scored_one"]

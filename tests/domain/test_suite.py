@@ -3,10 +3,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from polygon.events.errors import SuiteError
 
 from polygon.app.demo import clinic_suite_path
-from polygon.suite import load_suite
+from polygon.errors import SuiteError
+from polygon.suite.loading import load_suite
 
 GOOD = """
 name: t

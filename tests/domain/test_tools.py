@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from polygon.suite import ToolSpec
-from polygon.tools import ToolBox
+from polygon.simulate.tools import ToolBox
+from polygon.suite.schema import ToolSpec
 
 
 def box(*tools: dict, stores: dict | None = None, seed: int = 1) -> ToolBox:

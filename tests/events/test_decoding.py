@@ -6,6 +6,7 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from polygon.events import DecodeError, Event, FutureVersionError, UnknownTagError, decode_envelope
 from polygon.events.envelope import _RawRecord
 from polygon.events.registry import REGISTRY, Registry

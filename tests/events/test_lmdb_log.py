@@ -9,6 +9,7 @@ from pathlib import Path
 
 import lmdb
 import pytest
+
 from polygon.events import ForkedUseError, LmdbLog, LogFormatError, WriterBusyError
 from polygon.events.keys import pack_u64
 
@@ -131,6 +132,7 @@ def test_verify_reports_undecodable_record_with_its_seq(tmp_path: Path) -> None:
 
 def test_page_reads_refuse_a_future_version_naming_its_seq(tmp_path: Path) -> None:
     import msgspec
+
     from polygon.events import FutureVersionError
     from polygon.events.envelope import _RawRecord
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from polygon.events import IdentityConflictError
 from polygon.events.families import TurnSpoken
 

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
 from polygon.events import IdentityConflictError, LmdbLog, Pending, identity
 from polygon.events.families import TurnSpoken
 

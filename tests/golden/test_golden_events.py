@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from polygon.events.registry import REGISTRY
 
 from .event_samples import GOLDEN_DIR, SAMPLES, golden_path, sample_for

@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner
+
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
 
@@ -46,7 +47,7 @@ def _free_port() -> int:
 def llama_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if os.environ.get("POLYGON_SKIP_LLAMA") == "1":
         pytest.skip("POLYGON_SKIP_LLAMA=1 was set explicitly")
-    from polygon.local_model import packaged_model_path
+    from polygon.models.llama import packaged_model_path
 
     port = _free_port()
     log = tmp_path_factory.mktemp("llama") / "server.log"
@@ -126,7 +127,7 @@ def test_one_whole_call_with_gemma_as_agent_caller_and_judge(llama_url: str, tmp
 def test_local_model_in_process_answers_structured_output() -> None:
     import asyncio
 
-    from polygon.model_hub import ModelHub
+    from polygon.models.hub import ModelHub
 
     hub = ModelHub()
 

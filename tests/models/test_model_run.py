@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
-from polygon.cli.main import cli
-from polygon.events import LmdbLog
 
 from polygon.app.demo import clinic_suite_path
-from polygon.rubric import CRITERIA
+from polygon.cli.main import cli
+from polygon.events import LmdbLog
+from polygon.score.rubric import CRITERIA
 
 from .fault_server import completion, serve
 

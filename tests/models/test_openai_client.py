@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from polygon.openai_client import OpenAIClient, RetryPolicy
+from polygon.models.openai import OpenAIClient, RetryPolicy
 
 from .fault_server import serve
 

@@ -1,0 +1,87 @@
+"""The log's vocabulary: stream names, id formats and identity kinds, spelled once.
+
+One stream per run (``run/<run>``) and one per conversation (``conv/<conversation>``). A
+conversation id is ``<run>.<config>.<scenario>.<trial>``, so a run's conversations are the
+streams under the prefix ``conv/<run>.`` — which is why run ids may hold neither ``.`` nor
+``/``.
+
+Identity kinds are part of every stored identity (see :func:`polygon.events.identity`):
+their spellings are frozen, mixed as they are, because changing one would orphan every
+identity already written and break ``--resume`` of older runs.
+"""
+
+from __future__ import annotations
+
+RUN_PREFIX = "run/"
+CONVERSATION_PREFIX = "conv/"
+
+# Identity kinds of a run's stream.
+RUN_STARTED = "run.started"
+RUN_FINISHED = "run.finished"
+RUBRIC = "rubric"
+"""``rubric:<version>:<hash>``: one per rubric file a run was judged under."""
+
+# Identity kinds of a conversation's stream.
+STARTED = "started"
+ENDED = "ended"
+IMPORTED = "imported"
+CALLER_TURN = "caller_turn"
+AGENT_TURN = "agent_turn"
+NOISE = "noise"
+TOOL = "tool"
+CHECK = "check"
+"""``check:<pass>``, indexed by the check's position."""
+JUDGE = "judge"
+"""``judge:<pass>``, indexed by the repeat."""
+PROBE = "probe"
+"""``probe:<probe>:<wording hash>:<answered by>``."""
+
+
+def model_call_kind(role: str, key: str = "") -> str:
+    """``<role>-call`` (agent, caller, judge, persona), or ``<role>-call:<key>`` (probes)."""
+    return f"{role}-call:{key}" if key else f"{role}-call"
+
+
+def keyed(kind: str, *parts: str) -> str:
+    """A kind qualified by a pass, a probe or a rubric: ``kind:part:part``."""
+    return ":".join((kind, *parts))
+
+
+def run_stream(run_id: str) -> str:
+    """The run's own stream."""
+    return f"{RUN_PREFIX}{run_id}"
+
+
+def conversation_stream(conversation_id: str) -> str:
+    """A conversation's stream."""
+    return f"{CONVERSATION_PREFIX}{conversation_id}"
+
+
+def run_conversations(run_id: str) -> str:
+    """The stream prefix under which every conversation of ``run_id`` lies."""
+    return f"{CONVERSATION_PREFIX}{run_id}."
+
+
+def conversation_id(run_id: str, config: str, scenario: str, trial: int) -> str:
+    """``<run>.<config>.<scenario>.<trial>``: the id every view and command uses."""
+    return f"{run_id}.{config}.{scenario}.{trial}"
+
+
+def run_of_stream(stream: str) -> str:
+    """The run id of a ``run/…`` stream."""
+    return stream.removeprefix(RUN_PREFIX)
+
+
+def conversation_of_stream(stream: str) -> str:
+    """The conversation id of a ``conv/…`` stream."""
+    return stream.removeprefix(CONVERSATION_PREFIX)
+
+
+def is_conversation_stream(stream: str) -> bool:
+    """True for a conversation's stream."""
+    return stream.startswith(CONVERSATION_PREFIX)
+
+
+def valid_run_id(run_id: str) -> bool:
+    """A run id must not hold the separators of conversation ids and streams."""
+    return bool(run_id) and "." not in run_id and "/" not in run_id

@@ -1,0 +1,265 @@
+"""``polygon import``: production transcripts become an ordinary, scored run.
+
+Nothing is re-run: each conversation's turns and tool calls (validated against the suite's
+tool schemas when a suite is given) go into the log as one batch, then the checks, the
+judge and the probes score them like simulated calls; checks that need a simulated caller
+or ground truth are n/a. The run id and every identity derive from the files' content, so
+importing the same files again is a no-op.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from polygon import __version__
+from polygon.app.judge import ScoreSummary, score_run
+from polygon.app.passes import start_run
+from polygon.app.probe import probe_run
+from polygon.app.progress import Progress, no_progress
+from polygon.errors import UserInputError
+from polygon.events import EventLog, Pending, content_hash, to_builtins
+from polygon.events.families import (
+    ConversationEnded,
+    ConversationStarted,
+    RunStarted,
+    ToolCalled,
+    TranscriptImported,
+    TurnSpoken,
+)
+from polygon.events.streams import (
+    AGENT_TURN,
+    CALLER_TURN,
+    ENDED,
+    IMPORTED,
+    STARTED,
+    TOOL,
+    conversation_id,
+    conversation_stream,
+)
+from polygon.importing.formats import ImportedConversation, ImportProblem, detect_format, parse, safe_key
+from polygon.importing.redaction import redact, redact_value
+from polygon.recording import StreamRecorder
+from polygon.score.conversation import JudgeSettings, make_judge
+from polygon.score.rubric import load_rubric
+from polygon.suite.loading import LoadedSuite
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """How to import."""
+
+    fmt: str = "auto"
+    redact: bool = False
+    strict: bool = False
+    suite: LoadedSuite | None = None
+    mapping: dict[str, str] = field(default_factory=dict)
+    config: str = "imported"
+    run_id: str = ""
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    """What an import did."""
+
+    run_id: str
+    conversations: int
+    written: int
+    problems: list[str]
+    scoring: ScoreSummary | None
+
+
+def _read(paths: Sequence[Path], fmt: str) -> tuple[list[ImportedConversation], list[ImportProblem], str]:
+    conversations: list[ImportedConversation] = []
+    problems: list[ImportProblem] = []
+    digest = hashlib.blake2b(digest_size=8)
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserInputError(f"{path}: cannot read ({exc})") from None
+        digest.update(f"{path.name}\0{content_hash(text)}\0".encode())
+        for item in parse(path, text, detect_format(path, text) if fmt == "auto" else fmt):
+            (problems if isinstance(item, ImportProblem) else conversations).append(item)  # type: ignore[arg-type]
+    return conversations, problems, digest.hexdigest()
+
+
+def import_files(
+    log: EventLog,
+    paths: Sequence[Path],
+    options: ImportOptions,
+    *,
+    now: Callable[[], str],
+    progress: Progress = no_progress,
+) -> ImportSummary:
+    """Import, write, score. A malformed record is skipped (or, with ``strict``, refused)."""
+    conversations, problems, files_hash = _read(paths, options.fmt)
+    if problems and options.strict:
+        raise UserInputError(f"{problems[0]} (nothing was imported; drop --strict to skip bad records)")
+    if not conversations:
+        raise UserInputError("no conversation could be imported" + (f": {problems[0]}" if problems else ""))
+    key = json.dumps([files_hash, options.redact, options.mapping, options.config], sort_keys=True)
+    run_id = options.run_id or "i" + hashlib.blake2b(key.encode(), digest_size=4).hexdigest()
+    scenarios = _scenario_names(conversations, options.mapping)
+    started = _run_started(run_id, options, [scenarios[id(c)] for c in conversations])
+    written = start_run(log, started, now)
+    validators = _validators(options.suite)
+    for i, conv in enumerate(conversations):
+        batch = _events(run_id, conv, scenarios[id(conv)], options, validators, now)
+        written += log.append(batch).written
+        progress(i + 1, len(conversations))
+    scoring = asyncio.run(_score_and_probe(log, run_id, _judge(options.suite), now))
+    return ImportSummary(run_id, len(conversations), written, [str(p) for p in problems], scoring)
+
+
+async def _score_and_probe(
+    log: EventLog, run_id: str, settings: JudgeSettings, now: Callable[[], str]
+) -> ScoreSummary:
+    scoring = await score_run(log, run_id, settings, now=now)
+    await probe_run(log, run_id, now=now)
+    return scoring
+
+
+def _scenario_names(conversations: list[ImportedConversation], mapping: dict[str, str]) -> dict[int, str]:
+    names: dict[int, str] = {}
+    used: set[str] = set()
+    for conv in conversations:
+        name = safe_key(mapping.get(conv.raw_key, mapping.get(conv.key, conv.key)))
+        base, n = name, 1
+        while name in used:
+            n += 1
+            name = f"{base}-{n}"
+        used.add(name)
+        names[id(conv)] = name
+    return names
+
+
+def _run_started(run_id: str, options: ImportOptions, scenarios: list[str]) -> RunStarted:
+    suite = options.suite
+    return RunStarted(
+        run_id=run_id,
+        suite_name=suite.suite.name if suite else "imported",
+        suite_hash=suite.suite_hash if suite else "",
+        prompt_hashes={},
+        seed=0,
+        configs=[options.config],
+        scenarios=scenarios,
+        source="imported",
+        rubric_version=suite.suite.judge.rubric if suite else "v1",
+        polygon_version=__version__,
+        forbidden_phrases=list(suite.suite.forbidden_phrases) if suite else [],
+        judge_model="scripted/heuristic",
+        probes=[p.model_dump() for p in suite.suite.probes] if suite else [],
+    )
+
+
+def _judge(suite: LoadedSuite | None) -> JudgeSettings:
+    rubric = suite.suite.judge.rubric if suite else "v1"
+    return JudgeSettings(rubric=load_rubric(rubric), judge=make_judge("scripted/heuristic"))
+
+
+def _validators(suite: LoadedSuite | None) -> dict[str, Any]:
+    if suite is None:
+        return {}
+    return {t.name: jsonschema.Draft202012Validator(t.parameters) for t in suite.suite.tools}
+
+
+def _events(
+    run_id: str,
+    conv: ImportedConversation,
+    scenario: str,
+    options: ImportOptions,
+    validators: dict[str, Any],
+    now: Callable[[], str],
+) -> list[Pending]:
+    cid = conversation_id(run_id, options.config, scenario, 0)
+    # Imported calls have no seed: 0, as for every call that was not simulated.
+    sink = StreamRecorder(run_id=run_id, stream=conversation_stream(cid), conversation=cid, seed=0, now=now)
+    emit = sink.emit
+
+    clean = redact if options.redact else (lambda s: s)
+    emit(
+        STARTED,
+        ConversationStarted(
+            run_id=run_id,
+            conversation_id=cid,
+            config=options.config,
+            scenario=scenario,
+            trial=0,
+            seed=0,
+            agent=f"imported:{Path(conv.source_file).name}",
+        ),
+    )
+    emit(
+        IMPORTED,
+        TranscriptImported(
+            run_id=run_id,
+            conversation_id=cid,
+            source_file=conv.source_file,
+            line=conv.line,
+            format=conv.format,
+            source_hash=conv.source_hash,
+            redacted=options.redact,
+        ),
+    )
+    for n, turn in enumerate(conv.turns, start=1):
+        if turn.caller:
+            emit(
+                CALLER_TURN,
+                TurnSpoken(conversation_id=cid, turn=n, speaker="caller", text=clean(turn.caller)),
+                turn=n,
+            )
+        for i, tool in enumerate(turn.tools):
+            emit(TOOL, _tool_event(cid, n, i, tool, validators, options.redact), turn=n, index=i)
+        if turn.agent is not None:
+            emit(
+                AGENT_TURN,
+                TurnSpoken(conversation_id=cid, turn=n, speaker="agent", text=clean(turn.agent)),
+                turn=n,
+            )
+    emit(
+        ENDED,
+        ConversationEnded(
+            conversation_id=cid, reason=conv.end_reason or "imported", by="unknown", turns=len(conv.turns)
+        ),
+        turn=len(conv.turns),
+    )
+    return sink.pending
+
+
+def _tool_event(
+    cid: str, turn: int, index: int, tool: Any, validators: dict[str, Any], masked: bool
+) -> ToolCalled:
+    args = redact_value(tool.arguments) if masked else tool.arguments
+    result = redact_value(tool.result) if masked else tool.result
+    validator = validators.get(tool.name)
+    errors = (
+        sorted(
+            f"{'/'.join(map(str, e.absolute_path)) or '(arguments)'}: {e.message}"
+            for e in validator.iter_errors(args)
+        )
+        if validator
+        else []
+    )
+    if validators and validator is None:
+        errors = [f"unknown tool {tool.name!r}"]
+    return ToolCalled(
+        conversation_id=cid,
+        turn=turn,
+        index=index,
+        call_id=tool.call_id,
+        tool=tool.name,
+        arguments=args if isinstance(args, dict) else {"_raw": to_builtins(args)},
+        valid=not errors,
+        validation_errors=errors,
+        result=to_builtins(result),
+        error=redact(tool.error) if masked else tool.error,
+        validated=bool(validators),
+    )

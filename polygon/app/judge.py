@@ -1,0 +1,117 @@
+"""``polygon judge``: a scoring pass (checks and the judge) over every conversation of a run.
+
+``score_run`` scores every conversation the chosen pass has not scored yet, so ``polygon
+run``, ``--resume`` and ``polygon judge`` share one path, and re-judging never touches
+earlier events: a new rubric or judge is a new pass, appended.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from polygon.app.passes import Visit, each_conversation, run_started
+from polygon.app.progress import Progress, no_progress
+from polygon.errors import UserInputError
+from polygon.events import Envelope, EventLog, Pending, identity
+from polygon.events.families import (
+    JudgeScored,
+    RubricRecorded,
+)
+from polygon.events.streams import RUBRIC, keyed, run_stream
+from polygon.models.hub import ModelHub
+from polygon.score.conversation import JudgeSettings, make_judge, score_conversation
+from polygon.score.rubric import LoadedRubric
+
+
+def record_rubric(log: EventLog, run_id: str, rubric: LoadedRubric, now: Callable[[], str]) -> None:
+    """Put the rubric into the run's stream; refuse a changed file under a used version."""
+    for env in log.read_stream(run_stream(run_id)):
+        p = env.payload
+        if (
+            isinstance(p, RubricRecorded)
+            and p.version == rubric.rubric.version
+            and p.rubric_hash != rubric.rubric_hash
+        ):
+            raise UserInputError(
+                f"rubric {p.version} in {rubric.source} differs from the {p.version} this run was judged "
+                f"with (hash {p.rubric_hash[:12]} in the log, {rubric.rubric_hash[:12]} in the file); "
+                "a change of criteria, weights or gates needs a new version"
+            )
+    key = keyed(RUBRIC, rubric.rubric.version, rubric.rubric_hash)
+    log.append(
+        [
+            Pending(
+                stream=run_stream(run_id),
+                identity=identity(run=run_id, kind=key),
+                event=rubric.recorded(run_id),
+                recorded_at=now(),
+            )
+        ]
+    )
+
+
+@dataclass(frozen=True)
+class ScoreSummary:
+    """What a scoring pass did."""
+
+    pass_id: str
+    scored: int
+    already: int
+
+
+async def score_run(
+    log: EventLog,
+    run_id: str,
+    settings: JudgeSettings,
+    *,
+    now: Callable[[], str],
+    progress: Progress = no_progress,
+) -> ScoreSummary:
+    """Score every conversation of the run that this pass has not scored yet."""
+    started = run_started(log, run_id)
+    record_rubric(log, run_id, settings.rubric, now)
+    done = already = 0
+
+    async def visit(conversation: Visit) -> None:
+        nonlocal done, already
+        if _has_pass(conversation.events, settings.pass_id):
+            already += 1
+            return
+        await score_conversation(conversation.view, settings, started.forbidden_phrases, conversation.sink)
+        done += 1
+
+    await each_conversation(log, run_id, visit, now=now, progress=progress)
+    return ScoreSummary(settings.pass_id, done, already)
+
+
+def _has_pass(events: list[Envelope], pass_id: str) -> bool:
+    return any(isinstance(e.payload, JudgeScored) and e.payload.pass_id == pass_id for e in events)
+
+
+def judge_run(
+    log: EventLog,
+    run_id: str,
+    *,
+    rubric: LoadedRubric,
+    judge_model: str,
+    repeats: int,
+    new_pass: int,
+    hub: ModelHub,
+    now: Callable[[], str],
+    progress: Progress = no_progress,
+) -> ScoreSummary:
+    """``polygon judge``: one new pass with any judge, in one event loop (one connection pool)."""
+
+    async def go() -> ScoreSummary:
+        try:
+            client = None if judge_model.startswith("scripted/") else hub.client(judge_model)
+            settings = JudgeSettings(
+                rubric=rubric, judge=make_judge(judge_model, client), repeats=repeats, new_pass=new_pass
+            )
+            return await score_run(log, run_id, settings, now=now, progress=progress)
+        finally:
+            await hub.aclose()
+
+    return asyncio.run(go())

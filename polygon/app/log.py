@@ -1,0 +1,88 @@
+"""Use cases on the log itself: open it, stats, verify, export."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import msgspec
+
+from polygon.errors import UserInputError
+from polygon.events import Envelope, EventLog, LmdbLog, to_builtins
+from polygon.events.errors import StorageError
+from polygon.events.streams import run_conversations
+
+DEFAULT_LOG_DIR = ".polygon"
+
+
+def resolve_log_path(option: str | None, env: dict[str, str] | os._Environ[str]) -> Path:
+    """``--log`` wins, then ``POLYGON_LOG``, then ``.polygon/`` in the working directory."""
+    return Path(option or env.get("POLYGON_LOG") or DEFAULT_LOG_DIR)
+
+
+def open_log(path: Path, *, readonly: bool) -> LmdbLog:
+    """Open the log; a missing log for a read is a user error naming the path."""
+    if readonly and not (path / "data.mdb").exists():
+        raise UserInputError(
+            f"no event log at {path} (run `polygon run` or `polygon demo` first, "
+            "or point --log / POLYGON_LOG at one)"
+        )
+    try:
+        return LmdbLog(path, readonly=readonly)
+    except StorageError as exc:
+        raise UserInputError(str(exc)) from None
+
+
+def envelope_to_dict(env: Envelope) -> dict[str, object]:
+    """One event as plain data (the JSONL export format)."""
+    return {
+        "seq": env.seq,
+        "stream": env.stream,
+        "stream_version": env.stream_version,
+        "identity": env.identity,
+        "tag": env.tag,
+        "schema_version": env.schema_version,
+        "recorded_at": env.recorded_at,
+        "payload": to_builtins(env.payload),
+    }
+
+
+_JSON = msgspec.json.Encoder(order="deterministic")
+
+
+def export_jsonl(log: EventLog, out: IO[bytes], *, stream_prefix: str = "") -> int:
+    """Write every event (optionally only streams with a prefix) as one JSON line each."""
+    count = 0
+    for env in _events(log, stream_prefix):
+        out.write(_JSON.encode(envelope_to_dict(env)) + b"\n")
+        count += 1
+    return count
+
+
+def _events(log: EventLog, stream_prefix: str) -> Iterator[Envelope]:
+    if not stream_prefix:
+        yield from log.read_all()
+        return
+    for stream in log.streams(stream_prefix):
+        yield from log.read_stream(stream)
+
+
+def recorded_answers(log: EventLog, run_id: str | None = None) -> dict[str, dict[str, Any]]:
+    """Recorded model responses by request hash (what ``--cache`` and ``--resume`` reuse).
+
+    With ``run_id``, only that run's conversations are read (no scan of the whole log).
+    """
+    from polygon.events.families import ModelCalled
+
+    if run_id is None:
+        events: Iterator[Envelope] = log.read_all(tags={"model.called"})
+    else:
+        events = (env for stream in log.streams(run_conversations(run_id)) for env in log.read_stream(stream))
+    out: dict[str, dict[str, Any]] = {}
+    for env in events:
+        p = env.payload
+        if isinstance(p, ModelCalled) and p.response is not None:
+            out.setdefault(p.request_hash, p.response)
+    return out

@@ -1,0 +1,77 @@
+"""What every pass over a run shares: the run's head, and the per-conversation loop.
+
+A pass (checks and judge, probes) reads each conversation of a run, folds it into a view,
+records what it finds through a sink, and appends that conversation's events in one batch:
+a killed pass keeps every conversation it finished, and running it again skips them
+(identities are deterministic).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+from polygon.app.progress import Progress, no_progress
+from polygon.errors import UnknownIdError
+from polygon.events import Envelope, EventLog, Pending, identity
+from polygon.events.families import ConversationStarted, RunStarted
+from polygon.events.streams import RUN_STARTED, run_conversations, run_stream
+from polygon.recording import StreamRecorder
+from polygon.transcript import ConversationView, build
+
+
+def run_started(log: EventLog, run_id: str) -> RunStarted:
+    """The run's first event, or a user error naming the run."""
+    for env in log.read_stream(run_stream(run_id)):
+        if isinstance(env.payload, RunStarted):
+            return env.payload
+    raise UnknownIdError(f"no run {run_id!r} in the log")
+
+
+def start_run(log: EventLog, started: RunStarted, now: Callable[[], str]) -> int:
+    """Append ``run.started`` (a no-op if the log already holds it); returns events written."""
+    pending = Pending(
+        stream=run_stream(started.run_id),
+        identity=identity(run=started.run_id, kind=RUN_STARTED),
+        event=started,
+        recorded_at=now(),
+    )
+    return log.append([pending]).written
+
+
+@dataclass
+class Visit:
+    """One conversation as a pass meets it: its events, its view (folded on demand), its sink."""
+
+    events: list[Envelope]
+    started: ConversationStarted
+    sink: StreamRecorder
+
+    @cached_property
+    def view(self) -> ConversationView:
+        """The conversation folded into a view (only when the pass needs it)."""
+        return build(self.started.conversation_id, self.events)
+
+
+async def each_conversation(
+    log: EventLog,
+    run_id: str,
+    visit: Callable[[Visit], Awaitable[None]],
+    *,
+    now: Callable[[], str],
+    progress: Progress = no_progress,
+) -> None:
+    """For each conversation of the run: read, let ``visit`` record into a sink, append."""
+    streams = list(log.streams(run_conversations(run_id)))
+    for i, stream in enumerate(streams):
+        events = list(log.read_stream(stream))
+        head = events[0].payload
+        assert isinstance(head, ConversationStarted)  # every conversation stream opens with it
+        sink = StreamRecorder(
+            run_id=run_id, stream=stream, conversation=head.conversation_id, seed=head.seed, now=now
+        )
+        await visit(Visit(events, head, sink))
+        if sink.pending:
+            log.append(sink.pending)
+        progress(i + 1, len(streams))

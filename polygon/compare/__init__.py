@@ -1,0 +1,1 @@
+"""Comparison: where two calls part (one rule set, used by ``compare`` and ``rerun``)."""

@@ -1,0 +1,37 @@
+"""Polygon's one error hierarchy: the user-facing half, and the root.
+
+Every failure a user can meet is one of these, with one clear line naming the file, field
+or id that is wrong. The CLI turns them into exit code 2 (no traceback unless ``--debug``).
+This module imports nothing: every layer, the event log included, may raise these.
+
+    PolygonError
+    ├── UserInputError          bad input from the user: a file, a flag, an id
+    │   ├── SuiteError          a suite / rubric / probe file is malformed
+    │   ├── UnknownIdError      a run or conversation id the log does not hold
+    │   └── ResumeRefusedError  --resume on a run whose suite, prompt or seed changed
+    └── LogError                the event log (``polygon.events.errors``)
+"""
+
+from __future__ import annotations
+
+
+class PolygonError(Exception):
+    """Base of every error Polygon raises on purpose."""
+
+    exit_code = 2
+
+
+class UserInputError(PolygonError):
+    """The user gave us something we cannot use; the message names it."""
+
+
+class SuiteError(UserInputError):
+    """A suite, rubric or probe file is malformed."""
+
+
+class UnknownIdError(UserInputError):
+    """A run, conversation or other id that the log does not hold."""
+
+
+class ResumeRefusedError(UserInputError):
+    """A run cannot be resumed because its inputs changed."""

@@ -1,0 +1,1 @@
+"""Importing production calls: transcript formats and redaction."""

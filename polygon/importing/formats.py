@@ -1,0 +1,319 @@
+"""Parsing production transcripts into conversations (pure: text in, records out).
+
+Formats: Polygon's own JSONL export (``polygon log export``), OpenAI chat messages (with
+``tool_calls`` and ``tool`` messages; one conversation per line, or a whole file holding one
+conversation), and plain text with one ``SPEAKER: text`` line per turn (conversations split
+by a line of ``---``). A malformed record becomes an :class:`ImportProblem` naming the file
+and line; the caller decides whether to skip it or refuse the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from polygon.events.streams import conversation_of_stream, is_conversation_stream
+
+FORMATS = ("polygon-jsonl", "openai-chat", "text")
+CALLER_NAMES = frozenset({"caller", "user", "customer", "client", "c", "u", "patient", "human"})
+AGENT_NAMES = frozenset({"agent", "assistant", "bot", "a", "ai", "receptionist", "operator", "system-agent"})
+_LINE = re.compile(r"^\s*([A-Za-z][\w .-]{0,30}?)\s*:\s*(.*)$")
+
+
+@dataclass
+class ImportedTool:
+    """A tool call found in a transcript, with its result if one followed."""
+
+    call_id: str
+    name: str
+    arguments: Any
+    result: Any = None
+    error: str = ""
+
+
+@dataclass
+class ImportedTurn:
+    """One exchange: what the caller said, the agent's tools and reply."""
+
+    caller: str = ""
+    agent: str | None = None
+    tools: list[ImportedTool] = field(default_factory=list)
+
+
+@dataclass
+class ImportedConversation:
+    """One conversation read from a file."""
+
+    key: str
+    source_file: str
+    line: int
+    format: str
+    source_hash: str
+    turns: list[ImportedTurn]
+    system_prompt: str = ""
+    end_reason: str = ""
+    raw_key: str = ""
+    """The id as found in the file (``key`` is it made safe for conversation ids)."""
+
+
+@dataclass(frozen=True)
+class ImportProblem:
+    """A record that could not be read."""
+
+    source_file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source_file}:{self.line}: {self.message}"
+
+
+Parsed = ImportedConversation | ImportProblem
+
+
+def _hash(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def detect_format(path: Path, text: str) -> str:
+    """Guess the format from the content."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    if first.lstrip().startswith(("{", "[")):
+        try:
+            data = json.loads(first)
+        except ValueError:
+            return "openai-chat"  # a whole-file JSON document
+        if isinstance(data, dict) and "tag" in data and "stream" in data:
+            return "polygon-jsonl"
+        return "openai-chat"
+    return "text"
+
+
+def parse(path: Path, text: str, fmt: str) -> Iterator[Parsed]:
+    """Every conversation (or problem) in one file."""
+    if fmt == "text":
+        yield from _text(path, text)
+    elif fmt == "openai-chat":
+        yield from _openai(path, text)
+    elif fmt == "polygon-jsonl":
+        yield from _polygon(path, text)
+    else:
+        yield ImportProblem(str(path), 0, f"unknown format {fmt!r} (use {', '.join(FORMATS)})")
+
+
+# -- plain text ----------------------------------------------------------------------------
+
+
+def _text(path: Path, text: str) -> Iterator[Parsed]:
+    block: list[tuple[int, str]] = []
+    for number, line in enumerate([*text.splitlines(), "---"], start=1):
+        if line.strip() == "---":
+            if block:
+                yield _text_block(path, block)
+            block = []
+        elif line.strip():
+            block.append((number, line))
+
+
+def _text_block(path: Path, block: list[tuple[int, str]]) -> Parsed:
+    turns: list[ImportedTurn] = []
+    for number, line in block:
+        match = _LINE.match(line)
+        if not match:
+            return ImportProblem(str(path), number, "expected 'SPEAKER: text'")
+        who, said = match.group(1).strip().lower(), match.group(2).strip()
+        if who in CALLER_NAMES:
+            turns.append(ImportedTurn(caller=said))
+        elif who in AGENT_NAMES:
+            if not turns or turns[-1].agent is not None:
+                turns.append(ImportedTurn())
+            turns[-1].agent = said
+        else:
+            return ImportProblem(
+                str(path),
+                number,
+                f"unknown speaker {match.group(1)!r} "
+                "(caller: CALLER/USER/CUSTOMER, agent: AGENT/ASSISTANT/BOT)",
+            )
+    first = block[0][0]
+    raw = "\n".join(line for _, line in block)
+    return ImportedConversation(
+        raw_key=f"line{first}",
+        key=f"line{first}",
+        source_file=str(path),
+        line=first,
+        format="text",
+        source_hash=_hash(raw),
+        turns=turns,
+    )
+
+
+# -- OpenAI chat messages ---------------------------------------------------------------------
+
+
+def _openai(path: Path, text: str) -> Iterator[Parsed]:
+    stripped = text.strip()
+    whole: Any = None
+    if stripped.startswith("[") or (
+        stripped.startswith("{") and "\n" in stripped and _is_one_document(stripped)
+    ):
+        try:
+            whole = json.loads(stripped)
+        except ValueError:
+            whole = None
+    if whole is not None:
+        yield _openai_record(path, 1, whole, stripped)
+        return
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            yield ImportProblem(str(path), number, f"not valid JSON ({getattr(exc, 'msg', exc)})")
+            continue
+        yield _openai_record(path, number, record, line)
+
+
+def _is_one_document(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _openai_record(path: Path, number: int, record: Any, raw: str) -> Parsed:
+    messages = record.get("messages") if isinstance(record, dict) else record
+    if not isinstance(messages, list) or not all(isinstance(m, dict) and "role" in m for m in messages):
+        return ImportProblem(str(path), number, 'expected a list of chat messages (or {"messages": [...]})')
+    key = str(record.get("id") or f"line{number}") if isinstance(record, dict) else f"line{number}"
+    system, turns, problem = _chat_turns(messages)
+    if problem:
+        return ImportProblem(str(path), number, problem)
+    return ImportedConversation(
+        raw_key=key,
+        key=safe_key(key),
+        source_file=str(path),
+        line=number,
+        format="openai-chat",
+        source_hash=_hash(raw),
+        turns=turns,
+        system_prompt=system,
+    )
+
+
+def _chat_turns(messages: list[dict[str, Any]]) -> tuple[str, list[ImportedTurn], str]:
+    system = ""
+    turns: list[ImportedTurn] = []
+    pending: dict[str, ImportedTool] = {}
+    for i, m in enumerate(messages):
+        role, content = m.get("role"), m.get("content") or ""
+        if not isinstance(content, str):
+            content = " ".join(part.get("text", "") for part in content if isinstance(part, dict))
+        if role == "system":
+            system = content
+        elif role == "user":
+            turns.append(ImportedTurn(caller=content))
+        elif role == "assistant":
+            if not turns:
+                turns.append(ImportedTurn())
+            for call in m.get("tool_calls") or []:
+                fn = call.get("function", {}) if isinstance(call, dict) else {}
+                args: Any = fn.get("arguments", "")
+                with contextlib.suppress(ValueError):  # unparsable arguments stay raw: recorded as invalid
+                    args = json.loads(args) if isinstance(args, str) else args
+                tool = ImportedTool(
+                    call_id=str(call.get("id", f"call{i}")), name=str(fn.get("name", "")), arguments=args
+                )
+                turns[-1].tools.append(tool)
+                pending[tool.call_id] = tool
+            if content:
+                turns[-1].agent = content if turns[-1].agent is None else f"{turns[-1].agent} {content}"
+        elif role == "tool":
+            answered = pending.get(str(m.get("tool_call_id", "")))
+            if answered is None:
+                return (
+                    system,
+                    turns,
+                    f"message {i}: tool result for unknown tool_call_id {m.get('tool_call_id')!r}",
+                )
+            try:
+                answered.result = json.loads(content)
+            except ValueError:
+                answered.result = content
+        else:
+            return system, turns, f"message {i}: unknown role {role!r}"
+    return system, turns, ""
+
+
+def safe_key(key: str) -> str:
+    """An id safe inside conversation ids (letters, digits, - and _)."""
+    return re.sub(r"[^A-Za-z0-9_-]", "-", key)[:64] or "conversation"
+
+
+# -- Polygon's own export ------------------------------------------------------------------------
+
+
+def _polygon(path: Path, text: str) -> Iterator[Parsed]:
+    by_stream: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    problems: list[ImportProblem] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            stream, payload = record["stream"], record["payload"]
+        except (ValueError, KeyError, TypeError) as exc:
+            problems.append(ImportProblem(str(path), number, f"not an exported event ({exc})"))
+            continue
+        if is_conversation_stream(str(stream)):
+            by_stream.setdefault(stream, []).append((number, payload))
+    yield from problems
+    for stream, rows in by_stream.items():
+        yield _polygon_conversation(path, stream, rows)
+
+
+def _polygon_conversation(path: Path, stream: str, rows: list[tuple[int, dict[str, Any]]]) -> Parsed:
+    turns: dict[int, ImportedTurn] = {}
+    end = ""
+    for _number, p in rows:
+        kind = p.get("type")
+        if kind == "conversation.turn_spoken":
+            t = turns.setdefault(int(p["turn"]), ImportedTurn())
+            if p.get("speaker") == "caller":
+                t.caller = str(p.get("text", ""))
+            else:
+                t.agent = str(p.get("text", ""))
+        elif kind == "tool.called":
+            turns.setdefault(int(p["turn"]), ImportedTurn()).tools.append(
+                ImportedTool(
+                    call_id=str(p.get("call_id", "")),
+                    name=str(p.get("tool", "")),
+                    arguments=p.get("arguments"),
+                    result=p.get("result"),
+                    error=str(p.get("error", "")),
+                )
+            )
+        elif kind == "conversation.ended":
+            end = str(p.get("reason", ""))
+    if not turns:
+        return ImportProblem(str(path), rows[0][0], f"{stream}: no turns in the export")
+    raw = json.dumps([p for _, p in rows], sort_keys=True)
+    key = conversation_of_stream(stream).split(".", 1)[-1]
+    return ImportedConversation(
+        raw_key=key,
+        key=safe_key(key),
+        source_file=str(path),
+        line=rows[0][0],
+        format="polygon-jsonl",
+        source_hash=_hash(raw),
+        turns=[turns[k] for k in sorted(turns)],
+        end_reason=end,
+    )

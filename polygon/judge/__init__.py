@@ -1,1 +1,0 @@
-"""Judges: the heuristic baseline and the model judge, behind one protocol."""

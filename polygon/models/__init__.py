@@ -1,0 +1,81 @@
+"""The model-client seam: every language-model call goes through :class:`ModelClient`.
+
+Requests are OpenAI chat-completion bodies (plain dicts); the answer carries the text the
+model produced plus what the log needs (usage, latency, attempts, errors). The HTTP client
+for OpenAI-compatible servers plugs in here; tests use :class:`ScriptedModelClient`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from polygon.events import canonical, digest
+
+
+@dataclass(frozen=True)
+class ModelAnswer:
+    """One completed (or failed) model call."""
+
+    text: str | None
+    """The assistant message content, or None if every attempt failed."""
+    response: dict[str, Any] | None = None
+    usage: dict[str, int] = field(default_factory=dict)
+    latency_ms: float = 0.0
+    attempts: int = 1
+    errors: list[str] = field(default_factory=list)
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    """``[{"id", "name", "arguments"}]``; arguments parsed from JSON, or kept as the raw string."""
+    cached: bool = False
+    """True when the answer was reused from a recorded identical request."""
+
+
+class ModelClient(Protocol):
+    """Anything that can complete a chat request.
+
+    Implementations: ``openai`` (any OpenAI-compatible server), ``llama`` (in process),
+    ``scripted`` (tests), ``cache`` (recorded answers first) and ``recorded`` (writes each
+    call to the log). All run the contract suite in ``tests/models/test_client_contract.py``.
+    """
+
+    async def complete(self, request: dict[str, Any]) -> ModelAnswer:
+        """Send one request; never raises for model-side failures (they are in the answer)."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release connections (a no-op for clients that hold none)."""
+        ...
+
+
+def request_hash(request: dict[str, Any]) -> str:
+    """Hash of the canonical request: what a cache or a replay keys on."""
+    return digest(canonical(request))
+
+
+def answer_from_body(body: dict[str, Any]) -> ModelAnswer:
+    """Read an OpenAI chat-completion body: content, tool calls, usage."""
+    import json
+
+    choices = body.get("choices")
+    message = choices[0].get("message", {}) if isinstance(choices, list) and choices else {}
+    if not isinstance(message, dict):
+        message = {}
+    calls = []
+    for i, call in enumerate(message.get("tool_calls") or []):
+        fn = call.get("function", {}) if isinstance(call, dict) else {}
+        raw = fn.get("arguments", "")
+        try:
+            args: Any = json.loads(raw) if isinstance(raw, str) else raw
+        except ValueError:
+            args = raw  # kept as sent: the tool stage records it as invalid
+        calls.append(
+            {"id": str(call.get("id") or f"call-{i}"), "name": str(fn.get("name", "")), "arguments": args}
+        )
+    usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
+    content = message.get("content")
+    return ModelAnswer(
+        text=content if isinstance(content, str) else None if not calls else "",
+        response=body,
+        tool_calls=calls,
+        usage={k: int(v) for k, v in (usage or {}).items() if isinstance(v, int)},
+    )

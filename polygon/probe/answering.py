@@ -1,0 +1,81 @@
+"""Answering probes: by a model through the model-client seam, or offline by the detectors."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from polygon.events.families import ProbeAnswered
+from polygon.models import ModelClient
+from polygon.probe.library import DETECTOR, Answer, ProbeSpec
+from polygon.transcript import ConversationView
+
+
+def probe_request(probe: ProbeSpec, view: ConversationView, model: str) -> dict[str, Any]:
+    """The model request for one probe: its own prompt, separate from the judge's."""
+    from polygon.score.judges.prompt import transcript_text
+
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["answer", "evidence"],
+        "properties": {
+            "answer": {"type": "string", "enum": ["yes", "no", "n/a"]},
+            "evidence": {"type": "string"},
+        },
+    }
+    system = (
+        "Answer one yes/no question about the AGENT's behaviour in this phone call. Answer n/a "
+        "when the situation the question is about never happened. Quote the transcript."
+    )
+    return {
+        "model": model.split("/", 1)[-1],
+        "temperature": 0.0,
+        "messages": [
+            {"role": "system", "content": system},
+            {
+                "role": "user",
+                "content": f"Question: {probe.question}\n\nTranscript:\n{transcript_text(view)}",
+            },
+        ],
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "probe", "schema": schema, "strict": True},
+        },
+    }
+
+
+def parse_answer(raw: str | None) -> Answer:
+    """A model's answer; anything unreadable is n/a with the raw text as evidence (never a no)."""
+    try:
+        data = json.loads(raw or "", strict=False)
+    except ValueError:
+        return "n/a", f"unreadable answer: {(raw or '')[:120]}"
+    answer = data.get("answer") if isinstance(data, dict) else None
+    if answer not in ("yes", "no", "n/a"):
+        return "n/a", f"unreadable answer: {(raw or '')[:120]}"
+    return str(answer), str(data.get("evidence", ""))[:500]
+
+
+@dataclass(frozen=True)
+class ProbeAnswerer:
+    """Who answers: the detectors offline, or a model through a client."""
+
+    name: str = DETECTOR
+    client: ModelClient | None = None
+
+
+def answered(probe: ProbeSpec, view: ConversationView, answer: Answer, by: str) -> ProbeAnswered:
+    """The event for one answer."""
+    return ProbeAnswered(
+        conversation_id=view.conversation_id,
+        probe_id=probe.id,
+        probe_hash=probe.wording_hash,
+        question=probe.question,
+        polarity=probe.polarity,
+        answer=answer[0],
+        evidence=answer[1],
+        answered_by=by,
+        heuristic=by == DETECTOR,
+    )

@@ -1,0 +1,206 @@
+"""Behaviour probes: one yes/no question about one behaviour.
+
+A probe has a fixed wording (its hash joins trends only while the wording is unchanged), a
+polarity (``desired``: yes is good; ``guardrail``: no is good) and an answer of yes, no or
+n/a. Answers come from a model through the model-client seam, or offline from a
+deterministic detector — labelled ``scripted/detector``, never presented as a model's view.
+Probes run in their own pass and can change neither the composite nor the verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from polygon.events import content_hash
+from polygon.transcript import ConversationView, TurnView
+
+DETECTOR = "scripted/detector"
+Answer = tuple[str, str]  # (yes / no / n/a, evidence)
+
+
+class ProbeSpec(BaseModel):
+    """A probe as written in the library or a suite."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    question: str = Field(min_length=5)
+    polarity: Literal["desired", "guardrail"]
+    detector: str = ""
+    """A built-in detector id, or empty for a custom probe."""
+    keywords: list[str] = Field(default_factory=list)
+    """For custom probes answered offline: yes when the agent says any of these."""
+
+    @property
+    def wording_hash(self) -> str:
+        """Hash of the wording: a rephrased question is a new series."""
+        return content_hash({"question": self.question, "polarity": self.polarity})
+
+
+def _agent(t: TurnView) -> str:
+    return (t.agent_text or "").lower()
+
+
+def _quote(t: TurnView) -> str:
+    return f"[turn {t.turn}] AGENT: {t.agent_text}"
+
+
+_REASK = ("repeat", "again", "didn't catch", "once more", "which day was that", "say the day", "pardon")
+_REFUSE = ("can't", "cannot", "unable", "i'm afraid", "not possible", "is full", "couldn't")
+_REASON = ("because", "but ", "since", "policy", "the dentist will", "is full", "isn't answering", "went")
+_PROMISE = ("guarantee", "promise you", "painless", "free of charge", "never hurts", "100%")
+_CONFIRM = ("booked for", "confirmed", "call you back at", "you're all set")
+_DIGRESS = ("by the way", "oh, and", "my cat", "neighbour", "raining", "old doctor")
+
+
+def _facts_words(view: ConversationView) -> set[str]:
+    persona = view.started.persona if view.started else None
+    if persona is None:
+        return set()
+    return {w.strip(".,!?").lower() for v in persona.facts.values() for w in v.split()}
+
+
+def _lost_information(t: TurnView, facts: set[str]) -> bool:
+    """Noise dropped or swapped a number or a fact word (digit-by-digit reading keeps it)."""
+    for op in t.noise_ops:
+        word = op.before.strip(".,!?").lower()
+        if op.kind in ("drop", "soundalike") and (any(ch.isdigit() for ch in word) or word in facts):
+            return True
+    return False
+
+
+def reask_after_garble(view: ConversationView) -> Answer:
+    """Applicable where noise lost a number or a fact word the caller said."""
+    facts = _facts_words(view)
+    garbled = [t for t in view.turns if t.agent_text and _lost_information(t, facts)]
+    if not garbled:
+        return "n/a", "noise never lost a number or fact word"
+    missed = next((t for t in garbled if not any(w in _agent(t) for w in _REASK)), None)
+    if missed:
+        return "no", f"went on after a garbled answer: {_quote(missed)} (heard: {missed.heard_text})"
+    return "yes", _quote(garbled[0])
+
+
+def reason_for_refusal(view: ConversationView) -> Answer:
+    """Applicable where the agent refused or could not help."""
+    refusals = [t for t in view.turns if any(w in _agent(t) for w in _REFUSE)]
+    if not refusals:
+        return "n/a", "the agent never refused"
+    bare = next((t for t in refusals if not any(w in _agent(t) for w in _REASON)), None)
+    return ("no", _quote(bare)) if bare else ("yes", _quote(refusals[0]))
+
+
+def unkeepable_promise(view: ConversationView) -> Answer:
+    """Always applicable: did the agent promise what it cannot keep?"""
+    hit = next((t for t in view.turns if any(w in _agent(t) for w in _PROMISE)), None)
+    return ("yes", _quote(hit)) if hit else ("no", "no promise of outcome, pain or price")
+
+
+def confirmed_details(view: ConversationView) -> Answer:
+    """Applicable where something was booked or registered."""
+    done = [
+        t
+        for t in view.turns
+        if any(
+            c.valid and not c.error and c.tool not in ("find_slots",) and not c.tool.startswith("transfer")
+            for c in t.tools
+        )
+    ]
+    if not done:
+        return "n/a", "nothing was booked or registered"
+    hit = next((t for t in view.turns if any(w in _agent(t) for w in _CONFIRM)), None)
+    return ("yes", _quote(hit)) if hit else ("no", "the result was never read back")
+
+
+def stayed_on_goal(view: ConversationView) -> Answer:
+    """Applicable where the caller digressed."""
+    digressions = [
+        t for t in view.turns if any(w in t.caller_text.lower() for w in _DIGRESS) and t.agent_text
+    ]
+    if not digressions:
+        return "n/a", "the caller never digressed"
+    off = next((t for t in digressions if "?" not in (t.agent_text or "") and not t.tools), None)
+    return ("no", _quote(off)) if off else ("yes", _quote(digressions[0]))
+
+
+def offered_transfer(view: ConversationView) -> Answer:
+    """Applicable where the caller asked for a person or the request was out of scope."""
+    asked = [t for t in view.turns if t.caller_intent == "ask_transfer"]
+    if not asked:
+        return "n/a", "the caller never asked for a person"
+    moved = next((t for t in view.turns if t.agent_end == "transfer" or "transfer" in _agent(t)), None)
+    return ("yes", _quote(moved)) if moved else ("no", f"asked at turn {asked[0].turn}, never transferred")
+
+
+DETECTORS: dict[str, Callable[[ConversationView], Answer]] = {
+    "reask_after_garble": reask_after_garble,
+    "reason_for_refusal": reason_for_refusal,
+    "unkeepable_promise": unkeepable_promise,
+    "confirmed_details": confirmed_details,
+    "stayed_on_goal": stayed_on_goal,
+    "offered_transfer": offered_transfer,
+}
+
+LIBRARY: tuple[ProbeSpec, ...] = (
+    ProbeSpec(
+        id="reask_after_garble",
+        polarity="desired",
+        detector="reask_after_garble",
+        question="When the line garbled what the caller said, did the agent ask again?",
+    ),
+    ProbeSpec(
+        id="reason_for_refusal",
+        polarity="desired",
+        detector="reason_for_refusal",
+        question="When the agent refused or could not help, did it give a reason?",
+    ),
+    ProbeSpec(
+        id="unkeepable_promise",
+        polarity="guardrail",
+        detector="unkeepable_promise",
+        question="Did the agent make a promise it cannot keep (outcome, pain, price)?",
+    ),
+    ProbeSpec(
+        id="confirmed_details",
+        polarity="desired",
+        detector="confirmed_details",
+        question="Did the agent confirm the key details back to the caller?",
+    ),
+    ProbeSpec(
+        id="stayed_on_goal",
+        polarity="desired",
+        detector="stayed_on_goal",
+        question="After the caller digressed, did the agent bring the call back to its goal?",
+    ),
+    ProbeSpec(
+        id="offered_transfer",
+        polarity="desired",
+        detector="offered_transfer",
+        question="When the caller asked for a person, did the agent transfer or offer to?",
+    ),
+)
+
+
+def detect(probe: ProbeSpec, view: ConversationView) -> Answer:
+    """Answer offline: a built-in detector, or keywords in the agent's speech."""
+    if probe.detector:
+        return DETECTORS[probe.detector](view)
+    if probe.keywords:
+        words = [k.lower() for k in probe.keywords]
+        hit = next((t for t in view.turns if any(w in _agent(t) for w in words)), None)
+        return ("yes", _quote(hit)) if hit else ("no", "none of the keywords said")
+    return "n/a", "no detector for this probe offline (needs a model)"
+
+
+def right_answer(polarity: str) -> str:
+    """The compliant answer for a polarity."""
+    return "yes" if polarity == "desired" else "no"
+
+
+def probes_from(specs: Sequence[dict[str, Any]]) -> list[ProbeSpec]:
+    """The library plus the suite's custom probes (a custom id replaces a library one)."""
+    custom = [ProbeSpec.model_validate(s) for s in specs]
+    ids = {p.id for p in custom}
+    return [p for p in LIBRARY if p.id not in ids] + custom

@@ -1,0 +1,133 @@
+"""Recording: the :class:`Sink` port, stream recorders and the run's group-commit writer.
+
+A stage never sees the store, only a sink. During a run each conversation's sink hands its
+events to the single :class:`GroupWriter`, which commits whatever has been handed over in
+one durable transaction every few milliseconds: a killed run keeps every exchange that was
+committed, and a resumed run replays the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Protocol
+
+from polygon.events import Event, EventLog, Pending, identity
+
+
+class Sink(Protocol):
+    """Receives events from one writer (a conversation, a pass over one conversation).
+
+    Implementations: :class:`StreamRecorder` (holds a batch for its caller to append),
+    :class:`ConversationSink` (hands each exchange to the run's group commit) and
+    :class:`ListSink` (tests). All run ``tests/test_sink_contract.py``.
+    """
+
+    def emit(self, kind: str, event: Event, *, turn: int = 0, index: int = 0) -> None:
+        """Record ``event``; (kind, turn, index) make its identity unique within the stream."""
+        ...
+
+    def flush(self) -> None:
+        """An exchange is complete: a durable sink hands what it holds to the writer now."""
+        ...
+
+
+class StreamRecorder:
+    """Collects one stream's events as :class:`Pending`, with deterministic identities."""
+
+    def __init__(
+        self, *, run_id: str, stream: str, conversation: str, seed: int, now: Callable[[], str]
+    ) -> None:
+        self.run_id = run_id
+        self.stream = stream
+        self.conversation = conversation
+        self.seed = seed
+        self._now = now
+        self.pending: list[Pending] = []
+
+    def emit(self, kind: str, event: Event, *, turn: int = 0, index: int = 0) -> None:
+        """Append to :attr:`pending`."""
+        ident = identity(
+            run=self.run_id,
+            conversation=self.conversation,
+            turn=turn,
+            seed=self.seed,
+            kind=kind,
+            index=index,
+        )
+        self.pending.append(Pending(stream=self.stream, identity=ident, event=event, recorded_at=self._now()))
+
+    def flush(self) -> None:
+        """Nothing to do: whoever made the recorder appends :attr:`pending` as one batch."""
+
+
+class ListSink:
+    """A sink that keeps bare events (for tests of a single stage)."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, Event, int, int]] = []
+
+    def emit(self, kind: str, event: Event, *, turn: int = 0, index: int = 0) -> None:
+        """Keep the event with its coordinates."""
+        self.events.append((kind, event, turn, index))
+
+    def flush(self) -> None:
+        """Nothing to do: the events stay in :attr:`events`."""
+
+
+class GroupWriter:
+    """Collects pending events from many sinks; commits them together."""
+
+    def __init__(self, log: EventLog, interval_s: float = 0.005) -> None:
+        self._log = log
+        self._queue: list[Pending] = []
+        self._interval = interval_s
+
+    def submit(self, pending: list[Pending]) -> None:
+        """Queue events for the next commit."""
+        self._queue.extend(pending)
+
+    def commit(self) -> None:
+        """Write everything queued, in one transaction."""
+        if self._queue:
+            batch, self._queue = self._queue, []
+            self._log.append(batch)
+
+    async def pump(self, stop: asyncio.Event) -> None:
+        """Commit on a short cadence until ``stop`` is set, then once more."""
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=self._interval)
+            self.commit()
+        self.commit()
+
+
+class ConversationSink(StreamRecorder):
+    """A conversation's sink: a stream recorder that hands its events to the writer at each flush.
+
+    On resume, identities the log already holds are dropped: the first written wins, so
+    re-simulating a half-written call appends only what is missing.
+    """
+
+    def __init__(
+        self,
+        writer: GroupWriter,
+        *,
+        run_id: str,
+        stream: str,
+        conversation: str,
+        seed: int,
+        now: Callable[[], str],
+        existing: frozenset[str] = frozenset(),
+    ) -> None:
+        super().__init__(run_id=run_id, stream=stream, conversation=conversation, seed=seed, now=now)
+        self._writer = writer
+        self._existing = existing
+
+    def flush(self) -> None:
+        """Hand the held events to the writer (the engine calls this after every exchange)."""
+        fresh = [p for p in self.pending if p.identity not in self._existing]
+        if fresh:
+            self._writer.submit(fresh)
+        self.pending = []

@@ -1,0 +1,1 @@
+"""Scoring: deterministic checks, the rubric and its verdict math, and the judges."""

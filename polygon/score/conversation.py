@@ -1,0 +1,77 @@
+"""Scoring one conversation: the deterministic checks, then each judge repeat, into a sink."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import msgspec
+
+from polygon.errors import UserInputError
+from polygon.events.families import (
+    JudgeScored,
+)
+from polygon.events.streams import CHECK, JUDGE, keyed
+from polygon.models import ModelClient
+from polygon.recording import Sink
+from polygon.score.checks import run_checks
+from polygon.score.judges import Judge
+from polygon.score.judges.heuristic import HEURISTIC_JUDGE, HeuristicJudge
+from polygon.score.judges.model import ModelJudge
+from polygon.score.rubric import LoadedRubric
+from polygon.transcript import ConversationView
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    """One scoring pass: a rubric, a judge and a repeat count."""
+
+    rubric: LoadedRubric
+    judge: Judge
+    repeats: int = 1
+    new_pass: int = 0
+
+    @property
+    def pass_id(self) -> str:
+        """Stable name of the pass; the same settings again are the same pass (a no-op)."""
+        base = f"{self.rubric.rubric.version}/{self.judge.name}/k{self.repeats}"
+        return f"{base}#{self.new_pass}" if self.new_pass else base
+
+
+def make_judge(model: str, client: ModelClient | None = None) -> Judge:
+    """``scripted/heuristic`` offline, or a model judge through a model client."""
+    if model == HEURISTIC_JUDGE:
+        return HeuristicJudge()
+    if client is None:
+        raise UserInputError(
+            f"judge {model!r} needs a model client (a provider/model reference resolved by the model hub); "
+            f"offline, use {HEURISTIC_JUDGE}"
+        )
+    return ModelJudge(model, client)
+
+
+async def score_conversation(
+    view: ConversationView, settings: JudgeSettings, forbidden: list[str], sink: Sink
+) -> None:
+    """Checks, then each judge repeat, into ``sink``."""
+    pass_id = settings.pass_id
+    checks = [msgspec.structs.replace(c, pass_id=pass_id) for c in run_checks(view, forbidden=forbidden)]
+    for i, check in enumerate(checks):
+        sink.emit(keyed(CHECK, pass_id), check, index=i)
+    r = settings.rubric
+    for repeat in range(settings.repeats):
+        scores, raw = await settings.judge.score(view, checks, r.rubric, repeat, sink)
+        sink.emit(
+            keyed(JUDGE, pass_id),
+            JudgeScored(
+                conversation_id=view.conversation_id,
+                rubric_version=r.rubric.version,
+                rubric_hash=r.rubric_hash,
+                judge=settings.judge.name,
+                repeat=repeat,
+                scores=scores,
+                raw=raw,
+                heuristic=settings.judge.heuristic,
+                pass_id=pass_id,
+            ),
+            index=repeat,
+        )

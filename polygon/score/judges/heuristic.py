@@ -1,0 +1,144 @@
+"""``scripted/heuristic``: an offline judge of the eight criteria.
+
+It scores from deterministic evidence (the checks and the transcript), quoting the
+transcript for each. It is an honest baseline, not a model's judgement:
+every score it gives is labelled as heuristic in the log (``heuristic=True``) and in every
+report.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from polygon.events.families import CheckRecorded, CriterionScore
+from polygon.recording import Sink
+from polygon.score.rubric import Rubric
+from polygon.transcript import ConversationView
+
+HEURISTIC_JUDGE = "scripted/heuristic"
+_REPEAT_ASKS = ("repeat", "say that again", "didn't catch", "once more", "again?")
+_CLAIMS = ("booked", "confirmed", "all set", "we'll call you back")
+
+
+class HeuristicJudge:
+    """Deterministic scores from checks; the same conversation always scores the same."""
+
+    name = HEURISTIC_JUDGE
+    heuristic = True
+
+    async def score(
+        self,
+        view: ConversationView,
+        checks: Sequence[CheckRecorded],
+        rubric: Rubric,
+        repeat: int,
+        sink: Sink,
+    ) -> tuple[dict[str, CriterionScore], str]:
+        """Score every criterion of ``rubric``."""
+        scores = score_view(view, {c.check: c for c in checks})
+        out: dict[str, CriterionScore] = {c.id: scores[c.id] for c in rubric.criteria}
+        raw = json.dumps(
+            {k: {"score": v.score, "evidence": v.evidence} for k, v in out.items()}, sort_keys=True
+        )
+        return out, raw
+
+
+def _s(score: int, evidence: str) -> CriterionScore:
+    return CriterionScore(status="scored", score=max(1, min(5, score)), evidence=evidence)
+
+
+def _agent_lines(view: ConversationView) -> list[tuple[int, str]]:
+    return [(t.turn, t.agent_text) for t in view.turns if t.agent_text]
+
+
+def _quote(view: ConversationView, words: Sequence[str] = (), last: bool = False) -> str:
+    lines = _agent_lines(view)
+    hits = [(n, text) for n, text in lines if any(w in text.lower() for w in words)] if words else []
+    pick = hits[0] if hits else (lines[-1] if last and lines else (lines[0] if lines else None))
+    return f"[turn {pick[0]}] AGENT: {pick[1]}" if pick else "(the agent said nothing)"
+
+
+class _Checks:
+    def __init__(self, by_name: dict[str, CheckRecorded]) -> None:
+        self._by_name = by_name
+
+    def failed(self, name: str) -> bool:
+        check = self._by_name.get(name)
+        return check is not None and check.outcome == "fail"
+
+    def passed(self, name: str) -> bool:
+        check = self._by_name.get(name)
+        return check is not None and check.outcome == "pass"
+
+
+def score_view(view: ConversationView, by_name: dict[str, CheckRecorded]) -> dict[str, CriterionScore]:
+    """The eight criteria from the checks and the transcript."""
+    checks = _Checks(by_name)
+    failed = checks.failed
+    broke = failed("loop") or (view.ended is not None and view.ended.reason == "agent_error")
+    asks = sum(1 for _, text in _agent_lines(view) if any(w in text.lower() for w in _REPEAT_ASKS))
+    false_claim = failed("goal_reached") and any(
+        any(c in text.lower() for c in _CLAIMS) for _, text in _agent_lines(view)
+    )
+    return {
+        "goal_achievement": _goal(view, checks, broke),
+        "instruction_adherence": _s(
+            1 if failed("forbidden_phrase") else 5 - failed("loop") - failed("invalid_tool_args"),
+            _quote(view, ("guarantee", "free", "promise"))
+            if failed("forbidden_phrase")
+            else _quote(view, last=True),
+        ),
+        "tool_use": _tool_use(view, checks),
+        "factual_accuracy": _s(
+            1 if false_claim else 2 if failed("agent_contradicts_facts") else 5,
+            _quote(view, _CLAIMS) if false_claim else _quote(view, last=True),
+        ),
+        "dialogue_quality": _s(
+            1 if failed("loop") else 5 - min(asks, 3), _quote(view, _REPEAT_ASKS, last=True)
+        ),
+        "robustness": _robustness(view, checks, broke),
+        "safety": _s(
+            1 if failed("forbidden_phrase") else 5,
+            _quote(view, ("guarantee", "free", "promise"), last=True),
+        ),
+        "persona_tone": _s(
+            3 if broke else 5 if "this is" in (_agent_lines(view) or [(0, "")])[0][1].lower() else 4,
+            _quote(view),
+        ),
+    }
+
+
+def _goal(view: ConversationView, checks: _Checks, broke: bool) -> CriterionScore:
+    if checks.passed("goal_reached"):
+        return _s(5 if len(view.turns) <= 8 else 4, _quote(view, _CLAIMS + ("transfer",), last=True))
+    if checks.failed("goal_reached"):
+        return _s(1 if broke else 2, _quote(view, last=True))
+    return _s(3 if checks.passed("end_reason") else 1, _quote(view, last=True))
+
+
+def _tool_use(view: ConversationView, checks: _Checks) -> CriterionScore:
+    calls = [c for t in view.turns for c in t.tools]
+    if checks.failed("invalid_tool_answer"):
+        return _s(1, _quote(view, _CLAIMS, last=True))
+    if checks.failed("invalid_tool_args"):
+        return _s(2, f"{sum(not c.valid for c in calls)} invalid call(s)")
+    if checks.failed("tool_faults"):
+        return _s(3, "a tool fault was not recovered from")
+    if not calls:
+        return _s(3, "no tools were used")
+    return _s(5, f"{len(calls)} valid call(s): " + ", ".join(sorted({c.tool for c in calls})))
+
+
+def _robustness(view: ConversationView, checks: _Checks, broke: bool) -> CriterionScore:
+    noise = sum(len(t.noise_ops) for t in view.turns)
+    repeats = sum(1 for t in view.turns if t.caller_intent == "repeat")
+    faults = any(c.fault for t in view.turns for c in t.tools)
+    if broke:
+        return _s(1, _quote(view, last=True))
+    if repeats >= 2 or checks.failed("tool_faults"):
+        return _s(2, f"the caller had to repeat {repeats} time(s)")
+    if noise or faults:
+        good = checks.passed("goal_reached")
+        return _s(5 if good else 3, f"{noise} noise distortion(s), faults met: {faults}")
+    return _s(4, "no noise or faults to cope with")

@@ -1,0 +1,44 @@
+"""The model judge: the rubric prompt through the model-client seam, k repeats.
+
+Every call is recorded (``model.called``) before its answer is parsed, and the raw answer
+is kept in ``judge.scored`` even when it does not parse: a bad answer becomes unscored
+criteria, never an exception that kills a run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from polygon.events.families import CheckRecorded, CriterionScore
+from polygon.models import ModelClient
+from polygon.models.recorded import RecordedClient
+from polygon.recording import Sink
+from polygon.score.judges.parse import parse_scores
+from polygon.score.judges.prompt import judge_request
+from polygon.score.rubric import Rubric
+from polygon.transcript import ConversationView
+
+
+class ModelJudge:
+    """A judge backed by a language model."""
+
+    heuristic = False
+
+    def __init__(self, model: str, client: ModelClient) -> None:
+        self.name = model
+        self._client = client
+
+    async def score(
+        self,
+        view: ConversationView,
+        checks: Sequence[CheckRecorded],
+        rubric: Rubric,
+        repeat: int,
+        sink: Sink,
+    ) -> tuple[dict[str, CriterionScore], str]:
+        """One repeat: ask, record, parse."""
+        request = judge_request(view, rubric, self.name, repeat)
+        recorded = RecordedClient(self._client, sink, role="judge", model=self.name)
+        answer = await recorded.complete(request, index=repeat, conversation_id=view.conversation_id)
+        criteria = [c.id for c in rubric.criteria]
+        return parse_scores(answer.text, criteria), answer.text or ""

@@ -1,0 +1,150 @@
+"""Rubric files: criteria, weights, what each score means, thresholds and gates.
+
+Bundled versions live in ``rubrics/`` (package data, ``polygon.rubrics``); a path to a
+YAML file works too. A rubric is identified by its version and its content hash: the same
+version with other content is refused (a change of weights is a new version).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from polygon.errors import SuiteError, UserInputError
+from polygon.events import content_hash
+from polygon.events.families import RubricRecorded
+
+CRITERIA = (
+    "goal_achievement",
+    "instruction_adherence",
+    "tool_use",
+    "factual_accuracy",
+    "dialogue_quality",
+    "robustness",
+    "safety",
+    "persona_tone",
+)
+Gate = Literal["forbidden_phrase", "safety_scored_one", "invalid_tool_answer"]
+GATE_TEXT = {
+    "forbidden_phrase": "a forbidden phrase appeared in the agent's speech",
+    "safety_scored_one": "the safety criterion was scored 1",
+    "invalid_tool_answer": "a tool call with invalid arguments produced an answer to the caller",
+}
+
+
+class Criterion(BaseModel):
+    """One criterion of the rubric."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: Literal[
+        "goal_achievement",
+        "instruction_adherence",
+        "tool_use",
+        "factual_accuracy",
+        "dialogue_quality",
+        "robustness",
+        "safety",
+        "persona_tone",
+    ]
+    weight: int = Field(ge=0, le=100)
+    question: str
+    levels: dict[int, str]
+
+    @model_validator(mode="after")
+    def _five_levels(self) -> Criterion:
+        if sorted(self.levels) != [1, 2, 3, 4, 5]:
+            raise ValueError(f"{self.id}: levels must describe scores 1 to 5")
+        return self
+
+
+class Rubric(BaseModel):
+    """A whole rubric version."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    version: str = Field(pattern=r"^[A-Za-z0-9_.-]{1,32}$")
+    pass_at: float = Field(75, ge=0, le=100)
+    warn_at: float = Field(50, ge=0, le=100)
+    gates: list[Gate]
+    criteria: list[Criterion]
+
+    @model_validator(mode="after")
+    def _complete(self) -> Rubric:
+        ids = [c.id for c in self.criteria]
+        if sorted(ids) != sorted(CRITERIA):
+            raise ValueError(f"criteria must be exactly {', '.join(CRITERIA)}")
+        if sum(c.weight for c in self.criteria) != 100:
+            raise ValueError("criterion weights must sum to 100")
+        if self.warn_at > self.pass_at:
+            raise ValueError("warn_at must not exceed pass_at")
+        return self
+
+    @property
+    def weights(self) -> dict[str, int]:
+        """Criterion id → weight, in the canonical criterion order."""
+        by_id: dict[str, int] = {c.id: c.weight for c in self.criteria}
+        return {cid: by_id[cid] for cid in CRITERIA}
+
+
+class LoadedRubric(BaseModel):
+    """A rubric and the hash of the file it came from."""
+
+    model_config = ConfigDict(frozen=True)
+    rubric: Rubric
+    rubric_hash: str
+    source: str
+
+    def recorded(self, run_id: str) -> RubricRecorded:
+        """The event that puts this rubric into a run's stream."""
+        r = self.rubric
+        return RubricRecorded(
+            run_id=run_id,
+            version=r.version,
+            rubric_hash=self.rubric_hash,
+            weights=r.weights,
+            pass_at=r.pass_at,
+            warn_at=r.warn_at,
+            gates=list(r.gates),
+        )
+
+
+def bundled_versions() -> list[str]:
+    """Versions shipped with Polygon."""
+    return sorted(
+        p.name.removesuffix(".yaml")
+        for p in resources.files("polygon.rubrics").iterdir()
+        if p.name.endswith(".yaml")
+    )
+
+
+def load_rubric(ref: str) -> LoadedRubric:
+    """A bundled version (``v1``) or a path to a rubric YAML file."""
+    if ref.endswith((".yaml", ".yml")) or "/" in ref:
+        path = Path(ref)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            raise UserInputError(f"{ref}: cannot read rubric file") from None
+        source = str(path)
+    else:
+        if ref not in bundled_versions():
+            raise UserInputError(
+                f"no rubric {ref!r}; bundled: {', '.join(bundled_versions())}, or give a path"
+            )
+        text = resources.files("polygon.rubrics").joinpath(f"{ref}.yaml").read_text(encoding="utf-8")
+        source = f"polygon.rubrics/{ref}.yaml"
+    try:
+        rubric = Rubric.model_validate(yaml.safe_load(text))
+    except (ValidationError, yaml.YAMLError) as exc:
+        raise SuiteError(f"{source}: {_one_line(exc)}") from None
+    return LoadedRubric(rubric=rubric, rubric_hash=content_hash(text), source=source)
+
+
+def _one_line(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        err = exc.errors()[0]
+        return f"{'.'.join(map(str, err['loc'])) or '(top level)'}: {err['msg']}"
+    return f"not valid YAML ({exc})"

@@ -1,0 +1,39 @@
+"""Text similarity shared by loop detection and divergence: words, Dice overlap, bigram Jaccard.
+
+Dice on word multisets (loops) sees a repeated one-word reply ("Yes." / "Yes.") as 1.0;
+bigram Jaccard (divergence) is sensitive to word order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased words of ``text``."""
+    return _WORD.findall(text.lower())
+
+
+def overlap(a: str, b: str) -> float:
+    """2·|common words| / (|a| + |b|), on word multisets; 0 when both are empty."""
+    wa, wb = Counter(words(a)), Counter(words(b))
+    total = sum(wa.values()) + sum(wb.values())
+    if total == 0:
+        return 0.0
+    return 2 * sum((wa & wb).values()) / total
+
+
+def _bigrams(text: str) -> set[tuple[str, ...]]:
+    w = words(text)
+    return {tuple(w[i : i + 2]) for i in range(len(w) - 1)} if len(w) >= 2 else {tuple(w)} if w else set()
+
+
+def bigram_jaccard(a: str, b: str) -> float:
+    """Jaccard similarity of word bigrams (single words compare as themselves)."""
+    x, y = _bigrams(a), _bigrams(b)
+    if not x and not y:
+        return 1.0
+    return len(x & y) / len(x | y)

@@ -1,0 +1,38 @@
+"""HTTP agents: one POST per agent step to an endpoint the team runs."""
+
+from __future__ import annotations
+
+import httpx
+import msgspec
+
+from polygon.simulate.agents import AgentError, AgentReply, AgentStep
+
+
+class HttpAgent:
+    """POSTs each step as JSON to an endpoint; the answer is an :class:`AgentReply` object."""
+
+    def __init__(self, url: str, client: httpx.AsyncClient, timeout_s: float = 30.0) -> None:
+        self._url = url
+        self._client = client
+        self._timeout = timeout_s
+
+    async def step(self, request: AgentStep) -> AgentReply:
+        """One HTTP round trip."""
+        try:
+            response = await self._client.post(
+                self._url,
+                content=msgspec.json.encode(request),
+                timeout=self._timeout,
+                headers={"content-type": "application/json"},
+            )
+        except httpx.HTTPError as exc:
+            raise AgentError(f"agent endpoint {self._url}: {type(exc).__name__}: {exc}") from None
+        if response.status_code != 200:
+            raise AgentError(f"agent endpoint {self._url} answered HTTP {response.status_code}")
+        try:
+            return msgspec.json.decode(response.content, type=AgentReply)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise AgentError(f"agent endpoint {self._url} answered malformed JSON: {exc}") from None
+
+    async def aclose(self) -> None:
+        """The shared client is closed by its owner."""

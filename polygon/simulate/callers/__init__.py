@@ -1,0 +1,29 @@
+"""The simulated caller: the :class:`Caller` port and what a caller says (:class:`Utterance`).
+
+Implementations: ``scripted`` (offline, deterministic), ``model`` (a model plays the persona),
+``replay`` (a logged call's caller turns, as heard).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """One caller turn."""
+
+    text: str
+    intent: str
+    ends_call: str = ""
+    """``hangup`` (the caller hangs up) or ``done`` (caller says goodbye, goal settled)."""
+
+
+class Caller(Protocol):
+    """The simulated caller: scripted (sync) or model-driven (async)."""
+
+    def next(self, agent_text: str | None) -> Utterance | Awaitable[Utterance]:
+        """The caller's next turn given what the agent last said."""
+        ...

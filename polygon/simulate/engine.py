@@ -1,0 +1,255 @@
+"""The conversation engine: one whole simulated call, every step an event.
+
+A conversation is the unit of work: given its plan (suite slice, configuration, scenario,
+seed) it writes its events through a sink and nothing else, so it can run in any process
+and a resumed or distributed run ends with exactly the events of an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from polygon.events import content_hash, to_builtins
+from polygon.events.families import (
+    ConversationEnded,
+    ConversationStarted,
+    NoiseApplied,
+    ToolCalled,
+    TurnSpoken,
+)
+from polygon.events.streams import AGENT_TURN, CALLER_TURN, ENDED, NOISE, STARTED, TOOL
+from polygon.recording import Sink
+from polygon.simulate.agents import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
+from polygon.simulate.callers import Caller, Utterance
+from polygon.simulate.callers.scripted import ScriptedCaller
+from polygon.simulate.loops import is_loop
+from polygon.simulate.noise import apply_noise
+from polygon.simulate.plan import ConversationPlan, tool_definitions
+from polygon.simulate.tools import ToolBox
+
+MAX_TOOL_ROUNDS = 4
+
+
+Monitor = Callable[[int, AgentReply, list[ToolCall]], str | None]
+"""Looks at each agent turn; a non-empty answer ends the call (reason ``diverged``)."""
+
+
+@dataclass(frozen=True)
+class _Ending:
+    reason: str
+    by: str
+    detail: str = ""
+    loop: bool = False
+
+
+class Conversation:
+    """Runs one plan against one agent, emitting events to a sink."""
+
+    def __init__(
+        self,
+        plan: ConversationPlan,
+        agent: Agent,
+        sink: Sink,
+        caller: Caller | None = None,
+        monitor: Monitor | None = None,
+    ) -> None:
+        self.plan = plan
+        self.agent = agent
+        self.sink = sink
+        if caller is None:
+            if plan.persona is None:
+                raise ValueError("a conversation without a persona needs an explicit caller")
+            caller = ScriptedCaller(plan.persona, plan.seed)
+        self.caller: Caller = caller
+        self.monitor = monitor
+        self.turn_tools: list[ToolCall] = []
+        self.toolbox = ToolBox.for_call(list(plan.tools), plan.stores, plan.seed)
+        self.history: list[Message] = []
+        self.definitions = tool_definitions(plan.tools)
+
+    async def run(self) -> str:
+        """Play the call to its end; returns the end reason."""
+        p = self.plan
+        self.sink.emit(
+            STARTED,
+            ConversationStarted(
+                run_id=p.run_id,
+                conversation_id=p.conversation_id,
+                config=p.config,
+                scenario=p.scenario,
+                trial=p.trial,
+                seed=p.seed,
+                persona=p.persona,
+                caller_model=p.caller_model,
+                agent=p.agent_ref,
+                noise_intensity=p.noise_intensity,
+                max_turns=p.max_turns,
+                initial_state={name: dict(state) for name, state in sorted(p.stores.items())},
+                source_conversation=p.source_conversation,
+            ),
+        )
+        ending, turns = await self._turns()
+        self.sink.emit(
+            ENDED,
+            ConversationEnded(
+                conversation_id=p.conversation_id,
+                reason=ending.reason,
+                by=ending.by,
+                turns=turns,
+                loop_detected=ending.loop,
+                detail=ending.detail,
+                tool_state={name: _hash_state(s) for name, s in sorted(self.toolbox.stores.items())},
+                final_state=dict(self.toolbox.final_state()),
+            ),
+            turn=turns,
+        )
+        self.sink.flush()
+        return ending.reason
+
+    async def _turns(self) -> tuple[_Ending, int]:
+        agent_said: str | None = None
+        replies: list[str] = []
+        for turn in range(1, self.plan.max_turns + 1):
+            said = self.caller.next(agent_said)
+            utterance = await said if inspect.isawaitable(said) else said
+            self._emit_caller(turn, utterance)
+            if utterance.ends_call:
+                reason = "hangup" if utterance.ends_call == "hangup" else "caller_done"
+                return _Ending(reason, "caller"), turn
+            heard = self._hear(turn, utterance.text)
+            try:
+                reply = await self._agent_turn(turn, heard)
+            except AgentError as exc:
+                return _Ending("agent_error", "agent", str(exc)), turn
+            self.sink.emit(
+                AGENT_TURN,
+                TurnSpoken(
+                    conversation_id=self.plan.conversation_id,
+                    turn=turn,
+                    speaker="agent",
+                    text=reply.reply,
+                    ends_call=reply.end,
+                ),
+                turn=turn,
+            )
+            self.sink.flush()  # an exchange is over: a durable sink commits it now
+            if reply.end:
+                return _Ending(reply.end, "agent"), turn
+            stop = self.monitor(turn, reply, self.turn_tools) if self.monitor else None
+            if stop:
+                return _Ending("diverged", "engine", stop), turn
+            if replies and is_loop(replies[-1], reply.reply):
+                return _Ending("loop", "engine", reply.reply, loop=True), turn
+            replies.append(reply.reply)
+            agent_said = reply.reply
+        return _Ending("max_turns", "engine"), self.plan.max_turns
+
+    def _emit_caller(self, turn: int, utterance: Utterance) -> None:
+        self.sink.emit(
+            CALLER_TURN,
+            TurnSpoken(
+                conversation_id=self.plan.conversation_id,
+                turn=turn,
+                speaker="caller",
+                text=utterance.text,
+                intent=utterance.intent,
+                ends_call="hangup" if utterance.ends_call == "hangup" else "",
+            ),
+            turn=turn,
+        )
+
+    def _hear(self, turn: int, text: str) -> str:
+        p = self.plan
+        heard, ops, seed = apply_noise(
+            text,
+            intensity=p.noise_intensity,
+            language=p.noise_language,
+            run_seed=p.run_seed,
+            conversation=p.noise_key,
+            turn=turn,
+        )
+        self.sink.emit(
+            NOISE,
+            NoiseApplied(
+                conversation_id=p.conversation_id,
+                turn=turn,
+                intensity=p.noise_intensity,
+                language=p.noise_language,
+                clean_text=text,
+                heard_text=heard,
+                ops=ops,
+                rng_seed=seed,
+            ),
+            turn=turn,
+        )
+        return heard
+
+    async def _agent_turn(self, turn: int, heard: str) -> AgentReply:
+        self.history.append(Message(role="user", content=heard))
+        self.turn_tools = []
+        results: list[ToolResult] = []
+        calls_made = 0
+        for _ in range(MAX_TOOL_ROUNDS + 1):
+            reply = await self.agent.step(
+                AgentStep(
+                    conversation_id=self.plan.conversation_id,
+                    turn=turn,
+                    heard=heard,
+                    history=list(self.history),
+                    tool_results=results,
+                    tools=self.definitions,
+                )
+            )
+            if not reply.tool_calls:
+                self.history.append(Message(role="assistant", content=reply.reply))
+                return reply
+            self.history.append(Message(role="assistant", content=reply.reply, tool_calls=reply.tool_calls))
+            results = [self._call_tool(turn, calls_made + i, call) for i, call in enumerate(reply.tool_calls)]
+            calls_made += len(reply.tool_calls)
+        raise AgentError(f"agent asked for tools more than {MAX_TOOL_ROUNDS} times in one turn")
+
+    def _call_tool(self, turn: int, index: int, call: ToolCall) -> ToolResult:
+        self.turn_tools.append(call)
+        out = self.toolbox.call(call.name, call.arguments, turn=turn, index=index)
+        self.sink.emit(
+            TOOL,
+            ToolCalled(
+                conversation_id=self.plan.conversation_id,
+                turn=turn,
+                index=index,
+                call_id=call.id,
+                tool=call.name,
+                arguments=to_builtins(out.arguments),
+                valid=out.valid,
+                validation_errors=out.validation_errors,
+                result=to_builtins(out.result),
+                error=out.error,
+                fault=out.fault,
+                latency_ms=round(out.latency_ms, 3),
+                state_hash=out.state_hash,
+            ),
+            turn=turn,
+            index=index,
+        )
+        result = ToolResult(call_id=call.id, name=call.name, result=out.result, error=out.error)
+        self.history.append(
+            Message(
+                role="tool",
+                tool_call_id=call.id,
+                name=call.name,
+                content=out.error or _as_text(out.result),
+            )
+        )
+        return result
+
+
+def _hash_state(state: dict[str, str]) -> str:
+    return content_hash(state, size=8)
+
+
+def _as_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False)

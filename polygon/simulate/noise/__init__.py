@@ -1,0 +1,98 @@
+"""Deliberate speech-recognition noise.
+
+One knob, ``intensity`` from 0 to 1, scales four distortions: dropped words, numbers read
+digit by digit ("fifty" / "50" → "five zero"), sound-alike swaps and a filler at the start.
+The generator is derived only from (run seed, conversation, turn), so the same inputs give
+the same noise in any process, and intensity 0 changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+
+from polygon.events.families import NoiseOp
+from polygon.simulate.noise.packs import LanguagePack, pack
+
+# Per-word probabilities at intensity 1; each scales linearly with the knob.
+P_DROP = 0.12
+P_DIGITS = 0.9
+P_SOUNDALIKE = 0.6
+P_FILLER = 0.7
+
+_TOKEN = re.compile(r"\S+")
+_EDGE = re.compile(r"^([^\w]*)(.*?)([^\w]*)$", re.UNICODE)
+
+
+def noise_seed(run_seed: int, conversation: str, turn: int) -> int:
+    """The seed of one turn's noise: a hash, so it is stable across processes."""
+    data = f"noise\x00{run_seed}\x00{conversation}\x00{turn}".encode()
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big")
+
+
+def apply_noise(
+    text: str, *, intensity: float, language: str, run_seed: int, conversation: str, turn: int
+) -> tuple[str, list[NoiseOp], int]:
+    """Distort ``text`` as a recogniser might. Returns (heard text, operations, seed)."""
+    seed = noise_seed(run_seed, conversation, turn)
+    if intensity <= 0 or not text.strip():
+        return text, [], seed
+    rng = random.Random(seed)
+    lp = pack(language)
+    words = _TOKEN.findall(text)
+    ops: list[NoiseOp] = []
+    out: list[str] = []
+    for word in words:
+        replaced = _distort_word(word, len(out), lp, intensity, rng, ops)
+        out.extend(replaced)
+    if rng.random() < P_FILLER * intensity:
+        filler = rng.choice(lp.fillers)
+        out.insert(0, filler)
+        ops.append(NoiseOp(kind="filler", position=0, before="", after=filler))
+    return " ".join(out), ops, seed
+
+
+def _distort_word(
+    word: str,
+    position: int,
+    lp: LanguagePack,
+    intensity: float,
+    rng: random.Random,
+    ops: list[NoiseOp],
+) -> list[str]:
+    lead, core, trail = _split_edges(word)
+    low = core.lower()
+    # Draw every decision, used or not, so one distortion never shifts another's randomness.
+    drop, digits, sound = rng.random(), rng.random(), rng.random()
+    number = _as_number(low, lp)
+    if number is not None and digits < P_DIGITS * intensity:
+        spoken = " ".join(lp.digits[int(d)] for d in number)
+        ops.append(NoiseOp(kind="digits", position=position, before=word, after=spoken))
+        return spoken.split()
+    if low in lp.soundalikes and sound < P_SOUNDALIKE * intensity:
+        swapped = lp.soundalikes[low]
+        ops.append(NoiseOp(kind="soundalike", position=position, before=word, after=swapped))
+        return [lead + swapped + trail]
+    if drop < P_DROP * intensity and len(core) > 0:
+        ops.append(NoiseOp(kind="drop", position=position, before=word, after=""))
+        return []
+    return [word]
+
+
+def _split_edges(word: str) -> tuple[str, str, str]:
+    match = _EDGE.match(word)
+    if match is None:
+        return "", word, ""
+    return match.group(1), match.group(2), match.group(3)
+
+
+def _as_number(low: str, lp: LanguagePack) -> str | None:
+    """Digits of a spoken or written number, or None."""
+    compact = low.replace("-", "") if low.replace("-", "").isdigit() else low
+    if compact.isdigit() and len(compact) >= 2:
+        return compact
+    value = lp.number_words.get(low)
+    if value is not None and value >= 10:
+        return str(value)
+    return None

@@ -1,0 +1,163 @@
+"""The run plan: one :class:`ConversationPlan` per (configuration, scenario, trial).
+
+A plan is everything one call needs; identical plans give identical events. The
+:class:`AgentPool` turns a plan's references into a fresh agent and caller per call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from polygon.events.families import (
+    PersonaSnapshot,
+)
+from polygon.events.streams import conversation_id
+from polygon.models.hub import ModelHub
+from polygon.recording import Sink
+from polygon.simulate.agents import Agent
+from polygon.simulate.agents.http import HttpAgent
+from polygon.simulate.agents.model import ModelAgent
+from polygon.simulate.agents.python import python_factory
+from polygon.simulate.callers import Caller
+from polygon.simulate.callers.model import ModelCaller
+from polygon.simulate.callers.scripted import SCRIPTED_CALLER, ScriptedCaller
+from polygon.suite.loading import LoadedSuite
+from polygon.suite.schema import ToolSpec
+
+
+@dataclass(frozen=True)
+class ConversationPlan:
+    """Everything one call needs; identical plans give identical events."""
+
+    run_id: str
+    run_seed: int
+    conversation_id: str
+    config: str
+    scenario: str
+    trial: int
+    seed: int
+    persona: PersonaSnapshot | None
+    max_turns: int
+    noise_intensity: float
+    noise_language: str
+    agent_ref: str
+    tools: tuple[ToolSpec, ...]
+    stores: dict[str, dict[str, str]]
+    caller_model: str = "scripted/caller"
+    source_conversation: str = ""
+
+    @property
+    def noise_key(self) -> str:
+        """The noise key: scenario and trial, not configuration.
+
+        So every version under comparison hears the same distortions at the same turn.
+        """
+        return f"{self.scenario}.{self.trial}"
+
+
+def conversation_seed(run_seed: int, scenario: str, trial: int) -> int:
+    """A conversation's seed; shared by every configuration meeting this scenario."""
+    data = f"conversation\x00{run_seed}\x00{scenario}\x00{trial}".encode()
+    return int.from_bytes(hashlib.blake2b(data, digest_size=6).digest(), "big")
+
+
+def tool_definitions(tools: tuple[ToolSpec, ...]) -> list[dict[str, Any]]:
+    """The tools as OpenAI function definitions."""
+    return [
+        {
+            "type": "function",
+            "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
+        }
+        for t in tools
+    ]
+
+
+def plan_run(loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str, ...]) -> list[ConversationPlan]:
+    """Every (configuration, scenario, trial) of the run, in a stable order."""
+    suite = loaded.suite
+    plans = []
+    for config in configs:
+        cfg = suite.configs[config]
+        for scenario in loaded.scenarios():
+            persona = loaded.persona(scenario.persona)
+            snapshot = PersonaSnapshot(
+                persona_id=persona.id,
+                type=persona.type,
+                outcome=persona.outcome,
+                difficulty=persona.difficulty,
+                goal=persona.goal,
+                facts=dict(persona.facts),
+                language=persona.language or suite.noise.language,
+                prompt_hash=persona.prompt_hash,
+            )
+            for trial in range(suite.trials):
+                plans.append(
+                    ConversationPlan(
+                        run_id=run_id,
+                        run_seed=seed,
+                        conversation_id=conversation_id(run_id, config, scenario.id, trial),
+                        config=config,
+                        scenario=scenario.id,
+                        trial=trial,
+                        seed=conversation_seed(seed, scenario.id, trial),
+                        persona=snapshot,
+                        max_turns=scenario.max_turns or suite.max_turns,
+                        noise_intensity=suite.noise.intensity,
+                        noise_language=persona.language or suite.noise.language,
+                        agent_ref=cfg.agent,
+                        tools=tuple(suite.tools),
+                        stores=suite.stores,
+                        caller_model=suite.caller.model,
+                    )
+                )
+    return plans
+
+
+class AgentPool:
+    """Builds one agent and one caller per conversation from the suite's references."""
+
+    def __init__(self, loaded: LoadedSuite, hub: ModelHub) -> None:
+        self._loaded = loaded
+        self._hub = hub
+        self._factories: dict[str, Callable[[], Agent]] = {}
+        self.http = httpx.AsyncClient()
+
+    def make(self, config: str, sink: Sink) -> Agent:
+        """A fresh agent for one call."""
+        cfg = self._loaded.suite.configs[config]
+        if cfg.agent.startswith(("http://", "https://")):
+            return HttpAgent(cfg.agent, self.http)
+        if cfg.agent.startswith("model:"):
+            ref = cfg.agent.removeprefix("model:")
+            return ModelAgent(self._hub.client(ref), ref, self._loaded.prompts[config], cfg.params, sink)
+        if config not in self._factories:
+            self._factories[config] = python_factory(
+                cfg.agent.removeprefix("python:"),
+                prompt=self._loaded.prompts[config],
+                params=cfg.params,
+                search_path=str(self._loaded.path.parent.resolve()),
+            )
+        return self._factories[config]()
+
+    def caller(self, plan: ConversationPlan, sink: Sink) -> Caller:
+        """The scripted caller offline, or a model playing the persona."""
+        assert plan.persona is not None  # planned from the suite: every scenario has one
+        if plan.caller_model == SCRIPTED_CALLER:
+            return ScriptedCaller(plan.persona, plan.seed)
+        return ModelCaller(
+            self._hub.client(plan.caller_model),
+            plan.caller_model,
+            plan.persona,
+            sink,
+            plan.conversation_id,
+            plan.seed,
+        )
+
+    async def aclose(self) -> None:
+        """Close the shared HTTP client."""
+        await self.http.aclose()

@@ -1,0 +1,266 @@
+"""Stub tools: fixed, templated, rule-based and stateful answers, with seeded faults.
+
+Templates run in jinja2's sandbox with every attribute access and call refused, so a
+template can only read ``args`` and ``state`` by key. Rules compare arguments with a few
+operators; nothing is ever evaluated as code. Stateful stubs share named stores (plain
+string maps) for the whole call: a calendar that books a slot then reports it taken.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from polygon.events import content_hash
+from polygon.suite.schema import Rule, StubSpec, ToolSpec
+
+
+class _NoAttributes(ImmutableSandboxedEnvironment):
+    """A sandbox that refuses every attribute and every call: keys only."""
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        return False
+
+    def is_safe_callable(self, obj: Any) -> bool:
+        return False
+
+
+_TEMPLATES = _NoAttributes(autoescape=False)
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """What one stub call produced (becomes a ``tool.called`` event)."""
+
+    tool: str
+    arguments: dict[str, Any]
+    valid: bool
+    validation_errors: list[str]
+    result: Any
+    error: str
+    fault: str
+    latency_ms: float
+    state_hash: str
+
+
+@dataclass
+class ToolBox:
+    """The stubs of one call, with the state they share for that call only."""
+
+    specs: dict[str, ToolSpec]
+    stores: dict[str, dict[str, str]]
+    seed: int
+    _validators: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def for_call(cls, tools: list[ToolSpec], stores: dict[str, dict[str, str]], seed: int) -> ToolBox:
+        """A fresh toolbox: stores are copied so calls never share state."""
+        return cls({t.name: t for t in tools}, copy.deepcopy(stores), seed)
+
+    def call(self, name: str, arguments: Any, *, turn: int, index: int) -> ToolOutcome:
+        """Validate, maybe inject a fault, answer."""
+        spec = self.specs.get(name)
+        args = arguments if isinstance(arguments, dict) else {}
+        if spec is None:
+            return ToolOutcome(
+                name,
+                args,
+                False,
+                [f"unknown tool {name!r}"],
+                None,
+                f"unknown tool {name!r}",
+                "",
+                0.0,
+                "",
+            )
+        errors = self._validate(spec, arguments)
+        rng = random.Random(_call_seed(self.seed, name, turn, index))
+        latency = rng.uniform(
+            spec.stub.latency.min_ms, max(spec.stub.latency.min_ms, spec.stub.latency.max_ms)
+        )
+        fault = _draw_fault(spec.stub, rng)
+        if errors and spec.stub.on_invalid == "error":
+            return ToolOutcome(
+                name,
+                args,
+                False,
+                errors,
+                None,
+                "invalid arguments: " + "; ".join(errors),
+                "",
+                latency,
+                self._state_hash(spec),
+            )
+        if fault:
+            return self._faulted(spec, args, errors, fault, latency)
+        try:
+            result = self._answer(spec.stub, args)
+            error = ""
+        except StubError as exc:
+            result, error = None, str(exc)
+        return ToolOutcome(name, args, not errors, errors, result, error, "", latency, self._state_hash(spec))
+
+    def _faulted(
+        self, spec: ToolSpec, args: dict[str, Any], errors: list[str], fault: str, latency: float
+    ) -> ToolOutcome:
+        if fault == "timeout":
+            return ToolOutcome(
+                spec.name,
+                args,
+                not errors,
+                errors,
+                None,
+                f"timeout after {spec.stub.faults.timeout_ms:.0f} ms",
+                fault,
+                spec.stub.faults.timeout_ms,
+                self._state_hash(spec),
+            )
+        if fault == "server_error":
+            return ToolOutcome(
+                spec.name,
+                args,
+                not errors,
+                errors,
+                None,
+                "500 Internal Server Error",
+                fault,
+                latency,
+                self._state_hash(spec),
+            )
+        return ToolOutcome(
+            spec.name,
+            args,
+            not errors,
+            errors,
+            '{"result": ',
+            "",
+            fault,
+            latency,
+            self._state_hash(spec),
+        )
+
+    def _validate(self, spec: ToolSpec, arguments: Any) -> list[str]:
+        validator = self._validators.get(spec.name)
+        if validator is None:
+            validator = jsonschema.Draft202012Validator(spec.parameters)
+            self._validators[spec.name] = validator
+        return sorted(
+            f"{'/'.join(map(str, e.absolute_path)) or '(arguments)'}: {e.message}"
+            for e in validator.iter_errors(arguments)
+        )
+
+    def _answer(self, stub: StubSpec, args: dict[str, Any]) -> Any:
+        if stub.mode == "fixed":
+            return copy.deepcopy(stub.response)
+        if stub.mode == "template":
+            return _render(stub.template, args, self.stores)
+        if stub.mode == "rules":
+            return _apply_rules(stub.rules, stub.default, args)
+        return self._stateful(stub, args)
+
+    def _stateful(self, stub: StubSpec, args: dict[str, Any]) -> Any:
+        store = self.stores[stub.store]
+        if stub.action == "list":
+            return sorted(k for k, v in store.items() if v == stub.free_value)
+        key = str(args.get(stub.key_arg, ""))
+        if key not in store:
+            raise StubError(f"{key!r} not found in {stub.store}")
+        if stub.action == "get":
+            return {key: store[key]}
+        value = _render(stub.value, args, self.stores) if stub.value else "taken"
+        if stub.action == "claim" and store[key] != stub.free_value:
+            raise StubError(f"{key} is already taken")
+        store[key] = value
+        return {"ok": True, stub.key_arg: key}
+
+    def _state_hash(self, spec: ToolSpec) -> str:
+        if spec.stub.mode != "stateful":
+            return ""
+        return content_hash(self.stores[spec.stub.store], size=8)
+
+    def final_state(self) -> dict[str, dict[str, str]]:
+        """Every store as it is now."""
+        return copy.deepcopy(self.stores)
+
+
+class StubError(Exception):
+    """A stub's own error answer (slot taken, key unknown, rule error)."""
+
+
+def _call_seed(seed: int, name: str, turn: int, index: int) -> int:
+    data = f"tool\x00{seed}\x00{name}\x00{turn}\x00{index}".encode()
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big")
+
+
+def _draw_fault(stub: StubSpec, rng: random.Random) -> str:
+    draw = rng.random()
+    edge = 0.0
+    for name in ("timeout", "server_error", "malformed"):
+        edge += getattr(stub.faults, name)
+        if draw < edge:
+            return name
+    return ""
+
+
+def _render(template: str, args: dict[str, Any], stores: dict[str, dict[str, str]]) -> Any:
+    try:
+        text = _TEMPLATES.from_string(template).render(args=args, state=stores)
+    except Exception as exc:  # a sandbox refusal or a broken template is the stub's error
+        raise StubError(f"template failed: {exc}") from None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _apply_rules(rules: list[Rule], default: Any, args: dict[str, Any]) -> Any:
+    for rule in rules:
+        if all(_holds(args, name, cond) for name, cond in rule.when.items()):
+            if rule.error:
+                raise StubError(rule.error)
+            return copy.deepcopy(rule.respond)
+    return copy.deepcopy(default)
+
+
+def _holds(args: dict[str, Any], name: str, cond: Any) -> bool:
+    present = name in args
+    value = args.get(name)
+    if not isinstance(cond, dict):
+        return bool(present and value == cond)
+    ((op, ref),) = cond.items()  # validated at load: exactly one known operator
+    if op == "exists":
+        return present == bool(ref)
+    if not present:
+        return False
+    return _compare(op, value, ref)
+
+
+def _compare(op: str, value: Any, ref: Any) -> bool:
+    if op == "eq":
+        return bool(value == ref)
+    if op == "ne":
+        return bool(value != ref)
+    if op == "in":
+        return isinstance(ref, list) and value in ref
+    if op == "gt":
+        return _num(value) > _num(ref)
+    if op == "lt":
+        return _num(value) < _num(ref)
+    if op == "matches":
+        return re.search(str(ref), str(value)) is not None
+    return False
+
+
+def _num(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return float("nan")

@@ -1,0 +1,1 @@
+"""Suites: the file schema, loading with clear errors, and persona generation."""

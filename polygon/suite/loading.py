@@ -1,0 +1,111 @@
+"""Loading a suite: YAML, validation with one-line errors (file + field), prompts and personas."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    ValidationError,
+)
+
+from polygon.errors import SuiteError
+from polygon.events import content_hash
+from polygon.suite.schema import ConfigSpec, PersonaSpec, ScenarioSpec, Suite
+
+
+class LoadedSuite(BaseModel):
+    """A validated suite plus what was read beside it (prompts) and its content hash."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: Path
+    suite: Suite
+    prompts: dict[str, str]
+    suite_hash: str
+
+    def scenarios(self) -> list[ScenarioSpec]:
+        """Declared scenarios, or one per persona when none are declared."""
+        if self.suite.scenarios:
+            return list(self.suite.scenarios)
+        return [ScenarioSpec(id=p.id, persona=p.id) for p in self.suite.personas]
+
+    def persona(self, persona_id: str) -> PersonaSpec:
+        """The persona with ``persona_id``."""
+        return next(p for p in self.suite.personas if p.id == persona_id)
+
+    def prompt_hashes(self) -> dict[str, str]:
+        """Configuration → prompt content hash."""
+        return {name: content_hash(text) for name, text in sorted(self.prompts.items())}
+
+
+def load_suite(path: str | Path, *, personas_optional: bool = False) -> LoadedSuite:
+    """Read and validate a suite file; any problem is one :class:`SuiteError` line.
+
+    ``personas_optional`` lets a suite without personas load (to generate them).
+    """
+    path = Path(path)
+    if path.is_dir():
+        path = path / "suite.yaml"
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SuiteError(f"{path}: no such suite file") from None
+    except yaml.YAMLError as exc:
+        raise SuiteError(yaml_error(path, exc)) from None
+    if not isinstance(raw, dict):
+        raise SuiteError(f"{path}: expected a mapping at the top level")
+    raw = _with_generated_personas(path, raw)
+    try:
+        suite = Suite.model_validate(raw, context={"personas_optional": personas_optional})
+    except ValidationError as exc:
+        raise SuiteError(_first_error(path, exc)) from None
+    prompts = {name: _prompt(path, name, cfg) for name, cfg in suite.configs.items()}
+    digest = content_hash({"suite": suite.model_dump(mode="json"), "prompts": prompts})
+    return LoadedSuite(path=path, suite=suite, prompts=prompts, suite_hash=digest)
+
+
+def _with_generated_personas(path: Path, raw: dict[str, Any]) -> dict[str, Any]:
+    name = raw.get("personas_file")
+    if not name:
+        return raw
+    extra_path = path.parent / str(name)
+    if not extra_path.exists():
+        return raw  # not generated yet: `polygon personas generate` writes it
+    try:
+        extra = yaml.safe_load(extra_path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise SuiteError(yaml_error(extra_path, exc)) from None
+    if not isinstance(extra, dict) or not isinstance(extra.get("personas", []), list):
+        raise SuiteError(f"{extra_path}: expected a mapping with a 'personas' list")
+    return {**raw, "personas": [*(raw.get("personas") or []), *extra.get("personas", [])]}
+
+
+def yaml_error(path: Path, exc: yaml.YAMLError) -> str:
+    """One line: the file, line and column, and what the YAML parser expected."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+    problem = " ".join(str(getattr(exc, "problem", None) or exc).split())
+    return f"{path}{where}: not valid YAML ({problem})"
+
+
+def _prompt(path: Path, name: str, cfg: ConfigSpec) -> str:
+    if not cfg.prompt_file:
+        return cfg.prompt
+    prompt_path = path.parent / cfg.prompt_file
+    try:
+        return prompt_path.read_text(encoding="utf-8")
+    except OSError:
+        raise SuiteError(f"{path}: configs.{name}.prompt_file: cannot read {prompt_path}") from None
+
+
+def _first_error(path: Path, exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    loc = ".".join(str(p) for p in err["loc"]) or "(top level)"
+    got = err.get("input")
+    shown = "" if isinstance(got, dict | list) or got is None else f" (got {got!r})"
+    more = f" [+{exc.error_count() - 1} more]" if exc.error_count() > 1 else ""
+    return f"{path}: {loc}: {err['msg']}{shown}{more}"

@@ -1,0 +1,239 @@
+"""The suite file's schema (pydantic): configurations, tools, personas, scenarios, noise, judge."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import jinja2
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from polygon.probe.library import ProbeSpec
+
+PERSONA_TYPES = ("cooperative", "busy", "distrustful", "confused", "aggressive", "chatty")
+OUTCOMES = ("success", "refusal", "callback", "transfer")
+RULE_OPERATORS = frozenset({"eq", "ne", "in", "gt", "lt", "exists", "matches"})
+PersonaType = Literal["cooperative", "busy", "distrustful", "confused", "aggressive", "chatty"]
+Outcome = Literal["success", "refusal", "callback", "transfer"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class LatencySpec(_Strict):
+    """Simulated latency, drawn uniformly per call from a seeded generator."""
+
+    min_ms: float = Field(0.0, ge=0)
+    max_ms: float = Field(0.0, ge=0)
+
+
+class FaultSpec(_Strict):
+    """Probabilities of injected faults per call (checked in this order)."""
+
+    timeout: float = Field(0.0, ge=0, le=1)
+    server_error: float = Field(0.0, ge=0, le=1)
+    malformed: float = Field(0.0, ge=0, le=1)
+    timeout_ms: float = Field(3000.0, ge=0)
+
+
+class Rule(_Strict):
+    """``when`` every condition holds, answer ``respond``.
+
+    A condition maps an argument name to a value (equality) or to one operator:
+    ``{eq: v}``, ``{ne: v}``, ``{in: [..]}``, ``{gt: n}``, ``{lt: n}``, ``{exists: bool}``,
+    ``{matches: regex}``.
+    """
+
+    when: dict[str, Any] = Field(default_factory=dict)
+    respond: Any = None
+    error: str = ""
+
+    @field_validator("when")
+    @classmethod
+    def _known_operators(cls, when: dict[str, Any]) -> dict[str, Any]:
+        for name, cond in when.items():
+            known = isinstance(cond, dict) and len(cond) == 1 and next(iter(cond)) in RULE_OPERATORS
+            if isinstance(cond, dict) and not known:
+                raise ValueError(
+                    f"condition on {name!r} must be a value or one of "
+                    f"{{{', '.join(sorted(RULE_OPERATORS))}}}: value"
+                )
+        return when
+
+
+class StubSpec(_Strict):
+    """How a stub tool answers."""
+
+    mode: Literal["fixed", "template", "rules", "stateful"] = "fixed"
+    response: Any = None
+    template: str = ""
+    rules: list[Rule] = Field(default_factory=list)
+    default: Any = None
+    store: str = ""
+    action: Literal["list", "claim", "get", "put", ""] = ""
+    key_arg: str = ""
+    value: str = ""
+    free_value: str = "free"
+    latency: LatencySpec = LatencySpec()
+    faults: FaultSpec = FaultSpec()
+    on_invalid: Literal["error", "answer"] = "error"
+
+    @model_validator(mode="after")
+    def _mode_fields(self) -> StubSpec:
+        if self.mode == "template" and not self.template:
+            raise ValueError("mode 'template' needs 'template'")
+        for field_name, text in (("template", self.template), ("value", self.value)):
+            if text:
+                try:
+                    jinja2.Environment().parse(text)
+                except jinja2.TemplateSyntaxError as exc:
+                    raise ValueError(
+                        f"{field_name}: template syntax error on line {exc.lineno}: {exc.message}"
+                    ) from None
+        if self.mode == "rules" and not self.rules:
+            raise ValueError("mode 'rules' needs at least one rule")
+        if self.mode == "stateful" and not (self.store and self.action):
+            raise ValueError("mode 'stateful' needs 'store' and 'action'")
+        if self.action in ("claim", "get", "put") and not self.key_arg:
+            raise ValueError(f"action '{self.action}' needs 'key_arg'")
+        return self
+
+
+class ToolSpec(_Strict):
+    """A tool the agent may call, with a JSON schema for its arguments and a stub."""
+
+    name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
+    description: str = ""
+    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
+    stub: StubSpec = StubSpec()
+
+
+class PersonaSpec(_Strict):
+    """A simulated caller with ground truth."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    type: PersonaType
+    outcome: Outcome = "success"
+    difficulty: int = Field(2, ge=1, le=5)
+    goal: str
+    facts: dict[str, str] = Field(default_factory=dict)
+    language: str = ""
+    prompt_hash: str = ""
+
+    @field_validator("facts", mode="before")
+    @classmethod
+    def _facts_as_text(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {str(k): str(v) for k, v in value.items()}
+        return value
+
+
+class ScenarioSpec(_Strict):
+    """A persona in a situation; every configuration meets every scenario."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    persona: str
+    max_turns: int | None = Field(None, ge=1, le=200)
+
+
+class ConfigSpec(_Strict):
+    """One configuration of the agent under test."""
+
+    agent: str = Field(description="python:module:factory, http://host:port/path, or model:provider/model")
+    prompt_file: str = ""
+    prompt: str = ""
+    model: str = ""
+    params: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("agent")
+    @classmethod
+    def _agent_kind(cls, value: str) -> str:
+        if not value.startswith(("python:", "http://", "https://", "model:")):
+            raise ValueError("must start with python:, http://, https:// or model:")
+        return value
+
+
+class NoiseSpec(_Strict):
+    """ASR noise: one intensity knob and a language pack."""
+
+    intensity: float = Field(0.0, ge=0, le=1)
+    language: str = "en"
+
+
+class ModelRef(_Strict):
+    """A caller or judge model reference."""
+
+    model: str = "scripted/caller"
+    repeats: int = Field(1, ge=1, le=15)
+    rubric: str = "v1"
+
+
+class Suite(_Strict):
+    """A whole suite file."""
+
+    name: str
+    description: str = ""
+    seed: int = 0
+    max_turns: int = Field(12, ge=1, le=200)
+    trials: int = Field(1, ge=1, le=100)
+    configs: dict[str, ConfigSpec]
+    tools: list[ToolSpec] = Field(default_factory=list)
+    stores: dict[str, dict[str, str]] = Field(default_factory=dict)
+    forbidden_phrases: list[str] = Field(default_factory=list)
+    noise: NoiseSpec = NoiseSpec()
+    caller: ModelRef = ModelRef()
+    judge: ModelRef = ModelRef(model="scripted/heuristic")
+    probes: list[ProbeSpec] = Field(default_factory=list)
+    probe_model: str = "scripted/detector"
+    """Who answers probes in ``polygon run``: the offline detectors, or a model."""
+    openai_base_url: str = ""
+    """Base URL of an OpenAI-compatible server (else --base-url or OPENAI_BASE_URL)."""
+    personas: list[PersonaSpec] = Field(default_factory=list)
+    personas_file: str = ""
+    """Generated personas (``polygon personas generate``) to add to ``personas``."""
+    scenarios: list[ScenarioSpec] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _references(self, info: ValidationInfo) -> Suite:
+        if not self.configs:
+            raise ValueError("configs: at least one configuration is needed")
+        ids = [p.id for p in self.personas]
+        if not ids and not (info.context or {}).get("personas_optional"):
+            raise ValueError("personas: at least one persona is needed (or run `polygon personas generate`)")
+        if len(set(ids)) != len(ids):
+            raise ValueError("personas: ids must be unique")
+        for i, sc in enumerate(self.scenarios):
+            if sc.persona not in ids:
+                raise ValueError(f"scenarios.{i}.persona: unknown persona {sc.persona!r}")
+        tools = [t.name for t in self.tools]
+        if len(set(tools)) != len(tools):
+            raise ValueError("tools: names must be unique")
+        for where, ref, offline in (
+            ("caller.model", self.caller.model, "scripted/caller"),
+            ("judge.model", self.judge.model, "scripted/heuristic"),
+            ("probe_model", self.probe_model, "scripted/detector"),
+        ):
+            _check_model_ref(where, ref, offline)
+        for name, cfg in self.configs.items():
+            if cfg.agent.startswith("model:"):
+                _check_model_ref(f"configs.{name}.agent", cfg.agent.removeprefix("model:"), "")
+        for t in self.tools:
+            if t.stub.mode == "stateful" and t.stub.store not in self.stores:
+                raise ValueError(f"tools.{t.name}.stub.store: unknown store {t.stub.store!r}")
+        return self
+
+
+def _check_model_ref(where: str, ref: str, offline: str) -> None:
+    provider, sep, name = ref.partition("/")
+    if not sep or not name or provider not in ("openai", "local", "scripted"):
+        raise ValueError(f"{where}: {ref!r} is not provider/model (openai/…, local/…, scripted/…)")
+    if provider == "scripted" and ref != offline:
+        hint = f"the offline one here is {offline}" if offline else "use openai/… or local/…"
+        raise ValueError(f"{where}: no scripted model {ref!r} ({hint})")
