@@ -8,8 +8,7 @@ import click
 
 from polygon.app.demo import demo_lines, run_demo
 from polygon.app.log import open_log
-from polygon.cli.context import Context, system_now
-from polygon.cli.run_cmd import _progress
+from polygon.cli.context import Context, progress_bar, system_now
 
 
 @click.command()
@@ -20,7 +19,7 @@ def demo(obj: Context) -> None:
     Two agent versions meet every caller type; everything lands in the event log, so any
     call can be replayed afterwards.
     """
-    with open_log(obj.log_path, readonly=False) as log, _progress(sys.stderr.isatty()) as bar:
+    with open_log(obj.log_path, readonly=False) as log, progress_bar(sys.stderr.isatty()) as bar:
         task = bar.add_task("calls", total=None)
         result = run_demo(
             log,

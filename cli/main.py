@@ -64,33 +64,40 @@ def cli(ctx: click.Context, log_path: str | None, debug: bool) -> None:
 
 
 def _register() -> None:
+    # One module per command, registered in the order `polygon --help` lists them.
     from polygon.cli import (
         compare_cmd,
         demo_cmd,
+        divergence_cmd,
+        explain_cmd,
         import_cmd,
         init_cmd,
+        judge_cmd,
         log_cmd,
         noise_cmd,
         personas_cmd,
+        probe_cmd,
         replay_cmd,
+        report_cmd,
+        rerun_cmd,
         run_cmd,
-        score_cmd,
+        trend_cmd,
     )
 
     for command in (
         demo_cmd.demo,
         init_cmd.init,
         run_cmd.run,
-        score_cmd.judge,
-        score_cmd.report,
-        score_cmd.explain_cmd,
-        compare_cmd.probe,
-        compare_cmd.trend,
+        judge_cmd.judge,
+        report_cmd.report,
+        explain_cmd.explain_cmd,
+        probe_cmd.probe,
+        trend_cmd.trend,
         compare_cmd.compare,
-        compare_cmd.divergence,
+        divergence_cmd.divergence_cmd,
         personas_cmd.personas,
         import_cmd.import_,
-        import_cmd.rerun,
+        rerun_cmd.rerun,
         replay_cmd.replay,
         noise_cmd.noise,
         log_cmd.log,

@@ -6,13 +6,12 @@ import json
 import sys
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from polygon.app.log import open_log, recorded_answers
 from polygon.app.personas import check_stale
 from polygon.app.report import enforce, load_run
 from polygon.app.run import RunOptions, run_suite
-from polygon.cli.context import Context, system_now
+from polygon.cli.context import Context, progress_bar, system_now
 from polygon.models.hub import ModelHub
 from polygon.projections.report import make_report
 from polygon.suite.loading import load_suite
@@ -94,7 +93,7 @@ def run(
     for warning in check_stale(loaded, refuse=stale == "refuse"):
         click.echo(f"warning: {warning}", err=True)
     settings = obj.model_settings(base_url or loaded.suite.openai_base_url, cache)
-    with open_log(obj.log_path, readonly=False) as log, _progress(show) as bar:
+    with open_log(obj.log_path, readonly=False) as log, progress_bar(show) as bar:
         hub = ModelHub(settings, recorded=recorded_answers(log) if cache else None)
         task = bar.add_task("conversations", total=None)
         summary = run_suite(
@@ -128,14 +127,3 @@ def run(
         )
     if failed:
         sys.exit(1)
-
-
-def _progress(show: bool) -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        disable=not show,
-        transient=True,
-    )

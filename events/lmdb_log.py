@@ -8,7 +8,7 @@ Layout (named sub-databases in one environment)::
     identities  identity (16 bytes)                → seq + content hash (16 bytes)
     meta        b"format" / b"map_size"            → values
 
-Rules (see ARCHITECTURE.md §3): ``sync=True, metasync=True, writemap=False``; one write
+Rules (see docs/ARCHITECTURE.md and events/README.md): ``sync=True, metasync=True, writemap=False``; one write
 transaction per batch (group commit); ``append=True`` puts are checked; the map size is
 persisted and grown on ``MapFullError`` with the whole batch retried; reads run in short
 transactions, one page at a time; ``reader_check()`` at open; one writer per log, enforced

@@ -71,10 +71,3 @@ def _sides(
             sides.append(Side(label=label, run_id=run_id, config=config))
             rows[label] = [r for r in all_rows if r.record.config == config]
     return sides, rows
-
-
-def divergence_of(log: EventLog, a: str, b: str) -> tuple[ConversationView, ConversationView]:
-    """The two conversations' views (for ``polygon divergence``)."""
-    from polygon.app.replay import load_conversation
-
-    return load_conversation(log, a), load_conversation(log, b)

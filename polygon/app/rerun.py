@@ -18,16 +18,15 @@ from polygon import __version__
 from polygon.app.judge import ScoreSummary, score_run
 from polygon.app.passes import start_run
 from polygon.app.replay import load_conversation
-from polygon.compare.divergence import WORDING_THRESHOLD
+from polygon.compare.divergence import agent_turn_divergence
 from polygon.errors import UserInputError
-from polygon.events import EventLog, canonical
+from polygon.events import EventLog
 from polygon.events.families import RunStarted
 from polygon.events.streams import conversation_id, conversation_stream
 from polygon.models.hub import ModelHub
 from polygon.recording import StreamRecorder
 from polygon.score.conversation import JudgeSettings, make_judge
 from polygon.score.rubric import load_rubric
-from polygon.similarity import bigram_jaccard
 from polygon.simulate.agents import AgentReply, ToolCall
 from polygon.simulate.callers.replay import ReplayCaller
 from polygon.simulate.callers.scripted import ScriptedCaller
@@ -37,20 +36,16 @@ from polygon.suite.loading import LoadedSuite
 from polygon.transcript import TurnView
 
 
-def _parts(source: TurnView | None, reply: AgentReply, tools: list[ToolCall]) -> str | None:
-    """Why this agent turn parts from the source's, or None."""
-    if source is None or source.agent_text is None:
+def _parts(turn: int, source: TurnView | None, reply: AgentReply, tools: list[ToolCall]) -> str | None:
+    """Why this agent turn parts from the source's (the divergence rules), or None."""
+    found = agent_turn_divergence(
+        source, turn, reply.reply, reply.end or "", [(c.name, c.arguments) for c in tools]
+    )
+    if found is None:
+        return None
+    if found.reason == "speakers":
         return "the source call had no agent turn here"
-    before = [(c.tool, canonical(c.arguments)) for c in source.tools]
-    now = [(c.name, canonical(c.arguments)) for c in tools]
-    if before != now:
-        return f"tool calls differ: {[c.tool for c in source.tools]} vs {[c.name for c in tools]}"
-    if (source.agent_end or "") != (reply.end or ""):
-        return f"ending differs: {source.agent_end or 'continues'} vs {reply.end or 'continues'}"
-    similarity = bigram_jaccard(source.agent_text, reply.reply)
-    if similarity < WORDING_THRESHOLD:
-        return f"wording drifts (bigram Jaccard {similarity:.2f}): {source.agent_text!r} vs {reply.reply!r}"
-    return None
+    return f"{found.reason}: {found.detail} ({found.a_text!r} vs {found.b_text!r})"
 
 
 @dataclass(frozen=True)
@@ -133,7 +128,7 @@ def rerun(
     def monitor(turn: int, reply: AgentReply, tools: list[ToolCall]) -> str | None:
         if caller.live or parted:
             return None
-        why = _parts(by_turn.get(turn), reply, tools)
+        why = _parts(turn, by_turn.get(turn), reply, tools)
         if why is None:
             return None
         parted.append((turn, why))

@@ -9,12 +9,14 @@ calls differ, one hangs up or transfers and the other does not, or the wording d
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 
 from polygon.similarity import bigram_jaccard
-from polygon.transcript import ConversationView
+from polygon.transcript import ConversationView, TurnView
 
 WORDING_THRESHOLD = 0.5
 
@@ -41,6 +43,18 @@ class Divergence(msgspec.Struct, frozen=True, kw_only=True):
     similarity: float | None = None
 
 
+def _tool_key(name: str, arguments: Any) -> str:
+    # Name and arguments: the same tool with other arguments is a different action.
+    return f"{name}({json.dumps(arguments, sort_keys=True, default=str)})"
+
+
+def _agent_utterance(t: TurnView) -> _Utterance | None:
+    if t.agent_text is None:
+        return None
+    tools = tuple(_tool_key(c.tool, c.arguments) for c in t.tools)
+    return _Utterance(t.turn, "agent", t.agent_text, tools, t.agent_end)
+
+
 def _utterances(view: ConversationView) -> list[_Utterance]:
     out = []
     for t in view.turns:
@@ -48,10 +62,22 @@ def _utterances(view: ConversationView) -> list[_Utterance]:
             # What the agent heard is what it answered to (and what a re-driven call replays).
             heard = t.heard_text if t.heard_text is not None else t.caller_text
             out.append(_Utterance(t.turn, "caller", heard, (), t.caller_ends))
-        if t.agent_text is not None:
-            tools = tuple(f"{c.tool}({json.dumps(c.arguments, sort_keys=True)})" for c in t.tools)
-            out.append(_Utterance(t.turn, "agent", t.agent_text, tools, t.agent_end))
+        agent = _agent_utterance(t)
+        if agent is not None:
+            out.append(agent)
     return out
+
+
+def agent_turn_divergence(
+    source: TurnView | None, turn: int, text: str, end: str, tools: Sequence[tuple[str, Any]]
+) -> Divergence | None:
+    """Whether a live agent turn parts from the source call's agent turn (``rerun``'s monitor).
+
+    The same rules as :func:`find_divergence`, applied one agent turn at a time.
+    """
+    live = _Utterance(turn, "agent", text, tuple(_tool_key(n, a) for n, a in tools), end)
+    recorded = _agent_utterance(source) if source is not None else None
+    return _compare(recorded, live)
 
 
 def find_divergence(a: ConversationView, b: ConversationView) -> Divergence | None:

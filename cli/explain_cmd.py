@@ -1,0 +1,32 @@
+"""``polygon explain``: why one call got its verdict."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from polygon.app.explain import explain_conversation
+from polygon.app.log import open_log
+from polygon.cli.context import Context
+from polygon.projections.explain import explain_data, explain_lines
+
+
+@click.command(name="explain")
+@click.argument("conversation")
+@click.option("--rubric", default=None, help="Rubric version (needed if judged under several).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def explain_cmd(obj: Context, conversation: str, rubric: str | None, as_json: bool) -> None:
+    """Why CONVERSATION got its verdict.
+
+    Every criterion, weight, repeat, median, gate and piece of evidence, with log positions.
+    """
+    with open_log(obj.log_path, readonly=True) as log:
+        found = explain_conversation(log, conversation, rubric)
+    if as_json:
+        data = explain_data(found.row, found.rubric)
+        click.echo(json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2))
+        return
+    for line in explain_lines(found.row, found.rubric, found.view):
+        click.echo(line)

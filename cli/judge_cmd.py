@@ -1,0 +1,50 @@
+"""``polygon judge``: a new scoring pass over a run (appended; earlier passes stay)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from polygon.app.judge import judge_run
+from polygon.app.log import open_log
+from polygon.cli.context import Context, progress_bar, system_now
+from polygon.models.hub import ModelHub
+from polygon.score.rubric import load_rubric
+
+
+@click.command()
+@click.argument("run_id", metavar="RUN")
+@click.option("--rubric", default="v1", show_default=True, help="Rubric version (bundled) or a rubric file.")
+@click.option(
+    "--repeats", type=click.IntRange(1, 15), default=1, show_default=True, help="Judge repeats (k)."
+)
+@click.option("--judge", "judge_model", default="scripted/heuristic", show_default=True, help="Judge model.")
+@click.option(
+    "--new-pass",
+    type=click.IntRange(0),
+    default=0,
+    help="Judge again with the same settings as a new pass (model judges vary).",
+)
+@click.option("--base-url", default="", metavar="URL", help="OpenAI-compatible server for openai/… judges.")
+@click.pass_obj
+def judge(
+    obj: Context, run_id: str, rubric: str, repeats: int, judge_model: str, new_pass: int, base_url: str
+) -> None:
+    """(Re)score RUN: checks and the judge. Appends a new pass; never overwrites earlier scores."""
+    loaded_rubric = load_rubric(rubric)
+    with open_log(obj.log_path, readonly=False) as log, progress_bar(sys.stderr.isatty()) as bar:
+        task = bar.add_task("judging", total=None)
+        summary = judge_run(
+            log,
+            run_id,
+            rubric=loaded_rubric,
+            judge_model=judge_model,
+            repeats=repeats,
+            new_pass=new_pass,
+            hub=ModelHub(obj.model_settings(base_url)),
+            now=system_now,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
+    click.echo(f"pass {summary.pass_id}: scored {summary.scored}, already scored {summary.already}")
+    click.echo(f"report: polygon report {run_id} --rubric {loaded_rubric.rubric.version}")

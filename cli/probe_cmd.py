@@ -1,0 +1,52 @@
+"""``polygon probe``: the probe pass over a run."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from polygon.app.log import open_log
+from polygon.app.probe import load_probes, probe_with
+from polygon.cli.context import Context, progress_bar, system_now
+from polygon.models.hub import ModelHub
+
+
+@click.command()
+@click.argument("run_id", metavar="RUN")
+@click.option(
+    "--probes",
+    "probes_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="A YAML list of extra probes (id, question, polarity, detector or keywords).",
+)
+@click.option(
+    "--answerer",
+    default="scripted/detector",
+    show_default=True,
+    help="scripted/detector (offline detectors) or a model reference.",
+)
+@click.option("--base-url", default="", metavar="URL", help="OpenAI-compatible server for openai/… models.")
+@click.pass_obj
+def probe(obj: Context, run_id: str, probes_file: Path | None, answerer: str, base_url: str) -> None:
+    """The probe pass over RUN: yes/no behaviour questions, by detectors or a model.
+
+    Probes never change a composite or a verdict.
+    """
+    extra = load_probes(probes_file) if probes_file else []
+    with open_log(obj.log_path, readonly=False) as log, progress_bar(sys.stderr.isatty()) as bar:
+        task = bar.add_task("probing", total=None)
+        summary = probe_with(
+            log,
+            run_id,
+            extra=extra,
+            answerer_model=answerer,
+            hub=ModelHub(obj.model_settings(base_url)),
+            now=system_now,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
+    click.echo(
+        f"{summary.probes} probes: {summary.answered} answers recorded, {summary.already} already there"
+    )

@@ -1,0 +1,35 @@
+"""``polygon trend``: a probe's compliance across runs."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from polygon.app.log import open_log
+from polygon.app.trend import probe_trend
+from polygon.cli.context import Context
+from polygon.events import to_builtins
+
+
+@click.command()
+@click.argument("probe_id", metavar="PROBE")
+@click.option("--config", default=None, help="Only this configuration.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def trend(obj: Context, probe_id: str, config: str | None, as_json: bool) -> None:
+    """A probe's compliance across runs, in log order; a reworded probe starts a new series."""
+    with open_log(obj.log_path, readonly=True) as log:
+        points = probe_trend(log, probe_id, config)
+    if as_json:
+        click.echo(json.dumps(to_builtins(points), sort_keys=True))
+        return
+    for p in points:
+        r = p.rate
+        rate = (
+            "n/a"
+            if r.rate is None
+            else f"{r.rate * 100:.0f}% [{(r.low or 0) * 100:.0f}–{(r.high or 0) * 100:.0f}]"
+        )
+        note = f"  ← {p.note}" if p.note else ""
+        click.echo(f"{p.run_id:<12}{p.config:<10}{rate:<18} n={r.applicable} (n/a {r.not_applicable}){note}")
