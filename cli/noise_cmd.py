@@ -6,9 +6,8 @@ import json
 
 import click
 
+from polygon.app.noise import languages, preview_noise
 from polygon.events import to_builtins
-from polygon.simulate.noise import apply_noise
-from polygon.simulate.noise.packs import languages
 
 
 @click.command()
@@ -28,23 +27,14 @@ def noise(
     text: str, intensity: float, seed: int, conversation: str, turn: int, lang: str, as_json: bool
 ) -> None:
     """Show what the agent would hear, and each distortion applied."""
-    heard, ops, rng_seed = apply_noise(
-        text,
-        intensity=intensity,
-        language=lang,
-        run_seed=seed,
-        conversation=conversation,
-        turn=turn,
+    got = preview_noise(
+        text, intensity=intensity, language=lang, run_seed=seed, conversation=conversation, turn=turn
     )
     if as_json:
-        click.echo(
-            json.dumps(
-                {"clean": text, "heard": heard, "ops": to_builtins(ops), "rng_seed": rng_seed},
-                ensure_ascii=False,
-            )
-        )
+        data = {"clean": got.clean, "heard": got.heard, "ops": to_builtins(got.ops), "rng_seed": got.rng_seed}
+        click.echo(json.dumps(data, ensure_ascii=False))
         return
-    click.echo(f"said:  {text}")
-    click.echo(f"heard: {heard}")
-    for op in ops:
+    click.echo(f"said:  {got.clean}")
+    click.echo(f"heard: {got.heard}")
+    for op in got.ops:
         click.echo(f"  {op.kind:<10} @{op.position}: {op.before!r} → {op.after!r}")
