@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from polygon.events import content_hash
 from polygon.transcript import ConversationView, TurnView
@@ -32,6 +32,14 @@ class ProbeSpec(BaseModel):
     """A built-in detector id, or empty for a custom probe."""
     keywords: list[str] = Field(default_factory=list)
     """For custom probes answered offline: yes when the agent says any of these."""
+
+    @field_validator("detector")
+    @classmethod
+    def _known_detector(cls, value: str) -> str:
+        # Caught when the suite or probe file loads, not as a KeyError after the whole run.
+        if value and value not in DETECTORS:
+            raise ValueError(f"unknown detector {value!r} (built-in: {', '.join(sorted(DETECTORS))})")
+        return value
 
     @property
     def wording_hash(self) -> str:

@@ -51,6 +51,10 @@ def test_minimal_suite_and_scenario_per_persona(tmp_path: Path) -> None:
             "caller.model: no scripted model 'scripted/heuristic'",
         ),
         (GOOD + "judge: {model: gpt-4o}\n", "judge.model: 'gpt-4o' is not provider/model"),
+        (
+            GOOD + "probes: [{id: x, question: 'Did it work?', polarity: desired, detector: nope}]\n",
+            "probes.0.detector: Value error, unknown detector 'nope' (built-in: confirmed_details",
+        ),
         ("name: [unclosed", "not valid YAML"),
         ("- a list", "expected a mapping"),
         (
