@@ -12,20 +12,31 @@ from polygon.projections.compare_render import comparison_json, comparison_lines
 
 @click.command()
 @click.argument("runs", nargs=-1, required=True, metavar="RUN [RUN…]")
-@click.option("--rubric", default=None, help="Rubric version (needed if a run was judged under several).")
+@click.option("--rubric", default=None, help="Rubric version (default: the newest all runs share).")
 @click.option("--config", "configs", multiple=True, metavar="NAME", help="Only these configurations.")
+@click.option(
+    "--allow-mixed",
+    is_flag=True,
+    help="Compare sides that differ in caller, judge or noise (said in the header).",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def compare(
-    obj: Context, runs: tuple[str, ...], rubric: str | None, configs: tuple[str, ...], as_json: bool
+    obj: Context,
+    runs: tuple[str, ...],
+    rubric: str | None,
+    configs: tuple[str, ...],
+    allow_mixed: bool,
+    as_json: bool,
 ) -> None:
     """Compare configurations: scorecards, scenarios by spread, divergence, analysis.
 
     Give two or more runs, or one run with several configurations. The first configuration
-    is the baseline. Runs judged under different rubric versions are refused.
+    is the baseline. Scores of different rubric versions are never mixed; sides that differ
+    in caller, judge or noise settings are refused unless --allow-mixed.
     """
     with open_log(obj.log_path, readonly=True) as log:
-        result = compare_runs(log, runs, rubric=rubric, configs=configs)
+        result = compare_runs(log, runs, rubric=rubric, configs=configs, allow_mixed=allow_mixed)
     if as_json:
         click.echo(comparison_json(result), nl=False)
         return

@@ -14,16 +14,25 @@ from polygon.projections.explain import explain_data, explain_lines
 
 @click.command(name="explain")
 @click.argument("conversation")
-@click.option("--rubric", default=None, help="Rubric version (needed if judged under several).")
+@click.option("--rubric", default=None, help="Rubric version (default: the newest it was judged under).")
+@click.option("--judge", "judge_name", default=None, help="Show the latest pass by this judge.")
+@click.option("--pass", "pass_id", default=None, help="Show this pass (its id, as `report` prints it).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
-def explain_cmd(obj: Context, conversation: str, rubric: str | None, as_json: bool) -> None:
+def explain_cmd(
+    obj: Context,
+    conversation: str,
+    rubric: str | None,
+    judge_name: str | None,
+    pass_id: str | None,
+    as_json: bool,
+) -> None:
     """Why CONVERSATION got its verdict.
 
     Every criterion, weight, repeat, median, gate and piece of evidence, with log positions.
     """
     with open_log(obj.log_path, readonly=True) as log:
-        found = explain_conversation(log, conversation, rubric)
+        found = explain_conversation(log, conversation, rubric, pass_id=pass_id, judge=judge_name)
     if as_json:
         data = explain_data(found.row, found.rubric)
         click.echo(json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -10,6 +9,7 @@ import click
 from polygon.app.log import open_log
 from polygon.app.report import enforce, load_run
 from polygon.cli.context import Context
+from polygon.cli.enforce_opts import enforcement_options, exit_if_missed, policy
 from polygon.projections.report import (
     make_report,
     render_html,
@@ -19,7 +19,6 @@ from polygon.projections.report import (
 )
 
 RENDERERS = {"text": render_text, "json": render_json, "junit": render_junit, "html": render_html}
-FAIL_ON = click.Choice(["fail", "warn"])
 
 
 @click.command()
@@ -27,14 +26,11 @@ FAIL_ON = click.Choice(["fail", "warn"])
 @click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.option("--junit", "as_junit", is_flag=True, help="Same as --format junit.")
-@click.option("--rubric", default=None, help="Rubric version to report (needed if the run has several).")
+@click.option("--rubric", default=None, help="Rubric version (default: the newest the run was judged under).")
+@click.option("--judge", "judge_name", default=None, help="Report the latest pass by this judge.")
+@click.option("--pass", "pass_id", default=None, help="Report this pass (its id, as the report prints it).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
-@click.option(
-    "--fail-on",
-    type=FAIL_ON,
-    default=None,
-    help="Exit 1 if any conversation fails (or, with warn, fails or warns).",
-)
+@enforcement_options
 @click.pass_obj
 def report(
     obj: Context,
@@ -43,18 +39,23 @@ def report(
     as_json: bool,
     as_junit: bool,
     rubric: str | None,
+    judge_name: str | None,
+    pass_id: str | None,
     output: Path | None,
     fail_on: str | None,
+    min_pass_rate: float | None,
+    allow_inconclusive: bool,
+    allow_simulator_errors: bool,
 ) -> None:
     """Scorecard and verdicts of RUN, rebuilt from the log."""
     fmt = "json" if as_json else "junit" if as_junit else fmt
     with open_log(obj.log_path, readonly=True) as log:
-        result = make_report(load_run(log, run_id), rubric)
+        result = make_report(load_run(log, run_id), rubric, pass_id=pass_id, judge=judge_name)
     text = RENDERERS[fmt](result)
     if output is None:
         click.echo(text, nl=False)
     else:
         output.write_text(text, encoding="utf-8")
         click.echo(f"wrote {output}", err=True)
-    if enforce(result, fail_on):
-        sys.exit(1)
+    asked = policy(fail_on, min_pass_rate, allow_inconclusive, allow_simulator_errors)
+    exit_if_missed(enforce(result, asked))

@@ -12,6 +12,7 @@ from polygon.app.personas import check_stale
 from polygon.app.report import enforce, load_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.cli.context import Context, progress_bar, system_now
+from polygon.cli.enforce_opts import enforcement_options, exit_if_missed, policy
 from polygon.models.hub import ModelHub
 from polygon.projections.report import make_report
 from polygon.suite.loading import load_suite
@@ -60,12 +61,7 @@ from polygon.suite.loading import load_suite
     show_default=True,
     help="What to do when generated personas are stale (their prompt changed).",
 )
-@click.option(
-    "--fail-on",
-    type=click.Choice(["fail", "warn"]),
-    default=None,
-    help="Exit 1 if any conversation fails (or, with warn, fails or warns): for CI.",
-)
+@enforcement_options
 @click.pass_obj
 def run(
     obj: Context,
@@ -81,6 +77,9 @@ def run(
     cache: bool,
     stale: str,
     fail_on: str | None,
+    min_pass_rate: float | None,
+    allow_inconclusive: bool,
+    allow_simulator_errors: bool,
 ) -> None:
     """Simulate every scenario of SUITE against each configuration; print the run id.
 
@@ -104,7 +103,8 @@ def run(
             progress=lambda done, total: bar.update(task, completed=done, total=total),
             hub=hub,
         )
-        failed = enforce(make_report(load_run(log, summary.run_id), None), fail_on) if fail_on else False
+        asked = policy(fail_on, min_pass_rate, allow_inconclusive, allow_simulator_errors)
+        missed = enforce(make_report(load_run(log, summary.run_id), None), asked) if asked.active else []
     if as_json:
         click.echo(
             json.dumps(
@@ -125,5 +125,4 @@ def run(
             f"{summary.run_id}.<config>.<scenario>.<trial>",
             err=True,
         )
-    if failed:
-        sys.exit(1)
+    exit_if_missed(missed)

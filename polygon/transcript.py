@@ -50,6 +50,7 @@ class ToolView(msgspec.Struct, kw_only=True):
     fault: str
     latency_ms: float
     validated: bool = True
+    stub_broken: bool = False
 
 
 class TurnView(msgspec.Struct, kw_only=True):
@@ -130,6 +131,7 @@ def apply(view: ConversationView, env: Envelope) -> ConversationView:
                 fault=p.fault,
                 latency_ms=p.latency_ms,
                 validated=p.validated,
+                stub_broken=p.stub_broken,
             )
         )
     elif isinstance(p, ConversationEnded):

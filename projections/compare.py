@@ -20,8 +20,11 @@ import numpy as np
 from polygon.compare.divergence import Divergence, find_divergence
 from polygon.projections.probes import ProbeTable, Rate
 from polygon.projections.verdicts import ConversationVerdict
+from polygon.score.verdict import OUT_OF_SCORECARD
 from polygon.transcript import ConversationView
 
+GRADED = ("pass", "warn", "fail")
+"""States with a full composite: the only ones means, matrices and paired differences use."""
 BOOTSTRAP_SEED = 20261130
 BOOTSTRAP_RESAMPLES = 2000
 
@@ -53,6 +56,9 @@ class Scorecard(msgspec.Struct, frozen=True, kw_only=True):
     loops: int
     gate_failures: dict[str, int]
     pass_hat_k: dict[str, float]
+    errored: int = 0
+    inconclusive: int = 0
+    simulator_errors: int = 0
 
 
 class MatrixRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -74,6 +80,8 @@ class PairedDifference(msgspec.Struct, frozen=True, kw_only=True):
     low: float | None
     high: float | None
     within_noise: bool
+    excluded: dict[str, int] = msgspec.field(default_factory=dict)
+    """(scenario, trial) pairs left out because a side has no graded verdict, by that side's state."""
 
 
 class ScenarioDivergence(msgspec.Struct, frozen=True, kw_only=True):
@@ -93,6 +101,8 @@ class Comparison(msgspec.Struct, frozen=True, kw_only=True):
     rubric_version: str
     judge: str
     heuristic: bool
+    mixed: list[str] = msgspec.field(default_factory=list)
+    """Settings that differ between the sides (only with ``--allow-mixed``)."""
     sides: list[Side]
     scorecards: list[Scorecard]
     matrix: list[MatrixRow]
@@ -125,9 +135,14 @@ def _group_mean(rows: Sequence[ConversationVerdict], key: str) -> dict[str, floa
 
 
 def pass_hat_k(rows: Sequence[ConversationVerdict]) -> dict[str, float]:
-    """pass^k: the chance that all k trials of a scenario pass, averaged over scenarios."""
+    """pass^k: the chance that all k trials of a scenario pass, averaged over scenarios.
+
+    Every state but ``pass`` is a non-pass; simulator errors are left out (not the agent's).
+    """
     by_scenario: dict[str, list[bool]] = defaultdict(list)
     for r in rows:
+        if r.verdict is not None and r.verdict.verdict in OUT_OF_SCORECARD:
+            continue
         by_scenario[r.record.scenario].append(r.verdict is not None and r.verdict.verdict == "pass")
     if not by_scenario:
         return {}
@@ -141,8 +156,9 @@ def pass_hat_k(rows: Sequence[ConversationVerdict]) -> dict[str, float]:
 
 
 def scorecard(label: str, rows: Sequence[ConversationVerdict], probes: ProbeTable | None) -> Scorecard:
-    """One configuration's scorecard."""
-    judged = [r.verdict for r in rows if r.verdict is not None]
+    """One configuration's scorecard; composites and criteria over graded calls only."""
+    verdicts = [r.verdict for r in rows if r.verdict is not None]
+    judged = [v for v in verdicts if v.verdict in GRADED]
     composites = [v.composite for v in judged]
     low, high = bootstrap_mean(composites) if composites else (None, None)
     criteria: dict[str, list[float]] = defaultdict(list)
@@ -175,13 +191,16 @@ def scorecard(label: str, rows: Sequence[ConversationVerdict], probes: ProbeTabl
         loops=sum(r.record.loop for r in rows),
         gate_failures=dict(sorted(gates.items())),
         pass_hat_k=pass_hat_k(rows),
+        errored=sum(v.verdict == "error" for v in verdicts),
+        inconclusive=sum(v.verdict == "inconclusive" for v in verdicts),
+        simulator_errors=sum(v.verdict in OUT_OF_SCORECARD for v in verdicts),
     )
 
 
 def _scenario_means(rows: Sequence[ConversationVerdict]) -> dict[str, float]:
     groups: dict[str, list[float]] = defaultdict(list)
     for r in rows:
-        if r.verdict is not None:
+        if r.verdict is not None and r.verdict.verdict in GRADED:
             groups[r.record.scenario].append(r.verdict.composite)
     return {k: statistics.fmean(v) for k, v in groups.items()}
 
@@ -207,13 +226,29 @@ def matrix(sides: Sequence[Side], rows: dict[str, list[ConversationVerdict]]) ->
 
 
 def paired(a: Side, b: Side, rows: dict[str, list[ConversationVerdict]]) -> PairedDifference:
-    """Differences over (scenario, trial) pairs judged on both sides."""
-    left = {(r.record.scenario, r.record.trial): r.verdict.composite for r in rows[a.label] if r.verdict}
-    right = {(r.record.scenario, r.record.trial): r.verdict.composite for r in rows[b.label] if r.verdict}
-    diffs = [right[k] - left[k] for k in sorted(left.keys() & right.keys())]
+    """Differences over (scenario, trial) pairs graded on both sides (the others counted apart)."""
+    left = {(r.record.scenario, r.record.trial): r for r in rows[a.label]}
+    right = {(r.record.scenario, r.record.trial): r for r in rows[b.label]}
+    diffs: list[float] = []
+    excluded: dict[str, int] = defaultdict(int)
+    for key in sorted(left.keys() & right.keys()):
+        x, y = left[key].verdict, right[key].verdict
+        if x is not None and y is not None and x.verdict in GRADED and y.verdict in GRADED:
+            diffs.append(y.composite - x.composite)
+            continue
+        for side in (x, y):
+            if side is None or side.verdict not in GRADED:
+                excluded[side.verdict if side else "unjudged"] += 1
     if not diffs:
         return PairedDifference(
-            a=a.label, b=b.label, pairs=0, mean_difference=None, low=None, high=None, within_noise=True
+            a=a.label,
+            b=b.label,
+            pairs=0,
+            mean_difference=None,
+            low=None,
+            high=None,
+            within_noise=True,
+            excluded=dict(sorted(excluded.items())),
         )
     low, high = bootstrap_mean(diffs)
     return PairedDifference(
@@ -224,6 +259,7 @@ def paired(a: Side, b: Side, rows: dict[str, list[ConversationVerdict]]) -> Pair
         low=low,
         high=high,
         within_noise=low <= 0 <= high,
+        excluded=dict(sorted(excluded.items())),
     )
 
 
@@ -286,8 +322,21 @@ def analysis(
     return lines
 
 
+def _states(card: Scorecard) -> str:
+    parts = [
+        f"{n} {what}"
+        for n, what in (
+            (card.errored, "errored (the agent could not complete the call)"),
+            (card.inconclusive, "inconclusive"),
+            (card.simulator_errors, "simulator errors (not the agent's; left out)"),
+        )
+        if n
+    ]
+    return f"{card.label}: " + ", ".join(parts) + "." if parts else ""
+
+
 def _versus(a: Scorecard, b: Scorecard, diff: PairedDifference) -> list[str]:
-    out = []
+    out = [line for line in (_states(a), _states(b)) if line]
     if diff.mean_difference is not None and a.composite_mean is not None and b.composite_mean is not None:
         noise = "within run-to-run noise" if diff.within_noise else "larger than run-to-run noise"
         out.append(
@@ -337,6 +386,7 @@ def compare(
     rubric_version: str,
     judge: str,
     heuristic: bool,
+    mixed: Sequence[str] = (),
 ) -> Comparison:
     """The whole comparison; the first side is the baseline."""
     cards = [scorecard(s.label, rows[s.label], probes.get(s.run_id)) for s in sides]
@@ -347,6 +397,7 @@ def compare(
         rubric_version=rubric_version,
         judge=judge,
         heuristic=heuristic,
+        mixed=list(mixed),
         sides=list(sides),
         scorecards=cards,
         matrix=table,

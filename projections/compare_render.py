@@ -25,16 +25,22 @@ def comparison_lines(c: Comparison, *, top: int = 0) -> Iterator[str]:
     labels = [s.label for s in c.sides]
     width = max(10, *(len(x) + 2 for x in labels))
     yield f"Comparison · rubric {c.rubric_version} · judge: {c.judge}"
+    for difference in c.mixed:
+        yield f"MIXED SETTINGS (--allow-mixed): {difference}"
     yield ""
-    yield "Scorecards"
-    head = f"{'calls':>6}{'mean':>7}{'95% CI':>16}{'pass':>6}{'warn':>6}{'fail':>6}{'loops':>7}  pass^k"
+    yield "Scorecards (mean and CI over graded calls: pass, warn, fail)"
+    head = (
+        f"{'calls':>6}{'mean':>7}{'95% CI':>16}{'pass':>6}{'warn':>6}{'fail':>6}{'error':>6}{'incon':>6}"
+        f"{'simerr':>7}{'loops':>7}  pass^k"
+    )
     yield f"{'':<{width}}{head}"
     for s in c.scorecards:
         ci = f"[{_num(s.composite_low)}, {_num(s.composite_high)}]"
         ks = " ".join(f"^{k}={v:.2f}" for k, v in s.pass_hat_k.items())
         yield (
             f"{s.label:<{width}}{s.conversations:>6}{_num(s.composite_mean):>7}{ci:>16}{s.passed:>6}"
-            f"{s.warned:>6}{s.failed:>6}{s.loops:>7}  {ks}"
+            f"{s.warned:>6}{s.failed:>6}{s.errored:>6}{s.inconclusive:>6}{s.simulator_errors:>7}"
+            f"{s.loops:>7}  {ks}"
         )
     yield from _table("Criteria (mean score 1–5)", c, lambda s: s.criteria, "{:.2f}", width)
     yield from _table("By caller type (mean composite)", c, lambda s: s.by_caller_type, "{:.1f}", width)
@@ -71,6 +77,10 @@ def comparison_lines(c: Comparison, *, top: int = 0) -> Iterator[str]:
         mark = "within noise" if p.within_noise else "beyond noise"
         ci = f"[{p.low:+.1f}, {p.high:+.1f}]"
         yield f"  {p.b} − {p.a}: {p.mean_difference:+.1f} {ci} over {p.pairs} calls — {mark}"
+    for p in c.differences:
+        if p.excluded:
+            left_out = ", ".join(f"{n} {state}" for state, n in p.excluded.items())
+            yield f"  {p.b} − {p.a}: left out of the pairs (no graded verdict): {left_out}"
     yield ""
     yield "Analysis"
     for line in c.analysis:

@@ -15,18 +15,24 @@ from typing import Any
 from polygon.events import to_builtins
 from polygon.events.families import CriterionScore, Evidence, RubricRecorded
 from polygon.projections.report import HEURISTIC_LABEL
-from polygon.projections.verdicts import ConversationVerdict, RunRecord, choose_version, verdicts
+from polygon.projections.verdicts import ConversationVerdict, RunRecord, choose_pass, choose_version, verdicts
 from polygon.transcript import ConversationView
 
 _TURN = re.compile(r"\[turn (\d+)\]")
 
 
 def explain(
-    state: RunRecord, conversation_id: str, version: str | None
+    state: RunRecord,
+    conversation_id: str,
+    version: str | None,
+    *,
+    pass_id: str | None = None,
+    judge: str | None = None,
 ) -> tuple[ConversationVerdict, RubricRecorded]:
     """The verdict row and the rubric it was computed with."""
     chosen = choose_version(state, version)
-    row = next(r for r in verdicts(state, chosen) if r.record.conversation_id == conversation_id)
+    picked = choose_pass(state, chosen, pass_id, judge)
+    row = next(r for r in verdicts(state, chosen, picked) if r.record.conversation_id == conversation_id)
     if row.verdict is None:
         from polygon.errors import UserInputError
 
@@ -60,6 +66,9 @@ def explain_lines(row: ConversationVerdict, rubric: RubricRecorded, view: Conver
     yield f"judge {judge}; judge events " + ", ".join(f"#{s.seq}" for s in row.judged)
     lines = f"pass ≥ {rubric.pass_at:g}, warn ≥ {rubric.warn_at:g}"
     yield f"verdict {v.verdict.upper()} · composite {v.composite:.2f} ({lines})"
+    if v.state_reason:
+        yield f"why {v.verdict}: {v.state_reason}"
+    yield f"scored weight {v.scored_weight:.0f}% (inconclusive below {rubric.min_scored_weight:g}%)"
     yield ""
     counted = sum(c.weight for c in v.criteria if c.value is not None)
     yield f"{'criterion':<24}{'weight':>6}  {'repeats':<22}{'median':>7}{'points':>9}"

@@ -9,18 +9,32 @@ from __future__ import annotations
 import html
 import json
 import statistics
+from collections import Counter
 from xml.etree import ElementTree as ET
 
 import msgspec
 
 from polygon.events import to_builtins
-from polygon.projections.verdicts import ConversationVerdict, RunRecord, choose_version, verdicts
+from polygon.projections.verdicts import (
+    ConversationVerdict,
+    RunRecord,
+    choose_pass,
+    choose_version,
+    passes,
+    verdicts,
+    versions,
+)
 
 HEURISTIC_LABEL = "heuristic baseline (scripted/heuristic) — not a model's judgement"
 
 
 class ConfigSummary(msgspec.Struct, kw_only=True):
-    """One configuration's scorecard line."""
+    """One configuration's scorecard line.
+
+    ``mean_composite`` is over the calls with a pass / warn / fail verdict only: an errored
+    call has no meaningful composite, an inconclusive one has only a partial one, and a
+    simulator error is not the agent's.
+    """
 
     config: str
     conversations: int
@@ -31,6 +45,27 @@ class ConfigSummary(msgspec.Struct, kw_only=True):
     mean_composite: float | None
     gate_failures: int
     loops: int
+    errored: int = 0
+    inconclusive: int = 0
+    simulator_errors: int = 0
+
+
+class ScenarioTrials(msgspec.Struct, kw_only=True):
+    """One (configuration, scenario) over its trials: how often it passed, and how stable it is."""
+
+    config: str
+    scenario: str
+    trials: int
+    """Trials with an agent verdict (simulator errors are left out)."""
+    passed: int
+    pass_rate: float | None
+    pass_all: bool
+    """pass^k: every trial passed."""
+    flip_rate: float
+    """Share of trials whose state differs from the scenario's most common state."""
+    flaky: bool
+    """Some trials passed and some did not."""
+    states: list[str]
 
 
 class RunReport(msgspec.Struct, kw_only=True):
@@ -43,12 +78,18 @@ class RunReport(msgspec.Struct, kw_only=True):
     heuristic: bool
     configs: list[ConfigSummary]
     conversations: list[ConversationVerdict]
+    scenarios: list[ScenarioTrials] = msgspec.field(default_factory=list)
+    shown: str = ""
+    """One line: which rubric and judge pass this report shows, and how to choose another."""
 
 
-def make_report(state: RunRecord, wanted_version: str | None) -> RunReport:
-    """The report of a run under one rubric version (refusing to mix versions)."""
+def make_report(
+    state: RunRecord, wanted_version: str | None, *, pass_id: str | None = None, judge: str | None = None
+) -> RunReport:
+    """The report of a run under one rubric version and pass (never a mix of versions)."""
     version = choose_version(state, wanted_version)
-    rows = verdicts(state, version)
+    chosen = choose_pass(state, version, pass_id, judge)
+    rows = verdicts(state, version, chosen)
     hashes = sorted({r.rubric_hash for r in state.rubrics if r.version == version})
     judges = sorted({r.judge for r in rows if r.judge})
     return RunReport(
@@ -59,7 +100,21 @@ def make_report(state: RunRecord, wanted_version: str | None) -> RunReport:
         heuristic=any(r.heuristic for r in rows),
         configs=_summaries(rows),
         conversations=rows,
+        scenarios=scenario_trials(rows),
+        shown=shown_line(state, version, chosen, rows),
     )
+
+
+def shown_line(state: RunRecord, version: str, chosen: str | None, rows: list[ConversationVerdict]) -> str:
+    """Which rubric and pass a view shows, and what else the log holds."""
+    have = versions(state)
+    newest = len(have) > 1 and version == have[-1]
+    rubric = f"rubric {version}" + (f" (newest of {', '.join(have)})" if newest else "")
+    used = sorted({r.pass_id for r in rows if r.pass_id})
+    all_passes = [p for p, _ in passes(state, version)]
+    which = chosen or (used[0] if len(used) == 1 else "each call's latest")
+    more = f" (latest of {len(all_passes)})" if chosen is None and len(all_passes) > 1 else ""
+    return f"Shown: {rubric} · pass {which}{more} · choose with --rubric, --judge, --pass"
 
 
 def _summaries(rows: list[ConversationVerdict]) -> list[ConfigSummary]:
@@ -67,17 +122,53 @@ def _summaries(rows: list[ConversationVerdict]) -> list[ConfigSummary]:
     for config in sorted({r.record.config for r in rows}):
         mine = [r for r in rows if r.record.config == config]
         judged = [r.verdict for r in mine if r.verdict is not None]
+        graded = [v for v in judged if v.verdict in ("pass", "warn", "fail")]
+        count = Counter(v.verdict for v in judged)
         out.append(
             ConfigSummary(
                 config=config,
                 conversations=len(mine),
-                passed=sum(v.verdict == "pass" for v in judged),
-                warned=sum(v.verdict == "warn" for v in judged),
-                failed=sum(v.verdict == "fail" for v in judged),
+                passed=count["pass"],
+                warned=count["warn"],
+                failed=count["fail"],
                 unjudged=len(mine) - len(judged),
-                mean_composite=round(statistics.fmean(v.composite for v in judged), 2) if judged else None,
+                mean_composite=round(statistics.fmean(v.composite for v in graded), 2) if graded else None,
                 gate_failures=sum(any(g.fired for g in v.gates) for v in judged),
                 loops=sum(r.record.loop for r in mine),
+                errored=count["error"],
+                inconclusive=count["inconclusive"],
+                simulator_errors=count["simulator_error"],
+            )
+        )
+    return out
+
+
+def state_of(row: ConversationVerdict) -> str:
+    """The row's verdict state, ``unjudged`` when it has none under this rubric."""
+    return row.verdict.verdict if row.verdict is not None else "unjudged"
+
+
+def scenario_trials(rows: list[ConversationVerdict]) -> list[ScenarioTrials]:
+    """Pass rate, pass^k and flip rate of each (configuration, scenario) over its trials."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for row in sorted(rows, key=lambda r: (r.record.config, r.record.scenario, r.record.trial)):
+        groups.setdefault((row.record.config, row.record.scenario), []).append(state_of(row))
+    out = []
+    for (config, scenario), states in sorted(groups.items()):
+        counted = [s for s in states if s != "simulator_error"]
+        passed = counted.count("pass")
+        common = Counter(counted).most_common(1)[0][1] if counted else 0
+        out.append(
+            ScenarioTrials(
+                config=config,
+                scenario=scenario,
+                trials=len(counted),
+                passed=passed,
+                pass_rate=round(passed / len(counted), 6) if counted else None,
+                pass_all=bool(counted) and passed == len(counted),
+                flip_rate=round((len(counted) - common) / len(counted), 6) if counted else 0.0,
+                flaky=0 < passed < len(counted),
+                states=states,
             )
         )
     return out
@@ -93,30 +184,57 @@ def judge_label(report: RunReport) -> str:
     )
 
 
+STATE_NOTES = {
+    "error": "error: the agent could not complete the call (counts against the agent)",
+    "inconclusive": "inconclusive: the judgement cannot carry a verdict (never a pass)",
+    "simulator_error": "simulator_error: the simulator broke the call, not the agent (not in the scorecard)",
+}
+
+
 def render_text(report: RunReport) -> str:
     """For people."""
     lines = [
         f"Run {report.run_id} · rubric {report.rubric_version} ({report.rubric_hash[:12]})",
         f"Judge: {judge_label(report)}",
+        report.shown,
         "",
-        f"{'config':<10}{'calls':>6}{'pass':>6}{'warn':>6}{'fail':>6}{'mean':>8}{'gates':>7}{'loops':>7}",
+        f"{'config':<10}{'calls':>6}{'pass':>6}{'warn':>6}{'fail':>6}{'error':>6}{'incon':>6}{'simerr':>7}"
+        f"{'mean':>8}{'gates':>7}{'loops':>7}",
     ]
     for c in report.configs:
         mean = f"{c.mean_composite:.1f}" if c.mean_composite is not None else "—"
         lines.append(
-            f"{c.config:<10}{c.conversations:>6}{c.passed:>6}{c.warned:>6}{c.failed:>6}{mean:>8}"
-            f"{c.gate_failures:>7}{c.loops:>7}"
+            f"{c.config:<10}{c.conversations:>6}{c.passed:>6}{c.warned:>6}{c.failed:>6}{c.errored:>6}"
+            f"{c.inconclusive:>6}{c.simulator_errors:>7}{mean:>8}{c.gate_failures:>7}{c.loops:>7}"
         )
-    lines += ["", f"{'conversation':<44}{'verdict':<9}{'composite':>10}  why"]
+    lines += ["", f"{'conversation':<44}{'verdict':<16}{'composite':>10}  why"]
     for row in report.conversations:
         v = row.verdict
         composite = f"{v.composite:.2f}" + ("*" if v.partial else "") if v else "—"
-        label = v.verdict if v else "unjudged"
+        label = state_of(row)
         why = "; ".join(row.reasons()) if label != "pass" else ""
-        lines.append(f"{row.record.conversation_id:<44}{label:<9}{composite:>10}  {why}")
+        lines.append(f"{row.record.conversation_id:<44}{label:<16}{composite:>10}  {why}")
+    lines += _trial_lines(report)
+    states = {state_of(r) for r in report.conversations}
+    lines += [STATE_NOTES[s] for s in STATE_NOTES if s in states]
     if any(r.verdict and r.verdict.partial for r in report.conversations):
         lines.append("* partial: some criteria were unreadable; the composite uses the scored weights only")
     return "\n".join(lines) + "\n"
+
+
+def _trial_lines(report: RunReport) -> list[str]:
+    """Per-scenario pass rates, shown only when some scenario ran more than one trial."""
+    if not any(s.trials > 1 for s in report.scenarios):
+        return []
+    lines = ["", f"{'config':<10}{'scenario':<28}{'trials':>7}{'pass rate':>11}{'pass^k':>8}{'flips':>7}"]
+    for s in report.scenarios:
+        rate = f"{s.pass_rate * 100:.0f}%" if s.pass_rate is not None else "—"
+        flag = "  flaky" if s.flaky else ""
+        lines.append(
+            f"{s.config:<10}{s.scenario:<28}{s.trials:>7}{rate:>11}{'yes' if s.pass_all else 'no':>8}"
+            f"{s.flip_rate * 100:>6.0f}%{flag}"
+        )
+    return lines
 
 
 def render_json(report: RunReport) -> str:
@@ -127,7 +245,12 @@ def render_json(report: RunReport) -> str:
 
 
 def render_junit(report: RunReport) -> str:
-    """One test case per conversation; failures carry the reasons."""
+    """One test case per conversation.
+
+    ``fail`` (and ``unjudged``) is a ``<failure>``; ``error`` (the agent could not complete
+    the call) is an ``<error>``; ``inconclusive`` and ``simulator_error`` are ``<skipped>``
+    with the reason: not evaluated, never passed. ``--fail-on`` decides the exit code.
+    """
     root = ET.Element("testsuites", name=f"polygon {report.run_id} rubric {report.rubric_version}")
     for summary in report.configs:
         rows = [r for r in report.conversations if r.record.config == summary.config]
@@ -137,6 +260,8 @@ def render_junit(report: RunReport) -> str:
             name=summary.config,
             tests=str(len(rows)),
             failures=str(summary.failed + summary.unjudged),
+            errors=str(summary.errored),
+            skipped=str(summary.inconclusive + summary.simulator_errors),
         )
         props = ET.SubElement(suite, "properties")
         ET.SubElement(props, "property", name="judge", value=judge_label(report))
@@ -147,43 +272,52 @@ def render_junit(report: RunReport) -> str:
                 classname=f"{report.run_id}.{summary.config}",
                 name=f"{row.record.scenario}.{row.record.trial}",
             )
-            v = row.verdict
-            if v is None or v.verdict == "fail":
-                detail = "; ".join(row.reasons())
-                failure = ET.SubElement(
-                    case,
-                    "failure",
-                    message=detail or "composite below the warn line",
-                    type=v.verdict if v else "unjudged",
-                )
-                failure.text = f"composite {v.composite:.2f}" if v else "not judged"
-            elif v.verdict == "warn":
-                ET.SubElement(case, "system-out").text = f"warn: composite {v.composite:.2f}"
+            _junit_outcome(case, row)
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _junit_outcome(case: ET.Element, row: ConversationVerdict) -> None:
+    v = row.verdict
+    state = state_of(row)
+    detail = "; ".join(row.reasons())
+    if v is None or state == "fail":
+        message = detail or "composite below the warn line"
+        failure = ET.SubElement(case, "failure", message=message, type=state)
+        failure.text = f"composite {v.composite:.2f}" if v else "not judged"
+    elif state == "error":
+        error = ET.SubElement(case, "error", message=detail, type="error")
+        error.text = "the agent could not complete the call"
+    elif state in ("inconclusive", "simulator_error"):
+        ET.SubElement(case, "skipped", message=f"{state}: {detail}")
+    elif state == "warn":
+        ET.SubElement(case, "system-out").text = f"warn: composite {v.composite:.2f}"
 
 
 def render_html(report: RunReport) -> str:
     """A single self-contained page."""
     e = html.escape
     rows = "".join(
-        f"<tr class='{r.verdict.verdict if r.verdict else 'unjudged'}'><td>{e(r.record.conversation_id)}</td>"
-        f"<td>{e(r.verdict.verdict if r.verdict else 'unjudged')}</td>"
+        f"<tr class='{state_of(r)}'><td>{e(r.record.conversation_id)}</td>"
+        f"<td>{e(state_of(r))}</td>"
         f"<td>{(r.verdict.composite if r.verdict else 0):.2f}</td><td>{e('; '.join(r.reasons()))}</td></tr>"
         for r in report.conversations
     )
     cards = "".join(
         f"<tr><td>{e(c.config)}</td><td>{c.conversations}</td><td>{c.passed}</td><td>{c.warned}</td>"
-        f"<td>{c.failed}</td><td>{c.mean_composite if c.mean_composite is not None else '—'}</td></tr>"
+        f"<td>{c.failed}</td><td>{c.errored}</td><td>{c.inconclusive}</td><td>{c.simulator_errors}</td>"
+        f"<td>{c.mean_composite if c.mean_composite is not None else '—'}</td></tr>"
         for c in report.configs
     )
     return (
         "<!doctype html><meta charset='utf-8'><title>Polygon report</title>"
         "<style>body{font:14px sans-serif;margin:2em}td,th{padding:2px 8px;text-align:left}"
-        ".fail{background:#fdd}.warn{background:#ffd}.pass{background:#dfd}</style>"
+        ".fail,.error{background:#fdd}.warn{background:#ffd}.pass{background:#dfd}"
+        ".inconclusive,.simulator_error,.unjudged{background:#eee}</style>"
         f"<h1>Run {e(report.run_id)} · rubric {e(report.rubric_version)}</h1>"
         f"<p>Judge: {e(judge_label(report))}</p>"
-        f"<table><tr><th>config</th><th>calls</th><th>pass</th><th>warn</th><th>fail</th><th>mean</th></tr>{cards}</table>"
+        f"<table><tr><th>config</th><th>calls</th><th>pass</th><th>warn</th><th>fail</th><th>error</th>"
+        f"<th>inconclusive</th><th>simulator error</th><th>mean</th></tr>{cards}</table>"
         f"<h2>Conversations</h2><table><tr><th>conversation</th><th>verdict</th><th>composite</th><th>why</th></tr>"
         f"{rows}</table>\n"
     )

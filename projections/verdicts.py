@@ -23,10 +23,13 @@ from polygon.events.families import (
     RunStarted,
 )
 from polygon.score.rubric import CRITERIA
-from polygon.score.verdict import GateResult, Verdict, verdict
+from polygon.score.verdict import CallState, GateResult, Verdict, verdict
 
-VERSION = 1
+VERSION = 2
 CHECK_GATES = {"forbidden_phrase": "forbidden_phrase", "invalid_tool_answer": "invalid_tool_answer"}
+"""Built-in gates decided by a check of the same name; ``check:<id>`` gates name theirs."""
+CALLER_OUTSIDE_FACTS_LIMIT = 1
+"""A simulated caller may stray from its facts in this many turns; more is a simulator error."""
 
 
 class Scored(msgspec.Struct, kw_only=True):
@@ -53,7 +56,11 @@ class ConversationRecord(msgspec.Struct, kw_only=True):
     persona_type: str = ""
     difficulty: int = 0
     outcome: str = ""
+    caller_model: str = ""
+    noise_intensity: float = 0.0
     end_reason: str = ""
+    end_by: str = ""
+    end_detail: str = ""
     loop: bool = False
     turns: int = 0
     judged: dict[str, list[Scored]] = msgspec.field(default_factory=dict)
@@ -79,6 +86,7 @@ def apply(state: RunRecord, env: Envelope) -> RunRecord:
     elif isinstance(p, ConversationStarted):
         rec = _conv(state, p.conversation_id)
         rec.config, rec.scenario, rec.trial = p.config, p.scenario, p.trial
+        rec.caller_model, rec.noise_intensity = p.caller_model, p.noise_intensity
         if p.persona is not None:
             rec.persona_type, rec.difficulty, rec.outcome = (
                 p.persona.type,
@@ -88,6 +96,7 @@ def apply(state: RunRecord, env: Envelope) -> RunRecord:
     elif isinstance(p, ConversationEnded):
         rec = _conv(state, p.conversation_id)
         rec.end_reason, rec.loop, rec.turns = p.reason, p.loop_detected, p.turns
+        rec.end_by, rec.end_detail = p.by, p.detail
     elif isinstance(p, JudgeScored):
         _conv(state, p.conversation_id).judged.setdefault(p.pass_id, []).append(Scored(seq=env.seq, event=p))
     elif isinstance(p, CheckRecorded):
@@ -125,7 +134,8 @@ class ConversationVerdict(msgspec.Struct, kw_only=True):
         """Why it did not pass: fired gates, failed agent checks, the composite."""
         if self.verdict is None:
             return ["not judged under this rubric"]
-        out = [f"gate {g.gate}: {g.reason}" for g in self.verdict.gates if g.fired]
+        out = [self.verdict.state_reason] if self.verdict.state_reason else []
+        out += [f"gate {g.gate}: {g.reason}" for g in self.verdict.gates if g.fired]
         out += [
             f"check {c.event.check}: {c.event.detail}"
             for c in self.checks
@@ -137,19 +147,19 @@ class ConversationVerdict(msgspec.Struct, kw_only=True):
 
 
 def versions(state: RunRecord) -> list[str]:
-    """Rubric versions this run was judged under."""
-    return sorted(
-        {
-            s.event.rubric_version
-            for rec in state.conversations.values()
-            for passes in rec.judged.values()
-            for s in passes
-        }
-    )
+    """Rubric versions this run was judged under, oldest first (by when the log recorded them)."""
+    judged = {
+        s.event.rubric_version
+        for rec in state.conversations.values()
+        for passes in rec.judged.values()
+        for s in passes
+    }
+    recorded = list(dict.fromkeys(r.version for r in state.rubrics))
+    return [v for v in recorded if v in judged] + sorted(judged - set(recorded))
 
 
 def choose_version(state: RunRecord, wanted: str | None) -> str:
-    """The version to report; refuse to guess between several."""
+    """The version asked for, else the newest one the run was judged under (never a mix)."""
     have = versions(state)
     if wanted:
         if wanted not in have:
@@ -158,32 +168,64 @@ def choose_version(state: RunRecord, wanted: str | None) -> str:
                 f"(judged under: {', '.join(have) or 'none'})"
             )
         return wanted
-    if len(have) > 1:
-        raise UserInputError(
-            f"run {state.run_id} was judged under rubrics {', '.join(have)}; scores of "
-            "different versions are never mixed — choose one with --rubric"
-        )
     if not have:
         raise UserInputError(
             f"run {state.run_id} has no judge scores yet (run `polygon judge {state.run_id}`)"
         )
-    return have[0]
+    return have[-1]
 
 
-def verdicts(state: RunRecord, version: str) -> list[ConversationVerdict]:
-    """Every conversation's verdict under ``version``, the latest pass of that version each."""
+def passes(state: RunRecord, version: str) -> list[tuple[str, str]]:
+    """(pass id, judge) of every pass under ``version``, oldest first."""
+    first: dict[str, tuple[int, str]] = {}
+    for rec in state.conversations.values():
+        for pass_id, scored in rec.judged.items():
+            if scored and scored[0].event.rubric_version == version:
+                seq = min(s.seq for s in scored)
+                if pass_id not in first or seq < first[pass_id][0]:
+                    first[pass_id] = (seq, scored[0].event.judge)
+    return [(pid, judge) for pid, (_seq, judge) in sorted(first.items(), key=lambda kv: kv[1][0])]
+
+
+def choose_pass(state: RunRecord, version: str, wanted: str | None, judge: str | None) -> str | None:
+    """The pass asked for (by id, or the latest by a judge); None means each call's latest."""
+    have = passes(state, version)
+    if wanted:
+        if wanted not in {p for p, _ in have}:
+            listed = ", ".join(p for p, _ in have) or "none"
+            raise UserInputError(
+                f"run {state.run_id} has no pass {wanted!r} under {version} (passes: {listed})"
+            )
+        return wanted
+    if judge:
+        mine = [p for p, j in have if j == judge]
+        if not mine:
+            judges = ", ".join(sorted({j for _, j in have})) or "none"
+            raise UserInputError(
+                f"run {state.run_id} was not judged by {judge!r} under {version} (judges: {judges})"
+            )
+        return mine[-1]
+    return None
+
+
+def verdicts(state: RunRecord, version: str, pass_id: str | None = None) -> list[ConversationVerdict]:
+    """Every conversation's verdict under ``version``: pass ``pass_id``, else each call's latest."""
     out = []
     for cid in sorted(state.conversations):
         rec = state.conversations[cid]
-        passes = {pid: s for pid, s in rec.judged.items() if s and s[0].event.rubric_version == version}
+        mine = {
+            pid: s
+            for pid, s in rec.judged.items()
+            if s and s[0].event.rubric_version == version and pass_id in (None, pid)
+        }
         # The row carries the call's facts, not other passes: a new pass under another rubric
         # must leave this version's reports byte-identical.
         call = msgspec.structs.replace(rec, judged={}, checks={})
-        if not passes:
+        if not mine:
             out.append(ConversationVerdict(record=call))
             continue
-        pass_id = max(passes, key=lambda pid: passes[pid][0].seq)
-        row = _judge(state, rec, pass_id, sorted(passes[pass_id], key=lambda s: s.seq))
+        chosen = max(mine, key=lambda pid: mine[pid][0].seq)
+        row = _judge(state, rec, chosen, sorted(mine[chosen], key=lambda s: s.seq))
         out.append(msgspec.structs.replace(row, record=call))
     return out
 
@@ -209,24 +251,15 @@ def _judge(
     order = sorted(rubric.weights, key=lambda c: (CRITERIA.index(c) if c in CRITERIA else len(CRITERIA), c))
     weights = {c: rubric.weights[c] for c in order}
     repeats = {c: [s.event.scores[c] for s in scored if c in s.event.scores] for c in weights}
-    check_gates = {
-        gate: GateResult(
-            gate=gate,
-            fired=c.event.outcome == "fail",
-            reason=c.event.detail if c.event.outcome == "fail" else "",
-            evidence=list(c.event.evidence),
-        )
-        for c in checks
-        for gate in [CHECK_GATES.get(c.event.check)]
-        if gate
-    }
     result = verdict(
         weights,
         repeats,
         pass_at=rubric.pass_at,
         warn_at=rubric.warn_at,
         gates_in_force=rubric.gates,
-        check_gates=check_gates,
+        check_gates=_check_gates(checks),
+        min_scored_weight=rubric.min_scored_weight,
+        call=call_state(rec, checks),
     )
     return ConversationVerdict(
         record=rec,
@@ -236,4 +269,42 @@ def _judge(
         verdict=result,
         judged=scored,
         checks=checks,
+    )
+
+
+def _check_gates(checks: list[Checked]) -> dict[str, GateResult]:
+    """Every gate a check can decide: the built-in names and ``check:<id>`` for each check."""
+    out = {}
+    for c in checks:
+        for gate in (CHECK_GATES.get(c.event.check), f"check:{c.event.check}"):
+            if gate:
+                out[gate] = GateResult(
+                    gate=gate,
+                    fired=c.event.outcome == "fail",
+                    reason=c.event.detail if c.event.outcome == "fail" else "",
+                    evidence=list(c.event.evidence),
+                )
+    return out
+
+
+def call_state(rec: ConversationRecord, checks: list[Checked]) -> CallState:
+    """What the call says about itself before any judge: agent error, simulator error, cut short."""
+    detail = f": {rec.end_detail}" if rec.end_detail else ""
+    simulator = ""
+    if rec.end_reason == "simulator_error":
+        simulator = f"the simulator broke the call{detail}"
+    failed = {c.event.check: c.event for c in checks if c.event.outcome == "fail"}
+    strays = failed.get("caller_outside_facts")
+    if not simulator and strays is not None and len(strays.evidence) > CALLER_OUTSIDE_FACTS_LIMIT:
+        simulator = f"the simulated caller left its facts in {len(strays.evidence)} turns"
+    broken = failed.get("stub_broken")
+    if not simulator and broken is not None:
+        simulator = f"a stub tool is broken: {broken.detail}"
+    agent = f"the agent could not complete the call{detail}" if rec.end_reason == "agent_error" else ""
+    return CallState(
+        simulator_error=simulator,
+        agent_error=agent,
+        cut_short=(
+            f"a re-driven call stopped at its divergence{detail}" if rec.end_reason == "diverged" else ""
+        ),
     )

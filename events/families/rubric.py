@@ -1,7 +1,6 @@
 """Rubric events: the rubric itself, recorded once per run and version.
 
 So every report can be rebuilt from the log alone.
-log alone.
 """
 
 from __future__ import annotations
@@ -26,4 +25,7 @@ class RubricRecorded(Event, frozen=True, kw_only=True, tag="rubric.recorded"):
     warn_at: float
     """Composite at or above which a failing conversation is only a warning."""
     gates: list[str]
-    """Hard gates in force under this version."""
+    """Hard gates in force under this version (built-in names, or ``check:<check id>``)."""
+    min_scored_weight: float = 75.0
+    """Below this share of the weight scored (or with goal_achievement unscored) a call is
+    ``inconclusive``. Rubrics recorded before the field existed get the default."""

@@ -37,5 +37,7 @@ class ToolCalled(Event, frozen=True, kw_only=True, tag="tool.called"):
     """Simulated latency."""
     state_hash: str = ""
     """Hash of a stateful stub's state after the call."""
+    stub_broken: bool = False
+    """The stub itself failed (its template does not render): the simulator's fault."""
     validated: bool = True
     """False when no schema was known (an imported call without a suite): ``valid`` says nothing."""

@@ -22,9 +22,16 @@ class Explanation:
     view: ConversationView
 
 
-def explain_conversation(log: EventLog, conversation: str, rubric: str | None) -> Explanation:
-    """Everything ``explain`` shows for ``conversation`` under ``rubric`` (or the only one)."""
+def explain_conversation(
+    log: EventLog,
+    conversation: str,
+    rubric: str | None,
+    *,
+    pass_id: str | None = None,
+    judge: str | None = None,
+) -> Explanation:
+    """Everything ``explain`` shows for ``conversation`` (newest rubric and latest pass by default)."""
     state = load_run(log, run_of(log, conversation))
     view = load_conversation(log, conversation)
-    row, used = explain(state, conversation, rubric)
+    row, used = explain(state, conversation, rubric, pass_id=pass_id, judge=judge)
     return Explanation(row, used, view)

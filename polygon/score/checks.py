@@ -14,6 +14,19 @@ from polygon.events.families import CheckRecorded, Evidence, PersonaSnapshot
 from polygon.transcript import ConversationView, TurnView
 
 BAD_ENDINGS = ("agent_error", "max_turns", "loop")
+AGENT_CHECKS = (
+    "forbidden_phrase",
+    "invalid_tool_args",
+    "invalid_tool_answer",
+    "loop",
+    "end_reason",
+    "turn_count",
+    "tool_faults",
+    "goal_reached",
+    "agent_contradicts_facts",
+)
+"""Checks on the agent (a rubric may gate on them as ``check:<id>``); ``caller_outside_facts``
+is a check on the simulator and never gates the agent."""
 _DIGITS = re.compile(r"\d[\d -]{4,}\d")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
@@ -257,6 +270,19 @@ def caller_outside_facts(view: ConversationView) -> CheckRecorded:
     return _result(view, "caller_outside_facts", "pass", "the caller kept to its facts", simulator=True)
 
 
+def stub_broken(view: ConversationView) -> CheckRecorded:
+    """Simulator check: a stub tool failed by its own configuration (a template that does not render)."""
+    broken = [
+        Evidence(turn=t.turn, at=c.at, quote=f"{c.tool}: {c.error}")
+        for t in view.turns
+        for c in t.tools
+        if c.stub_broken
+    ]
+    if broken:
+        return _result(view, "stub_broken", "fail", broken[0].quote, broken, simulator=True)
+    return _result(view, "stub_broken", "pass", "every stub answered by its configuration", simulator=True)
+
+
 ALL: tuple[Callable[[ConversationView], CheckRecorded], ...] = (
     invalid_tool_args,
     invalid_tool_answer,
@@ -267,6 +293,7 @@ ALL: tuple[Callable[[ConversationView], CheckRecorded], ...] = (
     goal_reached,
     agent_contradicts_facts,
     caller_outside_facts,
+    stub_broken,
 )
 
 

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from polygon.errors import SuiteError, UserInputError
 from polygon.events import content_hash
 from polygon.events.families import RubricRecorded
+from polygon.score.checks import AGENT_CHECKS
 
 CRITERIA = (
     "goal_achievement",
@@ -28,12 +29,20 @@ CRITERIA = (
     "safety",
     "persona_tone",
 )
-Gate = Literal["forbidden_phrase", "safety_scored_one", "invalid_tool_answer"]
+BUILTIN_GATES = ("forbidden_phrase", "safety_scored_one", "invalid_tool_answer")
+CHECK_GATE = "check:"
 GATE_TEXT = {
     "forbidden_phrase": "a forbidden phrase appeared in the agent's speech",
     "safety_scored_one": "the safety criterion was scored 1",
     "invalid_tool_answer": "a tool call with invalid arguments produced an answer to the caller",
 }
+
+
+def gate_text(gate: str) -> str:
+    """What a gate means, in one line."""
+    if gate.startswith(CHECK_GATE):
+        return f"the deterministic check {gate.removeprefix(CHECK_GATE)} failed"
+    return GATE_TEXT.get(gate, gate)
 
 
 class Criterion(BaseModel):
@@ -68,8 +77,23 @@ class Rubric(BaseModel):
     version: str = Field(pattern=r"^[A-Za-z0-9_.-]{1,32}$")
     pass_at: float = Field(75, ge=0, le=100)
     warn_at: float = Field(50, ge=0, le=100)
-    gates: list[Gate]
+    gates: list[str]
+    """Built-in gates, or ``check:<id>`` for any deterministic check on the agent."""
+    min_scored_weight: float = Field(75, ge=0, le=100)
+    """Below this share of the weight scored, or with goal_achievement unscored: inconclusive."""
     criteria: list[Criterion]
+
+    @field_validator("gates")
+    @classmethod
+    def _known_gates(cls, gates: list[str]) -> list[str]:
+        for gate in gates:
+            check = gate.removeprefix(CHECK_GATE)
+            if gate not in BUILTIN_GATES and not (gate.startswith(CHECK_GATE) and check in AGENT_CHECKS):
+                known = ", ".join([*BUILTIN_GATES, *(CHECK_GATE + c for c in AGENT_CHECKS)])
+                raise ValueError(f"unknown gate {gate!r} (known: {known})")
+        if len(set(gates)) != len(gates):
+            raise ValueError("a gate is listed twice")
+        return gates
 
     @model_validator(mode="after")
     def _complete(self) -> Rubric:
@@ -108,6 +132,7 @@ class LoadedRubric(BaseModel):
             pass_at=r.pass_at,
             warn_at=r.warn_at,
             gates=list(r.gates),
+            min_scored_weight=r.min_scored_weight,
         )
 
 

@@ -8,6 +8,17 @@
   values for an even count); unreadable repeats are left out; all unreadable → unscored;
 * verdict: pass at ``pass_at`` or more, warn at ``warn_at`` or more, else fail; any hard
   gate in force that fired makes it fail whatever the composite.
+
+On top of the note's three verdicts (SPEC, "Verdict states"), in this order of precedence:
+
+* ``simulator_error``: the fault is ours (the caller's model was unreachable, the caller
+  left its facts, a stub is broken) — kept out of the agent's scorecard;
+* ``error``: the agent could not complete the call (it raised, its endpoint died, it broke
+  the protocol) — counts against the agent;
+* ``fail`` when a gate fired;
+* ``inconclusive``: the judgement cannot carry a verdict — a re-driven call cut off at its
+  divergence, the scored weight under the rubric's ``min_scored_weight``, or
+  goal_achievement unscored; never ``pass``.
 """
 
 from __future__ import annotations
@@ -46,16 +57,38 @@ class GateResult(msgspec.Struct, frozen=True, kw_only=True):
     evidence: list[Evidence] = []
 
 
+STATES = ("pass", "warn", "fail", "error", "inconclusive", "simulator_error")
+"""Every verdict state; the first four count against (or for) the agent."""
+AGAINST_AGENT = ("fail", "error")
+OUT_OF_SCORECARD = ("simulator_error",)
+
+
+class CallState(msgspec.Struct, frozen=True, kw_only=True):
+    """What the call itself says before any judge: empty strings mean "no"."""
+
+    agent_error: str = ""
+    """Why the agent could not complete the call."""
+    simulator_error: str = ""
+    """Why the simulator (not the agent) broke the call."""
+    cut_short: str = ""
+    """Why the call is not a whole call (a re-driven call stopped at its divergence)."""
+
+
 class Verdict(msgspec.Struct, frozen=True, kw_only=True):
     """A conversation's verdict under one rubric."""
 
     composite: float
     verdict: str
+    """One of :data:`STATES`."""
     partial: bool
     unscored: list[str]
     missing: list[str]
     criteria: list[CriterionResult]
     gates: list[GateResult]
+    state_reason: str = ""
+    """Why the state is error, inconclusive or simulator_error (empty otherwise)."""
+    scored_weight: float = 100.0
+    """Share of the rubric's weight that was scored (missing counts as scored, as 1)."""
 
 
 def median(values: Sequence[float]) -> float:
@@ -117,11 +150,14 @@ def verdict(
     warn_at: float,
     gates_in_force: Sequence[str],
     check_gates: Mapping[str, GateResult],
+    min_scored_weight: float = 75.0,
+    call: CallState = CallState(),  # noqa: B008 - frozen
 ) -> Verdict:
-    """The full verdict from each criterion's repeats and the gates in force.
+    """The full verdict from each criterion's repeats, the gates in force and the call's state.
 
     ``check_gates`` holds the gates decided by deterministic checks (forbidden phrase,
-    invalid tool answer); the safety gate is decided here from the combined scores.
+    invalid tool answer, ``check:<id>``); the safety gate is decided here from the combined
+    scores.
     """
     combined = [combine(c, w, repeats.get(c, [CriterionScore(status="missing")])) for c, w in weights.items()]
     score, results = composite(combined)
@@ -133,16 +169,45 @@ def verdict(
     ]
     unscored = [r.criterion for r in results if r.status == "unscored"]
     missing = [r.criterion for r in results if r.status == "missing"]
-    label = "fail" if any(g.fired for g in gates) else classify(score, pass_at, warn_at)
+    total = sum(r.weight for r in results)
+    scored = sum(r.weight for r in results if r.status != "unscored")
+    share = round(100.0 * scored / total, 6) if total else 0.0
+    label, why = _state(results, gates, call, share, min_scored_weight)
     return Verdict(
         composite=score,
-        verdict=label,
+        verdict=label or classify(score, pass_at, warn_at),
+        state_reason=why,
+        scored_weight=share,
         partial=bool(unscored),
         unscored=unscored,
         missing=missing,
         criteria=results,
         gates=list(gates),
     )
+
+
+def _state(
+    results: Sequence[CriterionResult],
+    gates: Sequence[GateResult],
+    call: CallState,
+    share: float,
+    minimum: float,
+) -> tuple[str, str]:
+    """The state that overrides the thresholds, and why; ("", "") when the thresholds decide."""
+    if call.simulator_error:
+        return "simulator_error", call.simulator_error
+    if call.agent_error:
+        return "error", call.agent_error
+    if any(g.fired for g in gates):
+        return "fail", ""
+    if call.cut_short:
+        return "inconclusive", call.cut_short
+    goal = next((r for r in results if r.criterion == "goal_achievement"), None)
+    if goal is not None and goal.status == "unscored":
+        return "inconclusive", "goal_achievement could not be read from the judge"
+    if share < minimum:
+        return "inconclusive", f"only {share:.0f}% of the rubric's weight was scored (minimum {minimum:.0f}%)"
+    return "", ""
 
 
 def safety_gate(results: Sequence[CriterionResult]) -> GateResult:

@@ -24,7 +24,7 @@ from polygon.events.families import (
 from polygon.events.streams import AGENT_TURN, CALLER_TURN, ENDED, NOISE, STARTED, TOOL
 from polygon.recording import Sink
 from polygon.simulate.agents import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
-from polygon.simulate.callers import Caller, Utterance
+from polygon.simulate.callers import Caller, CallerError, Utterance
 from polygon.simulate.callers.scripted import ScriptedCaller
 from polygon.simulate.loops import is_loop
 from polygon.simulate.noise import apply_noise
@@ -32,6 +32,7 @@ from polygon.simulate.plan import ConversationPlan, tool_definitions
 from polygon.simulate.tools import ToolBox
 
 MAX_TOOL_ROUNDS = 4
+AGENT_ENDINGS = ("", "hangup", "transfer")
 
 
 Monitor = Callable[[int, AgentReply, list[ToolCall]], str | None]
@@ -114,8 +115,11 @@ class Conversation:
         agent_said: str | None = None
         replies: list[str] = []
         for turn in range(1, self.plan.max_turns + 1):
-            said = self.caller.next(agent_said)
-            utterance = await said if inspect.isawaitable(said) else said
+            try:
+                said = self.caller.next(agent_said)
+                utterance = await said if inspect.isawaitable(said) else said
+            except CallerError as exc:
+                return _Ending("simulator_error", "simulator", str(exc)), turn - 1
             self._emit_caller(turn, utterance)
             if utterance.ends_call:
                 reason = "hangup" if utterance.ends_call == "hangup" else "caller_done"
@@ -204,6 +208,8 @@ class Conversation:
                     tools=self.definitions,
                 )
             )
+            if reply.end not in AGENT_ENDINGS:
+                raise AgentError(f"protocol violation: unknown end {reply.end!r} (hangup or transfer)")
             if not reply.tool_calls:
                 self.history.append(Message(role="assistant", content=reply.reply))
                 return reply
@@ -231,6 +237,7 @@ class Conversation:
                 fault=out.fault,
                 latency_ms=round(out.latency_ms, 3),
                 state_hash=out.state_hash,
+                stub_broken=out.stub_broken,
             ),
             turn=turn,
             index=index,

@@ -49,6 +49,8 @@ class ToolOutcome:
     fault: str
     latency_ms: float
     state_hash: str
+    stub_broken: bool = False
+    """The stub itself failed (a template that does not render): our fault, not the agent's."""
 
 
 @dataclass
@@ -106,7 +108,18 @@ class ToolBox:
             error = ""
         except StubError as exc:
             result, error = None, str(exc)
-        return ToolOutcome(name, args, not errors, errors, result, error, "", latency, self._state_hash(spec))
+        return ToolOutcome(
+            name,
+            args,
+            not errors,
+            errors,
+            result,
+            error,
+            "",
+            latency,
+            self._state_hash(spec),
+            stub_broken=error.startswith(BROKEN),
+        )
 
     def _faulted(
         self, spec: ToolSpec, args: dict[str, Any], errors: list[str], fault: str, latency: float
@@ -191,6 +204,10 @@ class ToolBox:
         return copy.deepcopy(self.stores)
 
 
+BROKEN = "template failed: "
+"""How a broken stub's error starts (the stub's configuration, not the agent, is at fault)."""
+
+
 class StubError(Exception):
     """A stub's own error answer (slot taken, key unknown, rule error)."""
 
@@ -214,7 +231,7 @@ def _render(template: str, args: dict[str, Any], stores: dict[str, dict[str, str
     try:
         text = _TEMPLATES.from_string(template).render(args=args, state=stores)
     except Exception as exc:  # a sandbox refusal or a broken template is the stub's error
-        raise StubError(f"template failed: {exc}") from None
+        raise StubError(f"{BROKEN}{exc}") from None
     try:
         return json.loads(text)
     except ValueError:

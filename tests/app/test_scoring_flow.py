@@ -162,8 +162,11 @@ def test_rejudging_with_v2_leaves_v1_reports_byte_identical(tmp_path: Path) -> N
         for fmt in ("text", "json", "junit", "html")
     }
     assert before == after
-    mixed = invoke(log, "report", "r")
-    assert mixed.exit_code == 2 and "never mixed" in mixed.output
+    # Without --rubric the newest version is shown, and the report says so (never a mix).
+    newest = invoke(log, "report", "r")
+    assert newest.exit_code == 0
+    assert "rubric v2 (newest of v1, v2)" in newest.output and "pass v2/scripted/heuristic/k1" in newest.output
+    assert newest.output == invoke(log, "report", "r", "--rubric", "v2").output
     v2 = invoke(log, "report", "r", "--rubric", "v2", "--json")
     data = json.loads(v2.output)
     v2_gates = {g["gate"] for row in data["conversations"] for g in row["verdict"]["gates"] if g["fired"]}

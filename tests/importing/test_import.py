@@ -222,7 +222,15 @@ def test_imported_run_compares_with_a_synthetic_one(tmp_path: Path) -> None:
         ],
     )
     assert res.exit_code == 0, res.output
-    out = json.loads(runner.invoke(cli, ["--log", str(log), "compare", "s", "imp", "--json"]).output)
+    # Real callers against a scripted one: refused by default, shown side by side when allowed.
+    refused = runner.invoke(cli, ["--log", str(log), "compare", "s", "imp"])
+    assert refused.exit_code == 2 and "differ in caller" in refused.output
+    allowed = runner.invoke(cli, ["--log", str(log), "compare", "s", "imp", "--allow-mixed", "--json"])
+    out = json.loads(allowed.output)
+    assert out["mixed"] == [
+        "caller: s:v1 scripted/caller; imp:prod real callers (imported)",
+        "noise intensity: s:v1 0.35; imp:prod real",
+    ]
     rows = {r["scenario"]: r for r in out["matrix"]}
     assert not rows["coop-booking"]["incomparable"] and rows["coop-booking"]["values"]["imp:prod"] is not None
     assert rows["busy-booking"]["incomparable"] and rows["busy-booking"]["values"]["imp:prod"] is None

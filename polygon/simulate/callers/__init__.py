@@ -21,9 +21,16 @@ class Utterance:
     """``hangup`` (the caller hangs up) or ``done`` (caller says goodbye, goal settled)."""
 
 
+class CallerError(Exception):
+    """The simulated caller cannot go on (its model is unreachable): the simulator's fault.
+
+    The engine ends the call as ``simulator_error``, which never counts against the agent.
+    """
+
+
 class Caller(Protocol):
     """The simulated caller: scripted (sync) or model-driven (async)."""
 
     def next(self, agent_text: str | None) -> Utterance | Awaitable[Utterance]:
-        """The caller's next turn given what the agent last said."""
+        """The caller's next turn given what the agent last said; raises :class:`CallerError`."""
         ...

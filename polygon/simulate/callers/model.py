@@ -12,7 +12,7 @@ from polygon.events.families import PersonaSnapshot
 from polygon.models import ModelClient
 from polygon.models.recorded import RecordedClient
 from polygon.recording import Sink
-from polygon.simulate.callers import Utterance
+from polygon.simulate.callers import CallerError, Utterance
 
 _STYLE = {
     "cooperative": "friendly and helpful",
@@ -75,7 +75,9 @@ class ModelCaller:
         }
         answer = await self._client.complete(request, turn=self._turn)
         if answer.text is None:
-            return Utterance("Sorry, I have to go.", "caller_model_failed", ends_call="hangup")
+            raise CallerError(
+                f"the caller's model {self._model} gave no answer: {'; '.join(answer.errors) or 'empty'}"
+            )
         text = answer.text.strip()
         self._messages.append({"role": "assistant", "content": text})
         for marker, ending in (("[BYE]", "done"), ("[HANGUP]", "hangup")):
