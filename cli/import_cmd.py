@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
@@ -11,9 +10,10 @@ import yaml
 
 from polygon.app.import_ import ImportOptions, import_files
 from polygon.app.log import open_log
-from polygon.cli.context import Context, progress_bar, system_now
+from polygon.cli.context import Context, system_now
+from polygon.cli.progress import Reporter, mode
 from polygon.errors import UserInputError
-from polygon.importing.formats import FORMATS
+from polygon.importing.formats import END_CALL_TOOLS, FORMATS, TRANSFER_TOOLS
 from polygon.suite.loading import load_suite
 
 
@@ -54,6 +54,20 @@ def _mapping(path: Path | None) -> dict[str, str]:
     help="Configuration label of the imported calls.",
 )
 @click.option("--run-id", default="", help="Fixed run id (default: from the files' content).")
+@click.option(
+    "--end-tool",
+    "end_tools",
+    multiple=True,
+    metavar="NAME",
+    help="A tool name that means the agent hung up (added to end_call, endCall, hangup, …).",
+)
+@click.option(
+    "--transfer-tool",
+    "transfer_tools",
+    multiple=True,
+    metavar="NAME",
+    help="A tool name that means the agent transferred the call (added to transfer_call, …).",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def import_(
@@ -66,6 +80,8 @@ def import_(
     map_file: Path | None,
     config_name: str,
     run_id: str,
+    end_tools: tuple[str, ...],
+    transfer_tools: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Import production transcripts as a scored run (Polygon JSONL, OpenAI chat, SPEAKER: text).
@@ -81,16 +97,16 @@ def import_(
         mapping=_mapping(map_file),
         config=config_name,
         run_id=run_id,
+        end_tools=END_CALL_TOOLS | set(end_tools),
+        transfer_tools=TRANSFER_TOOLS | set(transfer_tools),
     )
-    show = sys.stderr.isatty() and not as_json
-    with open_log(obj.log_path, readonly=False) as log, progress_bar(show) as bar:
-        task = bar.add_task("importing", total=None)
+    with open_log(obj.log_path, readonly=False) as log, Reporter("importing", mode(quiet=as_json)) as shown:
         summary = import_files(
             log,
             list(files),
             options,
             now=system_now,
-            progress=lambda done, total: bar.update(task, completed=done, total=total),
+            progress=shown.update,
         )
     if as_json:
         click.echo(

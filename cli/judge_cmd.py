@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from polygon.app.judge import judge_run
 from polygon.app.log import open_log
-from polygon.cli.context import Context, progress_bar, system_now
+from polygon.cli.context import Context, system_now
+from polygon.cli.progress import Reporter, mode
 from polygon.models.hub import ModelHub
 from polygon.score.rubric import load_rubric
 
@@ -33,8 +32,7 @@ def judge(
 ) -> None:
     """(Re)score RUN: checks and the judge. Appends a new pass; never overwrites earlier scores."""
     loaded_rubric = load_rubric(rubric)
-    with open_log(obj.log_path, readonly=False) as log, progress_bar(sys.stderr.isatty()) as bar:
-        task = bar.add_task("judging", total=None)
+    with open_log(obj.log_path, readonly=False) as log, Reporter("judging", mode()) as shown:
         summary = judge_run(
             log,
             run_id,
@@ -44,7 +42,7 @@ def judge(
             new_pass=new_pass,
             hub=ModelHub(obj.model_settings(base_url)),
             now=system_now,
-            progress=lambda done, total: bar.update(task, completed=done, total=total),
+            progress=shown.update,
         )
     click.echo(f"pass {summary.pass_id}: scored {summary.scored}, already scored {summary.already}")
     click.echo(f"report: polygon report {run_id} --rubric {loaded_rubric.rubric.version}")

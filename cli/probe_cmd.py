@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
 from polygon.app.log import open_log
 from polygon.app.probe import load_probes, probe_with
-from polygon.cli.context import Context, progress_bar, system_now
+from polygon.cli.context import Context, system_now
+from polygon.cli.progress import Reporter, mode
 from polygon.models.hub import ModelHub
 
 
@@ -36,8 +36,7 @@ def probe(obj: Context, run_id: str, probes_file: Path | None, answerer: str, ba
     Probes never change a composite or a verdict.
     """
     extra = load_probes(probes_file) if probes_file else []
-    with open_log(obj.log_path, readonly=False) as log, progress_bar(sys.stderr.isatty()) as bar:
-        task = bar.add_task("probing", total=None)
+    with open_log(obj.log_path, readonly=False) as log, Reporter("probing", mode()) as shown:
         summary = probe_with(
             log,
             run_id,
@@ -45,7 +44,7 @@ def probe(obj: Context, run_id: str, probes_file: Path | None, answerer: str, ba
             answerer_model=answerer,
             hub=ModelHub(obj.model_settings(base_url)),
             now=system_now,
-            progress=lambda done, total: bar.update(task, completed=done, total=total),
+            progress=shown.update,
         )
     click.echo(
         f"{summary.probes} probes: {summary.answered} answers recorded, {summary.already} already there"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
@@ -11,8 +10,9 @@ from polygon.app.log import open_log, recorded_answers
 from polygon.app.personas import check_stale
 from polygon.app.report import enforce, load_run
 from polygon.app.run import RunOptions, run_suite
-from polygon.cli.context import Context, progress_bar, system_now
+from polygon.cli.context import Context, system_now
 from polygon.cli.enforce_opts import enforcement_options, exit_if_missed, policy
+from polygon.cli.progress import Reporter, mode
 from polygon.models.hub import ModelHub
 from polygon.projections.report import make_report
 from polygon.suite.loading import load_suite
@@ -44,7 +44,9 @@ from polygon.suite.loading import load_suite
 )
 @click.option("--run-id", default="", metavar="ID", help="Fixed run id (default: generated).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-@click.option("--no-progress", is_flag=True, help="No progress bar.")
+@click.option(
+    "--no-progress", is_flag=True, help="No progress (a bar on a terminal, else a line every 5 s)."
+)
 @click.option(
     "--base-url",
     default="",
@@ -88,20 +90,14 @@ def run(
     """
     loaded = load_suite(suite)
     options = RunOptions(configs=configs, seed=seed, concurrency=concurrency, run_id=run_id, resume=resume)
-    show = not (no_progress or as_json) and sys.stderr.isatty()
     for warning in check_stale(loaded, refuse=stale == "refuse"):
         click.echo(f"warning: {warning}", err=True)
     settings = obj.model_settings(base_url or loaded.suite.openai_base_url, cache)
-    with open_log(obj.log_path, readonly=False) as log, progress_bar(show) as bar:
+    shown = Reporter("conversations", mode(quiet=no_progress or as_json))
+    with open_log(obj.log_path, readonly=False) as log, shown:
         hub = ModelHub(settings, recorded=recorded_answers(log) if cache else None)
-        task = bar.add_task("conversations", total=None)
         summary = run_suite(
-            loaded,
-            log,
-            options,
-            now=system_now,
-            progress=lambda done, total: bar.update(task, completed=done, total=total),
-            hub=hub,
+            loaded, log, options, now=system_now, progress=shown.update, on_end=shown.note, hub=hub
         )
         asked = policy(fail_on, min_pass_rate, allow_inconclusive, allow_simulator_errors)
         missed = enforce(make_report(load_run(log, summary.run_id), None), asked) if asked.active else []

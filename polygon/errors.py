@@ -9,6 +9,7 @@ This module imports nothing: every layer, the event log included, may raise thes
     │   ├── SuiteError          a suite / rubric / probe file is malformed
     │   ├── UnknownIdError      a run or conversation id the log does not hold
     │   └── ResumeRefusedError  --resume on a run whose suite, prompt or seed changed
+    ├── ModelServerDownError    a model server stopped answering: the run stops, resumable
     └── LogError                the event log (``polygon.events.errors``)
 """
 
@@ -35,3 +36,7 @@ class UnknownIdError(UserInputError):
 
 class ResumeRefusedError(UserInputError):
     """A run cannot be resumed because its inputs changed."""
+
+
+class ModelServerDownError(PolygonError):
+    """A model server failed so many connections in a row that going on would only fail more."""

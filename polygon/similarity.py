@@ -26,6 +26,18 @@ def overlap(a: str, b: str) -> float:
     return 2 * sum((wa & wb).values()) / total
 
 
+LOOP_THRESHOLD = 0.9
+
+
+def is_loop(previous: str, latest: str) -> bool:
+    """The seed's loop rule: two consecutive agent replies overlap at least :data:`LOOP_THRESHOLD`.
+
+    The engine stops a simulated call on it; the ``loop`` check applies it to any transcript
+    (imported and re-driven calls too).
+    """
+    return overlap(previous, latest) >= LOOP_THRESHOLD
+
+
 def _bigrams(text: str) -> set[tuple[str, ...]]:
     w = words(text)
     return {tuple(w[i : i + 2]) for i in range(len(w) - 1)} if len(w) >= 2 else {tuple(w)} if w else set()

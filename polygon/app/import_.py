@@ -44,7 +44,16 @@ from polygon.events.streams import (
     conversation_id,
     conversation_stream,
 )
-from polygon.importing.formats import ImportedConversation, ImportProblem, detect_format, parse, safe_key
+from polygon.importing.formats import (
+    END_CALL_TOOLS,
+    TRANSFER_TOOLS,
+    ImportedConversation,
+    ImportProblem,
+    detect_format,
+    ending_of,
+    parse,
+    safe_key,
+)
 from polygon.importing.redaction import redact, redact_value
 from polygon.recording import StreamRecorder
 from polygon.score.conversation import JudgeSettings, make_judge
@@ -63,6 +72,10 @@ class ImportOptions:
     mapping: dict[str, str] = field(default_factory=dict)
     config: str = "imported"
     run_id: str = ""
+    end_tools: frozenset[str] = END_CALL_TOOLS
+    """Tool names that mean the agent hung up (``--end-tool`` adds to the defaults)."""
+    transfer_tools: frozenset[str] = TRANSFER_TOOLS
+    """Tool names that mean the agent transferred the call (``--transfer-tool``)."""
 
 
 @dataclass(frozen=True)
@@ -209,6 +222,10 @@ def _events(
             redacted=options.redact,
         ),
     )
+    tool_end, tool_by, end_turn = ending_of(conv, options.end_tools, options.transfer_tools)
+    last_agent = max((n for n, t in enumerate(conv.turns, start=1) if t.agent is not None), default=0)
+    # the agent's words that go with the end: its last turn, or the turn of the tool call
+    mark = last_agent if tool_end and end_turn >= last_agent else end_turn
     for n, turn in enumerate(conv.turns, start=1):
         if turn.caller:
             emit(
@@ -221,13 +238,24 @@ def _events(
         if turn.agent is not None:
             emit(
                 AGENT_TURN,
-                TurnSpoken(conversation_id=cid, turn=n, speaker="agent", text=clean(turn.agent)),
+                TurnSpoken(
+                    conversation_id=cid,
+                    turn=n,
+                    speaker="agent",
+                    text=clean(turn.agent),
+                    # an end-of-call tool ends the call with the agent's last words
+                    ends_call=tool_end if tool_end and n == mark else "",
+                ),
                 turn=n,
             )
+    reason = conv.end_reason or tool_end or "imported"
     emit(
         ENDED,
         ConversationEnded(
-            conversation_id=cid, reason=conv.end_reason or "imported", by="unknown", turns=len(conv.turns)
+            conversation_id=cid,
+            reason=reason,
+            by=tool_by if tool_end and not conv.end_reason else "unknown",
+            turns=len(conv.turns),
         ),
         turn=len(conv.turns),
     )

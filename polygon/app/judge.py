@@ -68,6 +68,7 @@ async def score_run(
     *,
     now: Callable[[], str],
     progress: Progress = no_progress,
+    abort: Callable[[], str] = lambda: "",
 ) -> ScoreSummary:
     """Score every conversation of the run that this pass has not scored yet."""
     started = run_started(log, run_id)
@@ -82,7 +83,7 @@ async def score_run(
         await score_conversation(conversation.view, settings, started.forbidden_phrases, conversation.sink)
         done += 1
 
-    await each_conversation(log, run_id, visit, now=now, progress=progress)
+    await each_conversation(log, run_id, visit, now=now, progress=progress, abort=abort)
     return ScoreSummary(settings.pass_id, done, already)
 
 
@@ -110,7 +111,7 @@ def judge_run(
             settings = JudgeSettings(
                 rubric=rubric, judge=make_judge(judge_model, client), repeats=repeats, new_pass=new_pass
             )
-            return await score_run(log, run_id, settings, now=now, progress=progress)
+            return await score_run(log, run_id, settings, now=now, progress=progress, abort=hub.unreachable)
         finally:
             await hub.aclose()
 

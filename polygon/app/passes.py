@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from polygon.app.progress import Progress, no_progress
-from polygon.errors import UnknownIdError
+from polygon.errors import ModelServerDownError, UnknownIdError
 from polygon.events import Envelope, EventLog, Pending, identity
 from polygon.events.families import ConversationStarted, RunStarted
 from polygon.events.streams import RUN_STARTED, run_conversations, run_stream
@@ -61,10 +61,20 @@ async def each_conversation(
     *,
     now: Callable[[], str],
     progress: Progress = no_progress,
+    abort: Callable[[], str] = lambda: "",
 ) -> None:
-    """For each conversation of the run: read, let ``visit`` record into a sink, append."""
+    """For each conversation of the run: read, let ``visit`` record into a sink, append.
+
+    ``abort`` names a reason to stop (a model server that is down); the conversations done
+    so far stay in the log and running the pass again finishes it.
+    """
     streams = list(log.streams(run_conversations(run_id)))
     for i, stream in enumerate(streams):
+        if reason := abort():
+            raise ModelServerDownError(
+                f"{reason}; the pass stopped after {i} of {len(streams)} conversations "
+                "(run it again to finish)"
+            )
         events = list(log.read_stream(stream))
         head = events[0].payload
         assert isinstance(head, ConversationStarted)  # every conversation stream opens with it

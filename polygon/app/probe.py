@@ -85,6 +85,7 @@ async def probe_run(
     answerer: ProbeAnswerer = DETECTORS_ONLY,
     now: Callable[[], str],
     progress: Progress = no_progress,
+    abort: Callable[[], str] = lambda: "",
 ) -> ProbeSummary:
     """Answer every probe (library + the suite's + ``extra``) for every conversation of the run."""
     started = run_started(log, run_id)
@@ -106,7 +107,7 @@ async def probe_run(
             conversation.sink.emit(keyed(PROBE, _key(probe, answerer)), answer)
             new += 1
 
-    await each_conversation(log, run_id, visit, now=now, progress=progress)
+    await each_conversation(log, run_id, visit, now=now, progress=progress, abort=abort)
     return ProbeSummary(new, already, len(probes))
 
 
@@ -129,7 +130,9 @@ def probe_with(
                 if answerer_model == DETECTOR
                 else ProbeAnswerer(name=answerer_model, client=hub.client(answerer_model))
             )
-            return await probe_run(log, run_id, extra=extra, answerer=answerer, now=now, progress=progress)
+            return await probe_run(
+                log, run_id, extra=extra, answerer=answerer, now=now, progress=progress, abort=hub.unreachable
+            )
         finally:
             await hub.aclose()
 

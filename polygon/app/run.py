@@ -20,7 +20,7 @@ from polygon.app.log import recorded_answers
 from polygon.app.passes import start_run
 from polygon.app.probe import probe_run
 from polygon.app.progress import Progress, no_progress
-from polygon.errors import ResumeRefusedError, UnknownIdError, UserInputError
+from polygon.errors import ModelServerDownError, ResumeRefusedError, UnknownIdError, UserInputError
 from polygon.events import EventLog, Pending, identity
 from polygon.events.families import ConversationEnded, RunFinished, RunStarted
 from polygon.events.streams import RUN_FINISHED, conversation_stream, run_stream, valid_run_id
@@ -132,16 +132,22 @@ async def _run_plans(
     concurrency: int,
     now: Callable[[], str],
     progress: Progress,
-) -> None:
+    down: Callable[[], str],
+    on_end: Callable[[str], None],
+) -> int:
+    """Run the plans; returns how many were not started because a model server went down."""
     gate = asyncio.Semaphore(max(1, concurrency))
     writer = GroupWriter(log)  # the single writer: this event loop, group commit
     stop = asyncio.Event()
     pump = asyncio.create_task(writer.pump(stop))
-    done = 0
+    done = skipped = 0
 
     async def one(plan: ConversationPlan) -> None:
-        nonlocal done
+        nonlocal done, skipped
         async with gate:
+            if down():  # no new call against a dead server: it would only fail after retries
+                skipped += 1
+                return
             stream = conversation_stream(plan.conversation_id)
             existing = (
                 frozenset(e.identity for e in log.read_stream(stream))
@@ -159,7 +165,7 @@ async def _run_plans(
             )
             agent = pool.make(plan.config, sink)
             try:
-                await Conversation(plan, agent, sink, pool.caller(plan, sink)).run()
+                on_end(await Conversation(plan, agent, sink, pool.caller(plan, sink)).run())
             finally:
                 await agent.aclose()
             done += 1
@@ -170,6 +176,7 @@ async def _run_plans(
     finally:
         stop.set()
         await pump
+    return skipped
 
 
 def suite_judge(loaded: LoadedSuite, hub: ModelHub) -> JudgeSettings:
@@ -190,6 +197,7 @@ def run_suite(
     progress: Progress = no_progress,
     score_progress: Progress = no_progress,
     hub: ModelHub | None = None,
+    on_end: Callable[[str], None] = lambda reason: None,
 ) -> RunSummary:
     """Run (or resume) the suite: simulate, then check, judge and probe; returns what happened.
 
@@ -216,7 +224,17 @@ def run_suite(
     progress(len(plans) - len(todo), len(plans))
     scored = asyncio.run(
         _simulate_and_score(
-            todo, log, loaded, options.concurrency, now, progress, score_progress, len(plans), run_id, hub
+            todo,
+            log,
+            loaded,
+            options.concurrency,
+            now,
+            progress,
+            score_progress,
+            len(plans),
+            run_id,
+            hub,
+            on_end=on_end,
         )
     )
     reasons = _all_end_reasons(log, plans)
@@ -244,15 +262,23 @@ async def _simulate_and_score(
     total: int,
     run_id: str,
     hub: ModelHub,
+    *,
+    on_end: Callable[[str], None],
 ) -> ScoreSummary:
     pool = AgentPool(loaded, hub)
     offset = total - len(todo)
     try:
-        await _run_plans(todo, log, pool, concurrency, now, lambda done, _t: progress(offset + done, total))
+        shifted: Progress = lambda done, _t: progress(offset + done, total)  # noqa: E731
+        skipped = await _run_plans(todo, log, pool, concurrency, now, shifted, hub.unreachable, on_end)
+        if skipped:
+            raise ModelServerDownError(
+                f"{hub.unreachable()}; {skipped} of {total} calls were not run. Start the server, then "
+                f"`polygon run SUITE --resume {run_id}`"
+            )
         scored = await score_run(
-            log, run_id, suite_judge(loaded, hub), now=now, progress=score_progress
+            log, run_id, suite_judge(loaded, hub), now=now, progress=score_progress, abort=hub.unreachable
         )
-        await probe_run(log, run_id, answerer=_answerer(loaded, hub), now=now)
+        await probe_run(log, run_id, answerer=_answerer(loaded, hub), now=now, abort=hub.unreachable)
     finally:
         await pool.aclose()
         await hub.aclose()

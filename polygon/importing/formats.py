@@ -23,6 +23,14 @@ from polygon.events.streams import conversation_of_stream, is_conversation_strea
 FORMATS = ("polygon-jsonl", "openai-chat", "text")
 CALLER_NAMES = frozenset({"caller", "user", "customer", "client", "c", "u", "patient", "human"})
 AGENT_NAMES = frozenset({"agent", "assistant", "bot", "a", "ai", "receptionist", "operator", "system-agent"})
+END_CALL_TOOLS = frozenset(
+    {"end_call", "endCall", "end_conversation", "endConversation", "hangup", "hang_up", "disconnect"}
+)
+"""Tool names that end a call on common voice platforms (OpenAI-style agents, Vapi, Retell, …)."""
+TRANSFER_TOOLS = frozenset(
+    {"transfer_call", "transferCall", "transfer_to_human", "transferToHuman", "transfer", "handoff"}
+)
+"""Tool names that hand the call to a person."""
 _LINE = re.compile(r"^\s*([A-Za-z][\w .-]{0,30}?)\s*:\s*(.*)$")
 
 
@@ -251,6 +259,29 @@ def _chat_turns(messages: list[dict[str, Any]]) -> tuple[str, list[ImportedTurn]
         else:
             return system, turns, f"message {i}: unknown role {role!r}"
     return system, turns, ""
+
+
+def ending_of(
+    conv: ImportedConversation, end_tools: frozenset[str], transfer_tools: frozenset[str]
+) -> tuple[str, str, int]:
+    """(reason, by, turn) of how the agent ended the call by a tool, or ("", "", 0) if it did not.
+
+    The last end-of-call or transfer tool call wins; names are compared as given and
+    case-insensitively without ``_`` and ``-`` (``endCall`` = ``end_call``).
+    """
+
+    def norm(name: str) -> str:
+        return name.replace("_", "").replace("-", "").lower()
+
+    ends, transfers = {norm(n) for n in end_tools}, {norm(n) for n in transfer_tools}
+    found = ("", "", 0)
+    for n, turn in enumerate(conv.turns, start=1):
+        for tool in turn.tools:
+            if norm(tool.name) in transfers:
+                found = ("transfer", "agent", n)
+            elif norm(tool.name) in ends:
+                found = ("hangup", "agent", n)
+    return found
 
 
 def safe_key(key: str) -> str:

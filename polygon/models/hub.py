@@ -15,6 +15,7 @@ from typing import Any
 from polygon.errors import UserInputError
 from polygon.models import ModelClient
 from polygon.models.cache import CachedClient
+from polygon.models.openai import OpenAIClient
 
 DEFAULT_OPENAI_URL = "https://api.openai.com/v1"
 
@@ -52,6 +53,7 @@ class ModelHub:
         self._recorded = recorded or {}
         self._cache = settings.cache
         self._clients: dict[str, ModelClient] = {}
+        self._servers: list[OpenAIClient] = []
 
     def remember(self, recorded: dict[str, dict[str, Any]]) -> None:
         """Reuse these recorded answers for identical requests from now on (resume)."""
@@ -70,16 +72,20 @@ class ModelHub:
 
     def _make(self, provider: str) -> ModelClient:
         if provider == "openai":
-            from polygon.models.openai import OpenAIClient
-
-            return OpenAIClient(
+            server = OpenAIClient(
                 self.settings.base_url or DEFAULT_OPENAI_URL,
                 self.settings.api_key,
                 concurrency=self.settings.concurrency,
             )
+            self._servers.append(server)
+            return server
         from polygon.models.llama import LocalLlamaClient
 
         return LocalLlamaClient()
+
+    def unreachable(self) -> str:
+        """Why a model server is taken as down (empty when none is): the run stops on it."""
+        return next((s.dead for s in self._servers if s.dead), "")
 
     async def aclose(self) -> None:
         """Close every client that holds a connection pool."""

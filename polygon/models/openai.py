@@ -37,6 +37,9 @@ class RetryPolicy:
     max_delay_s: float = 8.0
     deadline_s: float = 120.0
     attempt_timeout_s: float = 60.0
+    dead_after: int = 6
+    """Consecutive failed connections (across all calls) after which the server is taken as
+    down: every later call fails at once instead of retrying for minutes (see ``dead``)."""
 
 
 class _Retry(Exception):
@@ -77,6 +80,10 @@ class OpenAIClient:
         self._sleep = sleep
         self._rng = rng or random.Random(0)  # jitter only spreads retries; it never shapes results
         self._clock = clock
+        self._json_mode = False  # learnt once per server: it refuses JSON-schema output
+        self._failed_connections = 0
+        self.dead = ""
+        """Why the server is taken as down (empty while it is not); the run stops on it."""
 
     async def aclose(self) -> None:
         """Close the pool if this client made it."""
@@ -92,7 +99,12 @@ class OpenAIClient:
         errors: list[str] = []
         started = self._clock()
         attempt = 0
+        if self._json_mode and _wants_schema(request):
+            _to_json_mode(request)
         while attempt < self.policy.max_attempts:
+            if self.dead:
+                errors.append(self.dead)
+                break
             attempt += 1
             t0 = self._clock()
             try:
@@ -107,6 +119,7 @@ class OpenAIClient:
                 continue
             except _FormatRejected as rejected:
                 errors.append(f"attempt {attempt}: {rejected}; retrying in JSON mode")
+                self._json_mode = True
                 _to_json_mode(request)
                 continue
             except _Fatal as fatal:
@@ -123,6 +136,14 @@ class OpenAIClient:
                 tool_calls=answer.tool_calls,
             )
         return ModelAnswer(text=None, response=None, attempts=attempt, errors=errors)
+
+    def _connection_failed(self) -> None:
+        self._failed_connections += 1
+        if self._failed_connections >= self.policy.dead_after and not self.dead:
+            self.dead = (
+                f"model server {self.base_url} is unreachable: {self._failed_connections} connections "
+                "in a row failed"
+            )
 
     def _backoff(self, attempt: int) -> float:
         cap = min(self.policy.max_delay_s, self.policy.base_delay_s * 2 ** (attempt - 1))
@@ -142,7 +163,9 @@ class OpenAIClient:
         except httpx.TimeoutException:
             raise _Retry(f"timed out after {self.policy.attempt_timeout_s:g} s") from None
         except httpx.TransportError as exc:
+            self._connection_failed()
             raise _Retry(f"connection failed: {type(exc).__name__}") from None
+        self._failed_connections = 0
         status = response.status_code
         if status >= 400 and _rejects_schema(request, response.text):
             raise _FormatRejected(f"{status}: the server does not take JSON-schema output")
@@ -159,6 +182,11 @@ class OpenAIClient:
         if not isinstance(body, dict) or not isinstance(body.get("choices"), list) or not body["choices"]:
             raise _Retry(f"body is not a chat completion: {_snippet(response.text)}")
         return body
+
+
+def _wants_schema(request: dict[str, Any]) -> bool:
+    fmt = request.get("response_format")
+    return isinstance(fmt, dict) and fmt.get("type") == "json_schema"
 
 
 def _retry_after(response: httpx.Response) -> float | None:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from polygon.events.families import CheckRecorded, Evidence, PersonaSnapshot
+from polygon.similarity import is_loop
 from polygon.transcript import ConversationView, TurnView
 
 BAD_ENDINGS = ("agent_error", "max_turns", "loop")
@@ -112,13 +113,29 @@ def invalid_tool_answer(view: ConversationView) -> CheckRecorded:
 
 
 def loop_flag(view: ConversationView) -> CheckRecorded:
-    """The engine's loop detection."""
-    if view.ended is None:
-        return _result(view, "loop", "n/a", "the call has no end")
-    if view.ended.loop_detected:
+    """The agent repeated itself: two consecutive replies overlap 90% or more (from the transcript).
+
+    Computed from what was said, so imported and re-driven calls get it too; a simulated
+    call the engine stopped on a loop carries the same two replies.
+    """
+    said = [t for t in view.turns if t.agent_text is not None]
+    for before, after in zip(said, said[1:], strict=False):
+        if is_loop(before.agent_text or "", after.agent_text or ""):
+            evidence = [_agent_quote(before), _agent_quote(after)]
+            last = after is said[-1]
+            why = (
+                "the agent's last two replies overlapped 90% or more"
+                if last
+                else f"the agent's replies at turns {before.turn} and {after.turn} overlapped 90% or more"
+            )
+            return _result(view, "loop", "fail", why, evidence)
+    if view.ended is not None and view.ended.loop_detected:
         last = view.turns[-1] if view.turns else None
         evidence = [_agent_quote(last)] if last else []
         return _result(view, "loop", "fail", "the agent's last two replies overlapped 90% or more", evidence)
+    if len(said) < 2:
+        outcome = "pass" if view.ended is not None else "n/a"
+        return _result(view, "loop", outcome, "fewer than two agent replies")
     return _result(view, "loop", "pass", "no loop")
 
 

@@ -23,10 +23,10 @@ from polygon.events.families import (
 )
 from polygon.events.streams import AGENT_TURN, CALLER_TURN, ENDED, NOISE, STARTED, TOOL
 from polygon.recording import Sink
+from polygon.similarity import is_loop
 from polygon.simulate.agents import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
 from polygon.simulate.callers import Caller, CallerError, Utterance
 from polygon.simulate.callers.scripted import ScriptedCaller
-from polygon.simulate.loops import is_loop
 from polygon.simulate.noise import apply_noise
 from polygon.simulate.plan import ConversationPlan, tool_definitions
 from polygon.simulate.tools import ToolBox

@@ -2,8 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from polygon.similarity import overlap
-from polygon.simulate.loops import is_loop
+from polygon.similarity import is_loop, overlap
 
 
 def test_repeated_one_word_reply_is_a_loop() -> None:
