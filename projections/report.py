@@ -25,6 +25,7 @@ from polygon.projections.verdicts import (
     versions,
 )
 
+GRADED = ("pass", "warn", "fail")
 HEURISTIC_LABEL = "heuristic baseline (scripted/heuristic) — not a model's judgement"
 
 
@@ -210,8 +211,10 @@ def render_text(report: RunReport) -> str:
     lines += ["", f"{'conversation':<44}{'verdict':<16}{'composite':>10}  why"]
     for row in report.conversations:
         v = row.verdict
-        composite = f"{v.composite:.2f}" + ("*" if v.partial else "") if v else "—"
         label = state_of(row)
+        # an errored call's composite judges a broken call: show none rather than a number
+        composite = f"{v.composite:.2f}" + ("*" if v.partial else "") if v and label in GRADED else "—"
+        composite = f"({v.composite:.2f}*)" if v and label == "inconclusive" else composite
         why = "; ".join(row.reasons()) if label != "pass" else ""
         lines.append(f"{row.record.conversation_id:<44}{label:<16}{composite:>10}  {why}")
     lines += _trial_lines(report)

@@ -51,6 +51,7 @@ from polygon.importing.formats import (
     ImportProblem,
     detect_format,
     ending_of,
+    is_ending_tool,
     parse,
     safe_key,
 )
@@ -233,7 +234,11 @@ def _events(
                 TurnSpoken(conversation_id=cid, turn=n, speaker="caller", text=clean(turn.caller)),
                 turn=n,
             )
-        for i, tool in enumerate(turn.tools):
+        # An end-of-call or transfer tool is the call's ending, not a stub call: a simulated
+        # model agent's built-in end_call is recorded the same way, so the two compare.
+        ending = options.end_tools | options.transfer_tools
+        real = [t for t in turn.tools if not is_ending_tool(t.name, ending, frozenset())]
+        for i, tool in enumerate(real):
             emit(TOOL, _tool_event(cid, n, i, tool, validators, options.redact), turn=n, index=i)
         if turn.agent is not None:
             emit(

@@ -31,7 +31,7 @@ from polygon.simulate.agents import AgentReply, ToolCall
 from polygon.simulate.callers.replay import ReplayCaller
 from polygon.simulate.callers.scripted import ScriptedCaller
 from polygon.simulate.engine import Conversation
-from polygon.simulate.plan import AgentPool, ConversationPlan
+from polygon.simulate.plan import AgentPool, ConversationPlan, check_references
 from polygon.suite.loading import LoadedSuite
 from polygon.transcript import TurnView
 
@@ -74,6 +74,7 @@ def rerun(
     """Re-drive ``source_id`` against ``config`` of ``loaded``."""
     if config not in loaded.suite.configs:
         raise UserInputError(f"{loaded.path}: no configuration {config!r}")
+    check_references(loaded)
     source = load_conversation(log, source_id)
     persona = source.started.persona if source.started else None
     if keep_going and persona is None:

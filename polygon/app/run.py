@@ -32,7 +32,7 @@ from polygon.score.conversation import JudgeSettings, make_judge
 from polygon.score.rubric import load_rubric
 from polygon.simulate.agents.model import profile_hash
 from polygon.simulate.engine import Conversation
-from polygon.simulate.plan import AgentPool, ConversationPlan, plan_run, tool_definitions
+from polygon.simulate.plan import AgentPool, ConversationPlan, check_references, plan_run, tool_definitions
 from polygon.suite.loading import LoadedSuite
 
 
@@ -204,6 +204,7 @@ def run_suite(
     Everything runs in one event loop, so model clients keep one connection pool.
     """
     hub = hub or ModelHub()
+    check_references(loaded)
     wanted = options.configs or (tuple(_started_configs(log, options.resume)) if options.resume else ())
     configs = _select_configs(loaded, wanted)
     seed = loaded.suite.seed if options.seed is None else options.seed
@@ -275,14 +276,20 @@ async def _simulate_and_score(
                 f"{hub.unreachable()}; {skipped} of {total} calls were not run. Start the server, then "
                 f"`polygon run SUITE --resume {run_id}`"
             )
-        scored = await score_run(
-            log, run_id, suite_judge(loaded, hub), now=now, progress=score_progress, abort=hub.unreachable
-        )
-        await probe_run(log, run_id, answerer=_answerer(loaded, hub), now=now, abort=hub.unreachable)
+        # A pass stops on a dead server only if it asks one (the offline baselines never do).
+        settings = suite_judge(loaded, hub)
+        offline = _asks(settings.judge.heuristic, hub)
+        scored = await score_run(log, run_id, settings, now=now, progress=score_progress, abort=offline)
+        answerer = _answerer(loaded, hub)
+        await probe_run(log, run_id, answerer=answerer, now=now, abort=_asks(answerer.client is None, hub))
     finally:
         await pool.aclose()
         await hub.aclose()
     return scored
+
+
+def _asks(offline: bool, hub: ModelHub) -> Callable[[], str]:
+    return (lambda: "") if offline else hub.unreachable
 
 
 def _answerer(loaded: LoadedSuite, hub: ModelHub) -> ProbeAnswerer:

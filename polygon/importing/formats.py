@@ -269,19 +269,23 @@ def ending_of(
     The last end-of-call or transfer tool call wins; names are compared as given and
     case-insensitively without ``_`` and ``-`` (``endCall`` = ``end_call``).
     """
-
-    def norm(name: str) -> str:
-        return name.replace("_", "").replace("-", "").lower()
-
-    ends, transfers = {norm(n) for n in end_tools}, {norm(n) for n in transfer_tools}
     found = ("", "", 0)
     for n, turn in enumerate(conv.turns, start=1):
         for tool in turn.tools:
-            if norm(tool.name) in transfers:
+            if _norm(tool.name) in {_norm(t) for t in transfer_tools}:
                 found = ("transfer", "agent", n)
-            elif norm(tool.name) in ends:
+            elif _norm(tool.name) in {_norm(t) for t in end_tools}:
                 found = ("hangup", "agent", n)
     return found
+
+
+def is_ending_tool(name: str, end_tools: frozenset[str], transfer_tools: frozenset[str]) -> bool:
+    """Whether a tool call ends the call (hang-up or transfer) rather than asks a stub."""
+    return _norm(name) in {_norm(t) for t in end_tools | transfer_tools}
+
+
+def _norm(name: str) -> str:
+    return name.replace("_", "").replace("-", "").lower()
 
 
 def safe_key(key: str) -> str:

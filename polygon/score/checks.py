@@ -122,16 +122,15 @@ def loop_flag(view: ConversationView) -> CheckRecorded:
     for before, after in zip(said, said[1:], strict=False):
         if is_loop(before.agent_text or "", after.agent_text or ""):
             evidence = [_agent_quote(before), _agent_quote(after)]
-            last = after is said[-1]
             why = (
                 "the agent's last two replies overlapped 90% or more"
-                if last
+                if after is said[-1]
                 else f"the agent's replies at turns {before.turn} and {after.turn} overlapped 90% or more"
             )
             return _result(view, "loop", "fail", why, evidence)
     if view.ended is not None and view.ended.loop_detected:
-        last = view.turns[-1] if view.turns else None
-        evidence = [_agent_quote(last)] if last else []
+        final = view.turns[-1] if view.turns else None
+        evidence = [_agent_quote(final)] if final else []
         return _result(view, "loop", "fail", "the agent's last two replies overlapped 90% or more", evidence)
     if len(said) < 2:
         outcome = "pass" if view.ended is not None else "n/a"

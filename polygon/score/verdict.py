@@ -203,11 +203,12 @@ def _state(
     if call.cut_short:
         return "inconclusive", call.cut_short
     goal = next((r for r in results if r.criterion == "goal_achievement"), None)
-    if goal is not None and goal.status == "unscored":
-        return "inconclusive", "goal_achievement could not be read from the judge"
+    why = []
     if share < minimum:
-        return "inconclusive", f"only {share:.0f}% of the rubric's weight was scored (minimum {minimum:.0f}%)"
-    return "", ""
+        why.append(f"only {share:.0f}% of the rubric's weight was scored (minimum {minimum:.0f}%)")
+    if goal is not None and goal.status == "unscored":
+        why.append("goal_achievement could not be read from the judge")
+    return ("inconclusive", "; ".join(why)) if why else ("", "")
 
 
 def safety_gate(results: Sequence[CriterionResult]) -> GateResult:

@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 
+from polygon.errors import SuiteError
 from polygon.events.families import (
     PersonaSnapshot,
 )
@@ -26,7 +27,8 @@ from polygon.simulate.agents.python import python_factory
 from polygon.simulate.callers import Caller
 from polygon.simulate.callers.model import ModelCaller
 from polygon.simulate.callers.scripted import SCRIPTED_CALLER, ScriptedCaller
-from polygon.suite.loading import LoadedSuite
+from polygon.simulate.noise.packs import languages
+from polygon.suite.loading import LoadedSuite, resolve_factory
 from polygon.suite.schema import ToolSpec
 
 
@@ -58,6 +60,26 @@ class ConversationPlan:
         So every version under comparison hears the same distortions at the same turn.
         """
         return f"{self.scenario}.{self.trial}"
+
+
+def check_references(loaded: LoadedSuite) -> None:
+    """What the suite names that only the simulator knows, checked before the run writes anything.
+
+    (Agent modules, probe detectors, templates and model references are checked when the
+    suite loads; noise languages are the simulator's packs.)
+    """
+    known = languages()
+    if loaded.suite.noise.language not in known:
+        raise SuiteError(
+            f"{loaded.path}: noise.language: no noise language pack {loaded.suite.noise.language!r} "
+            f"(available: {', '.join(known)})"
+        )
+    for persona in loaded.suite.personas:
+        if persona.language and persona.language not in known:
+            raise SuiteError(
+                f"{loaded.path}: personas[{persona.id}].language: no noise language pack "
+                f"{persona.language!r} (available: {', '.join(known)})"
+            )
 
 
 def conversation_seed(run_seed: int, scenario: str, trial: int) -> int:
@@ -131,16 +153,16 @@ class AgentPool:
         """A fresh agent for one call."""
         cfg = self._loaded.suite.configs[config]
         if cfg.agent.startswith(("http://", "https://")):
-            return HttpAgent(cfg.agent, self.http)
+            return HttpAgent(
+                cfg.agent, self.http, config=config, prompt=self._loaded.prompts[config], params=cfg.params
+            )
         if cfg.agent.startswith("model:"):
             ref = cfg.agent.removeprefix("model:")
             return ModelAgent(self._hub.client(ref), ref, self._loaded.prompts[config], cfg.params, sink)
         if config not in self._factories:
+            resolved = resolve_factory(self._loaded.path, f"configs.{config}.agent", cfg.agent)
             self._factories[config] = python_factory(
-                cfg.agent.removeprefix("python:"),
-                prompt=self._loaded.prompts[config],
-                params=cfg.params,
-                search_path=str(self._loaded.path.parent.resolve()),
+                resolved, prompt=self._loaded.prompts[config], params=cfg.params
             )
         return self._factories[config]()
 

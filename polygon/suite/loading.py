@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from pydantic import (
@@ -62,10 +65,54 @@ def load_suite(path: str | Path, *, personas_optional: bool = False) -> LoadedSu
     try:
         suite = Suite.model_validate(raw, context={"personas_optional": personas_optional})
     except ValidationError as exc:
-        raise SuiteError(_first_error(path, exc)) from None
+        raise SuiteError(_first_error(path, exc, raw)) from None
+    for name, cfg in suite.configs.items():
+        if cfg.agent.startswith("python:"):
+            resolve_factory(path, f"configs.{name}.agent", cfg.agent)
     prompts = {name: _prompt(path, name, cfg) for name, cfg in suite.configs.items()}
     digest = content_hash({"suite": suite.model_dump(mode="json"), "prompts": prompts})
     return LoadedSuite(path=path, suite=suite, prompts=prompts, suite_hash=digest)
+
+
+def field_path(loc: Sequence[int | str], raw: dict[str, Any]) -> str:
+    """``tools.2.stub`` → ``tools[find_slots].stub``: list items named by their ``name`` or ``id``."""
+    parts: list[str] = []
+    node: Any = raw
+    for step in loc:
+        named = node[step] if isinstance(node, list) and isinstance(step, int) and step < len(node) else None
+        label = named.get("name") or named.get("id") if isinstance(named, dict) else None
+        if label and parts:
+            parts[-1] += f"[{label}]"
+        else:
+            parts.append(str(step))
+        node = named if named is not None else node.get(step) if isinstance(node, dict) else None
+    return ".".join(parts) or "(top level)"
+
+
+def resolve_factory(path: Path, field: str, ref: str) -> Callable[..., Any]:
+    """A ``python:module:factory`` agent reference imported (the suite's folder first on the path).
+
+    The one place a suite's Python agent is resolved: at load (so a typo fails before any
+    call, naming the file and field) and again when the run makes its agents.
+    """
+    module_name, _, attr = ref.removeprefix("python:").partition(":")
+    if not module_name or not attr:
+        raise SuiteError(f"{path}: {field}: {ref!r}: expected python:module:factory")
+    folder = str(path.parent.resolve())
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    try:
+        factory = getattr(importlib.import_module(module_name), attr)
+    except ImportError as exc:
+        raise SuiteError(f"{path}: {field}: cannot import module {module_name!r} ({exc})") from None
+    except AttributeError:
+        raise SuiteError(f"{path}: {field}: module {module_name!r} has no {attr!r}") from None
+    except Exception as exc:  # the user's module raised while importing: name it, no traceback
+        what = f"{type(exc).__name__}: {exc}"
+        raise SuiteError(f"{path}: {field}: importing {module_name!r} raised {what}") from None
+    if not callable(factory):
+        raise SuiteError(f"{path}: {field}: {module_name}:{attr} is not callable")
+    return cast(Callable[..., Any], factory)
 
 
 def _with_generated_personas(path: Path, raw: dict[str, Any]) -> dict[str, Any]:
@@ -102,9 +149,9 @@ def _prompt(path: Path, name: str, cfg: ConfigSpec) -> str:
         raise SuiteError(f"{path}: configs.{name}.prompt_file: cannot read {prompt_path}") from None
 
 
-def _first_error(path: Path, exc: ValidationError) -> str:
+def _first_error(path: Path, exc: ValidationError, raw: dict[str, Any] | None = None) -> str:
     err = exc.errors()[0]
-    loc = ".".join(str(p) for p in err["loc"]) or "(top level)"
+    loc = field_path(err["loc"], raw or {})
     got = err.get("input")
     shown = "" if isinstance(got, dict | list) or got is None else f" (got {got!r})"
     more = f" [+{exc.error_count() - 1} more]" if exc.error_count() > 1 else ""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import msgspec
 
@@ -9,19 +11,34 @@ from polygon.simulate.agents import AgentError, AgentReply, AgentStep
 
 
 class HttpAgent:
-    """POSTs each step as JSON to an endpoint; the answer is an :class:`AgentReply` object."""
+    """POSTs each step as JSON to an endpoint; the answer is an :class:`AgentReply` object.
 
-    def __init__(self, url: str, client: httpx.AsyncClient, timeout_s: float = 30.0) -> None:
+    The body is the :class:`AgentStep` plus ``config`` (the configuration's name), ``prompt``
+    and ``params``, so one endpoint can serve every configuration of a suite.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        client: httpx.AsyncClient,
+        timeout_s: float = 30.0,
+        *,
+        config: str = "",
+        prompt: str = "",
+        params: dict[str, Any] | None = None,
+    ) -> None:
         self._url = url
         self._client = client
         self._timeout = timeout_s
+        self._context = {"config": config, "prompt": prompt, "params": params or {}}
 
     async def step(self, request: AgentStep) -> AgentReply:
         """One HTTP round trip."""
+        body = {**msgspec.to_builtins(request), **self._context}
         try:
             response = await self._client.post(
                 self._url,
-                content=msgspec.json.encode(request),
+                content=msgspec.json.encode(body),
                 timeout=self._timeout,
                 headers={"content-type": "application/json"},
             )

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
 import inspect
-import sys
 from collections.abc import Callable
 from typing import Any
 
-from polygon.errors import UserInputError
 from polygon.simulate.agents import Agent, AgentError, AgentFactory, AgentReply, AgentStep, coerce_reply
 
 
@@ -32,23 +29,27 @@ class PythonAgent:
         """Nothing to release."""
 
 
-def python_factory(ref: str, *, prompt: str, params: dict[str, Any], search_path: str = "") -> AgentFactory:
-    """``module:factory`` → a factory giving one fresh agent per call.
-
-    ``search_path`` (the suite's directory) is put on ``sys.path`` so that an agent module
-    kept beside the suite file imports without installing anything.
-    """
-    module_name, _, attr = ref.partition(":")
-    if not module_name or not attr:
-        raise UserInputError(f"agent {ref!r}: expected python:module:factory")
-    if search_path and search_path not in sys.path:
-        sys.path.insert(0, search_path)
-    try:
-        factory = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise UserInputError(f"agent python:{ref}: cannot import ({exc})") from None
+def python_factory(factory: Callable[..., Any], *, prompt: str, params: dict[str, Any]) -> AgentFactory:
+    """A resolved ``factory(prompt=..., params=...)`` → one fresh :class:`PythonAgent` per call."""
 
     def make() -> Agent:
-        return PythonAgent(factory(prompt=prompt, params=params))
+        try:
+            return PythonAgent(factory(prompt=prompt, params=params))
+        except Exception as exc:  # the user's factory failed: that call is the agent's error
+            return _Unmade(f"the agent factory raised {type(exc).__name__}: {exc}")
 
     return make
+
+
+class _Unmade:
+    """An agent whose factory failed: every step says why (the call ends as ``error``)."""
+
+    def __init__(self, reason: str) -> None:
+        self._reason = reason
+
+    async def step(self, request: AgentStep) -> AgentReply:
+        """Fail with the factory's error."""
+        raise AgentError(self._reason)
+
+    async def aclose(self) -> None:
+        """Nothing to release."""
