@@ -10,7 +10,7 @@ from polygon.suite.loading import load_suite
 
 GOOD = """
 name: t
-configs: {a: {agent: "python:x:y"}}
+configs: {a: {agent: "python:polygon.examples.clinic.agents:make_v1"}}
 personas: [{id: p, type: busy, goal: g}]
 """
 
@@ -38,10 +38,10 @@ def test_minimal_suite_and_scenario_per_persona(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (GOOD.replace("busy", "sleepy"), "personas.0.type: Input should be 'cooperative'"),
+        (GOOD.replace("busy", "sleepy"), "personas[p].type: Input should be 'cooperative'"),
         (GOOD + "max_turns: 0\n", "max_turns: Input should be greater than or equal to 1"),
         (
-            GOOD.replace('"python:x:y"', '"ftp:x"'),
+            GOOD.replace('"python:polygon.examples.clinic.agents:make_v1"', '"ftp:x"'),
             "configs.a.agent: Value error, must start with python:",
         ),
         (GOOD + "scenarios: [{id: s, persona: ghost}]\n", "unknown persona 'ghost'"),
@@ -53,7 +53,7 @@ def test_minimal_suite_and_scenario_per_persona(tmp_path: Path) -> None:
         (GOOD + "judge: {model: gpt-4o}\n", "judge.model: 'gpt-4o' is not provider/model"),
         (
             GOOD + "probes: [{id: x, question: 'Did it work?', polarity: desired, detector: nope}]\n",
-            "probes.0.detector: Value error, unknown detector 'nope' (built-in: confirmed_details",
+            "probes[x].detector: Value error, unknown detector 'nope' (built-in: confirmed_details",
         ),
         ("name: [unclosed", "not valid YAML"),
         ("- a list", "expected a mapping"),
@@ -75,6 +75,6 @@ def test_malformed_suite_gives_one_clear_error(tmp_path: Path, text: str, messag
 def test_missing_file_and_prompt(tmp_path: Path) -> None:
     with pytest.raises(SuiteError, match="no such suite file"):
         load_suite(tmp_path / "none.yaml")
-    path = write(tmp_path, GOOD.replace('"python:x:y"', '"python:x:y", prompt_file: missing.md'))
+    path = write(tmp_path, GOOD.replace('"python:polygon.examples.clinic.agents:make_v1"', '"python:polygon.examples.clinic.agents:make_v1", prompt_file: missing.md'))
     with pytest.raises(SuiteError, match="configs.a.prompt_file: cannot read"):
         load_suite(path)
