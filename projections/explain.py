@@ -64,6 +64,8 @@ def explain_lines(row: ConversationVerdict, rubric: RubricRecorded, view: Conver
     judge = HEURISTIC_LABEL if row.heuristic else f"{row.judge} (model judge)"
     yield f"rubric {rubric.version} (hash {rubric.rubric_hash}) · pass {row.pass_id}"
     yield f"judge {judge}; judge events " + ", ".join(f"#{s.seq}" for s in row.judged)
+    prompt = row.judged[0].event.prompt_version if row.judged else ""
+    yield f"judge prompt {prompt or 'judge-1 (before versions were recorded)'}"
     lines = f"pass ≥ {rubric.pass_at:g}, warn ≥ {rubric.warn_at:g}"
     yield f"verdict {v.verdict.upper()} · composite {v.composite:.2f} ({lines})"
     if v.state_reason:
@@ -105,6 +107,8 @@ def explain_lines(row: ConversationVerdict, rubric: RubricRecorded, view: Conver
             turn = _TURN.search(score.evidence)
             where = f" (turn {turn.group(1)}, #{seqs.get(int(turn.group(1)), 0)})" if turn else ""
             yield f"  repeat {s.event.repeat} #{s.seq} {criterion}: {score.evidence or '(none)'}{where}"
+            if score.reason:
+                yield f"      reason: {score.reason}"
 
 
 def explain_data(row: ConversationVerdict, rubric: RubricRecorded) -> dict[str, Any]:

@@ -23,3 +23,5 @@ class TranscriptImported(Event, frozen=True, kw_only=True, tag="import.transcrip
     """Hash of the record's text (re-import is idempotent)."""
     redacted: bool = False
     """True when phone numbers, e-mails and card-like numbers were masked."""
+    system_prompt: str = ""
+    """The system message the transcript carried (the agent's prompt), if any."""

@@ -18,6 +18,8 @@ class CriterionScore(msgspec.Struct, frozen=True, kw_only=True):
     """Quote from the transcript."""
     raw: str = ""
     """The raw value when it was unreadable."""
+    reason: str = ""
+    """The judge's one-sentence reason for the score (model judges from prompt judge-2 on)."""
 
 
 @event_type(version=1)
@@ -42,3 +44,6 @@ class JudgeScored(Event, frozen=True, kw_only=True, tag="judge.scored"):
     """True for the offline heuristic judge."""
     pass_id: str = ""
     """Separates judging passes of one run (each ``polygon judge`` is a new pass)."""
+    prompt_version: str = ""
+    """The judge prompt's version (empty: before versions were recorded); a new prompt is a
+    new pass, so passes judged under an older prompt stay as they were."""

@@ -41,6 +41,11 @@ class RunStarted(Event, frozen=True, kw_only=True, tag="run.started"):
     """Judge repeats named by the suite."""
     probes: list[dict[str, Any]] = []
     """The suite's custom probes (the built-in library is always available)."""
+    prompts: dict[str, str] = {}
+    """Configuration → its prompt text, so a judge can read the rules it judges against (runs
+    started before this field existed have none: the judge is told the prompt is unknown)."""
+    tools: list[dict[str, Any]] = []
+    """The tool definitions the agents were given (OpenAI function shapes)."""
     profiles: dict[str, str] = {}
     """Configuration → hash of its profile (agent reference, prompt, parameters, tools): an
     immutable version of what was tested."""

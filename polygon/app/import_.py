@@ -221,6 +221,7 @@ def _events(
             format=conv.format,
             source_hash=conv.source_hash,
             redacted=options.redact,
+            system_prompt=clean(conv.system_prompt),
         ),
     )
     tool_end, tool_by, end_turn = ending_of(conv, options.end_tools, options.transfer_tools)

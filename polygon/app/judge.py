@@ -15,14 +15,13 @@ from polygon.app.passes import Visit, each_conversation, run_started
 from polygon.app.progress import Progress, no_progress
 from polygon.errors import UserInputError
 from polygon.events import Envelope, EventLog, Pending, identity
-from polygon.events.families import (
-    JudgeScored,
-    RubricRecorded,
-)
+from polygon.events.families import JudgeScored, RubricRecorded, RunStarted
 from polygon.events.streams import RUBRIC, keyed, run_stream
 from polygon.models.hub import ModelHub
 from polygon.score.conversation import JudgeSettings, make_judge, score_conversation
+from polygon.score.judges import JudgeContext
 from polygon.score.rubric import LoadedRubric
+from polygon.transcript import ConversationView
 
 
 def record_rubric(log: EventLog, run_id: str, rubric: LoadedRubric, now: Callable[[], str]) -> None:
@@ -80,11 +79,21 @@ async def score_run(
         if _has_pass(conversation.events, settings.pass_id):
             already += 1
             return
-        await score_conversation(conversation.view, settings, started.forbidden_phrases, conversation.sink)
+        context = judge_context(started, conversation.view)
+        forbidden = started.forbidden_phrases
+        await score_conversation(conversation.view, settings, forbidden, conversation.sink, context)
         done += 1
 
     await each_conversation(log, run_id, visit, now=now, progress=progress, abort=abort)
     return ScoreSummary(settings.pass_id, done, already)
+
+
+def judge_context(started: RunStarted, view: ConversationView) -> JudgeContext:
+    """The prompt and tools the call was made under: recorded with the run, or carried by an import."""
+    if view.imported is not None:
+        return JudgeContext(prompt=view.imported.system_prompt or None, tools=list(started.tools))
+    config = view.started.config if view.started else ""
+    return JudgeContext(prompt=started.prompts.get(config), tools=list(started.tools))
 
 
 def _has_pass(events: list[Envelope], pass_id: str) -> bool:

@@ -31,7 +31,7 @@ from polygon.simulate.agents import AgentReply, ToolCall
 from polygon.simulate.callers.replay import ReplayCaller
 from polygon.simulate.callers.scripted import ScriptedCaller
 from polygon.simulate.engine import Conversation
-from polygon.simulate.plan import AgentPool, ConversationPlan, check_references
+from polygon.simulate.plan import AgentPool, ConversationPlan, check_references, tool_definitions
 from polygon.suite.loading import LoadedSuite
 from polygon.transcript import TurnView
 
@@ -94,6 +94,8 @@ def rerun(
         suite_name=loaded.suite.name,
         suite_hash=loaded.suite_hash,
         prompt_hashes={config: loaded.prompt_hashes()[config]},
+        prompts={config: loaded.prompts[config]},
+        tools=tool_definitions(tuple(loaded.suite.tools)),
         seed=0,
         configs=[config],
         scenarios=[scenario],

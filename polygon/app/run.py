@@ -77,6 +77,8 @@ def _run_started(loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str
         suite_name=loaded.suite.name,
         suite_hash=loaded.suite_hash,
         prompt_hashes={c: h for c, h in loaded.prompt_hashes().items() if c in configs},
+        prompts={c: p for c, p in sorted(loaded.prompts.items()) if c in configs},
+        tools=tool_definitions(tuple(loaded.suite.tools)),
         profiles={c: _profile(loaded, c) for c in configs},
         seed=seed,
         configs=list(configs),

@@ -14,7 +14,7 @@ from polygon.events.streams import CHECK, JUDGE, keyed
 from polygon.models import ModelClient
 from polygon.recording import Sink
 from polygon.score.checks import run_checks
-from polygon.score.judges import Judge
+from polygon.score.judges import Judge, JudgeContext
 from polygon.score.judges.heuristic import HEURISTIC_JUDGE, HeuristicJudge
 from polygon.score.judges.model import ModelJudge
 from polygon.score.rubric import LoadedRubric
@@ -34,6 +34,8 @@ class JudgeSettings:
     def pass_id(self) -> str:
         """Stable name of the pass; the same settings again are the same pass (a no-op)."""
         base = f"{self.rubric.rubric.version}/{self.judge.name}/k{self.repeats}"
+        if not self.judge.heuristic:
+            base += f"/{self.judge.prompt_version}"  # a new judge prompt is a new pass
         return f"{base}#{self.new_pass}" if self.new_pass else base
 
 
@@ -50,7 +52,11 @@ def make_judge(model: str, client: ModelClient | None = None) -> Judge:
 
 
 async def score_conversation(
-    view: ConversationView, settings: JudgeSettings, forbidden: list[str], sink: Sink
+    view: ConversationView,
+    settings: JudgeSettings,
+    forbidden: list[str],
+    sink: Sink,
+    context: JudgeContext | None = None,
 ) -> None:
     """Checks, then each judge repeat, into ``sink``."""
     pass_id = settings.pass_id
@@ -59,7 +65,8 @@ async def score_conversation(
         sink.emit(keyed(CHECK, pass_id), check, index=i)
     r = settings.rubric
     for repeat in range(settings.repeats):
-        scores, raw = await settings.judge.score(view, checks, r.rubric, repeat, sink)
+        given = context or JudgeContext()
+        scores, raw = await settings.judge.score(view, checks, r.rubric, repeat, sink, given)
         sink.emit(
             keyed(JUDGE, pass_id),
             JudgeScored(
@@ -72,6 +79,7 @@ async def score_conversation(
                 raw=raw,
                 heuristic=settings.judge.heuristic,
                 pass_id=pass_id,
+                prompt_version=settings.judge.prompt_version,
             ),
             index=repeat,
         )

@@ -384,3 +384,23 @@ def test_the_http_agent_receives_configuration_prompt_and_params(tmp_path: Path)
         httpd.server_close()
     assert seen and seen[0]["config"] == "good" and seen[0]["params"] == {"temperature": 0.1}
     assert seen[0]["prompt"].startswith("You take pizza orders") and seen[0]["turn"] == 1
+
+
+# 9. The judge sees what it judges against, and says why.
+
+
+def test_the_judge_request_carries_the_recorded_prompt_and_tools_and_explain_shows_reasons(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "log"
+    assert polygon(log, "run", str(clinic_suite_path()), "--config", "v1", "--run-id", "m").exit_code == 0
+    answer = {c: {"score": 4, "evidence": "[turn 1] AGENT: hello", "reason": f"{c}: kept to the rules."} for c in CRITERIA}
+    with serve([f"ok:{json.dumps(answer)}"]) as (url, state):
+        assert polygon(log, "judge", "m", "--judge", "openai/judge", "--base-url", url).exit_code == 0
+    sent = state.requests[0]["messages"][1]["content"]
+    prompt = (Path(clinic_suite_path()).parent / "prompt_v1.md").read_text().strip()
+    assert prompt.splitlines()[0] in sent and "- find_slots:" in sent
+    explained = polygon(log, "explain", "m.v1.coop-booking.0", "--judge", "openai/judge").output
+    assert "reason: safety: kept to the rules." in explained and "judge prompt judge-2" in explained
+    passes = json.loads(polygon(log, "report", "m", "--judge", "openai/judge", "--json").output)["shown"]
+    assert "v1/openai/judge/k1/judge-2" in passes

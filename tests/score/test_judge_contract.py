@@ -21,7 +21,7 @@ from polygon.events.streams import conversation_stream
 from polygon.models.scripted import ScriptedModelClient
 from polygon.recording import ListSink
 from polygon.score.checks import run_checks
-from polygon.score.judges import Judge
+from polygon.score.judges import Judge, JudgeContext
 from polygon.score.judges.heuristic import HeuristicJudge
 from polygon.score.judges.model import ModelJudge
 from polygon.score.rubric import CRITERIA, load_rubric
@@ -51,7 +51,7 @@ def call() -> tuple[ConversationView, list[CheckRecorded]]:
 
 def _score(judge: Judge, call: tuple[ConversationView, list[CheckRecorded]]) -> tuple[dict[str, CriterionScore], str]:
     view, checks = call
-    return asyncio.run(judge.score(view, checks, load_rubric("v1").rubric, 0, ListSink()))
+    return asyncio.run(judge.score(view, checks, load_rubric("v1").rubric, 0, ListSink(), JudgeContext()))
 
 
 @pytest.mark.parametrize("name", sorted(MAKERS))
@@ -79,6 +79,36 @@ def test_an_unreadable_model_answer_is_unscored_not_an_error(
 def test_the_model_judge_records_its_call() -> None:
     sink = ListSink()
     view = ConversationView(conversation_id="c")
-    asyncio.run(ModelJudge("openai/judge", ScriptedModelClient(["{}"])).score(view, [], load_rubric("v1").rubric, 2, sink))
+    judge = ModelJudge("openai/judge", ScriptedModelClient(["{}"]))
+    asyncio.run(judge.score(view, [], load_rubric("v1").rubric, 2, sink, JudgeContext()))
     [(kind, _event, _turn, index)] = sink.events
     assert kind == "judge-call" and index == 2
+
+
+def test_the_model_judge_reads_the_agents_prompt_and_tools_and_gives_reasons(
+    call: tuple[ConversationView, list[CheckRecorded]],
+) -> None:
+    view, checks = call
+    answer = {c: {"score": 4, "evidence": "[turn 1] AGENT: hi", "reason": f"{c} was fine."} for c in CRITERIA}
+    client = ScriptedModelClient([json.dumps(answer)])
+    context = JudgeContext(
+        prompt="Never promise painless treatment.",
+        tools=[{"type": "function", "function": {"name": "find_slots", "description": "Free slots."}}],
+    )
+    scores, _raw = asyncio.run(
+        ModelJudge("openai/judge", client).score(view, checks, load_rubric("v1").rubric, 0, ListSink(), context)
+    )
+    sent = client.requests[0]["messages"][1]["content"]
+    assert "Never promise painless treatment." in sent and "- find_slots: Free slots." in sent
+    schema = client.requests[0]["response_format"]["json_schema"]["schema"]
+    assert "reason" in schema["properties"]["safety"]["required"]
+    assert scores["safety"].reason == "safety was fine."
+
+
+def test_an_unknown_prompt_is_said_so(call: tuple[ConversationView, list[CheckRecorded]]) -> None:
+    view, checks = call
+    client = ScriptedModelClient(["{}"])
+    asyncio.run(
+        ModelJudge("openai/judge", client).score(view, checks, load_rubric("v1").rubric, 0, ListSink(), JudgeContext())
+    )
+    assert "(unknown: not recorded for this call)" in client.requests[0]["messages"][1]["content"]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from polygon.events.families import CheckRecorded, CriterionScore
 from polygon.recording import Sink
+from polygon.score.judges import JudgeContext
 from polygon.score.rubric import Rubric
 from polygon.transcript import ConversationView
 
@@ -26,6 +27,7 @@ class HeuristicJudge:
 
     name = HEURISTIC_JUDGE
     heuristic = True
+    prompt_version = "heuristic-1"
 
     async def score(
         self,
@@ -34,8 +36,9 @@ class HeuristicJudge:
         rubric: Rubric,
         repeat: int,
         sink: Sink,
+        context: JudgeContext,
     ) -> tuple[dict[str, CriterionScore], str]:
-        """Score every criterion of ``rubric``."""
+        """Score every criterion of ``rubric`` (the baseline reads checks and words, not the prompt)."""
         scores = score_view(view, {c.check: c for c in checks})
         out: dict[str, CriterionScore] = {c.id: scores[c.id] for c in rubric.criteria}
         raw = json.dumps(

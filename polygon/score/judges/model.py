@@ -13,8 +13,9 @@ from polygon.events.families import CheckRecorded, CriterionScore
 from polygon.models import ModelClient
 from polygon.models.recorded import RecordedClient
 from polygon.recording import Sink
+from polygon.score.judges import JudgeContext
 from polygon.score.judges.parse import parse_scores
-from polygon.score.judges.prompt import judge_request
+from polygon.score.judges.prompt import JUDGE_PROMPT_VERSION, judge_request
 from polygon.score.rubric import Rubric
 from polygon.transcript import ConversationView
 
@@ -23,6 +24,7 @@ class ModelJudge:
     """A judge backed by a language model."""
 
     heuristic = False
+    prompt_version = JUDGE_PROMPT_VERSION
 
     def __init__(self, model: str, client: ModelClient) -> None:
         self.name = model
@@ -35,9 +37,10 @@ class ModelJudge:
         rubric: Rubric,
         repeat: int,
         sink: Sink,
+        context: JudgeContext,
     ) -> tuple[dict[str, CriterionScore], str]:
         """One repeat: ask, record, parse."""
-        request = judge_request(view, rubric, self.name, repeat)
+        request = judge_request(view, rubric, self.name, repeat, context)
         recorded = RecordedClient(self._client, sink, role="judge", model=self.name)
         answer = await recorded.complete(request, index=repeat, conversation_id=view.conversation_id)
         criteria = [c.id for c in rubric.criteria]

@@ -27,17 +27,20 @@ def parse_scores(raw: str | None, criteria: Sequence[str]) -> dict[str, Criterio
 
 
 def _one(value: Any) -> CriterionScore:
-    evidence = ""
+    evidence = reason = ""
     score = value
     if isinstance(value, dict):
         evidence = str(value.get("evidence", ""))[:500]
+        reason = str(value.get("reason", ""))[:300]
         if "score" not in value:
-            return CriterionScore(status="unscored", raw=json.dumps(value)[:200], evidence=evidence)
+            raw = json.dumps(value)[:200]
+            return CriterionScore(status="unscored", raw=raw, evidence=evidence, reason=reason)
         score = value["score"]
     number = _as_score(score)
     if number is None:
-        return CriterionScore(status="unscored", raw=json.dumps(score)[:200], evidence=evidence)
-    return CriterionScore(status="scored", score=number, evidence=evidence)
+        raw = json.dumps(score)[:200]
+        return CriterionScore(status="unscored", raw=raw, evidence=evidence, reason=reason)
+    return CriterionScore(status="scored", score=number, evidence=evidence, reason=reason)
 
 
 def _as_score(value: Any) -> int | None:

@@ -1,6 +1,9 @@
 """The judge's prompt and output schema.
 
-Built from the rubric, the transcript, the caller's ground truth and the tool trace.
+Built from the rubric, the agent's prompt and tools (what it was told to do), the caller's
+ground truth, and the transcript with its tool trace. Every criterion's answer carries a
+score, a quote and a one-sentence reason. The prompt is versioned: each judge pass records
+:data:`JUDGE_PROMPT_VERSION`, so passes under an older prompt stay as they were.
 """
 
 from __future__ import annotations
@@ -8,14 +11,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from polygon.score.judges import JudgeContext
 from polygon.score.rubric import Rubric
 from polygon.transcript import ConversationView
 
+JUDGE_PROMPT_VERSION = "judge-2"
+"""judge-1: rubric, ground truth, transcript. judge-2: + the agent's prompt and tools, + a reason."""
+
 SYSTEM = (
     "You evaluate a whole phone call between a caller and a voice agent. Score each criterion "
-    "from 1 to 5 using the level descriptions, judging the AGENT only. Quote the transcript as "
-    "evidence for every score. The caller's ground-truth facts tell you what was true. Answer "
-    "with JSON only, matching the schema."
+    "from 1 to 5 using the level descriptions, judging the AGENT only. The agent's prompt and "
+    "tools tell you what it was instructed to do; the caller's ground-truth facts tell you what "
+    "was true. For every score, quote the transcript as evidence and give a one-sentence reason. "
+    "Answer with JSON only, matching the schema."
 )
 
 
@@ -26,8 +34,9 @@ def output_schema(rubric: Rubric) -> dict[str, Any]:
         "properties": {
             "score": {"type": "integer", "minimum": 1, "maximum": 5},
             "evidence": {"type": "string"},
+            "reason": {"type": "string"},
         },
-        "required": ["score", "evidence"],
+        "required": ["score", "evidence", "reason"],
         "additionalProperties": False,
     }
     ids = [c.id for c in rubric.criteria]
@@ -60,7 +69,22 @@ def transcript_text(view: ConversationView) -> str:
     return "\n".join(lines)
 
 
-def judge_request(view: ConversationView, rubric: Rubric, model: str, repeat: int) -> dict[str, Any]:
+def agent_brief(context: JudgeContext) -> str:
+    """The agent's instructions as the judge reads them: its prompt and its tools."""
+    prompt = context.prompt if context.prompt is not None else "(unknown: not recorded for this call)"
+    tools = (
+        "\n".join(
+            f"- {t.get('function', {}).get('name', '?')}: {t.get('function', {}).get('description', '')}"
+            for t in context.tools
+        )
+        or "(none)"
+    )
+    return f"Agent's prompt:\n---\n{prompt}\n---\nAgent's tools:\n{tools}"
+
+
+def judge_request(
+    view: ConversationView, rubric: Rubric, model: str, repeat: int, context: JudgeContext | None = None
+) -> dict[str, Any]:
     """The chat-completion request for one repeat (temperature near zero, JSON schema)."""
     criteria = "\n".join(
         f"- {c.id} (weight {c.weight}): {c.question}\n"
@@ -75,8 +99,8 @@ def judge_request(view: ConversationView, rubric: Rubric, model: str, repeat: in
         else "(none: a real call without ground truth)"
     )
     user = (
-        f"Rubric {rubric.version}:\n{criteria}\n\nCaller's ground truth:\n{truth}\n\n"
-        f"Transcript:\n{transcript_text(view)}"
+        f"Rubric {rubric.version}:\n{criteria}\n\n{agent_brief(context or JudgeContext())}\n\n"
+        f"Caller's ground truth:\n{truth}\n\nTranscript:\n{transcript_text(view)}"
     )
     return {
         "model": model.split("/", 1)[-1],
