@@ -19,6 +19,7 @@ import numpy as np
 
 from polygon.compare.divergence import Divergence, find_divergence
 from polygon.projections.probes import ProbeTable, Rate
+from polygon.projections.report import scenario_trials
 from polygon.projections.verdicts import ConversationVerdict
 from polygon.score.verdict import OUT_OF_SCORECARD
 from polygon.transcript import ConversationView
@@ -59,6 +60,10 @@ class Scorecard(msgspec.Struct, frozen=True, kw_only=True):
     errored: int = 0
     inconclusive: int = 0
     simulator_errors: int = 0
+    flaky: list[str] = msgspec.field(default_factory=list)
+    """Scenarios whose trials disagree (some passed, some did not)."""
+    flip_rate: float = 0.0
+    """Mean over scenarios of the share of trials that differ from the scenario's usual state."""
 
 
 class MatrixRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -170,6 +175,7 @@ def scorecard(label: str, rows: Sequence[ConversationVerdict], probes: ProbeTabl
         for g in v.gates:
             gates[g.gate] += g.fired
     config = rows[0].record.config if rows else ""
+    trials = scenario_trials(list(rows))
     probe_rates = {}
     if probes is not None:
         for count in sorted(probes.counts.get(config, {}).values(), key=lambda c: c.probe_id):
@@ -194,6 +200,8 @@ def scorecard(label: str, rows: Sequence[ConversationVerdict], probes: ProbeTabl
         errored=sum(v.verdict == "error" for v in verdicts),
         inconclusive=sum(v.verdict == "inconclusive" for v in verdicts),
         simulator_errors=sum(v.verdict in OUT_OF_SCORECARD for v in verdicts),
+        flaky=[t.scenario for t in trials if t.flaky],
+        flip_rate=round(statistics.fmean(t.flip_rate for t in trials), 4) if trials else 0.0,
     )
 
 

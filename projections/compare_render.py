@@ -25,6 +25,7 @@ def comparison_lines(c: Comparison, *, top: int = 0) -> Iterator[str]:
     labels = [s.label for s in c.sides]
     width = max(10, *(len(x) + 2 for x in labels))
     yield f"Comparison · rubric {c.rubric_version} · judge: {c.judge}"
+    yield "Shown: the newest rubric every side shares, each call's latest pass · choose with --rubric"
     for difference in c.mixed:
         yield f"MIXED SETTINGS (--allow-mixed): {difference}"
     yield ""
@@ -42,6 +43,10 @@ def comparison_lines(c: Comparison, *, top: int = 0) -> Iterator[str]:
             f"{s.warned:>6}{s.failed:>6}{s.errored:>6}{s.inconclusive:>6}{s.simulator_errors:>7}"
             f"{s.loops:>7}  {ks}"
         )
+    for s in c.scorecards:
+        if s.flaky:
+            flaky = ", ".join(s.flaky)
+            yield f"  {s.label}: flaky scenarios (trials disagree): {flaky}; flip rate {s.flip_rate:.0%}"
     yield from _table("Criteria (mean score 1–5)", c, lambda s: s.criteria, "{:.2f}", width)
     yield from _table("By caller type (mean composite)", c, lambda s: s.by_caller_type, "{:.1f}", width)
     yield from _table("By difficulty (mean composite)", c, lambda s: s.by_difficulty, "{:.1f}", width)

@@ -126,3 +126,48 @@ def test_concurrency_limit_per_client() -> None:
     with serve(["delay:0.2"]) as (url, server):
         asyncio.run(go(url))
     assert len(server.requests) == 6 and server.max_inflight == 2
+
+
+SCHEMA_REQUEST = {
+    **REQUEST,
+    "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": {"type": "object"}}},
+}
+
+
+def test_json_mode_fallback_is_learnt_once_per_server() -> None:
+    async def go(url: str) -> list[int]:
+        client = OpenAIClient(url, policy=FAST)
+        try:
+            return [(await client.complete(dict(SCHEMA_REQUEST))).attempts for _ in range(3)]
+        finally:
+            await client.aclose()
+
+    with serve(["400schema", "ok:{}"]) as (url, server):
+        attempts = asyncio.run(go(url))
+    assert attempts == [2, 1, 1]  # only the first call meets the refusal
+    assert [r["response_format"]["type"] for r in server.requests] == [
+        "json_schema",
+        "json_object",
+        "json_object",
+        "json_object",
+    ]
+
+
+def test_a_dead_server_is_given_up_on_after_consecutive_connection_failures() -> None:
+    async def go() -> tuple[list[int], str]:
+        client = OpenAIClient("http://127.0.0.1:9/v1", policy=RetryPolicy(max_attempts=4, base_delay_s=0.0, dead_after=6))
+        try:
+            answers = [await client.complete(dict(REQUEST)) for _ in range(3)]
+            return [a.attempts for a in answers], client.dead
+        finally:
+            await client.aclose()
+
+    attempts, dead = asyncio.run(go())
+    assert attempts == [4, 2, 0]  # 6 failures in a row, then no more tries
+    assert "unreachable: 6 connections in a row failed" in dead
+
+
+def test_one_good_answer_resets_the_count() -> None:
+    with serve(["500", "ok:fine"]) as (url, _server):
+        answer, _ = run(url, RetryPolicy(base_delay_s=0.0, dead_after=1))
+    assert answer.text == "fine"  # a 500 is an answer, not a failed connection
