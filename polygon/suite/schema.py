@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 import jinja2
@@ -65,6 +66,13 @@ class Rule(_Strict):
                     f"condition on {name!r} must be a value or one of "
                     f"{{{', '.join(sorted(RULE_OPERATORS))}}}: value"
                 )
+            if known and "matches" in cond:
+                try:
+                    re.compile(str(cond["matches"]))
+                except re.error as exc:
+                    pattern = cond["matches"]
+                    why = f"condition on {name!r}: matches {pattern!r} is not a regex ({exc})"
+                    raise ValueError(why) from None
         return when
 
 

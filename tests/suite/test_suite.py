@@ -55,6 +55,11 @@ def test_minimal_suite_and_scenario_per_persona(tmp_path: Path) -> None:
             GOOD + "probes: [{id: x, question: 'Did it work?', polarity: desired, detector: nope}]\n",
             "probes[x].detector: Value error, unknown detector 'nope' (built-in: confirmed_details",
         ),
+        (
+            GOOD
+            + "tools: [{name: t, stub: {mode: rules, rules: [{when: {street: {matches: '(x'}}}]}}]\n",
+            "tools[t].stub.rules.0.when: Value error, condition on 'street': matches '(x' is not a regex",
+        ),
         ("name: [unclosed", "not valid YAML"),
         ("- a list", "expected a mapping"),
         (
