@@ -67,7 +67,8 @@ def explain_lines(row: ConversationVerdict, rubric: RubricRecorded, view: Conver
     prompt = row.judged[0].event.prompt_version if row.judged else ""
     yield f"judge prompt {prompt or 'judge-1 (before versions were recorded)'}"
     lines = f"pass ≥ {rubric.pass_at:g}, warn ≥ {rubric.warn_at:g}"
-    yield f"verdict {v.verdict.upper()} · composite {v.composite:.2f} ({lines})"
+    unused = "" if v.verdict in ("pass", "warn", "fail") else f"; not used: the call is {v.verdict}"
+    yield f"verdict {v.verdict.upper()} · composite {v.composite:.2f} ({lines}{unused})"
     if v.state_reason:
         yield f"why {v.verdict}: {v.state_reason}"
     yield f"scored weight {v.scored_weight:.0f}% (inconclusive below {rubric.min_scored_weight:g}%)"
