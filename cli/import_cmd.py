@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import click
-import yaml
 
 from polygon.app.import_ import ImportOptions, import_files
 from polygon.app.log import open_log
+from polygon.boundary import read_yaml
 from polygon.cli.context import Context, system_now
 from polygon.cli.progress import Reporter, mode
 from polygon.errors import UserInputError
@@ -20,10 +20,7 @@ from polygon.suite.loading import load_suite
 def _mapping(path: Path | None) -> dict[str, str]:
     if path is None:
         return {}
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise UserInputError(f"{path}: cannot read the mapping ({' '.join(str(exc).split())})") from None
+    data = read_yaml(path, "mapping")
     if not isinstance(data, dict):
         raise UserInputError(f"{path}: expected a mapping of imported conversation → scenario id")
     return {str(k): str(v) for k, v in data.items()}

@@ -11,11 +11,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
 from pydantic import ValidationError
 
 from polygon.app.passes import Visit, each_conversation, run_started
 from polygon.app.progress import Progress, no_progress
+from polygon.boundary import read_yaml
 from polygon.errors import SuiteError
 from polygon.events import EventLog
 from polygon.events.families import ProbeAnswered
@@ -25,18 +25,12 @@ from polygon.models.recorded import RecordedClient
 from polygon.probe.answering import ProbeAnswerer, answered, parse_answer, probe_request
 from polygon.probe.library import DETECTOR, ProbeSpec, detect, probes_from
 from polygon.recording import Sink
-from polygon.suite.loading import yaml_error
 from polygon.transcript import ConversationView
 
 
 def load_probes(path: Path) -> list[dict[str, object]]:
     """A YAML list of probe specs (``id``, ``question``, ``polarity``, ``detector``/``keywords``)."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise SuiteError(f"{path}: cannot read probes ({exc.strerror})") from None
-    except yaml.YAMLError as exc:
-        raise SuiteError(yaml_error(path, exc)) from None
+    data = read_yaml(path, "probes")
     if not isinstance(data, list):
         raise SuiteError(f"{path}: expected a list of probes")
     for i, item in enumerate(data):

@@ -7,9 +7,11 @@ for OpenAI-compatible servers plugs in here; tests use :class:`ScriptedModelClie
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from polygon.boundary import log_safe
 from polygon.events import canonical, digest
 
 
@@ -52,30 +54,43 @@ def request_hash(request: dict[str, Any]) -> str:
     return digest(canonical(request))
 
 
-def answer_from_body(body: dict[str, Any]) -> ModelAnswer:
-    """Read an OpenAI chat-completion body: content, tool calls, usage."""
-    import json
+def answer_from_body(body: Any) -> ModelAnswer:
+    """Read an OpenAI chat-completion body: content, tool calls, usage.
 
+    Any shape is accepted: what is not where the format puts it is simply absent (no text,
+    no tool call), and the body is kept as :func:`~polygon.boundary.log_safe` values, so a
+    server's garbage becomes an unreadable answer, never an exception.
+    """
+    body = log_safe(body) if isinstance(body, dict) else {"unexpected": log_safe(body)}
     choices = body.get("choices")
-    message = choices[0].get("message", {}) if isinstance(choices, list) and choices else {}
+    first = choices[0] if isinstance(choices, list) and choices else {}
+    message = first.get("message", {}) if isinstance(first, dict) else {}
     if not isinstance(message, dict):
         message = {}
-    calls = []
-    for i, call in enumerate(message.get("tool_calls") or []):
-        fn = call.get("function", {}) if isinstance(call, dict) else {}
-        raw = fn.get("arguments", "")
-        try:
-            args: Any = json.loads(raw) if isinstance(raw, str) else raw
-        except ValueError:
-            args = raw  # kept as sent: the tool stage records it as invalid
-        calls.append(
-            {"id": str(call.get("id") or f"call-{i}"), "name": str(fn.get("name", "")), "arguments": args}
-        )
+    calls = _tool_calls(message.get("tool_calls"))
     usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
     content = message.get("content")
     return ModelAnswer(
         text=content if isinstance(content, str) else None if not calls else "",
         response=body,
         tool_calls=calls,
-        usage={k: int(v) for k, v in (usage or {}).items() if isinstance(v, int)},
+        usage={str(k): v for k, v in (usage or {}).items() if isinstance(v, int) and not isinstance(v, bool)},
     )
+
+
+def _tool_calls(raw: Any) -> list[dict[str, Any]]:
+    calls = []
+    for i, call in enumerate(raw if isinstance(raw, list) else []):
+        fn = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(fn, dict):
+            continue  # a tool call without a function object names nothing to call
+        args_raw = fn.get("arguments", "")
+        try:
+            args: Any = json.loads(args_raw) if isinstance(args_raw, str) else args_raw
+        except (ValueError, RecursionError):
+            args = args_raw  # kept as sent: the tool stage records it as invalid
+        call_id = call.get("id") if isinstance(call, dict) else None
+        calls.append(
+            {"id": str(call_id or f"call-{i}"), "name": str(fn.get("name", "")), "arguments": log_safe(args)}
+        )
+    return calls

@@ -72,8 +72,14 @@ class ModelHub:
 
     def _make(self, provider: str) -> ModelClient:
         if provider == "openai":
+            if not self.settings.base_url:
+                # Never send a prompt (or a key) to a public endpoint nobody named.
+                raise UserInputError(
+                    "openai/… models need a server: set openai_base_url in the suite, pass --base-url, "
+                    f"or set OPENAI_BASE_URL (for OpenAI itself, say {DEFAULT_OPENAI_URL} on purpose)"
+                )
             server = OpenAIClient(
-                self.settings.base_url or DEFAULT_OPENAI_URL,
+                self.settings.base_url,
                 self.settings.api_key,
                 concurrency=self.settings.concurrency,
             )

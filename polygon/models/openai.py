@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 import msgspec
 
+from polygon.boundary import mask, mask_value
 from polygon.models import ModelAnswer, answer_from_body
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -73,6 +74,7 @@ class OpenAIClient:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self._key = api_key
+        self._secrets = [api_key] if api_key else []
         self._http = http or httpx.AsyncClient(limits=httpx.Limits(max_connections=max(concurrency, 1)))
         self._owns_http = http is None
         self.policy = policy
@@ -125,17 +127,21 @@ class OpenAIClient:
             except _Fatal as fatal:
                 errors.append(f"attempt {attempt}: {fatal}")
                 break
-            answer = answer_from_body(body)
+            answer = answer_from_body(mask_value(body, self._secrets))
             return ModelAnswer(
                 text=answer.text,
-                response=body,
+                response=answer.response,
                 usage=answer.usage,
                 latency_ms=round((self._clock() - t0) * 1000, 3),
                 attempts=attempt,
-                errors=errors,
+                errors=self._masked(errors),
                 tool_calls=answer.tool_calls,
             )
-        return ModelAnswer(text=None, response=None, attempts=attempt, errors=errors)
+        return ModelAnswer(text=None, response=None, attempts=attempt, errors=self._masked(errors))
+
+    def _masked(self, errors: list[str]) -> list[str]:
+        # Proxies echo the key in 401 bodies: no text from the server reaches the log with it.
+        return [mask(e, self._secrets) for e in errors]
 
     def _connection_failed(self) -> None:
         self._failed_connections += 1

@@ -11,9 +11,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from polygon.boundary import parse_yaml, read_text
 from polygon.errors import SuiteError, UserInputError
 from polygon.events import content_hash
 from polygon.events.families import RubricRecorded
@@ -149,10 +149,7 @@ def load_rubric(ref: str) -> LoadedRubric:
     """A bundled version (``v1``) or a path to a rubric YAML file."""
     if ref.endswith((".yaml", ".yml")) or "/" in ref:
         path = Path(ref)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError:
-            raise UserInputError(f"{ref}: cannot read rubric file") from None
+        text = read_text(path, "rubric")
         source = str(path)
     else:
         if ref not in bundled_versions():
@@ -162,8 +159,8 @@ def load_rubric(ref: str) -> LoadedRubric:
         text = resources.files("polygon.rubrics").joinpath(f"{ref}.yaml").read_text(encoding="utf-8")
         source = f"polygon.rubrics/{ref}.yaml"
     try:
-        rubric = Rubric.model_validate(yaml.safe_load(text))
-    except (ValidationError, yaml.YAMLError) as exc:
+        rubric = Rubric.model_validate(parse_yaml(text, source, "rubric"))
+    except ValidationError as exc:
         raise SuiteError(f"{source}: {_one_line(exc)}") from None
     return LoadedRubric(rubric=rubric, rubric_hash=content_hash(text), source=source)
 

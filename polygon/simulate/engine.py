@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from polygon.boundary import log_safe, safe_text
 from polygon.events import content_hash, to_builtins
 from polygon.events.families import (
     ConversationEnded,
@@ -208,8 +209,7 @@ class Conversation:
                     tools=self.definitions,
                 )
             )
-            if reply.end not in AGENT_ENDINGS:
-                raise AgentError(f"protocol violation: unknown end {reply.end!r} (hangup or transfer)")
+            reply = checked_reply(reply)
             if not reply.tool_calls:
                 self.history.append(Message(role="assistant", content=reply.reply))
                 return reply
@@ -229,10 +229,10 @@ class Conversation:
                 index=index,
                 call_id=call.id,
                 tool=call.name,
-                arguments=to_builtins(out.arguments),
+                arguments=log_safe(to_builtins(out.arguments)),
                 valid=out.valid,
                 validation_errors=out.validation_errors,
-                result=to_builtins(out.result),
+                result=log_safe(to_builtins(out.result)),
                 error=out.error,
                 fault=out.fault,
                 latency_ms=round(out.latency_ms, 3),
@@ -252,6 +252,27 @@ class Conversation:
             )
         )
         return result
+
+
+def checked_reply(reply: object) -> AgentReply:
+    """The agent's reply at the boundary: the protocol's shape, values the log can hold.
+
+    A reply of the wrong shape is the agent's protocol violation (the call ends as ``error``),
+    never a crash of the run.
+    """
+    if not isinstance(reply, AgentReply):
+        raise AgentError(f"protocol violation: the agent answered a {type(reply).__name__}, not a reply")
+    if not isinstance(reply.reply, str) or not isinstance(reply.end, str):
+        raise AgentError("protocol violation: reply and end must be text")
+    if reply.end not in AGENT_ENDINGS:
+        raise AgentError(f"protocol violation: unknown end {reply.end!r} (hangup or transfer)")
+    if not isinstance(reply.tool_calls, list) or not all(isinstance(c, ToolCall) for c in reply.tool_calls):
+        raise AgentError("protocol violation: tool_calls must be a list of tool calls")
+    calls = [
+        ToolCall(id=safe_text(str(c.id)), name=safe_text(str(c.name)), arguments=log_safe(c.arguments))
+        for c in reply.tool_calls
+    ]
+    return AgentReply(reply=safe_text(reply.reply), tool_calls=calls, end=reply.end)
 
 
 def _hash_state(state: dict[str, str]) -> str:

@@ -12,11 +12,15 @@ import copy
 import hashlib
 import json
 import random
-import re
+import sys
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any
 
 import jsonschema
+import regex
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from polygon.events import content_hash
@@ -33,7 +37,28 @@ class _NoAttributes(ImmutableSandboxedEnvironment):
         return False
 
 
+def _json_value(value: Any) -> str:
+    """How a value is written into a template that builds JSON: escaped, so it cannot add keys.
+
+    Strings are escaped without their quotes (the template writes ``"{{ args.x }}"``);
+    everything else is written as JSON (``true``, ``null``, numbers, objects).
+    """
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)[1:-1]
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        return json.dumps(str(value), ensure_ascii=False)[1:-1]
+
+
 _TEMPLATES = _NoAttributes(autoescape=False)
+_JSON_TEMPLATES = _NoAttributes(autoescape=False, finalize=_json_value)
+TEMPLATE_SECONDS = 0.25
+"""A template's render budget; past it the tool call fails as a timeout."""
+TEMPLATE_BYTES = 64_000
+"""A template's output budget."""
+RULE_SECONDS = 0.1
+"""A ``matches`` regex's budget per evaluation."""
 
 
 @dataclass(frozen=True)
@@ -227,15 +252,53 @@ def _draw_fault(stub: StubSpec, rng: random.Random) -> str:
     return ""
 
 
+class _OverBudget(Exception):
+    pass
+
+
 def _render(template: str, args: dict[str, Any], stores: dict[str, dict[str, str]]) -> Any:
+    builds_json = template.lstrip()[:1] in ("{", "[")
+    env = _JSON_TEMPLATES if builds_json else _TEMPLATES
     try:
-        text = _TEMPLATES.from_string(template).render(args=args, state=stores)
+        text = _within_budget(lambda: env.from_string(template).generate(args=args, state=stores))
+    except _OverBudget as exc:
+        raise StubError(f"timeout: {exc}") from None
     except Exception as exc:  # a sandbox refusal or a broken template is the stub's error
         raise StubError(f"{BROKEN}{exc}") from None
     try:
         return json.loads(text)
     except ValueError:
         return text
+
+
+def _within_budget(chunks: Callable[[], Iterator[str]]) -> str:
+    """Join a template's output, stopping it past :data:`TEMPLATE_SECONDS` or :data:`TEMPLATE_BYTES`.
+
+    A trace function on the template's own frames checks the clock, so even a loop that
+    writes nothing (nested loops over a long argument) is stopped.
+    """
+    deadline = time.monotonic() + TEMPLATE_SECONDS
+
+    def watch(frame: FrameType, event: str, arg: Any) -> Any:
+        if frame.f_code.co_filename != "<template>":
+            return None
+        if time.monotonic() > deadline:
+            raise _OverBudget(f"the template ran past its {TEMPLATE_SECONDS * 1000:.0f} ms budget")
+        return watch
+
+    previous = sys.gettrace()
+    sys.settrace(watch)
+    try:
+        out: list[str] = []
+        size = 0
+        for chunk in chunks():
+            size += len(chunk)
+            if size > TEMPLATE_BYTES:
+                raise _OverBudget(f"the template wrote more than {TEMPLATE_BYTES} characters")
+            out.append(chunk)
+        return "".join(out)
+    finally:
+        sys.settrace(previous)
 
 
 def _apply_rules(rules: list[Rule], default: Any, args: dict[str, Any]) -> Any:
@@ -272,7 +335,12 @@ def _compare(op: str, value: Any, ref: Any) -> bool:
     if op == "lt":
         return _num(value) < _num(ref)
     if op == "matches":
-        return re.search(str(ref), str(value)) is not None
+        try:
+            return regex.search(str(ref), str(value), timeout=RULE_SECONDS) is not None
+        except TimeoutError:
+            raise StubError(
+                f"timeout: the rule's regex {str(ref)!r} ran past its {RULE_SECONDS * 1000:.0f} ms budget"
+            ) from None
     return False
 
 

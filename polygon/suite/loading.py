@@ -8,13 +8,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
-import yaml
 from pydantic import (
     BaseModel,
     ConfigDict,
     ValidationError,
 )
 
+from polygon.boundary import read_yaml
 from polygon.errors import SuiteError
 from polygon.events import content_hash
 from polygon.suite.schema import ConfigSpec, PersonaSpec, ScenarioSpec, Suite
@@ -53,12 +53,7 @@ def load_suite(path: str | Path, *, personas_optional: bool = False) -> LoadedSu
     path = Path(path)
     if path.is_dir():
         path = path / "suite.yaml"
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SuiteError(f"{path}: no such suite file") from None
-    except yaml.YAMLError as exc:
-        raise SuiteError(yaml_error(path, exc)) from None
+    raw = read_yaml(path, "suite")
     if not isinstance(raw, dict):
         raise SuiteError(f"{path}: expected a mapping at the top level")
     raw = _with_generated_personas(path, raw)
@@ -115,34 +110,35 @@ def resolve_factory(path: Path, field: str, ref: str) -> Callable[..., Any]:
     return cast(Callable[..., Any], factory)
 
 
+def inside(suite: Path, field: str, name: str) -> Path:
+    """A path a suite names, resolved inside the suite's folder (or a user error naming the field).
+
+    A suite cannot make Polygon read ``/etc/passwd`` into a prompt, or write another suite.
+    """
+    folder = suite.parent.resolve()
+    target = (folder / name).resolve()
+    if not target.is_relative_to(folder):
+        raise SuiteError(f"{suite}: {field}: {name!r} is outside the suite's folder {folder}")
+    return target
+
+
 def _with_generated_personas(path: Path, raw: dict[str, Any]) -> dict[str, Any]:
     name = raw.get("personas_file")
     if not name:
         return raw
-    extra_path = path.parent / str(name)
+    extra_path = inside(path, "personas_file", str(name))
     if not extra_path.exists():
         return raw  # not generated yet: `polygon personas generate` writes it
-    try:
-        extra = yaml.safe_load(extra_path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        raise SuiteError(yaml_error(extra_path, exc)) from None
+    extra = read_yaml(extra_path, "personas") or {}
     if not isinstance(extra, dict) or not isinstance(extra.get("personas", []), list):
         raise SuiteError(f"{extra_path}: expected a mapping with a 'personas' list")
     return {**raw, "personas": [*(raw.get("personas") or []), *extra.get("personas", [])]}
 
 
-def yaml_error(path: Path, exc: yaml.YAMLError) -> str:
-    """One line: the file, line and column, and what the YAML parser expected."""
-    mark = getattr(exc, "problem_mark", None)
-    where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
-    problem = " ".join(str(getattr(exc, "problem", None) or exc).split())
-    return f"{path}{where}: not valid YAML ({problem})"
-
-
 def _prompt(path: Path, name: str, cfg: ConfigSpec) -> str:
     if not cfg.prompt_file:
         return cfg.prompt
-    prompt_path = path.parent / cfg.prompt_file
+    prompt_path = inside(path, f"configs.{name}.prompt_file", cfg.prompt_file)
     try:
         return prompt_path.read_text(encoding="utf-8")
     except OSError:

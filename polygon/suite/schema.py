@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 import jinja2
+import regex
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -31,8 +31,14 @@ class _Strict(BaseModel):
 class LatencySpec(_Strict):
     """Simulated latency, drawn uniformly per call from a seeded generator."""
 
-    min_ms: float = Field(0.0, ge=0)
-    max_ms: float = Field(0.0, ge=0)
+    min_ms: float = Field(0.0, ge=0, le=600_000)
+    max_ms: float = Field(0.0, ge=0, le=600_000)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> LatencySpec:
+        if self.max_ms and self.min_ms > self.max_ms:
+            raise ValueError(f"min_ms {self.min_ms:g} is above max_ms {self.max_ms:g}")
+        return self
 
 
 class FaultSpec(_Strict):
@@ -41,7 +47,14 @@ class FaultSpec(_Strict):
     timeout: float = Field(0.0, ge=0, le=1)
     server_error: float = Field(0.0, ge=0, le=1)
     malformed: float = Field(0.0, ge=0, le=1)
-    timeout_ms: float = Field(3000.0, ge=0)
+    timeout_ms: float = Field(3000.0, ge=0, le=600_000)
+
+    @model_validator(mode="after")
+    def _a_probability(self) -> FaultSpec:
+        total = self.timeout + self.server_error + self.malformed
+        if total > 1:
+            raise ValueError(f"timeout + server_error + malformed is {total:g}: a probability is at most 1")
+        return self
 
 
 class Rule(_Strict):
@@ -68,8 +81,8 @@ class Rule(_Strict):
                 )
             if known and "matches" in cond:
                 try:
-                    re.compile(str(cond["matches"]))
-                except re.error as exc:
+                    regex.compile(str(cond["matches"]))
+                except regex.error as exc:
                     pattern = cond["matches"]
                     why = f"condition on {name!r}: matches {pattern!r} is not a regex ({exc})"
                     raise ValueError(why) from None
@@ -195,6 +208,7 @@ class Suite(_Strict):
     tools: list[ToolSpec] = Field(default_factory=list)
     stores: dict[str, dict[str, str]] = Field(default_factory=dict)
     forbidden_phrases: list[str] = Field(default_factory=list)
+    """Phrases the agent must never say (case-insensitive); an empty one would match every call."""
     noise: NoiseSpec = NoiseSpec()
     caller: ModelRef = ModelRef()
     judge: ModelRef = ModelRef(model="scripted/heuristic")
@@ -223,6 +237,13 @@ class Suite(_Strict):
         tools = [t.name for t in self.tools]
         if len(set(tools)) != len(tools):
             raise ValueError("tools: names must be unique")
+        for i, phrase in enumerate(self.forbidden_phrases):
+            if not phrase.strip():
+                raise ValueError(f"forbidden_phrases.{i}: an empty phrase would match every agent turn")
+        probes = [p.id for p in self.probes]
+        if len(set(probes)) != len(probes):
+            dup = next(p for p in probes if probes.count(p) > 1)
+            raise ValueError(f"probes: the id {dup!r} is used twice")
         for where, ref, offline in (
             ("caller.model", self.caller.model, "scripted/caller"),
             ("judge.model", self.judge.model, "scripted/heuristic"),

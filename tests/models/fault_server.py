@@ -2,7 +2,8 @@
 
 Each request pops the next behaviour from a queue (the last one repeats):
 ``ok:TEXT``, ``tool:NAME:ARGS``, ``429:SECONDS``, ``500``, ``slow:SECONDS``, ``truncated``,
-``malformed``, ``400schema`` (rejects JSON-schema output), ``404``.
+``malformed``, ``400schema`` (rejects JSON-schema output), ``404``, ``401echo`` (the key echoed
+in the body), ``raw:BODY`` (a 200 with exactly BODY).
 """
 
 from __future__ import annotations
@@ -57,6 +58,11 @@ def _handler(server: FaultServer) -> type[BaseHTTPRequestHandler]:
                 return self._send(429, b'{"error": "slow down"}', {"retry-after": arg})
             if kind == "500":
                 return self._send(500, b'{"error": "boom"}')
+            if kind == "401echo":  # as many proxies do: the key comes back in the body
+                said = json.dumps({"error": f"invalid key {self.headers.get('authorization', '')}"})
+                return self._send(401, said.encode())
+            if kind == "raw":  # a 200 of any shape, verbatim
+                return self._send(200, arg.encode())
             if kind == "404":
                 return self._send(404, b'{"error": "no such model"}')
             if kind == "400schema":

@@ -175,3 +175,37 @@ def test_faults_and_latency_are_seeded() -> None:
         for o in (box(spec, seed=10).call("t", {}, turn=t, index=0) for t in range(1, 40))
     ]
     assert other != runs[0]
+
+
+@pytest.mark.parametrize(("pattern", "value"), [("^(a+)+$", "a" * 35 + "b"), ("(a|aa)+$", "a" * 5000 + "b")])
+def test_a_catastrophic_regex_never_hangs_the_call(pattern: str, value: str) -> None:
+    import time
+
+    b = box({"name": "t", "stub": {"mode": "rules", "rules": [{"when": {"x": {"matches": pattern}}, "respond": "y"}]}})
+    started = time.monotonic()
+    out = b.call("t", {"x": value}, turn=1, index=0)
+    assert time.monotonic() - started < 5
+    # the regex engine either answers at once (no match) or the rule fails as a visible timeout
+    assert out.result is None and (out.error == "" or (out.error.startswith("timeout:") and "budget" in out.error))
+
+
+def test_a_template_that_loops_forever_fails_as_a_timeout() -> None:
+    import time
+
+    loops = "{% for a in args.x %}{% for b in args.x %}{% for c in args.x %}{% endfor %}{% endfor %}{% endfor %}"
+    b = box({"name": "t", "stub": {"mode": "template", "template": loops}})
+    started = time.monotonic()
+    out = b.call("t", {"x": "a" * 2000}, turn=1, index=0)
+    assert time.monotonic() - started < 5
+    assert out.error.startswith("timeout:") and not out.stub_broken
+
+
+def test_a_huge_template_output_is_cut_as_a_timeout() -> None:
+    b = box({"name": "t", "stub": {"mode": "template", "template": "{% for i in args.x %}xxxxxxxxxx{% endfor %}"}})
+    assert "more than 64000 characters" in b.call("t", {"x": "a" * 10000}, turn=1, index=0).error
+
+
+def test_arguments_cannot_inject_keys_into_a_json_template() -> None:
+    b = box({"name": "t", "stub": {"mode": "template", "template": '{"phone": "{{ args.phone }}", "ok": {{ args.ok }}}'}})
+    out = b.call("t", {"phone": '091", "admin": true, "x": "', "ok": True}, turn=1, index=0)
+    assert out.result == {"phone": '091", "admin": true, "x": "', "ok": True}

@@ -1,0 +1,165 @@
+"""The boundary for outside values: whatever a model, an agent or a transcript hands us.
+
+Everything that crosses into the log passes :func:`log_safe` first, so no outside value can
+crash the encoder or a projection: integers outside 64 bits become strings, lone surrogates
+(truncated emoji in real exports) become U+FFFD, non-finite floats become strings, keys
+become strings, and nesting deeper than :data:`MAX_DEPTH` is cut with a marker. Secrets are
+masked with :func:`mask` wherever a text came back from a server.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from polygon.errors import SuiteError
+
+MAX_DEPTH = 32
+MAX_TEXT = 100_000
+"""Longest outside string kept whole (a model's answer, an agent's reply, a tool result)."""
+_INT64 = 2**63
+CUT = "…(cut: too deep)"
+
+
+def log_safe(value: Any, depth: int = 0) -> Any:
+    """A copy of ``value`` made of JSON-like builtins that the log's encoder always accepts."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value if -_INT64 <= value < _INT64 else str(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, str):
+        return safe_text(value)
+    if depth >= MAX_DEPTH:
+        return CUT
+    if isinstance(value, dict):
+        return {safe_text(str(k)): log_safe(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [log_safe(v, depth + 1) for v in value]
+    return safe_text(repr(value))
+
+
+def safe_text(text: str, limit: int = MAX_TEXT) -> str:
+    """``text`` as valid UTF-8 (lone surrogates replaced), cut at ``limit`` characters."""
+    if len(text) > limit:
+        text = text[:limit] + f"…(cut at {limit} characters)"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def mask(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every secret (and its common echo forms) replaced by ``***``."""
+    for secret in secrets:
+        if len(secret) >= 4:
+            text = text.replace(secret, "***")
+    return text
+
+
+def mask_value(value: Any, secrets: Iterable[str]) -> Any:
+    """:func:`mask` over every string inside a JSON-like value."""
+    keys = [s for s in secrets if len(s) >= 4]
+    if not keys:
+        return value
+    if isinstance(value, str):
+        return mask(value, keys)
+    if isinstance(value, dict):
+        return {mask(str(k), keys): mask_value(v, keys) for k, v in value.items()}
+    if isinstance(value, list):
+        return [mask_value(v, keys) for v in value]
+    return value
+
+
+MAX_FILE_BYTES = 8_000_000
+"""Largest authoring file (suite, rubric, probes, mapping) read."""
+MAX_YAML_NODES = 200_000
+"""Values in a YAML document after its aliases are expanded (a billion-laughs file is refused)."""
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """Safe YAML that refuses duplicate keys (the second one would silently win)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _value in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, list | dict):
+                continue  # unhashable: the base class reports it
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def read_yaml(path: Path, what: str) -> Any:
+    """A YAML authoring file as data, or :class:`YamlInputError` with the file, line and why.
+
+    Limits: :data:`MAX_FILE_BYTES` of text, UTF-8 (bad bytes replaced), no duplicate keys,
+    at most :data:`MAX_YAML_NODES` values once aliases are expanded.
+    """
+    return parse_yaml(read_text(path, what), str(path), what)
+
+
+def read_text(path: Path, what: str) -> str:
+    """An authoring file's text, at most :data:`MAX_FILE_BYTES`, bad UTF-8 bytes replaced."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise YamlInputError(f"{path}: no such {what} file") from None
+    except OSError as exc:
+        raise YamlInputError(f"{path}: cannot read the {what} file ({exc.strerror})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise YamlInputError(f"{path}: the {what} file is larger than {MAX_FILE_BYTES // 1_000_000} MB")
+    return data.decode("utf-8", "replace")
+
+
+def parse_yaml(text: str, where: str, what: str) -> Any:
+    """YAML text as data under the same rules as :func:`read_yaml`; ``where`` names it in errors."""
+    try:
+        value = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        raise YamlInputError(yaml_error(where, exc)) from None
+    except RecursionError:
+        raise YamlInputError(f"{where}: the {what} file nests too deeply") from None
+    if _nodes(value, MAX_YAML_NODES) > MAX_YAML_NODES:
+        raise YamlInputError(
+            f"{where}: the {what} file expands to more than {MAX_YAML_NODES} values (YAML aliases?)"
+        )
+    return value
+
+
+class YamlInputError(SuiteError):
+    """An authoring file that cannot be read; the message names the file (and line)."""
+
+
+def yaml_error(path: Path | str, exc: yaml.YAMLError) -> str:
+    """One line: the file, line and column, and what the YAML parser expected."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+    problem = " ".join(str(getattr(exc, "problem", None) or exc).split())
+    return f"{path}{where}: not valid YAML ({problem})"
+
+
+def _nodes(value: Any, budget: int) -> int:
+    """Values in ``value`` counting shared (aliased) ones every time, stopping past ``budget``."""
+    count = 0
+    stack = [value]
+    while stack and count <= budget:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            stack.extend(item.values())
+            stack.extend(item.keys())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return count
