@@ -21,6 +21,7 @@ import fcntl
 import os
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from functools import partial
 from itertools import islice
 from pathlib import Path
@@ -92,6 +93,7 @@ class LmdbLog:
                 lock=True,
                 max_readers=256,
             )
+            self._check_not_truncated(data)
             self._env.reader_check()
             self._dbs = {
                 name: self._env.open_db(name.encode(), create=not readonly)
@@ -111,6 +113,18 @@ class LmdbLog:
         _OPEN_PATHS.add(key)
 
     # ------------------------------------------------------------------ open / close
+
+    def _check_not_truncated(self, data: Path) -> None:
+        # Pages past the end of a truncated file are a SIGBUS on first touch: compare the
+        # file's size with the last page the meta pages name before reading any tree.
+        used = (self._env.info()["last_pgno"] + 1) * self._env.stat()["psize"]
+        size = data.stat().st_size if data.exists() else 0
+        if size and used > size:
+            self._env.close()
+            raise StorageError(
+                f"the event log {self.path} is damaged: data.mdb is {size} bytes but its pages "
+                f"reach {used} bytes (truncated; restore it from a copy)"
+            )
 
     def _check_format_and_map(self, configured: int) -> None:
         with self._env.begin(db=self._dbs["meta"]) as txn:
@@ -369,6 +383,21 @@ class LmdbLog:
         from polygon.events.verify import verify_lmdb
 
         return verify_lmdb(self)
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Callable[[str], Iterator[tuple[bytes, bytes]]]]:
+        """Every sub-database as one consistent state (one read transaction), for ``verify``.
+
+        A writer may go on meanwhile: what it commits is simply not in this snapshot, so a
+        check never sees half of a batch.
+        """
+        with self._env.begin() as txn:
+
+            def rows(name: str) -> Iterator[tuple[bytes, bytes]]:
+                for key, value in txn.cursor(db=self._dbs[name]):
+                    yield bytes(key), bytes(value)
+
+            yield rows
 
     def raw_db(self, name: str) -> Iterator[tuple[bytes, bytes]]:
         """Every (key, value) of a sub-database, page by page (for ``verify``)."""

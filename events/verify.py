@@ -1,15 +1,19 @@
 """``polygon log verify``: the fsck of the LMDB log.
 
 Checks, stopping at the first problem: the sequence is gapless from 1 and each record's
-``seq`` matches its key; every record and payload decodes; each stream's versions are
-gapless and the stream index, the heads and the identity index agree with the records.
+``seq`` matches its key; every record and payload decodes; every payload still hashes to the
+content hash stored with it (a changed byte is found); each stream's versions are gapless
+and the stream index, the heads and the identity index agree with the records. All of it in
+one read snapshot, so a run writing meanwhile is never mistaken for damage.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from polygon.events.envelope import DECODER
+from polygon.events.envelope import DECODER, decode_header
 from polygon.events.errors import DecodeError
 from polygon.events.keys import split_identity_value, split_stream_key, unpack_u64
 from polygon.events.store import VerifyReport
@@ -18,17 +22,26 @@ if TYPE_CHECKING:
     from polygon.events.lmdb_log import LmdbLog
 
 
+Rows = Callable[[str], Iterator[tuple[bytes, bytes]]]
+"""A snapshot's reader: sub-database name → its (key, value) rows in key order."""
+
+
 class _Problem(Exception):
     pass
 
 
 def verify_lmdb(log: LmdbLog) -> VerifyReport:
-    """Walk every record and index of ``log``."""
+    """Walk every record and index of ``log``, in one snapshot."""
+    with log.snapshot() as rows:
+        return _verify(rows)
+
+
+def _verify(rows: Rows) -> VerifyReport:
     records: dict[int, tuple[str, int, str, str]] = {}
     heads: dict[str, int] = {}
     try:
         expected = 1
-        for key, raw in log.raw_db("events"):  # keys matter here: no raw_pages
+        for key, raw in rows("events"):
             seq = unpack_u64(key)
             if seq != expected:
                 raise _Problem(f"sequence gap: expected event #{expected}, found #{seq}")
@@ -39,6 +52,7 @@ def verify_lmdb(log: LmdbLog) -> VerifyReport:
                 raise _Problem(str(exc)) from None
             if record.seq != seq:
                 raise _Problem(f"event #{seq}: record says it is #{record.seq}")
+            _check_hash(seq, raw)
             if record.stream_version != heads.get(record.stream, 0) + 1:
                 raise _Problem(
                     f"event #{seq}: stream {record.stream} version {record.stream_version} "
@@ -51,17 +65,27 @@ def verify_lmdb(log: LmdbLog) -> VerifyReport:
                 record.identity,
                 record.content_hash,
             )
-        _check_streams(log, records)
-        _check_heads(log, heads)
-        _check_identities(log, records)
+        _check_streams(rows, records)
+        _check_heads(rows, heads)
+        _check_identities(rows, records)
     except _Problem as problem:
         return VerifyReport(events=len(records), streams=len(heads), problem=str(problem))
     return VerifyReport(events=len(records), streams=len(heads))
 
 
-def _check_streams(log: LmdbLog, records: dict[int, tuple[str, int, str, str]]) -> None:
+def _check_hash(seq: int, raw: bytes) -> None:
+    header = decode_header(raw, seq=seq)
+    head = f"{header.tag}\x00{header.schema_version}\x00".encode()
+    hashed = hashlib.blake2b(
+        header.stream.encode() + b"\x00" + head + bytes(header.payload), digest_size=16
+    ).hexdigest()
+    if hashed != header.content_hash:
+        raise _Problem(f"event #{seq}: its payload no longer matches its content hash (changed on disk)")
+
+
+def _check_streams(rows: Rows, records: dict[int, tuple[str, int, str, str]]) -> None:
     count = 0
-    for key, value in log.raw_db("streams"):
+    for key, value in rows("streams"):
         count += 1
         stream, version = split_stream_key(key)
         seq = unpack_u64(value)
@@ -72,16 +96,16 @@ def _check_streams(log: LmdbLog, records: dict[int, tuple[str, int, str, str]]) 
         raise _Problem(f"stream index has {count} entries for {len(records)} events")
 
 
-def _check_heads(log: LmdbLog, heads: dict[str, int]) -> None:
-    stored = {k.decode(): unpack_u64(v) for k, v in log.raw_db("heads")}
+def _check_heads(rows: Rows, heads: dict[str, int]) -> None:
+    stored = {k.decode(): unpack_u64(v) for k, v in rows("heads")}
     if stored != heads:
         bad = sorted(set(stored.items()) ^ set(heads.items()))[:1]
         raise _Problem(f"stream heads disagree with the events: {bad}")
 
 
-def _check_identities(log: LmdbLog, records: dict[int, tuple[str, int, str, str]]) -> None:
+def _check_identities(rows: Rows, records: dict[int, tuple[str, int, str, str]]) -> None:
     count = 0
-    for key, value in log.raw_db("identities"):
+    for key, value in rows("identities"):
         count += 1
         seq, chash = split_identity_value(value) or (0, "")
         entry = records.get(seq)

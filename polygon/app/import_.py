@@ -18,12 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import msgspec
 
 from polygon import __version__
 from polygon.app.judge import ScoreSummary, score_run
 from polygon.app.passes import start_run
 from polygon.app.probe import probe_run
 from polygon.app.progress import Progress, no_progress
+from polygon.boundary import log_safe, safe_text
 from polygon.errors import UserInputError
 from polygon.events import EventLog, Pending, content_hash, to_builtins
 from polygon.events.families import (
@@ -95,14 +97,26 @@ def _read(paths: Sequence[Path], fmt: str) -> tuple[list[ImportedConversation], 
     problems: list[ImportProblem] = []
     digest = hashlib.blake2b(digest_size=8)
     for path in paths:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UserInputError(f"{path}: cannot read ({exc})") from None
+        text = _read_text(path)
         digest.update(f"{path.name}\0{content_hash(text)}\0".encode())
         for item in parse(path, text, detect_format(path, text) if fmt == "auto" else fmt):
             (problems if isinstance(item, ImportProblem) else conversations).append(item)  # type: ignore[arg-type]
     return conversations, problems, digest.hexdigest()
+
+
+MAX_TRANSCRIPT_BYTES = 256_000_000
+"""Largest transcript file read (``/dev/zero`` is refused at this size, not after minutes)."""
+
+
+def _read_text(path: Path) -> str:
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_TRANSCRIPT_BYTES + 1)
+    except OSError as exc:
+        raise UserInputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if len(data) > MAX_TRANSCRIPT_BYTES:
+        raise UserInputError(f"{path}: larger than {MAX_TRANSCRIPT_BYTES // 1_000_000} MB; split it")
+    return data.decode("utf-8", "replace")  # bad bytes become U+FFFD, never an error
 
 
 def import_files(
@@ -122,11 +136,16 @@ def import_files(
     key = json.dumps([files_hash, options.redact, options.mapping, options.config], sort_keys=True)
     run_id = options.run_id or "i" + hashlib.blake2b(key.encode(), digest_size=4).hexdigest()
     scenarios = _scenario_names(conversations, options.mapping)
+    validators = _validators(options.suite)
+    # Every conversation's events are built (and checked to encode) before anything is
+    # written: a failed import leaves nothing behind, not even an orphan run.started.
+    batches = [_events(run_id, conv, scenarios[id(conv)], options, validators, now) for conv in conversations]
+    for batch in batches:
+        for pending in batch:
+            msgspec.msgpack.encode(pending.event)
     started = _run_started(run_id, options, [scenarios[id(c)] for c in conversations])
     written = start_run(log, started, now)
-    validators = _validators(options.suite)
-    for i, conv in enumerate(conversations):
-        batch = _events(run_id, conv, scenarios[id(conv)], options, validators, now)
+    for i, batch in enumerate(batches):
         written += log.append(batch).written
         progress(i + 1, len(conversations))
     scoring = asyncio.run(_score_and_probe(log, run_id, _judge(options.suite), now))
@@ -198,7 +217,9 @@ def _events(
     sink = StreamRecorder(run_id=run_id, stream=conversation_stream(cid), conversation=cid, seed=0, now=now)
     emit = sink.emit
 
-    clean = redact if options.redact else (lambda s: s)
+    def clean(text: str) -> str:
+        return safe_text(redact(text) if options.redact else text)
+
     emit(
         STARTED,
         ConversationStarted(
@@ -271,8 +292,8 @@ def _events(
 def _tool_event(
     cid: str, turn: int, index: int, tool: Any, validators: dict[str, Any], masked: bool
 ) -> ToolCalled:
-    args = redact_value(tool.arguments) if masked else tool.arguments
-    result = redact_value(tool.result) if masked else tool.result
+    args = log_safe(redact_value(tool.arguments) if masked else tool.arguments)
+    result = log_safe(redact_value(tool.result) if masked else tool.result)
     validator = validators.get(tool.name)
     errors = (
         sorted(
@@ -288,12 +309,12 @@ def _tool_event(
         conversation_id=cid,
         turn=turn,
         index=index,
-        call_id=tool.call_id,
-        tool=tool.name,
+        call_id=safe_text(tool.call_id),
+        tool=safe_text(tool.name),
         arguments=args if isinstance(args, dict) else {"_raw": to_builtins(args)},
         valid=not errors,
         validation_errors=errors,
         result=to_builtins(result),
-        error=redact(tool.error) if masked else tool.error,
+        error=safe_text(redact(tool.error) if masked else tool.error),
         validated=bool(validators),
     )

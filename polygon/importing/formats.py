@@ -13,7 +13,7 @@ import contextlib
 import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,7 +104,7 @@ def detect_format(path: Path, text: str) -> str:
 
 
 def parse(path: Path, text: str, fmt: str) -> Iterator[Parsed]:
-    """Every conversation (or problem) in one file."""
+    """Every conversation (or problem) in one file; a record of any shape is at worst a problem."""
     if fmt == "text":
         yield from _text(path, text)
     elif fmt == "openai-chat":
@@ -115,6 +115,18 @@ def parse(path: Path, text: str, fmt: str) -> Iterator[Parsed]:
         yield ImportProblem(str(path), 0, f"unknown format {fmt!r} (use {', '.join(FORMATS)})")
 
 
+_MALFORMED = (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError)
+
+
+def _guarded(path: Path, number: int, build: Callable[[], Parsed]) -> Parsed:
+    """One record, or the problem it has: a malformed record never stops the import."""
+    try:
+        return build()
+    except _MALFORMED as exc:
+        what = " ".join(str(exc).split())[:160]
+        return ImportProblem(str(path), number, f"malformed record ({type(exc).__name__}: {what})")
+
+
 # -- plain text ----------------------------------------------------------------------------
 
 
@@ -123,7 +135,8 @@ def _text(path: Path, text: str) -> Iterator[Parsed]:
     for number, line in enumerate([*text.splitlines(), "---"], start=1):
         if line.strip() == "---":
             if block:
-                yield _text_block(path, block)
+                first, lines = block[0][0], list(block)
+                yield _guarded(path, first, lambda: _text_block(path, lines))  # noqa: B023 - called at once
             block = []
         elif line.strip():
             block.append((number, line))
@@ -173,26 +186,26 @@ def _openai(path: Path, text: str) -> Iterator[Parsed]:
     ):
         try:
             whole = json.loads(stripped)
-        except ValueError:
+        except (ValueError, RecursionError):
             whole = None
     if whole is not None:
-        yield _openai_record(path, 1, whole, stripped)
+        yield _guarded(path, 1, lambda: _openai_record(path, 1, whole, stripped))
         return
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             yield ImportProblem(str(path), number, f"not valid JSON ({getattr(exc, 'msg', exc)})")
             continue
-        yield _openai_record(path, number, record, line)
+        yield _guarded(path, number, lambda: _openai_record(path, number, record, line))  # noqa: B023
 
 
 def _is_one_document(text: str) -> bool:
     try:
         json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return True
 
@@ -223,8 +236,10 @@ def _chat_turns(messages: list[dict[str, Any]]) -> tuple[str, list[ImportedTurn]
     pending: dict[str, ImportedTool] = {}
     for i, m in enumerate(messages):
         role, content = m.get("role"), m.get("content") or ""
-        if not isinstance(content, str):
-            content = " ".join(part.get("text", "") for part in content if isinstance(part, dict))
+        if isinstance(content, list):  # content parts: the text ones
+            content = " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+        elif not isinstance(content, str):
+            return system, turns, f"message {i}: content is a {type(content).__name__}, not text"
         if role == "system":
             system = content
         elif role == "user":
@@ -232,10 +247,15 @@ def _chat_turns(messages: list[dict[str, Any]]) -> tuple[str, list[ImportedTurn]
         elif role == "assistant":
             if not turns:
                 turns.append(ImportedTurn())
-            for call in m.get("tool_calls") or []:
-                fn = call.get("function", {}) if isinstance(call, dict) else {}
+            calls = m.get("tool_calls") or []
+            if not isinstance(calls, list):
+                return system, turns, f"message {i}: tool_calls is a {type(calls).__name__}, not a list"
+            for call in calls:
+                fn = call.get("function") if isinstance(call, dict) else None
+                if not isinstance(fn, dict):
+                    return system, turns, f"message {i}: a tool call without a function object"
                 args: Any = fn.get("arguments", "")
-                with contextlib.suppress(ValueError):  # unparsable arguments stay raw: recorded as invalid
+                with contextlib.suppress(ValueError, RecursionError):  # kept raw, recorded invalid
                     args = json.loads(args) if isinstance(args, str) else args
                 tool = ImportedTool(
                     call_id=str(call.get("id", f"call{i}")), name=str(fn.get("name", "")), arguments=args
@@ -254,7 +274,7 @@ def _chat_turns(messages: list[dict[str, Any]]) -> tuple[str, list[ImportedTurn]
                 )
             try:
                 answered.result = json.loads(content)
-            except ValueError:
+            except (ValueError, RecursionError):
                 answered.result = content
         else:
             return system, turns, f"message {i}: unknown role {role!r}"
@@ -305,14 +325,16 @@ def _polygon(path: Path, text: str) -> Iterator[Parsed]:
         try:
             record = json.loads(line)
             stream, payload = record["stream"], record["payload"]
-        except (ValueError, KeyError, TypeError) as exc:
+            if not isinstance(payload, dict):
+                raise TypeError("payload is not an object")
+        except (*_MALFORMED,) as exc:
             problems.append(ImportProblem(str(path), number, f"not an exported event ({exc})"))
             continue
         if is_conversation_stream(str(stream)):
             by_stream.setdefault(stream, []).append((number, payload))
     yield from problems
     for stream, rows in by_stream.items():
-        yield _polygon_conversation(path, stream, rows)
+        yield _guarded(path, rows[0][0], lambda: _polygon_conversation(path, stream, rows))  # noqa: B023
 
 
 def _polygon_conversation(path: Path, stream: str, rows: list[tuple[int, dict[str, Any]]]) -> Parsed:
