@@ -207,6 +207,7 @@ def run_suite(
     """
     hub = hub or ModelHub()
     check_references(loaded)
+    _check_models(loaded, hub)
     wanted = options.configs or (tuple(_started_configs(log, options.resume)) if options.resume else ())
     configs = _select_configs(loaded, wanted)
     seed = loaded.suite.seed if options.seed is None else options.seed
@@ -288,6 +289,16 @@ async def _simulate_and_score(
         await pool.aclose()
         await hub.aclose()
     return scored
+
+
+def _check_models(loaded: LoadedSuite, hub: ModelHub) -> None:
+    """Resolve every model the suite names before anything is written (no server is called)."""
+    suite = loaded.suite
+    refs = [suite.caller.model, suite.judge.model, suite.probe_model]
+    refs += [c.agent.removeprefix("model:") for c in suite.configs.values() if c.agent.startswith("model:")]
+    for ref in refs:
+        if not ref.startswith("scripted/"):
+            hub.client(ref)
 
 
 def _asks(offline: bool, hub: ModelHub) -> Callable[[], str]:

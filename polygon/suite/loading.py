@@ -66,7 +66,8 @@ def load_suite(path: str | Path, *, personas_optional: bool = False) -> LoadedSu
             resolve_factory(path, f"configs.{name}.agent", cfg.agent)
     prompts = {name: _prompt(path, name, cfg) for name, cfg in suite.configs.items()}
     digest = content_hash({"suite": suite.model_dump(mode="json"), "prompts": prompts})
-    return LoadedSuite(path=path, suite=suite, prompts=prompts, suite_hash=digest)
+    # already validated (with the load's context): construct, do not validate again without it
+    return LoadedSuite.model_construct(path=path, suite=suite, prompts=prompts, suite_hash=digest)
 
 
 def field_path(loc: Sequence[int | str], raw: dict[str, Any]) -> str:
@@ -151,4 +152,6 @@ def _first_error(path: Path, exc: ValidationError, raw: dict[str, Any] | None = 
     got = err.get("input")
     shown = "" if isinstance(got, dict | list) or got is None else f" (got {got!r})"
     more = f" [+{exc.error_count() - 1} more]" if exc.error_count() > 1 else ""
+    if loc == "(top level)":  # a whole-suite rule: its message names the field itself
+        return f"{path}: {str(err['msg']).removeprefix('Value error, ')}{more}"
     return f"{path}: {loc}: {err['msg']}{shown}{more}"
