@@ -25,10 +25,24 @@ from polygon.score.rubric import load_rubric
     default=0,
     help="Judge again with the same settings as a new pass (model judges vary).",
 )
+@click.option(
+    "--concurrency",
+    type=click.IntRange(1, 256),
+    default=8,
+    show_default=True,
+    help="Conversations judged at once (a model judge waits on its server).",
+)
 @click.option("--base-url", default="", metavar="URL", help="OpenAI-compatible server for openai/… judges.")
 @click.pass_obj
 def judge(
-    obj: Context, run_id: str, rubric: str, repeats: int, judge_model: str, new_pass: int, base_url: str
+    obj: Context,
+    run_id: str,
+    rubric: str,
+    repeats: int,
+    judge_model: str,
+    new_pass: int,
+    concurrency: int,
+    base_url: str,
 ) -> None:
     """(Re)score RUN: checks and the judge. Appends a new pass; never overwrites earlier scores."""
     loaded_rubric = load_rubric(rubric)
@@ -42,6 +56,7 @@ def judge(
             new_pass=new_pass,
             hub=ModelHub(obj.model_settings(base_url)),
             now=system_now,
+            concurrency=concurrency,
             progress=shown.update,
         )
     click.echo(f"pass {summary.pass_id}: scored {summary.scored}, already scored {summary.already}")

@@ -28,9 +28,18 @@ from polygon.models.hub import ModelHub
     show_default=True,
     help="scripted/detector (offline detectors) or a model reference.",
 )
+@click.option(
+    "--concurrency",
+    type=click.IntRange(1, 256),
+    default=8,
+    show_default=True,
+    help="Conversations judged at once (a model judge waits on its server).",
+)
 @click.option("--base-url", default="", metavar="URL", help="OpenAI-compatible server for openai/… models.")
 @click.pass_obj
-def probe(obj: Context, run_id: str, probes_file: Path | None, answerer: str, base_url: str) -> None:
+def probe(
+    obj: Context, run_id: str, probes_file: Path | None, answerer: str, concurrency: int, base_url: str
+) -> None:
     """The probe pass over RUN: yes/no behaviour questions, by detectors or a model.
 
     Probes never change a composite or a verdict.
@@ -44,6 +53,7 @@ def probe(obj: Context, run_id: str, probes_file: Path | None, answerer: str, ba
             answerer_model=answerer,
             hub=ModelHub(obj.model_settings(base_url)),
             now=system_now,
+            concurrency=concurrency,
             progress=shown.update,
         )
     click.echo(

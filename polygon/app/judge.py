@@ -68,6 +68,7 @@ async def score_run(
     now: Callable[[], str],
     progress: Progress = no_progress,
     abort: Callable[[], str] = lambda: "",
+    concurrency: int = 1,
 ) -> ScoreSummary:
     """Score every conversation of the run that this pass has not scored yet."""
     started = run_started(log, run_id)
@@ -84,7 +85,9 @@ async def score_run(
         await score_conversation(conversation.view, settings, forbidden, conversation.sink, context)
         done += 1
 
-    await each_conversation(log, run_id, visit, now=now, progress=progress, abort=abort)
+    await each_conversation(
+        log, run_id, visit, now=now, progress=progress, abort=abort, concurrency=concurrency
+    )
     return ScoreSummary(settings.pass_id, done, already)
 
 
@@ -111,6 +114,7 @@ def judge_run(
     hub: ModelHub,
     now: Callable[[], str],
     progress: Progress = no_progress,
+    concurrency: int = 8,
 ) -> ScoreSummary:
     """``polygon judge``: one new pass with any judge, in one event loop (one connection pool)."""
 
@@ -120,7 +124,15 @@ def judge_run(
             settings = JudgeSettings(
                 rubric=rubric, judge=make_judge(judge_model, client), repeats=repeats, new_pass=new_pass
             )
-            return await score_run(log, run_id, settings, now=now, progress=progress, abort=hub.unreachable)
+            return await score_run(
+                log,
+                run_id,
+                settings,
+                now=now,
+                progress=progress,
+                abort=hub.unreachable,
+                concurrency=concurrency,
+            )
         finally:
             await hub.aclose()
 

@@ -8,6 +8,7 @@ a killed pass keeps every conversation it finished, and running it again skips t
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -62,26 +63,37 @@ async def each_conversation(
     now: Callable[[], str],
     progress: Progress = no_progress,
     abort: Callable[[], str] = lambda: "",
+    concurrency: int = 1,
 ) -> None:
     """For each conversation of the run: read, let ``visit`` record into a sink, append.
 
+    Up to ``concurrency`` conversations are visited at once (a model judge waits on its
+    server, not on us); each one's events are appended as one batch when it is done.
     ``abort`` names a reason to stop (a model server that is down); the conversations done
     so far stay in the log and running the pass again finishes it.
     """
     streams = list(log.streams(run_conversations(run_id)))
-    for i, stream in enumerate(streams):
-        if reason := abort():
-            raise ModelServerDownError(
-                f"{reason}; the pass stopped after {i} of {len(streams)} conversations "
-                "(run it again to finish)"
+    gate = asyncio.Semaphore(max(1, concurrency))
+    done = 0
+
+    async def one(stream: str) -> None:
+        nonlocal done
+        async with gate:
+            if reason := abort():
+                raise ModelServerDownError(
+                    f"{reason}; the pass stopped after {done} of {len(streams)} conversations "
+                    "(run it again to finish)"
+                )
+            events = list(log.read_stream(stream))
+            head = events[0].payload
+            assert isinstance(head, ConversationStarted)  # every conversation stream opens with it
+            sink = StreamRecorder(
+                run_id=run_id, stream=stream, conversation=head.conversation_id, seed=head.seed, now=now
             )
-        events = list(log.read_stream(stream))
-        head = events[0].payload
-        assert isinstance(head, ConversationStarted)  # every conversation stream opens with it
-        sink = StreamRecorder(
-            run_id=run_id, stream=stream, conversation=head.conversation_id, seed=head.seed, now=now
-        )
-        await visit(Visit(events, head, sink))
-        if sink.pending:
-            log.append(sink.pending)
-        progress(i + 1, len(streams))
+            await visit(Visit(events, head, sink))
+            if sink.pending:
+                log.append(sink.pending)
+            done += 1
+            progress(done, len(streams))
+
+    await asyncio.gather(*(one(s) for s in streams))

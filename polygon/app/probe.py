@@ -80,6 +80,7 @@ async def probe_run(
     now: Callable[[], str],
     progress: Progress = no_progress,
     abort: Callable[[], str] = lambda: "",
+    concurrency: int = 1,
 ) -> ProbeSummary:
     """Answer every probe (library + the suite's + ``extra``) for every conversation of the run."""
     started = run_started(log, run_id)
@@ -101,7 +102,9 @@ async def probe_run(
             conversation.sink.emit(keyed(PROBE, _key(probe, answerer)), answer)
             new += 1
 
-    await each_conversation(log, run_id, visit, now=now, progress=progress, abort=abort)
+    await each_conversation(
+        log, run_id, visit, now=now, progress=progress, abort=abort, concurrency=concurrency
+    )
     return ProbeSummary(new, already, len(probes))
 
 
@@ -114,6 +117,7 @@ def probe_with(
     hub: ModelHub,
     now: Callable[[], str],
     progress: Progress = no_progress,
+    concurrency: int = 8,
 ) -> ProbeSummary:
     """``polygon probe``: the detectors, or a model through the hub, in one event loop."""
 
@@ -125,7 +129,14 @@ def probe_with(
                 else ProbeAnswerer(name=answerer_model, client=hub.client(answerer_model))
             )
             return await probe_run(
-                log, run_id, extra=extra, answerer=answerer, now=now, progress=progress, abort=hub.unreachable
+                log,
+                run_id,
+                extra=extra,
+                answerer=answerer,
+                now=now,
+                progress=progress,
+                abort=hub.unreachable,
+                concurrency=concurrency,
             )
         finally:
             await hub.aclose()

@@ -282,9 +282,12 @@ async def _simulate_and_score(
         # A pass stops on a dead server only if it asks one (the offline baselines never do).
         settings = suite_judge(loaded, hub)
         offline = _asks(settings.judge.heuristic, hub)
-        scored = await score_run(log, run_id, settings, now=now, progress=score_progress, abort=offline)
+        scored = await score_run(
+            log, run_id, settings, now=now, progress=score_progress, abort=offline, concurrency=concurrency
+        )
         answerer = _answerer(loaded, hub)
-        await probe_run(log, run_id, answerer=answerer, now=now, abort=_asks(answerer.client is None, hub))
+        asks = _asks(answerer.client is None, hub)
+        await probe_run(log, run_id, answerer=answerer, now=now, abort=asks, concurrency=concurrency)
     finally:
         await pool.aclose()
         await hub.aclose()

@@ -404,3 +404,12 @@ def test_the_judge_request_carries_the_recorded_prompt_and_tools_and_explain_sho
     assert "reason: safety: kept to the rules." in explained and "judge prompt judge-2" in explained
     passes = json.loads(polygon(log, "report", "m", "--judge", "openai/judge", "--json").output)["shown"]
     assert "v1/openai/judge/k1/judge-2" in passes
+
+
+def test_a_model_judge_pass_runs_conversations_concurrently(tmp_path: Path) -> None:
+    log, suite = tmp_path / "log", pizza(tmp_path, **{"trials: 1": "trials: 4"})
+    assert polygon(log, "run", str(suite), "--config", "good", "--run-id", "c").exit_code == 0
+    with serve(["delay:0.3"]) as (url, state):
+        res = polygon(log, "judge", "c", "--judge", "openai/judge", "--base-url", url, "--concurrency", "4")
+    assert res.exit_code == 0, res.output
+    assert state.max_inflight >= 2 and len(state.requests) == 8
