@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 LOCAL_STAMP := $(VENV)/.installed-local-stamp
 
-.PHONY: demo test lint typecheck pytest bench clean
+.PHONY: demo test lint typecheck pytest bench fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ typecheck: $(STAMP)
 
 pytest: $(LOCAL_STAMP)
 	$(PY) -m pytest -q
+
+# The four outside boundaries (suite files, transcripts, model answers, agent replies) with
+# 2,500 generated inputs each: 10,000 in all (make test runs 60 each, always the same).
+fuzz: $(STAMP)
+	POLYGON_FUZZ_EXAMPLES=2500 $(PY) -m pytest -q -p no:cacheprovider tests/fuzz
 
 bench: $(STAMP)
 	$(PY) -m tests.bench.run

@@ -27,7 +27,9 @@ from polygon.suite.loading import load_suite
     metavar="NAME",
     help="Configuration to run (repeatable; default: all in the suite).",
 )
-@click.option("--seed", type=int, default=None, help="Run seed (default: the suite's).")
+@click.option(
+    "--seed", type=click.IntRange(-(2**63), 2**63 - 1), default=None, help="Run seed (default: the suite's)."
+)
 @click.option(
     "--concurrency",
     type=click.IntRange(1, 512),

@@ -9,6 +9,7 @@ masked with :func:`mask` wherever a text came back from a server.
 
 from __future__ import annotations
 
+import datetime
 import math
 from collections.abc import Iterable
 from pathlib import Path
@@ -41,6 +42,8 @@ def log_safe(value: Any, depth: int = 0) -> Any:
         return {safe_text(str(k)): log_safe(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [log_safe(v, depth + 1) for v in value]
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()  # YAML reads 2024-05-01 as a date: keep it as written
     return safe_text(repr(value))
 
 

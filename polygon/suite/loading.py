@@ -14,7 +14,7 @@ from pydantic import (
     ValidationError,
 )
 
-from polygon.boundary import read_yaml
+from polygon.boundary import log_safe, read_yaml
 from polygon.errors import SuiteError
 from polygon.events import content_hash
 from polygon.suite.schema import ConfigSpec, PersonaSpec, ScenarioSpec, Suite
@@ -56,7 +56,7 @@ def load_suite(path: str | Path, *, personas_optional: bool = False) -> LoadedSu
     raw = read_yaml(path, "suite")
     if not isinstance(raw, dict):
         raise SuiteError(f"{path}: expected a mapping at the top level")
-    raw = _with_generated_personas(path, raw)
+    raw = log_safe(_with_generated_personas(path, raw))  # no value the log could not hold
     try:
         suite = Suite.model_validate(raw, context={"personas_optional": personas_optional})
     except ValidationError as exc:

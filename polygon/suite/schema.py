@@ -201,7 +201,7 @@ class Suite(_Strict):
 
     name: str
     description: str = ""
-    seed: int = 0
+    seed: int = Field(0, ge=-(2**63), lt=2**63)
     max_turns: int = Field(12, ge=1, le=200)
     trials: int = Field(1, ge=1, le=100)
     configs: dict[str, ConfigSpec]

@@ -90,5 +90,5 @@ def coerce_reply(out: Any) -> AgentReply:
         return AgentReply(reply=out)
     try:
         return msgspec.convert(out, AgentReply)
-    except (msgspec.ValidationError, TypeError) as exc:
+    except (msgspec.ValidationError, TypeError, ValueError, RecursionError) as exc:
         raise AgentError(f"agent answered something that is not a reply: {exc}") from None

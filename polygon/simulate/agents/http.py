@@ -46,10 +46,15 @@ class HttpAgent:
             raise AgentError(f"agent endpoint {self._url}: {type(exc).__name__}: {exc}") from None
         if response.status_code != 200:
             raise AgentError(f"agent endpoint {self._url} answered HTTP {response.status_code}")
-        try:
-            return msgspec.json.decode(response.content, type=AgentReply)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise AgentError(f"agent endpoint {self._url} answered malformed JSON: {exc}") from None
+        return decode_reply(response.content, self._url)
 
     async def aclose(self) -> None:
         """The shared client is closed by its owner."""
+
+
+def decode_reply(content: bytes, where: str) -> AgentReply:
+    """An HTTP agent's answer as a reply, or :class:`AgentError` saying what was wrong with it."""
+    try:
+        return msgspec.json.decode(content, type=AgentReply)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+        raise AgentError(f"agent endpoint {where} answered malformed JSON: {exc}") from None
