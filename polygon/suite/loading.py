@@ -14,7 +14,7 @@ from pydantic import (
     ValidationError,
 )
 
-from polygon.boundary import log_safe, read_yaml
+from polygon.boundary import log_safe, read_text, read_yaml
 from polygon.errors import SuiteError
 from polygon.events import content_hash
 from polygon.suite.schema import ConfigSpec, PersonaSpec, ScenarioSpec, Suite
@@ -111,13 +111,19 @@ def resolve_factory(path: Path, field: str, ref: str) -> Callable[..., Any]:
     return cast(Callable[..., Any], factory)
 
 
-def inside(suite: Path, field: str, name: str) -> Path:
+def inside(suite: Path, field: str, name: object) -> Path:
     """A path a suite names, resolved inside the suite's folder (or a user error naming the field).
 
     A suite cannot make Polygon read ``/etc/passwd`` into a prompt, or write another suite.
     """
+    if not isinstance(name, str) or not name.strip() or "\x00" in name:
+        raise SuiteError(f"{suite}: {field}: expected a file name, got {name!r:.80}")
     folder = suite.parent.resolve()
-    target = (folder / name).resolve()
+    try:
+        target = (folder / name).resolve()
+    except (OSError, ValueError) as exc:
+        why = exc.__class__.__name__
+        raise SuiteError(f"{suite}: {field}: {name!r:.80} is not a usable path ({why})") from None
     if not target.is_relative_to(folder):
         raise SuiteError(f"{suite}: {field}: {name!r} is outside the suite's folder {folder}")
     return target
@@ -127,8 +133,12 @@ def _with_generated_personas(path: Path, raw: dict[str, Any]) -> dict[str, Any]:
     name = raw.get("personas_file")
     if not name:
         return raw
-    extra_path = inside(path, "personas_file", str(name))
-    if not extra_path.exists():
+    extra_path = inside(path, "personas_file", name)
+    try:
+        exists = extra_path.is_file()
+    except OSError:  # a name the file system refuses (too long …)
+        raise SuiteError(f"{path}: personas_file: {name!r:.80} is not a usable path") from None
+    if not exists:
         return raw  # not generated yet: `polygon personas generate` writes it
     extra = read_yaml(extra_path, "personas") or {}
     if not isinstance(extra, dict) or not isinstance(extra.get("personas", []), list):
@@ -141,8 +151,8 @@ def _prompt(path: Path, name: str, cfg: ConfigSpec) -> str:
         return cfg.prompt
     prompt_path = inside(path, f"configs.{name}.prompt_file", cfg.prompt_file)
     try:
-        return prompt_path.read_text(encoding="utf-8")
-    except OSError:
+        return read_text(prompt_path, "prompt")
+    except SuiteError:
         raise SuiteError(f"{path}: configs.{name}.prompt_file: cannot read {prompt_path}") from None
 
 
