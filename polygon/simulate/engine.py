@@ -7,6 +7,7 @@ and a resumed or distributed run ends with exactly the events of an uninterrupte
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 from collections.abc import Callable
@@ -142,6 +143,9 @@ class Conversation:
                 turn=turn,
             )
             self.sink.flush()  # an exchange is over: a durable sink commits it now
+            # Yield to the event loop: a Python or scripted agent never awaits anything, and
+            # without this the group-commit writer would not run until every call was over.
+            await asyncio.sleep(0)
             if reply.end:
                 return _Ending(reply.end, "agent"), turn
             stop = self.monitor(turn, reply, self.turn_tools) if self.monitor else None

@@ -282,3 +282,30 @@ def test_resume_refuses_a_changed_agent_profile(tmp_path: Path) -> None:
     )
     res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "run", str(suite), "--resume", "p"])
     assert res.exit_code == 2 and "changed since it started" in res.output
+
+
+def test_a_plain_python_agent_run_commits_as_it_goes(tmp_path: Path) -> None:
+    """Killed on its 101st agent step, the run has already committed the exchanges before it."""
+    import shutil
+    import subprocess
+    import sys
+
+    folder = tmp_path / "suite"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "dying", folder)
+    text = clinic_suite_path().read_text()
+    text = text.replace("python:polygon.examples.clinic.agents:make_v1", "python:agents:make")
+    text = text.replace("prompt_file: prompt_v1.md", "prompt: v1\n    params: {after: 101}")
+    text = text.replace("prompt_file: prompt_v2.md", "prompt: v2")
+    text = text.replace("trials: 1", "trials: 4")
+    (folder / "suite.yaml").write_text(text)
+    log = tmp_path / "log"
+    proc = subprocess.run(
+        [sys.executable, "-m", "polygon", "--log", str(log), "run", str(folder / "suite.yaml"), "--config", "v1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == -9, proc.stderr
+    with LmdbLog(log, readonly=True) as opened:
+        committed = opened.last_seq()
+    assert committed > 50, committed  # before: 1 (only run.started) until every call had ended
