@@ -7,6 +7,7 @@ renders the result. Errors that are the user's (``PolygonError``) print one line
 
 from __future__ import annotations
 
+import importlib
 import os
 
 import click
@@ -26,8 +27,45 @@ class _OneLineError(click.ClickException):
         click.echo(f"error: {self.message}", err=True)
 
 
+COMMANDS = {
+    "demo": "demo_cmd:demo",
+    "init": "init_cmd:init",
+    "run": "run_cmd:run",
+    "judge": "judge_cmd:judge",
+    "report": "report_cmd:report",
+    "explain": "explain_cmd:explain_cmd",
+    "probe": "probe_cmd:probe",
+    "trend": "trend_cmd:trend",
+    "compare": "compare_cmd:compare",
+    "divergence": "divergence_cmd:divergence_cmd",
+    "personas": "personas_cmd:personas",
+    "import": "import_cmd:import_",
+    "rerun": "rerun_cmd:rerun",
+    "replay": "replay_cmd:replay",
+    "noise": "noise_cmd:noise",
+    "log": "log_cmd:log",
+}
+"""Command → ``module:attribute`` in ``polygon.cli``: one module per command, imported only
+when that command runs (or ``--help`` lists them), so ``polygon --version`` stays quick."""
+
+
 class _PolygonGroup(click.Group):
-    """Turns Polygon's own errors into one line and exit code 2 (tracebacks with --debug)."""
+    """Turns Polygon's own errors into one line and exit code 2 (tracebacks with --debug).
+
+    Commands load lazily from :data:`COMMANDS`.
+    """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        ref = COMMANDS.get(cmd_name)
+        if ref is None:
+            return None
+        module, _, attr = ref.partition(":")
+        command = getattr(importlib.import_module(f"polygon.cli.{module}"), attr)
+        assert isinstance(command, click.Command)
+        return command
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -61,51 +99,6 @@ def cli(ctx: click.Context, log_path: str | None, debug: bool) -> None:
         openai_base_url=os.environ.get("OPENAI_BASE_URL", ""),
         openai_api_key=os.environ.get("OPENAI_API_KEY", ""),
     )
-
-
-def _register() -> None:
-    # One module per command, registered in the order `polygon --help` lists them.
-    from polygon.cli import (
-        compare_cmd,
-        demo_cmd,
-        divergence_cmd,
-        explain_cmd,
-        import_cmd,
-        init_cmd,
-        judge_cmd,
-        log_cmd,
-        noise_cmd,
-        personas_cmd,
-        probe_cmd,
-        replay_cmd,
-        report_cmd,
-        rerun_cmd,
-        run_cmd,
-        trend_cmd,
-    )
-
-    for command in (
-        demo_cmd.demo,
-        init_cmd.init,
-        run_cmd.run,
-        judge_cmd.judge,
-        report_cmd.report,
-        explain_cmd.explain_cmd,
-        probe_cmd.probe,
-        trend_cmd.trend,
-        compare_cmd.compare,
-        divergence_cmd.divergence_cmd,
-        personas_cmd.personas,
-        import_cmd.import_,
-        rerun_cmd.rerun,
-        replay_cmd.replay,
-        noise_cmd.noise,
-        log_cmd.log,
-    ):
-        cli.add_command(command)
-
-
-_register()
 
 
 def main(argv: list[str] | None = None) -> None:

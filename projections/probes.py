@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import msgspec
-from scipy.stats import binomtest
 
 from polygon.events import Envelope
 from polygon.events.families import ConversationStarted, ProbeAnswered
@@ -34,6 +33,8 @@ def wilson(right: int, applicable: int, not_applicable: int = 0) -> Rate:
     """Compliance and its Wilson 95% interval (scipy's binomtest)."""
     if applicable == 0:
         return Rate(right=0, applicable=0, not_applicable=not_applicable, rate=None, low=None, high=None)
+    from scipy.stats import binomtest  # 1 s to import: only when an interval is drawn
+
     ci = binomtest(right, applicable).proportion_ci(confidence_level=0.95, method="wilson")
     return Rate(
         right=right,

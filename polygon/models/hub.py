@@ -10,12 +10,14 @@ request is reused instead of calling again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polygon.errors import UserInputError
 from polygon.models import ModelClient
 from polygon.models.cache import CachedClient
-from polygon.models.openai import OpenAIClient
+
+if TYPE_CHECKING:
+    from polygon.models.openai import OpenAIClient
 
 DEFAULT_OPENAI_URL = "https://api.openai.com/v1"
 
@@ -78,6 +80,8 @@ class ModelHub:
                     "openai/… models need a server: set openai_base_url in the suite, pass --base-url, "
                     f"or set OPENAI_BASE_URL (for OpenAI itself, say {DEFAULT_OPENAI_URL} on purpose)"
                 )
+            from polygon.models.openai import OpenAIClient  # httpx: only when a server is used
+
             server = OpenAIClient(
                 self.settings.base_url,
                 self.settings.api_key,

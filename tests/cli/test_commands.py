@@ -208,3 +208,17 @@ def test_run_fail_on_exits_1_only_when_asked(tmp_path: Path) -> None:
     assert (
         invoke("--log", log, "run", suite, "--config", "v2", "--run-id", "d", "--no-progress").exit_code == 0
     )
+
+
+def test_the_cli_imports_only_what_a_command_needs() -> None:
+    """`polygon --version` and `--help` load no statistics or HTTP stack (they cost a second)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom polygon.cli.main import cli\n"
+        "try:\n    cli.main(args=['--version'], prog_name='polygon')\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('scipy', 'httpx', 'numpy', 'jinja2') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout
+    assert out.strip().splitlines()[-1] == "[]", out
