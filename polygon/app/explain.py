@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from polygon.app.replay import load_conversation
-from polygon.app.report import load_run, run_of
+from polygon.app.report import run_of
 from polygon.events import EventLog
 from polygon.events.families import RubricRecorded
+from polygon.events.streams import conversation_stream, run_stream
 from polygon.projections.explain import explain
-from polygon.projections.verdicts import ConversationVerdict
+from polygon.projections.verdicts import ConversationVerdict, build
 from polygon.transcript import ConversationView
 
 
@@ -31,7 +32,10 @@ def explain_conversation(
     judge: str | None = None,
 ) -> Explanation:
     """Everything ``explain`` shows for ``conversation`` (newest rubric and latest pass by default)."""
-    state = load_run(log, run_of(log, conversation))
+    run_id = run_of(log, conversation)
+    # The run's own stream (rubrics) and this call's stream only: not the whole run.
+    events = [*log.read_stream(run_stream(run_id)), *log.read_stream(conversation_stream(conversation))]
+    state = build(run_id, events)
     view = load_conversation(log, conversation)
     row, used = explain(state, conversation, rubric, pass_id=pass_id, judge=judge)
     return Explanation(row, used, view)
