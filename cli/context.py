@@ -16,11 +16,15 @@ class Context:
     debug: bool
     openai_base_url: str = ""
     openai_api_key: str = field(default="", repr=False)
+    model_timeout_s: float = 60.0
 
     def model_settings(self, base_url: str = "", cache: bool = False) -> ModelSettings:
         """Flags win over the suite's setting, which wins over the environment."""
         return ModelSettings(
-            base_url=base_url or self.openai_base_url, api_key=self.openai_api_key, cache=cache
+            base_url=base_url or self.openai_base_url,
+            api_key=self.openai_api_key,
+            cache=cache,
+            timeout_s=self.model_timeout_s,
         )
 
 

@@ -98,7 +98,21 @@ def cli(ctx: click.Context, log_path: str | None, debug: bool) -> None:
         debug=debug,
         openai_base_url=os.environ.get("OPENAI_BASE_URL", ""),
         openai_api_key=os.environ.get("OPENAI_API_KEY", ""),
+        model_timeout_s=_timeout(os.environ.get("POLYGON_MODEL_TIMEOUT", "")),
     )
+
+
+def _timeout(value: str) -> float:
+    """``POLYGON_MODEL_TIMEOUT``: seconds per model request attempt (default 60)."""
+    if not value:
+        return 60.0
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise click.UsageError(f"POLYGON_MODEL_TIMEOUT={value!r}: expected seconds, e.g. 120") from None
+    if not 1 <= seconds <= 3600:
+        raise click.UsageError(f"POLYGON_MODEL_TIMEOUT={value!r}: expected 1 to 3600 seconds")
+    return seconds
 
 
 def main(argv: list[str] | None = None) -> None:

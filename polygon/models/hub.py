@@ -30,6 +30,8 @@ class ModelSettings:
     api_key: str = field(default="", repr=False)
     concurrency: int = 16
     cache: bool = False
+    timeout_s: float = 60.0
+    """Per attempt (``POLYGON_MODEL_TIMEOUT``); a slow local model on a small machine needs more."""
 
 
 def split_ref(ref: str) -> tuple[str, str]:
@@ -80,12 +82,14 @@ class ModelHub:
                     "openai/… models need a server: set openai_base_url in the suite, pass --base-url, "
                     f"or set OPENAI_BASE_URL (for OpenAI itself, say {DEFAULT_OPENAI_URL} on purpose)"
                 )
-            from polygon.models.openai import OpenAIClient  # httpx: only when a server is used
+            from polygon.models.openai import OpenAIClient, RetryPolicy  # httpx: only when used
 
+            timeout = self.settings.timeout_s
             server = OpenAIClient(
                 self.settings.base_url,
                 self.settings.api_key,
                 concurrency=self.settings.concurrency,
+                policy=RetryPolicy(attempt_timeout_s=timeout, deadline_s=max(120.0, 2 * timeout)),
             )
             self._servers.append(server)
             return server
