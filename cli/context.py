@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import click
+
 from polygon.models.hub import ModelSettings
 
 
@@ -33,3 +35,13 @@ def system_now() -> str:
     from datetime import UTC, datetime
 
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+pass_concurrency = click.option(
+    "--concurrency",
+    type=click.IntRange(1, 256),
+    default=8,
+    show_default=True,
+    help="Conversations in flight at once (a model judge or answerer waits on its server).",
+)
+"""The ``--concurrency`` of the model passes (``judge``, ``probe``)."""

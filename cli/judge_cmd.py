@@ -6,7 +6,7 @@ import click
 
 from polygon.app.judge import judge_run
 from polygon.app.log import open_log
-from polygon.cli.context import Context, system_now
+from polygon.cli.context import Context, pass_concurrency, system_now
 from polygon.cli.progress import Reporter, mode
 from polygon.models.hub import ModelHub
 from polygon.score.rubric import load_rubric
@@ -25,13 +25,7 @@ from polygon.score.rubric import load_rubric
     default=0,
     help="Judge again with the same settings as a new pass (model judges vary).",
 )
-@click.option(
-    "--concurrency",
-    type=click.IntRange(1, 256),
-    default=8,
-    show_default=True,
-    help="Conversations judged at once (a model judge waits on its server).",
-)
+@pass_concurrency
 @click.option("--base-url", default="", metavar="URL", help="OpenAI-compatible server for openai/… judges.")
 @click.pass_obj
 def judge(

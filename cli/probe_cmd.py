@@ -8,7 +8,7 @@ import click
 
 from polygon.app.log import open_log
 from polygon.app.probe import load_probes, probe_with
-from polygon.cli.context import Context, system_now
+from polygon.cli.context import Context, pass_concurrency, system_now
 from polygon.cli.progress import Reporter, mode
 from polygon.models.hub import ModelHub
 
@@ -28,13 +28,7 @@ from polygon.models.hub import ModelHub
     show_default=True,
     help="scripted/detector (offline detectors) or a model reference.",
 )
-@click.option(
-    "--concurrency",
-    type=click.IntRange(1, 256),
-    default=8,
-    show_default=True,
-    help="Conversations judged at once (a model judge waits on its server).",
-)
+@pass_concurrency
 @click.option("--base-url", default="", metavar="URL", help="OpenAI-compatible server for openai/… models.")
 @click.pass_obj
 def probe(

@@ -50,7 +50,6 @@ class Reporter:
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
                 transient=True,
-                console=None,
             )
             self._bar.__enter__()
             self._task = self._bar.add_task(self.label, total=None)

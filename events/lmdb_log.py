@@ -399,27 +399,6 @@ class LmdbLog:
 
             yield rows
 
-    def raw_db(self, name: str) -> Iterator[tuple[bytes, bytes]]:
-        """Every (key, value) of a sub-database, page by page (for ``verify``)."""
-        start = b""
-        while True:
-            page = self._read(partial(_kv_page, db=self._dbs[name], start=start, limit=2000))
-            yield from page
-            if len(page) < 2000:
-                return
-            start = page[-1][0] + b"\x00"
-
-
-def _kv_page(txn: Any, db: Any, start: bytes, limit: int) -> list[tuple[bytes, bytes]]:
-    cursor = txn.cursor(db=db)
-    if not (cursor.set_range(start) if start else cursor.first()):
-        return []
-    out: list[tuple[bytes, bytes]] = []
-    for key, value in cursor:
-        out.append((bytes(key), bytes(value)))
-        if len(out) >= limit:
-            break
-    return out
 
 
 def _acquire_writer_lock(path: Path) -> int:

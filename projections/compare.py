@@ -21,11 +21,9 @@ from polygon.compare.divergence import Divergence, find_divergence
 from polygon.projections.probes import ProbeTable, Rate
 from polygon.projections.report import scenario_trials
 from polygon.projections.verdicts import ConversationVerdict
-from polygon.score.verdict import OUT_OF_SCORECARD
+from polygon.score.verdict import GRADED, OUT_OF_SCORECARD
 from polygon.transcript import ConversationView
 
-GRADED = ("pass", "warn", "fail")
-"""States with a full composite: the only ones means, matrices and paired differences use."""
 BOOTSTRAP_SEED = 20261130
 BOOTSTRAP_RESAMPLES = 2000
 

@@ -16,6 +16,7 @@ from polygon.events import to_builtins
 from polygon.events.families import CriterionScore, Evidence, RubricRecorded
 from polygon.projections.report import HEURISTIC_LABEL
 from polygon.projections.verdicts import ConversationVerdict, RunRecord, choose_pass, choose_version, verdicts
+from polygon.score.verdict import GRADED
 from polygon.transcript import ConversationView
 
 _TURN = re.compile(r"\[turn (\d+)\]")
@@ -67,7 +68,7 @@ def explain_lines(row: ConversationVerdict, rubric: RubricRecorded, view: Conver
     prompt = row.judged[0].event.prompt_version if row.judged else ""
     yield f"judge prompt {prompt or 'judge-1 (before versions were recorded)'}"
     lines = f"pass ≥ {rubric.pass_at:g}, warn ≥ {rubric.warn_at:g}"
-    unused = "" if v.verdict in ("pass", "warn", "fail") else f"; not used: the call is {v.verdict}"
+    unused = "" if v.verdict in GRADED else f"; not used: the call is {v.verdict}"
     yield f"verdict {v.verdict.upper()} · composite {v.composite:.2f} ({lines}{unused})"
     if v.state_reason:
         yield f"why {v.verdict}: {v.state_reason}"

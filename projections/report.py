@@ -24,8 +24,8 @@ from polygon.projections.verdicts import (
     verdicts,
     versions,
 )
+from polygon.score.verdict import GRADED
 
-GRADED = ("pass", "warn", "fail")
 HEURISTIC_LABEL = "heuristic baseline (scripted/heuristic) — not a model's judgement"
 
 
@@ -123,7 +123,7 @@ def _summaries(rows: list[ConversationVerdict]) -> list[ConfigSummary]:
     for config in sorted({r.record.config for r in rows}):
         mine = [r for r in rows if r.record.config == config]
         judged = [r.verdict for r in mine if r.verdict is not None]
-        graded = [v for v in judged if v.verdict in ("pass", "warn", "fail")]
+        graded = [v for v in judged if v.verdict in GRADED]
         count = Counter(v.verdict for v in judged)
         out.append(
             ConfigSummary(

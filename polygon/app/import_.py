@@ -259,7 +259,7 @@ def _events(
         # An end-of-call or transfer tool is the call's ending, not a stub call: a simulated
         # model agent's built-in end_call is recorded the same way, so the two compare.
         ending = options.end_tools | options.transfer_tools
-        real = [t for t in turn.tools if not is_ending_tool(t.name, ending, frozenset())]
+        real = [t for t in turn.tools if not is_ending_tool(t.name, ending)]
         for i, tool in enumerate(real):
             emit(TOOL, _tool_event(cid, n, i, tool, validators, options.redact), turn=n, index=i)
         if turn.agent is not None:

@@ -289,19 +289,20 @@ def ending_of(
     The last end-of-call or transfer tool call wins; names are compared as given and
     case-insensitively without ``_`` and ``-`` (``endCall`` = ``end_call``).
     """
+    transfers, ends = {_norm(t) for t in transfer_tools}, {_norm(t) for t in end_tools}
     found = ("", "", 0)
     for n, turn in enumerate(conv.turns, start=1):
         for tool in turn.tools:
-            if _norm(tool.name) in {_norm(t) for t in transfer_tools}:
+            if _norm(tool.name) in transfers:
                 found = ("transfer", "agent", n)
-            elif _norm(tool.name) in {_norm(t) for t in end_tools}:
+            elif _norm(tool.name) in ends:
                 found = ("hangup", "agent", n)
     return found
 
 
-def is_ending_tool(name: str, end_tools: frozenset[str], transfer_tools: frozenset[str]) -> bool:
+def is_ending_tool(name: str, ending_tools: frozenset[str]) -> bool:
     """Whether a tool call ends the call (hang-up or transfer) rather than asks a stub."""
-    return _norm(name) in {_norm(t) for t in end_tools | transfer_tools}
+    return _norm(name) in {_norm(t) for t in ending_tools}
 
 
 def _norm(name: str) -> str:

@@ -59,7 +59,8 @@ class GateResult(msgspec.Struct, frozen=True, kw_only=True):
 
 STATES = ("pass", "warn", "fail", "error", "inconclusive", "simulator_error")
 """Every verdict state; the first four count against (or for) the agent."""
-AGAINST_AGENT = ("fail", "error")
+GRADED = ("pass", "warn", "fail")
+"""States with a full composite: the only ones means, matrices and paired differences use."""
 OUT_OF_SCORECARD = ("simulator_error",)
 
 

@@ -128,11 +128,12 @@ class ToolBox:
             )
         if fault:
             return self._faulted(spec, args, errors, fault, latency)
+        broken = False
         try:
             result = self._answer(spec.stub, args)
             error = ""
         except StubError as exc:
-            result, error = None, str(exc)
+            result, error, broken = None, str(exc), exc.broken
         return ToolOutcome(
             name,
             args,
@@ -143,7 +144,7 @@ class ToolBox:
             "",
             latency,
             self._state_hash(spec),
-            stub_broken=error.startswith(BROKEN),
+            stub_broken=broken,
         )
 
     def _faulted(
@@ -229,12 +230,16 @@ class ToolBox:
         return copy.deepcopy(self.stores)
 
 
-BROKEN = "template failed: "
-"""How a broken stub's error starts (the stub's configuration, not the agent, is at fault)."""
-
-
 class StubError(Exception):
-    """A stub's own error answer (slot taken, key unknown, rule error)."""
+    """A stub's own error answer (slot taken, key unknown, rule error).
+
+    ``broken`` marks the stub's configuration as at fault (a template that does not
+    render), which makes the call a simulator error rather than the agent's.
+    """
+
+    def __init__(self, message: str, *, broken: bool = False) -> None:
+        super().__init__(message)
+        self.broken = broken
 
 
 def _call_seed(seed: int, name: str, turn: int, index: int) -> int:
@@ -264,7 +269,7 @@ def _render(template: str, args: dict[str, Any], stores: dict[str, dict[str, str
     except _OverBudget as exc:
         raise StubError(f"timeout: {exc}") from None
     except Exception as exc:  # a sandbox refusal or a broken template is the stub's error
-        raise StubError(f"{BROKEN}{exc}") from None
+        raise StubError(f"template failed: {exc}", broken=True) from None
     try:
         return json.loads(text)
     except ValueError:
