@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,11 +31,18 @@ class Context:
         )
 
 
-def system_now() -> str:
-    """UTC now, ISO-8601 to the second: the one clock, read at the CLI edge for display."""
-    from datetime import UTC, datetime
+_SHOWN: list[tuple[int, str]] = [(-1, "")]
 
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+def system_now() -> str:
+    """UTC now, ISO-8601 to the second: the one clock, read at the CLI edge for display.
+
+    Every event reads it, so a second's text is formatted once.
+    """
+    second = int(time.time())
+    if _SHOWN[0][0] != second:
+        _SHOWN[0] = (second, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second)))
+    return _SHOWN[0][1]
 
 
 pass_concurrency = click.option(

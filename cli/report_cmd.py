@@ -7,18 +7,9 @@ from pathlib import Path
 import click
 
 from polygon.app.log import open_log
-from polygon.app.report import enforce, load_run
+from polygon.app.report import RENDERERS, enforce, report_run
 from polygon.cli.context import Context
 from polygon.cli.enforce_opts import enforcement_options, exit_if_missed, policy
-from polygon.projections.report import (
-    make_report,
-    render_html,
-    render_json,
-    render_junit,
-    render_text,
-)
-
-RENDERERS = {"text": render_text, "json": render_json, "junit": render_junit, "html": render_html}
 
 
 @click.command()
@@ -50,12 +41,14 @@ def report(
     """Scorecard and verdicts of RUN, rebuilt from the log."""
     fmt = "json" if as_json else "junit" if as_junit else fmt
     with open_log(obj.log_path, readonly=True) as log:
-        result = make_report(load_run(log, run_id), rubric, pass_id=pass_id, judge=judge_name)
-    text = RENDERERS[fmt](result)
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        output.write_text(text, encoding="utf-8")
+        result, chunks = report_run(log, run_id, fmt, rubric=rubric, pass_id=pass_id, judge=judge_name)
+        if output is None:
+            for chunk in chunks:
+                click.echo(chunk, nl=False)
+        else:
+            with output.open("w", encoding="utf-8") as out:
+                out.writelines(chunks)
+    if output is not None:
         click.echo(f"wrote {output}", err=True)
     asked = policy(fail_on, min_pass_rate, allow_inconclusive, allow_simulator_errors)
     exit_if_missed(enforce(result, asked))

@@ -5,17 +5,22 @@ Checks, stopping at the first problem: the sequence is gapless from 1 and each r
 content hash stored with it (a changed byte is found); each stream's versions are gapless
 and the stream index, the heads and the identity index agree with the records. All of it in
 one read snapshot, so a run writing meanwhile is never mistaken for damage.
+
+What the index checks need of each record is kept in flat columns (48 bytes an event),
+not in Python objects: a million-event log is checked in about 50 MB beyond its mapped
+pages.
 """
 
 from __future__ import annotations
 
 import hashlib
+from array import array
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from polygon.events.envelope import DECODER, decode_header
 from polygon.events.errors import DecodeError
-from polygon.events.keys import split_identity_value, split_stream_key, unpack_u64
+from polygon.events.keys import split_stream_key, unpack_u64
 from polygon.events.store import VerifyReport
 
 if TYPE_CHECKING:
@@ -30,6 +35,51 @@ class _Problem(Exception):
     pass
 
 
+def _stream_digest(stream: str | bytes) -> bytes:
+    raw = stream.encode() if isinstance(stream, str) else stream
+    return hashlib.blake2b(raw, digest_size=8).digest()
+
+
+def _raw16(hex_text: str) -> bytes:
+    """16 bytes from 32 hex characters; anything else (a damaged record) matches no index key."""
+    try:
+        raw = bytes.fromhex(hex_text)
+    except ValueError:
+        raw = b""
+    return raw if len(raw) == 16 else bytes(16)
+
+
+class _Columns:
+    """Per event, by seq: stream (8-byte digest), stream version, identity, content hash."""
+
+    def __init__(self) -> None:
+        self.versions = array("q")
+        self.streams = bytearray()
+        self.identities = bytearray()
+        self.hashes = bytearray()
+
+    def __len__(self) -> int:
+        return len(self.versions)
+
+    def add(self, stream: str, version: int, identity: str, content_hash: str) -> None:
+        self.versions.append(version)
+        self.streams += _stream_digest(stream)
+        self.identities += _raw16(identity)
+        self.hashes += _raw16(content_hash)
+
+    def has(self, seq: int) -> bool:
+        return 1 <= seq <= len(self.versions)
+
+    def stream(self, seq: int) -> bytes:
+        return bytes(self.streams[(seq - 1) * 8 : seq * 8])
+
+    def identity(self, seq: int) -> bytes:
+        return bytes(self.identities[(seq - 1) * 16 : seq * 16])
+
+    def content_hash(self, seq: int) -> bytes:
+        return bytes(self.hashes[(seq - 1) * 16 : seq * 16])
+
+
 def verify_lmdb(log: LmdbLog) -> VerifyReport:
     """Walk every record and index of ``log``, in one snapshot."""
     with log.snapshot() as rows:
@@ -37,7 +87,7 @@ def verify_lmdb(log: LmdbLog) -> VerifyReport:
 
 
 def _verify(rows: Rows) -> VerifyReport:
-    records: dict[int, tuple[str, int, str, str]] = {}
+    records = _Columns()
     heads: dict[str, int] = {}
     try:
         expected = 1
@@ -59,12 +109,7 @@ def _verify(rows: Rows) -> VerifyReport:
                     f"is not next after {heads.get(record.stream, 0)}"
                 )
             heads[record.stream] = record.stream_version
-            records[seq] = (
-                record.stream,
-                record.stream_version,
-                record.identity,
-                record.content_hash,
-            )
+            records.add(record.stream, record.stream_version, record.identity, record.content_hash)
         _check_streams(rows, records)
         _check_heads(rows, heads)
         _check_identities(rows, records)
@@ -83,14 +128,17 @@ def _check_hash(seq: int, raw: bytes) -> None:
         raise _Problem(f"event #{seq}: its payload no longer matches its content hash (changed on disk)")
 
 
-def _check_streams(rows: Rows, records: dict[int, tuple[str, int, str, str]]) -> None:
+def _check_streams(rows: Rows, records: _Columns) -> None:
     count = 0
     for key, value in rows("streams"):
         count += 1
         stream, version = split_stream_key(key)
         seq = unpack_u64(value)
-        entry = records.get(seq)
-        if entry is None or entry[0] != stream or entry[1] != version:
+        if (
+            not records.has(seq)
+            or records.versions[seq - 1] != version
+            or records.stream(seq) != _stream_digest(stream)
+        ):
             raise _Problem(f"stream index entry {stream} v{version} disagrees with event #{seq}")
     if count != len(records):
         raise _Problem(f"stream index has {count} entries for {len(records)} events")
@@ -103,13 +151,12 @@ def _check_heads(rows: Rows, heads: dict[str, int]) -> None:
         raise _Problem(f"stream heads disagree with the events: {bad}")
 
 
-def _check_identities(rows: Rows, records: dict[int, tuple[str, int, str, str]]) -> None:
+def _check_identities(rows: Rows, records: _Columns) -> None:
     count = 0
     for key, value in rows("identities"):
         count += 1
-        seq, chash = split_identity_value(value) or (0, "")
-        entry = records.get(seq)
-        if entry is None or entry[2] != key.hex() or entry[3] != chash:
+        seq = unpack_u64(value[:8]) if len(value) == 24 else 0
+        if not records.has(seq) or records.identity(seq) != key or records.content_hash(seq) != value[8:]:
             raise _Problem(f"identity {key.hex()} disagrees with event #{seq}")
     if count != len(records):
         raise _Problem(f"identity index has {count} entries for {len(records)} events")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from math import comb
 
 import msgspec
@@ -270,7 +270,7 @@ def paired(a: Side, b: Side, rows: dict[str, list[ConversationVerdict]]) -> Pair
 
 
 def divergences(
-    a: Side, b: Side, rows: dict[str, list[ConversationVerdict]], views: dict[str, ConversationView]
+    a: Side, b: Side, rows: dict[str, list[ConversationVerdict]], views: Mapping[str, ConversationView]
 ) -> list[ScenarioDivergence]:
     """The first-trial calls of every scenario both sides ran."""
 
@@ -387,7 +387,7 @@ def compare(
     sides: Sequence[Side],
     rows: dict[str, list[ConversationVerdict]],
     probes: dict[str, ProbeTable],
-    views: dict[str, ConversationView],
+    views: Mapping[str, ConversationView],
     *,
     rubric_version: str,
     judge: str,

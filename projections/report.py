@@ -10,6 +10,7 @@ import html
 import json
 import statistics
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from xml.etree import ElementTree as ET
 
 import msgspec
@@ -242,9 +243,34 @@ def _trial_lines(report: RunReport) -> list[str]:
 
 def render_json(report: RunReport) -> str:
     """For scripts: deterministic key order."""
-    data = to_builtins(report)
+    return "".join(json_chunks(report))
+
+
+_ROWS = "\u0000rows\u0000"
+
+
+def json_chunks(report: RunReport, rows: Iterable[ConversationVerdict] | None = None) -> Iterator[str]:
+    """:func:`render_json` a piece at a time, byte for byte the same.
+
+    ``rows`` replaces ``report.conversations`` (whole rows, with every repeat and check,
+    read one call at a time): the report's own rows may be reduced ones, and a 20,000-call
+    document is never held whole.
+    """
+    data = to_builtins(msgspec.structs.replace(report, conversations=[]))
     data["judge_label"] = judge_label(report)
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
+    data["conversations"] = [_ROWS]
+    outline = json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
+    marker = "    " + json.dumps(_ROWS)
+    before, after = outline.split(marker)
+    some = False
+    for row in report.conversations if rows is None else rows:
+        text = json.dumps(to_builtins(row), sort_keys=True, ensure_ascii=False, indent=2)
+        yield (",\n" if some else before) + "    " + text.replace("\n", "\n    ")
+        some = True
+    if some:
+        yield after
+    else:  # an empty list is `[]` on one line
+        yield before.removesuffix("[\n") + "[]" + after.removeprefix("\n  ]")
 
 
 def render_junit(report: RunReport) -> str:

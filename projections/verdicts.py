@@ -4,6 +4,12 @@ The fold collects, per conversation, what the call was (configuration, scenario,
 end) and every scoring pass (checks and judge repeats, with their log positions). Verdicts
 are then computed with the rubric recorded in the log, never from a file, so a report
 rebuilds from the log alone and identically every time.
+
+Memory stays flat in run size with :func:`build_reduced`: it reads the run's own stream
+(its rubrics) first, then one conversation stream at a time, and keeps per pass only the
+verdict and the checks that explain it (:class:`PassVerdict`), not the judge's repeats. A
+renderer that shows every repeat takes whole rows one call at a time
+(:func:`conversation_rows`).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from polygon.events.families import (
     RubricRecorded,
     RunStarted,
 )
+from polygon.events.streams import conversation_of_stream, is_conversation_stream
 from polygon.score.rubric import CRITERIA
 from polygon.score.verdict import CallState, GateResult, Verdict, verdict
 
@@ -46,6 +53,21 @@ class Checked(msgspec.Struct, kw_only=True):
     event: CheckRecorded
 
 
+class PassVerdict(msgspec.Struct, kw_only=True):
+    """One pass over one conversation, reduced to what reports show."""
+
+    pass_id: str
+    judge: str
+    heuristic: bool
+    rubric_version: str
+    first_seq: int
+    verdict: Verdict | None = None
+    reasons: list[Checked] = msgspec.field(default_factory=list)
+    """The failed agent checks (what :meth:`ConversationVerdict.reasons` names)."""
+    error: str = ""
+    """Why no verdict could be computed (the log lacks the rubric it was scored under)."""
+
+
 class ConversationRecord(msgspec.Struct, kw_only=True):
     """What the log says about one conversation, for scoring."""
 
@@ -65,6 +87,8 @@ class ConversationRecord(msgspec.Struct, kw_only=True):
     turns: int = 0
     judged: dict[str, list[Scored]] = msgspec.field(default_factory=dict)
     checks: dict[str, list[Checked]] = msgspec.field(default_factory=dict)
+    passes: dict[str, PassVerdict] = msgspec.field(default_factory=dict)
+    """Passes already reduced (see :func:`compact`); ``judged`` then holds only newer ones."""
 
 
 class RunRecord(msgspec.Struct, kw_only=True):
@@ -112,11 +136,91 @@ def _conv(state: RunRecord, conversation_id: str) -> ConversationRecord:
 
 
 def build(run_id: str, events: Iterable[Envelope]) -> RunRecord:
-    """Fold the run stream and every conversation stream of the run."""
+    """Fold the run stream and every conversation stream of the run (in any order)."""
     state = RunRecord(run_id=run_id)
     for env in events:
         state = apply(state, env)
     return state
+
+
+def build_reduced(
+    run_id: str, head: Iterable[Envelope], conversations: Iterable[Iterable[Envelope]]
+) -> RunRecord:
+    """The same fold, for a run too large to hold.
+
+    ``head`` is the run's own stream (its rubrics), then each item of ``conversations`` is
+    one conversation's whole stream, which is reduced (:func:`compact`) as soon as it is
+    folded. Equal to :func:`build` for every report but the one that shows each repeat
+    (:func:`conversation_rows` gives those).
+    """
+    state = build(run_id, head)
+    for stream in conversations:
+        touched: set[str] = set()
+        for env in stream:
+            state = apply(state, env)
+            touched.add(env.stream)
+        for name in touched:
+            rec = state.conversations.get(conversation_of_stream(name))
+            if is_conversation_stream(name) and rec is not None:
+                compact(state, rec)
+    return state
+
+
+def compact(state: RunRecord, rec: ConversationRecord) -> None:
+    """Reduce each pass of ``rec`` to its verdict (with the rubrics ``state`` holds now)."""
+    for pass_id, scored in rec.judged.items():
+        if not scored:
+            continue
+        ordered = sorted(scored, key=lambda s: s.seq)
+        first = ordered[0].event
+        summary = PassVerdict(
+            pass_id=pass_id,
+            judge=first.judge,
+            heuristic=first.heuristic,
+            rubric_version=first.rubric_version,
+            first_seq=scored[0].seq,
+        )
+        try:
+            row = _judge(state, rec, pass_id, ordered)
+        except UserInputError as exc:
+            summary.error = str(exc)
+        else:
+            summary.verdict = _slim(row.verdict)
+            summary.reasons = [
+                Checked(seq=c.seq, event=msgspec.structs.replace(c.event, evidence=[]))
+                for c in row.checks
+                if c.event.outcome == "fail" and not c.event.simulator
+            ]
+        rec.passes[pass_id] = summary
+    rec.judged, rec.checks = {}, {}
+
+
+def _slim(result: Verdict | None) -> Verdict | None:
+    """The verdict without the judge's repeats and the gates' evidence.
+
+    Only views that read whole rows show those; every number and reason stays.
+    """
+    if result is None:
+        return None
+    return msgspec.structs.replace(
+        result,
+        criteria=[msgspec.structs.replace(c, repeats=[]) for c in result.criteria],
+        gates=[msgspec.structs.replace(g, evidence=[]) for g in result.gates],
+    )
+
+
+def conversation_rows(
+    state: RunRecord, events: Iterable[Envelope], version: str, pass_id: str | None = None
+) -> list[ConversationVerdict]:
+    """Whole rows (every repeat and check) of the conversations in ``events``.
+
+    They are folded on the head of ``state`` (its run and rubrics): one call's worth of
+    memory at a time.
+    """
+    head = RunRecord(run_id=state.run_id, started=state.started, rubrics=state.rubrics)
+    for env in events:
+        head = apply(head, env)
+    return verdicts(head, version, pass_id)
 
 
 class ConversationVerdict(msgspec.Struct, kw_only=True):
@@ -146,14 +250,18 @@ class ConversationVerdict(msgspec.Struct, kw_only=True):
         return out
 
 
+def _index(rec: ConversationRecord) -> dict[str, tuple[int, str, str]]:
+    """Pass id → (first log position, judge, rubric version), reduced or not."""
+    out = {pid: (p.first_seq, p.judge, p.rubric_version) for pid, p in rec.passes.items()}
+    for pid, scored in rec.judged.items():
+        if scored:
+            out[pid] = (scored[0].seq, scored[0].event.judge, scored[0].event.rubric_version)
+    return out
+
+
 def versions(state: RunRecord) -> list[str]:
     """Rubric versions this run was judged under, oldest first (by when the log recorded them)."""
-    judged = {
-        s.event.rubric_version
-        for rec in state.conversations.values()
-        for passes in rec.judged.values()
-        for s in passes
-    }
+    judged = {version for rec in state.conversations.values() for _, _, version in _index(rec).values()}
     recorded = list(dict.fromkeys(r.version for r in state.rubrics))
     return [v for v in recorded if v in judged] + sorted(judged - set(recorded))
 
@@ -179,11 +287,9 @@ def passes(state: RunRecord, version: str) -> list[tuple[str, str]]:
     """(pass id, judge) of every pass under ``version``, oldest first."""
     first: dict[str, tuple[int, str]] = {}
     for rec in state.conversations.values():
-        for pass_id, scored in rec.judged.items():
-            if scored and scored[0].event.rubric_version == version:
-                seq = min(s.seq for s in scored)
-                if pass_id not in first or seq < first[pass_id][0]:
-                    first[pass_id] = (seq, scored[0].event.judge)
+        for pass_id, (seq, judge, judged_under) in _index(rec).items():
+            if judged_under == version and (pass_id not in first or seq < first[pass_id][0]):
+                first[pass_id] = (seq, judge)
     return [(pid, judge) for pid, (_seq, judge) in sorted(first.items(), key=lambda kv: kv[1][0])]
 
 
@@ -214,20 +320,36 @@ def verdicts(state: RunRecord, version: str, pass_id: str | None = None) -> list
     for cid in sorted(state.conversations):
         rec = state.conversations[cid]
         mine = {
-            pid: s
-            for pid, s in rec.judged.items()
-            if s and s[0].event.rubric_version == version and pass_id in (None, pid)
+            pid: seq
+            for pid, (seq, _, judged_under) in _index(rec).items()
+            if judged_under == version and pass_id in (None, pid)
         }
         # The row carries the call's facts, not other passes: a new pass under another rubric
         # must leave this version's reports byte-identical.
-        call = msgspec.structs.replace(rec, judged={}, checks={})
+        call = msgspec.structs.replace(rec, judged={}, checks={}, passes={})
         if not mine:
             out.append(ConversationVerdict(record=call))
             continue
-        chosen = max(mine, key=lambda pid: mine[pid][0].seq)
-        row = _judge(state, rec, chosen, sorted(mine[chosen], key=lambda s: s.seq))
+        chosen = max(mine, key=lambda pid: mine[pid])
+        if chosen in rec.judged:
+            row = _judge(state, rec, chosen, sorted(rec.judged[chosen], key=lambda s: s.seq))
+        else:
+            row = _reduced(rec.passes[chosen])
         out.append(msgspec.structs.replace(row, record=call))
     return out
+
+
+def _reduced(summary: PassVerdict) -> ConversationVerdict:
+    if summary.error:
+        raise UserInputError(summary.error)
+    return ConversationVerdict(
+        record=ConversationRecord(conversation_id=""),
+        pass_id=summary.pass_id,
+        judge=summary.judge,
+        heuristic=summary.heuristic,
+        verdict=summary.verdict,
+        checks=summary.reasons,
+    )
 
 
 def _judge(

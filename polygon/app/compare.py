@@ -1,19 +1,23 @@
-"""Comparison use cases: read the runs once, hand the projections what they need."""
+"""Comparison use cases: read the runs once, a conversation at a time.
+
+The projections get what they need; the calls a divergence is shown for are read back on
+demand.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
-from polygon.app.report import run_events
-from polygon.errors import UserInputError
+from polygon.app.replay import load_conversation
+from polygon.errors import UnknownIdError, UserInputError
 from polygon.events import Envelope, EventLog
-from polygon.events.streams import conversation_of_stream, is_conversation_stream
+from polygon.events.streams import run_conversations, run_stream
 from polygon.projections import probes as probe_fold
 from polygon.projections import verdicts as verdict_fold
 from polygon.projections.compare import Comparison, Side, compare
 from polygon.projections.report import HEURISTIC_LABEL
 from polygon.projections.verdicts import ConversationVerdict, RunRecord, choose_version
-from polygon.transcript import ConversationView, build
+from polygon.transcript import ConversationView
 
 
 def compare_runs(
@@ -31,12 +35,10 @@ def compare_runs(
     """
     if not run_ids:
         raise UserInputError("compare needs at least one run")
-    records, tables, views = {}, {}, {}
+    records, tables = {}, {}
     for run_id in dict.fromkeys(run_ids):
-        events = list(run_events(log, run_id))
-        records[run_id] = verdict_fold.build(run_id, events)
-        tables[run_id] = probe_fold.build(events)
-        views.update(_views(events))
+        records[run_id], tables[run_id] = _fold(log, run_id)
+    views = _Views(log)  # only the calls a divergence is shown for are read back
     version = _shared_version(records, rubric)
     sides, rows = _sides(records, version, configs, multi=len(records) > 1)
     if len(sides) < 2:
@@ -91,12 +93,40 @@ def _mixed(sides: list[Side], rows: dict[str, list[ConversationVerdict]]) -> lis
     return out
 
 
-def _views(events: list[Envelope]) -> dict[str, ConversationView]:
-    by_conv: dict[str, list[Envelope]] = {}
-    for env in events:
-        if is_conversation_stream(env.stream):
-            by_conv.setdefault(conversation_of_stream(env.stream), []).append(env)
-    return {cid: build(cid, evs) for cid, evs in by_conv.items()}
+def _fold(log: EventLog, run_id: str) -> tuple[RunRecord, probe_fold.ProbeTable]:
+    """Verdicts and probe answers of a run, in one read, one conversation at a time."""
+    table = probe_fold.ProbeTable()
+
+    def tapped(events: Iterable[Envelope]) -> Iterator[Envelope]:
+        nonlocal table
+        for env in events:
+            table = probe_fold.apply(table, env)
+            yield env
+
+    if not log.stream_length(run_stream(run_id)):
+        raise UnknownIdError(f"no run {run_id!r} in the log")
+    head = tapped(log.read_stream(run_stream(run_id)))
+    conversations = (tapped(log.read_stream(s)) for s in log.streams(run_conversations(run_id)))
+    return verdict_fold.build_reduced(run_id, head, conversations), table
+
+
+class _Views(Mapping[str, ConversationView]):
+    """Conversation views read from the log when asked for (and kept: a few per scenario)."""
+
+    def __init__(self, log: EventLog) -> None:
+        self._log = log
+        self._read: dict[str, ConversationView] = {}
+
+    def __getitem__(self, conversation_id: str) -> ConversationView:
+        if conversation_id not in self._read:
+            self._read[conversation_id] = load_conversation(self._log, conversation_id)
+        return self._read[conversation_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read)
+
+    def __len__(self) -> int:
+        return len(self._read)
 
 
 def _sides(

@@ -1,25 +1,29 @@
 """What every pass over a run shares: the run's head, and the per-conversation loop.
 
 A pass (checks and judge, probes) reads each conversation of a run, folds it into a view,
-records what it finds through a sink, and appends that conversation's events in one batch:
-a killed pass keeps every conversation it finished, and running it again skips them
-(identities are deterministic).
+records what it finds through a sink, and hands that conversation's events, whole, to a
+group-commit writer: one durable commit per 20 ms of work, not one per conversation. A
+killed pass keeps every conversation committed before the kill, and running it again skips
+them (identities are deterministic).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TypeVar
 
 from polygon.app.progress import Progress, no_progress
 from polygon.errors import ModelServerDownError, UnknownIdError
 from polygon.events import Envelope, EventLog, Pending, identity
 from polygon.events.families import ConversationStarted, RunStarted
 from polygon.events.streams import RUN_STARTED, run_conversations, run_stream
-from polygon.recording import StreamRecorder
+from polygon.recording import GroupWriter, StreamRecorder
 from polygon.transcript import ConversationView, build
+
+T = TypeVar("T")
 
 
 def run_started(log: EventLog, run_id: str) -> RunStarted:
@@ -55,6 +59,21 @@ class Visit:
         return build(self.started.conversation_id, self.events)
 
 
+async def for_each(items: Iterable[T], concurrency: int, work: Callable[[T], Awaitable[None]]) -> None:
+    """``work`` on every item, at most ``concurrency`` at once.
+
+    Only ``concurrency`` tasks exist, taking items from one iterator as they finish: a task
+    per item would hold a frame and a future for every call of a 20,000-call run.
+    """
+    pending = iter(items)
+
+    async def worker() -> None:
+        for item in pending:
+            await work(item)
+
+    await asyncio.gather(*(worker() for _ in range(max(1, concurrency))))
+
+
 async def each_conversation(
     log: EventLog,
     run_id: str,
@@ -65,35 +84,39 @@ async def each_conversation(
     abort: Callable[[], str] = lambda: "",
     concurrency: int = 1,
 ) -> None:
-    """For each conversation of the run: read, let ``visit`` record into a sink, append.
+    """For each conversation of the run: read, let ``visit`` record into a sink, hand over.
 
     Up to ``concurrency`` conversations are visited at once (a model judge waits on its
-    server, not on us); each one's events are appended as one batch when it is done.
-    ``abort`` names a reason to stop (a model server that is down); the conversations done
-    so far stay in the log and running the pass again finishes it.
+    server, not on us). ``abort`` names a reason to stop (a model server that is down); what
+    was done so far is committed and running the pass again finishes it.
     """
     streams = list(log.streams(run_conversations(run_id)))
-    gate = asyncio.Semaphore(max(1, concurrency))
+    writer = GroupWriter(log)
+    stop = asyncio.Event()
+    pump = asyncio.create_task(writer.pump(stop))
     done = 0
 
     async def one(stream: str) -> None:
         nonlocal done
-        async with gate:
-            if reason := abort():
-                raise ModelServerDownError(
-                    f"{reason}; the pass stopped after {done} of {len(streams)} conversations "
-                    "(run it again to finish)"
-                )
-            events = list(log.read_stream(stream))
-            head = events[0].payload
-            assert isinstance(head, ConversationStarted)  # every conversation stream opens with it
-            sink = StreamRecorder(
-                run_id=run_id, stream=stream, conversation=head.conversation_id, seed=head.seed, now=now
+        if reason := abort():
+            raise ModelServerDownError(
+                f"{reason}; the pass stopped after {done} of {len(streams)} conversations "
+                "(run it again to finish)"
             )
-            await visit(Visit(events, head, sink))
-            if sink.pending:
-                log.append(sink.pending)
-            done += 1
-            progress(done, len(streams))
+        events = list(log.read_stream(stream))
+        head = events[0].payload
+        assert isinstance(head, ConversationStarted)  # every conversation stream opens with it
+        sink = StreamRecorder(
+            run_id=run_id, stream=stream, conversation=head.conversation_id, seed=head.seed, now=now
+        )
+        await visit(Visit(events, head, sink))
+        if sink.pending:
+            writer.submit(sink.pending)  # the conversation's events whole: never split by a commit
+        done += 1
+        progress(done, len(streams))
 
-    await asyncio.gather(*(one(s) for s in streams))
+    try:
+        await for_each(streams, concurrency, one)
+    finally:
+        stop.set()
+        await pump

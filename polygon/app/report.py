@@ -10,8 +10,17 @@ from polygon.errors import UnknownIdError
 from polygon.events import Envelope, EventLog
 from polygon.events.families import ConversationStarted
 from polygon.events.streams import conversation_stream, run_conversations, run_stream
-from polygon.projections.report import RunReport, state_of
-from polygon.projections.verdicts import RunRecord, build
+from polygon.projections.report import (
+    RunReport,
+    json_chunks,
+    make_report,
+    render_html,
+    render_json,
+    render_junit,
+    render_text,
+    state_of,
+)
+from polygon.projections.verdicts import ConversationVerdict, RunRecord, build_reduced, conversation_rows
 
 
 def run_events(log: EventLog, run_id: str) -> Iterator[Envelope]:
@@ -24,8 +33,22 @@ def run_events(log: EventLog, run_id: str) -> Iterator[Envelope]:
 
 
 def load_run(log: EventLog, run_id: str) -> RunRecord:
-    """The verdicts projection of a run."""
-    return build(run_id, run_events(log, run_id))
+    """The verdicts projection of a run, one conversation in memory at a time (reduced)."""
+    if not log.stream_length(run_stream(run_id)):
+        raise UnknownIdError(f"no run {run_id!r} in the log")
+    conversations = (log.read_stream(s) for s in log.streams(run_conversations(run_id)))
+    return build_reduced(run_id, log.read_stream(run_stream(run_id)), conversations)
+
+
+def whole_rows(log: EventLog, state: RunRecord, report: RunReport) -> Iterator[ConversationVerdict]:
+    """The report's rows with every repeat and check, read back one call at a time.
+
+    Each is computed under the pass its reduced row was computed from.
+    """
+    for row in report.conversations:
+        stream = conversation_stream(row.record.conversation_id)
+        whole = conversation_rows(state, log.read_stream(stream), report.rubric_version, row.pass_id or None)
+        yield next((w for w in whole if w.record.conversation_id == row.record.conversation_id), row)
 
 
 def run_of(log: EventLog, conversation_id: str) -> str:
@@ -34,6 +57,30 @@ def run_of(log: EventLog, conversation_id: str) -> str:
         if isinstance(env.payload, ConversationStarted):
             return env.payload.run_id
     raise UnknownIdError(f"no conversation {conversation_id!r} in the log")
+
+
+RENDERERS = {"text": render_text, "json": render_json, "junit": render_junit, "html": render_html}
+
+
+def report_run(
+    log: EventLog,
+    run_id: str,
+    fmt: str,
+    *,
+    rubric: str | None = None,
+    pass_id: str | None = None,
+    judge: str | None = None,
+) -> tuple[RunReport, Iterator[str]]:
+    """The report and its text in pieces (consume them while the log is open).
+
+    JSON shows every repeat and check of every call: it is written a call at a time from
+    the log, so its size in memory does not grow with the run.
+    """
+    state = load_run(log, run_id)
+    report = make_report(state, rubric, pass_id=pass_id, judge=judge)
+    if fmt == "json":
+        return report, json_chunks(report, whole_rows(log, state, report))
+    return report, iter([RENDERERS[fmt](report)])
 
 
 @dataclass(frozen=True)

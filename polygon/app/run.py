@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from polygon import __version__
 from polygon.app.judge import ScoreSummary, score_run
 from polygon.app.log import recorded_answers
-from polygon.app.passes import start_run
+from polygon.app.passes import for_each, start_run
 from polygon.app.probe import probe_run
 from polygon.app.progress import Progress, no_progress
 from polygon.errors import ModelServerDownError, ResumeRefusedError, UnknownIdError, UserInputError
@@ -138,7 +138,6 @@ async def _run_plans(
     on_end: Callable[[str], None],
 ) -> int:
     """Run the plans; returns how many were not started because a model server went down."""
-    gate = asyncio.Semaphore(max(1, concurrency))
     writer = GroupWriter(log)  # the single writer: this event loop, group commit
     stop = asyncio.Event()
     pump = asyncio.create_task(writer.pump(stop))
@@ -146,35 +145,34 @@ async def _run_plans(
 
     async def one(plan: ConversationPlan) -> None:
         nonlocal done, skipped
-        async with gate:
-            if down():  # no new call against a dead server: it would only fail after retries
-                skipped += 1
-                return
-            stream = conversation_stream(plan.conversation_id)
-            existing = (
-                frozenset(e.identity for e in log.read_stream(stream))
-                if log.stream_length(stream)
-                else frozenset()
-            )
-            sink = ConversationSink(
-                writer,
-                run_id=plan.run_id,
-                stream=stream,
-                conversation=plan.conversation_id,
-                seed=plan.seed,
-                now=now,
-                existing=existing,
-            )
-            agent = pool.make(plan.config, sink)
-            try:
-                on_end(await Conversation(plan, agent, sink, pool.caller(plan, sink)).run())
-            finally:
-                await agent.aclose()
-            done += 1
-            progress(done, len(plans))
+        if down():  # no new call against a dead server: it would only fail after retries
+            skipped += 1
+            return
+        stream = conversation_stream(plan.conversation_id)
+        existing = (
+            frozenset(e.identity for e in log.read_stream(stream))
+            if log.stream_length(stream)
+            else frozenset()
+        )
+        sink = ConversationSink(
+            writer,
+            run_id=plan.run_id,
+            stream=stream,
+            conversation=plan.conversation_id,
+            seed=plan.seed,
+            now=now,
+            existing=existing,
+        )
+        agent = pool.make(plan.config, sink)
+        try:
+            on_end(await Conversation(plan, agent, sink, pool.caller(plan, sink)).run())
+        finally:
+            await agent.aclose()
+        done += 1
+        progress(done, len(plans))
 
     try:
-        await asyncio.gather(*(one(p) for p in plans))
+        await for_each(plans, concurrency, one)
     finally:
         stop.set()
         await pump
@@ -222,7 +220,14 @@ def run_suite(
     else:
         start_run(log, started, now)
     plans = plan_run(loaded, run_id, seed, configs)
-    todo = [p for p in plans if not _ended(log, p.conversation_id)]
+    earlier = {p.conversation_id: _end_reason(log, p.conversation_id) for p in plans}
+    reasons = Counter(r for r in earlier.values() if r)
+    todo = [p for p in plans if not earlier[p.conversation_id]]
+
+    def ended(reason: str) -> None:
+        reasons[reason] += 1
+        on_end(reason)
+
     if options.resume:
         hub.remember(recorded_answers(log, run_id))  # a half-written call replays its model answers
     progress(len(plans) - len(todo), len(plans))
@@ -238,21 +243,22 @@ def run_suite(
             len(plans),
             run_id,
             hub,
-            on_end=on_end,
+            on_end=ended,
         )
     )
-    reasons = _all_end_reasons(log, plans)
     log.append(
         [
             Pending(
                 stream=run_stream(run_id),
                 identity=identity(run=run_id, kind=RUN_FINISHED),
-                event=RunFinished(run_id=run_id, conversations=len(plans), end_reasons=reasons),
+                event=RunFinished(
+                    run_id=run_id, conversations=len(plans), end_reasons=dict(sorted(reasons.items()))
+                ),
                 recorded_at=now(),
             )
         ]
     )
-    return RunSummary(run_id, len(plans), len(todo), reasons, scored)
+    return RunSummary(run_id, len(plans), len(todo), dict(sorted(reasons.items())), scored)
 
 
 async def _simulate_and_score(
@@ -313,17 +319,12 @@ def _answerer(loaded: LoadedSuite, hub: ModelHub) -> ProbeAnswerer:
     return ProbeAnswerer() if model == DETECTOR else ProbeAnswerer(name=model, client=hub.client(model))
 
 
-def _ended(log: EventLog, conversation_id: str) -> bool:
+def _end_reason(log: EventLog, conversation_id: str) -> str:
+    """Why the call ended, if the log holds its end ("" for a call not run or cut short)."""
     stream = conversation_stream(conversation_id)
     if not log.stream_length(stream):
-        return False
-    return any(isinstance(e.payload, ConversationEnded) for e in log.read_stream(stream))
-
-
-def _all_end_reasons(log: EventLog, plans: list[ConversationPlan]) -> dict[str, int]:
-    counts: Counter[str] = Counter()
-    for plan in plans:
-        for env in log.read_stream(conversation_stream(plan.conversation_id)):
-            if isinstance(env.payload, ConversationEnded):
-                counts[env.payload.reason] += 1
-    return dict(sorted(counts.items()))
+        return ""
+    for env in log.read_stream(stream):
+        if isinstance(env.payload, ConversationEnded):
+            return env.payload.reason
+    return ""

@@ -144,7 +144,7 @@ class Conversation:
             )
             self.sink.flush()  # an exchange is over: a durable sink commits it now
             # Yield to the event loop: a Python or scripted agent never awaits anything, and
-            # without this the group-commit writer would not run until every call was over.
+            # without this one call would run to its end before the others in flight move.
             await asyncio.sleep(0)
             if reply.end:
                 return _Ending(reply.end, "agent"), turn

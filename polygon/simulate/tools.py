@@ -9,6 +9,7 @@ string maps) for the whole call: a calendar that books a slot then reports it ta
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import random
@@ -261,11 +262,16 @@ class _OverBudget(Exception):
     pass
 
 
-def _render(template: str, args: dict[str, Any], stores: dict[str, dict[str, str]]) -> Any:
+@functools.lru_cache(maxsize=256)
+def _compiled(template: str) -> Any:
+    """A stub's template, compiled once per run (compiling costs more than rendering)."""
     builds_json = template.lstrip()[:1] in ("{", "[")
-    env = _JSON_TEMPLATES if builds_json else _TEMPLATES
+    return (_JSON_TEMPLATES if builds_json else _TEMPLATES).from_string(template)
+
+
+def _render(template: str, args: dict[str, Any], stores: dict[str, dict[str, str]]) -> Any:
     try:
-        text = _within_budget(lambda: env.from_string(template).generate(args=args, state=stores))
+        text = _within_budget(lambda: _compiled(template).generate(args=args, state=stores))
     except _OverBudget as exc:
         raise StubError(f"timeout: {exc}") from None
     except Exception as exc:  # a sandbox refusal or a broken template is the stub's error

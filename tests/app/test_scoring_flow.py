@@ -86,7 +86,10 @@ def test_v2_scores_lower_than_v1_under_both_rubrics(clinic: MemoryLog) -> None:
 
 
 def test_explain_accounts_for_every_point(clinic: MemoryLog) -> None:
-    state = load_run(clinic, "c")
+    from polygon.app.report import run_events
+    from polygon.projections.verdicts import build
+
+    state = build("c", run_events(clinic, "c"))  # explain shows every repeat: the whole fold
     for conv in state.conversations:
         row, rubric = explain(state, conv, "v1")
         assert row.verdict is not None
@@ -237,3 +240,24 @@ def test_score_run_on_unknown_run_is_a_user_error() -> None:
             JudgeSettings(rubric=load_rubric("v1"), judge=ModelJudge("x/y", ScriptedModelClient(["{}"]))),
             now=lambda: "",
         ))
+
+
+def test_the_reduced_fold_gives_the_same_reports_as_the_whole_one(tmp_path: Path) -> None:
+    """``report`` folds a run one call at a time and keeps only verdicts; every format must
+    still be byte-identical to the report of the whole fold (JSON with every repeat)."""
+    from polygon.app.report import report_run, run_events
+    from polygon.projections.report import render_html
+    from polygon.projections.verdicts import build
+
+    log = tmp_path / "log"
+    run_clinic_to(log)
+    assert invoke(log, "judge", "r", "--rubric", "v2").exit_code == 0  # a second pass, another rubric
+    with LmdbLog(log, readonly=True) as lg:
+        whole = build("r", run_events(lg, "r"))
+        for rubric in ("v1", "v2"):
+            full = make_report(whole, rubric)
+            renderers = {"text": render_text, "json": render_json, "junit": render_junit, "html": render_html}
+            for fmt, render in renderers.items():
+                _, chunks = report_run(lg, "r", fmt, rubric=rubric)
+                assert "".join(chunks) == render(full), (rubric, fmt)
+    assert json.loads(render_json(full))["conversations"][0]["judged"]  # the repeats are there

@@ -1,0 +1,148 @@
+"""The run at scale, through the CLI: wall, CPU and peak RSS of each command at N calls.
+
+The bundled clinic suite with its twelve personas copied ``m`` times and 42 trials, so
+N ≈ 1,008 · m calls; every command runs in its own process (peak RSS is that process's),
+as a user would run it. ``python -m tests.bench.scale 1000 5000 20000`` prints the table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "clinic"
+TRIALS = 42
+CALLS_PER_COPY = 12 * 2 * TRIALS  # personas × configurations × trials
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One command's cost: peak RSS, and the peak of its anonymous part (the heap; the rest
+    is pages of the mapped log, which the kernel can drop at will)."""
+
+    wall_s: float
+    cpu_s: float
+    rss_mb: float
+    anon_mb: float
+    stdout: str
+
+
+def _memory_kb(pid: int) -> tuple[int, int]:
+    """(peak RSS, current anonymous RSS) of a live process, from /proc (ru_maxrss would
+    also count the forking parent's pages)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0, 0
+    found = [re.search(rf"{k}:\s+(\d+) kB", status) for k in ("VmHWM", "RssAnon")]
+    hwm, anon = (int(f.group(1)) if f else 0 for f in found)
+    return hwm, anon
+
+
+def polygon(log: Path, *args: str) -> Measured:
+    """Run ``polygon ARGS`` in a child process; its wall time, CPU time and peak RSS."""
+    cmd = [str(Path(sys.executable).parent / "polygon"), "--log", str(log), *args]
+    t0 = time.perf_counter()
+    peak = anon = 0
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err)
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            hwm, heap = _memory_kb(proc.pid)
+            peak, anon = max(peak, hwm), max(anon, heap)
+            time.sleep(0.005)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - t0
+        out.seek(0)
+        err.seek(0)
+        text, problems = out.read(1 << 20).decode(errors="replace"), err.read().decode()
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"polygon {' '.join(args)} failed: {problems[-2000:]}")
+    return Measured(wall, usage.ru_utime + usage.ru_stime, peak / 1024, anon / 1024, text)
+
+
+def scaled_suite(where: Path, copies: int) -> Path:
+    """The clinic example with its personas copied ``copies`` times (new ids) and 42 trials."""
+    suite = where / "clinic"
+    shutil.copytree(EXAMPLE, suite, ignore=shutil.ignore_patterns("__pycache__"))
+    text = (suite / "suite.yaml").read_text()
+    head, personas = text.split("\npersonas:\n", 1)
+    lines = [ln for ln in personas.splitlines() if ln.strip()]
+    entries: list[str] = []
+    for line in lines:
+        if line.lstrip().startswith("- "):
+            entries.append(line)
+        else:
+            entries[-1] += "\n" + line
+    copied = [
+        re.sub(r"\{id: ([\w-]+)", rf"{{id: \1-{k}", entry) for k in range(copies) for entry in entries
+    ]
+    head = re.sub(r"\ntrials: \d+", f"\ntrials: {TRIALS}", head)
+    (suite / "suite.yaml").write_text(head + "\npersonas:\n" + "\n".join(copied) + "\n")
+    return suite
+
+
+def measure_scale(calls: int) -> dict[str, Measured | float | int]:
+    """Every command of the table at about ``calls`` calls."""
+    copies = max(1, round(calls / CALLS_PER_COPY))
+    with tempfile.TemporaryDirectory(prefix="polygon-scale-") as tmp:
+        where = Path(tmp)
+        suite = scaled_suite(where, copies)
+        log = where / "log"
+        run = polygon(log, "run", str(suite), "--run-id", "scale", "--json", "--no-progress",
+                      "--concurrency", "32")
+        summary = json.loads(run.stdout)
+        one = f"scale.v1.coop-booking-0.{TRIALS - 1}"
+        return {
+            "calls": int(summary["conversations"]),
+            "run": run,
+            "log_mb": sum(f.stat().st_size for f in log.iterdir()) / 1e6,
+            "report": polygon(log, "report", "scale"),
+            "report_json": polygon(log, "report", "scale", "--format", "json"),
+            "compare": polygon(log, "compare", "scale"),
+            "explain": polygon(log, "explain", one),
+            "replay": polygon(log, "replay", one),
+            "verify": polygon(log, "log", "verify"),
+            "stats": polygon(log, "log", "stats"),
+        }
+
+
+COLUMNS = ("run", "report", "report_json", "compare", "explain", "replay", "verify")
+
+
+def table(rows: list[dict[str, Measured | float | int]]) -> str:
+    """A markdown table: one row per scale, wall / CPU / peak RSS per command."""
+    head = "| calls | log MB | " + " | ".join(f"{c} wall/CPU s, RSS/heap MB" for c in COLUMNS) + " |"
+    lines = [head, "|" + "---|" * (len(COLUMNS) + 2)]
+    for row in rows:
+        cells = [f"{row['calls']:,}", f"{row['log_mb']:.0f}"]
+        for c in COLUMNS:
+            m = row[c]
+            assert isinstance(m, Measured)
+            cells.append(f"{m.wall_s:.1f}/{m.cpu_s:.1f}, {m.rss_mb:.0f}/{m.anon_mb:.0f}")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    sizes = [int(a) for a in sys.argv[1:]] or [1000, 5000]
+    rows = []
+    for n in sizes:
+        row = measure_scale(n)
+        rows.append(row)
+        print(table([row]).splitlines()[-1], flush=True)
+    print(table(rows))
+
+
+if __name__ == "__main__":
+    main()
