@@ -46,7 +46,28 @@ COMMANDS = {
     "log": "log_cmd:log",
 }
 """Command → ``module:attribute`` in ``polygon.cli``: one module per command, imported only
-when that command runs (or ``--help`` lists them), so ``polygon --version`` stays quick."""
+when that command runs, so ``polygon --version`` and ``--help`` stay quick."""
+
+SUMMARIES = {
+    "compare": "Compare configurations: scorecards, scenarios by spread, divergence, analysis.",
+    "demo": "Run the bundled clinic example offline and print what it shows.",
+    "divergence": "The first turn at which conversations A and B part, and why.",
+    "explain": "Why CONVERSATION got its verdict.",
+    "import": "Import production transcripts as a scored run (Polygon JSONL, OpenAI chat, SPEAKER: text).",
+    "init": "Write a commented starter suite (suite.yaml, prompt.md, my_agent.py) into DIRECTORY.",
+    "judge": "(Re)score RUN: checks and the judge.",
+    "log": "Inspect the event log itself.",
+    "noise": "Show what the agent would hear, and each distortion applied.",
+    "personas": "Simulated callers generated from the agent's prompt.",
+    "probe": "The probe pass over RUN: yes/no behaviour questions, by detectors or a model.",
+    "replay": "Show a call turn by turn from the log.",
+    "report": "Scorecard and verdicts of RUN, rebuilt from the log.",
+    "rerun": "Feed CONVERSATION's caller turns, as heard, to another configuration.",
+    "run": "Simulate every scenario of SUITE against each configuration; print the run id.",
+    "trend": "A probe's compliance across runs, in log order; a reworded probe starts a new series.",
+}
+"""What ``polygon --help`` lists for each command, without importing it (a test keeps these
+equal to each command's own first help line)."""
 
 
 class _PolygonGroup(click.Group):
@@ -57,6 +78,12 @@ class _PolygonGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(name, _shorten(SUMMARIES[name], limit)) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         ref = COMMANDS.get(cmd_name)
@@ -100,6 +127,11 @@ def cli(ctx: click.Context, log_path: str | None, debug: bool) -> None:
         openai_api_key=os.environ.get("OPENAI_API_KEY", ""),
         model_timeout_s=_timeout(os.environ.get("POLYGON_MODEL_TIMEOUT", "")),
     )
+
+
+def _shorten(text: str, limit: int) -> str:
+    """Click's own shortening of a command's help line (whole words, then "...")."""
+    return click.utils.make_default_short_help(text, limit)
 
 
 def _timeout(value: str) -> float:

@@ -11,9 +11,10 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from types import TracebackType
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 ERROR_ENDINGS = ("agent_error", "simulator_error")
 
@@ -44,6 +45,9 @@ class Reporter:
 
     def __enter__(self) -> Reporter:
         if self.mode == "tty":
+            # rich costs a tenth of a second to import: only a terminal's bar pays it.
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
             self._bar = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),

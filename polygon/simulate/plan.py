@@ -9,9 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from polygon.errors import SuiteError
 from polygon.events.families import (
@@ -21,7 +19,6 @@ from polygon.events.streams import conversation_id
 from polygon.models.hub import ModelHub
 from polygon.recording import Sink
 from polygon.simulate.agents import Agent
-from polygon.simulate.agents.http import HttpAgent
 from polygon.simulate.agents.model import ModelAgent
 from polygon.simulate.agents.python import python_factory
 from polygon.simulate.callers import Caller
@@ -30,6 +27,9 @@ from polygon.simulate.callers.scripted import SCRIPTED_CALLER, ScriptedCaller
 from polygon.simulate.noise.packs import languages
 from polygon.suite.loading import LoadedSuite, resolve_factory
 from polygon.suite.schema import ToolSpec
+
+if TYPE_CHECKING:
+    import httpx
 
 
 @dataclass(frozen=True)
@@ -147,12 +147,23 @@ class AgentPool:
         self._loaded = loaded
         self._hub = hub
         self._factories: dict[str, Callable[[], Agent]] = {}
-        self.http = httpx.AsyncClient()
+        self._http: httpx.AsyncClient | None = None
+
+    @property
+    def http(self) -> httpx.AsyncClient:
+        """One HTTP client for every HTTP agent of the run (made, and httpx imported, on first use)."""
+        if self._http is None:
+            import httpx  # only a suite with an HTTP agent pays for it
+
+            self._http = httpx.AsyncClient()
+        return self._http
 
     def make(self, config: str, sink: Sink) -> Agent:
         """A fresh agent for one call."""
         cfg = self._loaded.suite.configs[config]
         if cfg.agent.startswith(("http://", "https://")):
+            from polygon.simulate.agents.http import HttpAgent
+
             return HttpAgent(
                 cfg.agent, self.http, config=config, prompt=self._loaded.prompts[config], params=cfg.params
             )
@@ -182,4 +193,5 @@ class AgentPool:
 
     async def aclose(self) -> None:
         """Close the shared HTTP client."""
-        await self.http.aclose()
+        if self._http is not None:
+            await self._http.aclose()

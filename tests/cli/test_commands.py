@@ -36,6 +36,20 @@ def test_help_lists_every_command_and_each_has_help() -> None:
         assert invoke(name, "--help").exit_code == 0
 
 
+def test_the_help_listing_says_what_each_command_says_of_itself() -> None:
+    """``--help`` lists commands without importing them: its lines must not drift."""
+    import importlib
+
+    from polygon.cli.main import COMMANDS as REFS
+    from polygon.cli.main import SUMMARIES
+
+    assert set(SUMMARIES) == set(REFS)
+    for name, ref in REFS.items():
+        module, _, attr = ref.partition(":")
+        command = getattr(importlib.import_module(f"polygon.cli.{module}"), attr)
+        assert command.get_short_help_str(limit=500) == SUMMARIES[name], name
+
+
 def test_demo_runs_offline_and_says_what_it_is(tmp_path: Path) -> None:
     res = invoke("--log", str(tmp_path / "log"), "demo")
     assert res.exit_code == 0, res.output
