@@ -10,7 +10,7 @@ import msgspec
 
 from polygon.app.log import export_jsonl, open_log
 from polygon.cli.context import Context
-from polygon.events import to_builtins
+from polygon.events import LogStats, to_builtins
 
 
 @click.group()
@@ -34,6 +34,23 @@ def stats(obj: Context, as_json: bool) -> None:
     click.echo(f"map size   {result.map_size:,} bytes; file {result.bytes_used:,} bytes")
     for tag, count in result.by_tag.items():
         click.echo(f"  {tag:<32} {count}")
+    for line in bytes_lines(result):
+        click.echo(line)
+
+
+def bytes_lines(result: LogStats) -> list[str]:
+    """Where the bytes go, per event: each tree's pages, then the records by part."""
+    if not result.events or not result.trees:
+        return []
+    n = result.events
+    lines = [f"bytes per event  {result.bytes_used / n:,.0f} in the file; pages of each tree:"]
+    trees = sorted(result.trees.items(), key=lambda kv: -kv[1])
+    lines += [f"  {name:<32} {size / n:,.0f}" for name, size in trees]
+    stored = sum(result.record_parts.values())
+    lines.append(f"records          {stored / n:,.0f} per event; by part:")
+    parts = sorted(result.record_parts.items(), key=lambda kv: -kv[1])
+    lines += [f"  {name:<32} {size / n:,.0f}" for name, size in parts]
+    return lines
 
 
 @log.command()

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import lmdb
+import msgspec
 
 from polygon.events.envelope import (
     DECODER,
@@ -365,8 +366,14 @@ class LmdbLog:
     # ------------------------------------------------------------------ maintenance
 
     def stats(self) -> LogStats:
-        """Counts by tag, streams, map and disk sizes."""
-        tags: Counter[str] = Counter(decode_header(raw).tag for page in self.raw_pages() for raw in page)
+        """Counts by tag, streams, map and disk sizes, and where the bytes go."""
+        tags: Counter[str] = Counter()
+        parts: Counter[str] = Counter()
+        for page in self.raw_pages():
+            for raw in page:
+                header = decode_header(raw)
+                tags[header.tag] += 1
+                _count_parts(parts, raw, header)
         heads = self._read(lambda txn: txn.stat(self._dbs["heads"])["entries"])
         data = self.path / "data.mdb"
         return LogStats(
@@ -376,7 +383,16 @@ class LmdbLog:
             by_tag=dict(sorted(tags.items())),
             map_size=int(self._env.info()["map_size"]),
             bytes_used=data.stat().st_size if data.exists() else 0,
+            trees=self._read(self._tree_bytes),
+            record_parts=dict(parts),
         )
+
+    def _tree_bytes(self, txn: Any) -> dict[str, int]:
+        out = {}
+        for name, db in self._dbs.items():
+            st = txn.stat(db)
+            out[name] = (st["branch_pages"] + st["leaf_pages"] + st["overflow_pages"]) * st["psize"]
+        return out
 
     def verify(self) -> VerifyReport:
         """fsck: gapless sequence, every record decodes, every index agrees with the events."""
@@ -399,6 +415,24 @@ class LmdbLog:
 
             yield rows
 
+
+
+_ENVELOPE_FIELDS = ("seq", "stream", "stream_version", "identity", "tag", "schema_version", "recorded_at")
+
+
+def _count_parts(parts: Counter[str], raw: bytes, header: Any) -> None:
+    """Add one record's bytes by part (msgpack sizes of each envelope field, the payload)."""
+    payload = len(bytes(header.payload))
+    parts["payload"] += payload
+    sized = 0
+    for name in _ENVELOPE_FIELDS:
+        size = len(_SIZER.encode(getattr(header, name)))
+        parts[name] += size
+        sized += size
+    parts["content_hash"] += len(raw) - payload - sized  # and the array header's byte or three
+
+
+_SIZER = msgspec.msgpack.Encoder()
 
 
 def _acquire_writer_lock(path: Path) -> int:

@@ -36,6 +36,10 @@ class LogStats(msgspec.Struct, frozen=True, kw_only=True):
     by_tag: dict[str, int]
     map_size: int = 0
     bytes_used: int = 0
+    trees: dict[str, int] = msgspec.field(default_factory=dict)
+    """Bytes of pages per sub-database (events, streams, identities, heads, meta)."""
+    record_parts: dict[str, int] = msgspec.field(default_factory=dict)
+    """Bytes of the stored records by part: the payload and each envelope field (msgpack)."""
 
 
 class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):

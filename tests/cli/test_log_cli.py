@@ -23,7 +23,16 @@ def test_stats_verify_export(tmp_path: Path) -> None:
     runner = CliRunner()
     res = runner.invoke(cli, ["--log", str(path), "log", "stats", "--json"])
     assert res.exit_code == 0, res.output
-    assert json.loads(res.output)["events"] == 3
+    stats = json.loads(res.output)
+    assert stats["events"] == 3
+    # Where the bytes go: the parts add up to the records exactly; every tree has pages.
+    with LmdbLog(path, readonly=True) as log:
+        stored = sum(len(r) for page in log.raw_pages() for r in page)
+    assert sum(stats["record_parts"].values()) == stored
+    assert stats["record_parts"]["identity"] == 3 * 34  # 32 hex characters and a str header
+    assert set(stats["trees"]) >= {"events", "streams", "identities", "heads"}
+    text = runner.invoke(cli, ["--log", str(path), "log", "stats"]).output
+    assert "bytes per event" in text and "payload" in text
     res = runner.invoke(cli, ["--log", str(path), "log", "verify"])
     assert res.exit_code == 0 and res.output.startswith("ok: 3 events")
     res = runner.invoke(cli, ["--log", str(path), "log", "export", "--stream-prefix", "conv/a"])
