@@ -32,6 +32,7 @@ class Reporter:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.label = label
+        self._first = label
         self.mode = mode
         self._every = every_s
         self._stream = stream or sys.stderr
@@ -75,6 +76,24 @@ class Reporter:
         elif self.mode == "lines" and self._clock() - self._last >= self._every:
             self._line()
 
+    def stage(self, label: str) -> None:
+        """A new stage of the same job (simulated calls, then scored ones): count anew."""
+        self.label = label
+        self._started = self._last = self._clock()
+        self._state = (0, 0)
+        if self._bar is not None and self._task is not None:
+            self._bar.update(self._task, description=label, completed=0)
+
+    def staged(self, label: str) -> Callable[[int, int], None]:
+        """A progress callback that switches to stage ``label`` on its first report."""
+
+        def update(done: int, total: int) -> None:
+            if self.label != label:
+                self.stage(label)
+            self.update(done, total)
+
+        return update
+
     def note(self, ending: str) -> None:
         """How a call ended (errors are counted on the plain lines)."""
         self.endings[ending] += 1
@@ -88,6 +107,7 @@ class Reporter:
         said = ", ".join(f"{k} {v}" for k, v in errors.items())
         count = sum(errors.values())
         tail = f", {count} errors ({said})" if count else ", 0 errors"
+        tail = tail if self.label == self._first else ""  # call endings belong to the calls' stage
         self._stream.write(
             f"{self.label}: {done}/{total} ({done / elapsed:.1f}/s){tail}, {elapsed:.0f} s\n"
         )

@@ -99,7 +99,14 @@ def run(
     with open_log(obj.log_path, readonly=False) as log, shown:
         hub = ModelHub(settings, recorded=recorded_answers(log) if cache else None)
         summary = run_suite(
-            loaded, log, options, now=system_now, progress=shown.update, on_end=shown.note, hub=hub
+            loaded,
+            log,
+            options,
+            now=system_now,
+            progress=shown.update,
+            score_progress=shown.staged("scored and probed"),
+            on_end=shown.note,
+            hub=hub,
         )
         asked = policy(fail_on, min_pass_rate, allow_inconclusive, allow_simulator_errors)
         missed = enforce(make_report(load_run(log, summary.run_id), None), asked) if asked.active else []

@@ -71,24 +71,42 @@ async def score_run(
     concurrency: int = 1,
 ) -> ScoreSummary:
     """Score every conversation of the run that this pass has not scored yet."""
-    started = run_started(log, run_id)
-    record_rubric(log, run_id, settings.rubric, now)
-    done = already = 0
-
-    async def visit(conversation: Visit) -> None:
-        nonlocal done, already
-        if _has_pass(conversation.events, settings.pass_id):
-            already += 1
-            return
-        context = judge_context(started, conversation.view)
-        forbidden = started.forbidden_phrases
-        await score_conversation(conversation.view, settings, forbidden, conversation.sink, context)
-        done += 1
-
+    scoring = Scoring.start(log, run_id, settings, now)
     await each_conversation(
-        log, run_id, visit, now=now, progress=progress, abort=abort, concurrency=concurrency
+        log, run_id, scoring.visit, now=now, progress=progress, abort=abort, concurrency=concurrency
     )
-    return ScoreSummary(settings.pass_id, done, already)
+    return scoring.summary()
+
+
+@dataclass
+class Scoring:
+    """A scoring pass as a visitor: ``polygon run`` reads each call once for it and the probes."""
+
+    started: RunStarted
+    settings: JudgeSettings
+    done: int = 0
+    already: int = 0
+
+    @classmethod
+    def start(cls, log: EventLog, run_id: str, settings: JudgeSettings, now: Callable[[], str]) -> Scoring:
+        """Record the rubric (refusing a changed one) and make the visitor."""
+        started = run_started(log, run_id)
+        record_rubric(log, run_id, settings.rubric, now)
+        return cls(started, settings)
+
+    async def visit(self, conversation: Visit) -> None:
+        """Score one call unless this pass already has."""
+        if _has_pass(conversation.events, self.settings.pass_id):
+            self.already += 1
+            return
+        context = judge_context(self.started, conversation.view)
+        forbidden = self.started.forbidden_phrases
+        await score_conversation(conversation.view, self.settings, forbidden, conversation.sink, context)
+        self.done += 1
+
+    def summary(self) -> ScoreSummary:
+        """What the pass did."""
+        return ScoreSummary(self.settings.pass_id, self.done, self.already)
 
 
 def judge_context(started: RunStarted, view: ConversationView) -> JudgeContext:

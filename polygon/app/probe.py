@@ -83,29 +83,48 @@ async def probe_run(
     concurrency: int = 1,
 ) -> ProbeSummary:
     """Answer every probe (library + the suite's + ``extra``) for every conversation of the run."""
-    started = run_started(log, run_id)
-    probes = probes_from([*started.probes, *extra])
-    new = already = 0
+    probing = Probing.start(log, run_id, answerer, extra)
+    await each_conversation(
+        log, run_id, probing.visit, now=now, progress=progress, abort=abort, concurrency=concurrency
+    )
+    return probing.summary()
 
-    async def visit(conversation: Visit) -> None:
-        nonlocal new, already
+
+@dataclass
+class Probing:
+    """A probe pass as a visitor: ``polygon run`` reads each call once for it and scoring."""
+
+    probes: list[ProbeSpec]
+    answerer: ProbeAnswerer
+    new: int = 0
+    already: int = 0
+
+    @classmethod
+    def start(
+        cls, log: EventLog, run_id: str, answerer: ProbeAnswerer, extra: Sequence[dict[str, object]] = ()
+    ) -> Probing:
+        """The run's probes (library + the suite's + ``extra``)."""
+        started = run_started(log, run_id)
+        return cls(probes_from([*started.probes, *extra]), answerer)
+
+    async def visit(self, conversation: Visit) -> None:
+        """Answer each probe this call has no answer to from this answerer."""
         have = {
             (e.payload.probe_id, e.payload.probe_hash, e.payload.answered_by)
             for e in conversation.events
             if isinstance(e.payload, ProbeAnswered)
         }
-        for probe in probes:
-            if (probe.id, probe.wording_hash, answerer.name) in have:
-                already += 1
+        for probe in self.probes:
+            if (probe.id, probe.wording_hash, self.answerer.name) in have:
+                self.already += 1
                 continue
-            answer = await _answer(probe, conversation.view, answerer, conversation.sink)
-            conversation.sink.emit(keyed(PROBE, _key(probe, answerer)), answer)
-            new += 1
+            answer = await _answer(probe, conversation.view, self.answerer, conversation.sink)
+            conversation.sink.emit(keyed(PROBE, _key(probe, self.answerer)), answer)
+            self.new += 1
 
-    await each_conversation(
-        log, run_id, visit, now=now, progress=progress, abort=abort, concurrency=concurrency
-    )
-    return ProbeSummary(new, already, len(probes))
+    def summary(self) -> ProbeSummary:
+        """What the pass did."""
+        return ProbeSummary(self.new, self.already, len(self.probes))
 
 
 def probe_with(

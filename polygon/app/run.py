@@ -15,10 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from polygon import __version__
-from polygon.app.judge import ScoreSummary, score_run
+from polygon.app.judge import ScoreSummary, Scoring
 from polygon.app.log import recorded_answers
-from polygon.app.passes import for_each, start_run
-from polygon.app.probe import probe_run
+from polygon.app.passes import Visit, each_conversation, for_each, start_run
+from polygon.app.probe import Probing
 from polygon.app.progress import Progress, no_progress
 from polygon.errors import ModelServerDownError, ResumeRefusedError, UnknownIdError, UserInputError
 from polygon.events import EventLog, Pending, identity
@@ -285,15 +285,29 @@ async def _simulate_and_score(
                 f"{hub.unreachable()}; {skipped} of {total} calls were not run. Start the server, then "
                 f"`polygon run SUITE --resume {run_id}`"
             )
-        # A pass stops on a dead server only if it asks one (the offline baselines never do).
+        # Checks, judge and probes in one read of each call. A pass stops on a dead server only
+        # if it asks one (the offline baselines never do).
         settings = suite_judge(loaded, hub)
-        offline = _asks(settings.judge.heuristic, hub)
-        scored = await score_run(
-            log, run_id, settings, now=now, progress=score_progress, abort=offline, concurrency=concurrency
-        )
         answerer = _answerer(loaded, hub)
-        asks = _asks(answerer.client is None, hub)
-        await probe_run(log, run_id, answerer=answerer, now=now, abort=asks, concurrency=concurrency)
+        scoring = Scoring.start(log, run_id, settings, now)
+        probing = Probing.start(log, run_id, answerer)
+        judge_asks = _asks(settings.judge.heuristic, hub)
+        probe_asks = _asks(answerer.client is None, hub)
+
+        async def both(conversation: Visit) -> None:
+            await scoring.visit(conversation)
+            await probing.visit(conversation)
+
+        await each_conversation(
+            log,
+            run_id,
+            both,
+            now=now,
+            progress=score_progress,
+            abort=lambda: judge_asks() or probe_asks(),
+            concurrency=concurrency,
+        )
+        scored = scoring.summary()
     finally:
         await pool.aclose()
         await hub.aclose()

@@ -1,20 +1,24 @@
-"""Simulated turns per second for the whole pipeline: scripted caller, noise, a trivial
-Python agent, stub tools, and the durable LMDB log; the raw log-append rate beside it."""
+"""The whole pipeline in one process: scripted caller, noise, a trivial Python agent, stub
+tools and the durable LMDB log, with simulation timed apart from scoring and probing.
+
+An exchange is one caller turn and the agent's answer to it, counted once (the agent turns
+in the log).
+"""
 
 from __future__ import annotations
 
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import LmdbLog
+from polygon.events.families import TurnSpoken
 from polygon.simulate.agents import AgentReply, AgentStep
 from polygon.suite.loading import LoadedSuite
 from polygon.suite.schema import Suite
-
-TYPES = ["cooperative", "busy", "distrustful", "confused", "aggressive", "chatty"]
 
 
 class Trivial:
@@ -56,13 +60,42 @@ def suite(conversations: int, turns: int) -> LoadedSuite:
     )
 
 
-def measure(conversations: int = 300, turns: int = 20) -> tuple[float, float]:
-    """(turns per second, events per second)."""
+@dataclass(frozen=True)
+class Pipeline:
+    """One run's figures."""
+
+    calls: int
+    exchanges: int
+    simulate_s: float
+    whole_s: float
+
+    @property
+    def exchanges_per_s(self) -> float:
+        """Simulation alone."""
+        return self.exchanges / self.simulate_s
+
+    @property
+    def calls_per_s(self) -> float:
+        """Simulation, checks, judge and probes: the whole ``polygon run``."""
+        return self.calls / self.whole_s
+
+
+def measure(conversations: int = 300, turns: int = 10) -> Pipeline:
+    """Run ``conversations`` calls of up to ``turns`` exchanges; time the phases."""
     loaded = suite(conversations, turns)
+    marks: dict[str, float] = {}
+
+    def simulated(done: int, total: int) -> None:
+        if done == total:
+            marks.setdefault("simulated", time.perf_counter())
+
     with tempfile.TemporaryDirectory() as tmp, LmdbLog(Path(tmp) / "log", map_size=1 << 30) as log:
         t0 = time.perf_counter()
-        run_suite(loaded, log, RunOptions(run_id="bench", concurrency=32), now=lambda: "")
-        elapsed = time.perf_counter() - t0
-        stats = log.stats()
-    spoken = stats.by_tag.get("conversation.turn_spoken", 0)
-    return spoken / elapsed, stats.events / elapsed
+        run_suite(loaded, log, RunOptions(run_id="bench", concurrency=32), now=lambda: "", progress=simulated)
+        end = time.perf_counter()
+        exchanges = sum(
+            1
+            for env in log.read_all()
+            if isinstance(env.payload, TurnSpoken) and env.payload.speaker == "agent"
+        )
+    return Pipeline(conversations, exchanges, marks["simulated"] - t0, end - t0)

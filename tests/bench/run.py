@@ -1,17 +1,26 @@
-"""``make bench``: Polygon's numbers as ratios to a baseline measured in the same run.
+"""``make bench``: every figure of issue 13 with its goal and how far it is.
 
-The machines are shared and noisy, so absolute numbers mean little; ratios against raw
-py-lmdb + msgspec doing the same work, measured moments apart, are what we track.
-Scale with ``POLYGON_BENCH_SCALE`` (default 1.0; the 1M-event log is built at scale 1).
+The machines are shared and noisy, so absolute numbers mean little: each figure is a ratio
+to a baseline measured in the same run, or a rate, and every case is repeated with the
+repeats *interleaved* (A B C, A B C, ...) so that a slow minute hits all of them alike.
+Each line shows min / median / max over the repeats; the goal is judged on the median.
+
+``POLYGON_BENCH_SCALE`` (default 1.0) scales the sizes: at 1.0 the log is 1M events and
+the CLI table runs 1,000 and 20,000 calls (several minutes); 0.1 is a quick look.
+``POLYGON_BENCH_REPEATS`` (default 5) sets the repeats.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import lmdb
@@ -21,8 +30,52 @@ from polygon.events import LmdbLog, Pending, identity
 from polygon.events.families import TurnSpoken
 
 SCALE = float(os.environ.get("POLYGON_BENCH_SCALE", "1.0"))
+REPEATS = int(os.environ.get("POLYGON_BENCH_REPEATS", "5"))
 BATCH = 500
 TEXT = "I'd like to book a cleaning"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A measured figure: its repeats, and the goal it is held to."""
+
+    name: str
+    values: Sequence[float]
+    unit: str
+    goal: float
+    higher_is_better: bool = True
+
+    def line(self) -> str:
+        lo, mid, hi = min(self.values), statistics.median(self.values), max(self.values)
+        meets = mid >= self.goal if self.higher_is_better else mid <= self.goal
+        sign = ">=" if self.higher_is_better else "<="
+        far = mid / self.goal if self.goal else 0.0
+        verdict = "meets" if meets else "MISSES"
+        return (
+            f"{self.name:<46} {_fmt(mid)} {self.unit} (min {_fmt(lo)}, max {_fmt(hi)}) · "
+            f"goal {sign} {_fmt(self.goal)} · {verdict} ({far:.2f} of the goal)"
+        )
+
+
+def _fmt(x: float) -> str:
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.2f}"
+
+
+def interleaved(cases: dict[str, Callable[[], float]], repeats: int = REPEATS) -> dict[str, list[float]]:
+    """Each case ``repeats`` times, round-robin."""
+    out: dict[str, list[float]] = {name: [] for name in cases}
+    for _ in range(repeats):
+        for name, case in cases.items():
+            out[name].append(case())
+    return out
+
+
+def ratios(a: Sequence[float], b: Sequence[float]) -> list[float]:
+    """Per-repeat ratios (each pair measured moments apart)."""
+    return [x / y for x, y in zip(a, b, strict=True)]
+
+
+# ---------------------------------------------------------------------------- the log
 
 
 def _events(n: int, convs: int, start: int = 0) -> list[TurnSpoken]:
@@ -43,129 +96,119 @@ def _pending(events: list[TurnSpoken]) -> list[Pending]:
     ]
 
 
-REPEATS = int(os.environ.get("POLYGON_BENCH_REPEATS", "3"))
+def _fresh(path: Path) -> None:
+    shutil.rmtree(path, ignore_errors=True)
 
 
-def _timed(fn: Callable[[], object], setup: Callable[[], object] = lambda: None) -> float:
-    """Best of REPEATS: the machine is shared, so the minimum is the least noisy estimate."""
-    best = float("inf")
-    for _ in range(REPEATS):
-        setup()
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+def _timed(fn: Callable[[], object]) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
 
 
-def bench_append(tmp: Path, n: int) -> tuple[float, float, float]:
-    events = _events(n, 1000)
-    pending = _pending(events)  # identity derivation is the writer's job, not the log's
-
-    def ours() -> None:
-        with LmdbLog(tmp / "ours") as log:
-            for i in range(0, n, BATCH):
-                log.append(pending[i : i + BATCH])
-
+def append_cases(tmp: Path, n: int) -> dict[str, Callable[[], float]]:
+    """Events per second: ours, the same four trees by hand, and one bare tree."""
+    pending = _pending(_events(n, 1000))  # identities are the writer's work, not the log's
     enc = msgspec.msgpack.Encoder()
 
-    def raw() -> None:
-        env = lmdb.open(str(tmp / "raw"), map_size=1 << 32, max_dbs=2, sync=True, metasync=True)
-        db = env.open_db(b"events")
-        seq = 0
-        for i in range(0, n, BATCH):
-            with env.begin(write=True, db=db) as txn:
-                for e in events[i : i + BATCH]:
-                    seq += 1
-                    txn.put(seq.to_bytes(8, "big"), enc.encode(e), append=True)
-        env.close()
+    def ours() -> float:
+        _fresh(tmp / "ours")
+        with LmdbLog(tmp / "ours") as log:
+            return n / _timed(lambda: [log.append(pending[i : i + BATCH]) for i in range(0, n, BATCH)])
 
-    def raw_indexed() -> None:
-        # The same storage work our log does (stream index, identity index with lookups,
-        # stream heads), written by hand: what is left between this and ours is our code.
+    def like_for_like() -> float:
+        # What our log stores, written by hand: records (the same envelope array), stream
+        # index, identity index with its look-ups, stream heads. What is left is our code.
+        _fresh(tmp / "rawix")
         env = lmdb.open(str(tmp / "rawix"), map_size=1 << 32, max_dbs=5, sync=True, metasync=True)
         dbs = [env.open_db(name) for name in (b"events", b"streams", b"ids", b"heads")]
-        seq = 0
-        versions: dict[str, int] = {}
-        for i in range(0, n, BATCH):
-            with env.begin(write=True) as txn:
-                batch = pending[i : i + BATCH]
-                txn.cursor(db=dbs[2]).getmulti([bytes.fromhex(p.identity) for p in batch])
-                rows: list[list[tuple[bytes, bytes]]] = [[], [], []]
-                for p in batch:
-                    seq += 1
-                    key = seq.to_bytes(8, "big")
-                    v = versions[p.stream] = versions.get(p.stream, 0) + 1
-                    rows[0].append((key, enc.encode(p.event)))
-                    rows[1].append((p.stream.encode() + b"\0" + v.to_bytes(8, "big"), key))
-                    rows[2].append((bytes.fromhex(p.identity), key + bytes(16)))
-                txn.cursor(db=dbs[0]).putmulti(rows[0], append=True)
-                txn.cursor(db=dbs[1]).putmulti(rows[1])
-                txn.cursor(db=dbs[2]).putmulti(rows[2])
-                heads = {p.stream.encode(): versions[p.stream].to_bytes(8, "big") for p in batch}
-                txn.cursor(db=dbs[3]).putmulti(list(heads.items()))
+
+        def write() -> None:
+            seq = 0
+            versions: dict[str, int] = {}
+            for i in range(0, n, BATCH):
+                with env.begin(write=True) as txn:
+                    batch = pending[i : i + BATCH]
+                    txn.cursor(db=dbs[2]).getmulti([bytes.fromhex(p.identity) for p in batch])
+                    rows: list[list[tuple[bytes, bytes]]] = [[], [], []]
+                    for p in batch:
+                        seq += 1
+                        key = seq.to_bytes(8, "big")
+                        v = versions[p.stream] = versions.get(p.stream, 0) + 1
+                        record = (seq, p.stream, v, p.identity, "conversation.turn_spoken", 1, "", "0" * 32)
+                        rows[0].append((key, enc.encode((*record, p.event))))
+                        rows[1].append((p.stream.encode() + b"\0" + v.to_bytes(8, "big"), key))
+                        rows[2].append((bytes.fromhex(p.identity), key + bytes(16)))
+                    txn.cursor(db=dbs[0]).putmulti(rows[0], append=True)
+                    txn.cursor(db=dbs[1]).putmulti(rows[1])
+                    txn.cursor(db=dbs[2]).putmulti(rows[2])
+                    heads = {p.stream.encode(): versions[p.stream].to_bytes(8, "big") for p in batch}
+                    txn.cursor(db=dbs[3]).putmulti(list(heads.items()))
+
+        rate = n / _timed(write)
         env.close()
+        return rate
 
-    def fresh(name: str) -> Callable[[], None]:
-        return lambda: shutil.rmtree(tmp / name, ignore_errors=True)
-
-    return (
-        n / _timed(ours, fresh("ours")),
-        n / _timed(raw, fresh("raw")),
-        n / _timed(raw_indexed, fresh("rawix")),
-    )
-
-
-def bench_conversation_batches(tmp: Path, n: int) -> tuple[float, float]:
-    """Each conversation's events in one batch, as ``polygon run`` writes them."""
-    by_conversation: dict[str, list[Pending]] = {}
-    for p in _pending(_events(n, max(n // 50, 1))):
-        by_conversation.setdefault(p.stream, []).append(p)
-    batches = list(by_conversation.values())
-
-    def ours() -> None:
-        with LmdbLog(tmp / "conv-ours") as log:
-            for batch in batches:
-                log.append(batch)
-
-    enc = msgspec.msgpack.Encoder()
-
-    def raw() -> None:
-        env = lmdb.open(str(tmp / "conv-raw"), map_size=1 << 32, max_dbs=2, sync=True, metasync=True)
+    def bare() -> float:
+        _fresh(tmp / "raw")
+        env = lmdb.open(str(tmp / "raw"), map_size=1 << 32, max_dbs=2, sync=True, metasync=True)
         db = env.open_db(b"events")
-        seq = 0
-        for batch in batches:
-            with env.begin(write=True, db=db) as txn:
-                for p in batch:
-                    seq += 1
-                    txn.put(seq.to_bytes(8, "big"), enc.encode(p.event), append=True)
+
+        def write() -> None:
+            seq = 0
+            for i in range(0, n, BATCH):
+                with env.begin(write=True, db=db) as txn:
+                    for p in pending[i : i + BATCH]:
+                        seq += 1
+                        txn.put(seq.to_bytes(8, "big"), enc.encode(p.event), append=True)
+
+        rate = n / _timed(write)
         env.close()
+        return rate
 
-    def fresh(name: str) -> Callable[[], None]:
-        return lambda: shutil.rmtree(tmp / name, ignore_errors=True)
-
-    return n / _timed(ours, fresh("conv-ours")), n / _timed(raw, fresh("conv-raw"))
+    return {"ours": ours, "like_for_like": like_for_like, "bare": bare}
 
 
-def bench_scan(tmp: Path, n: int) -> tuple[float, float]:
-    def ours() -> None:
-        with LmdbLog(tmp / "ours", readonly=True) as log:
-            for _ in log.read_all():
-                pass
+class _RawEnvelope(msgspec.Struct, array_like=True):
+    seq: int
+    stream: str
+    stream_version: int
+    identity: str
+    tag: str
+    schema_version: int
+    recorded_at: str
+    content_hash: str
+    payload: TurnSpoken
 
-    dec = msgspec.msgpack.Decoder(TurnSpoken)
 
-    def raw() -> None:
-        env = lmdb.open(str(tmp / "raw"), max_dbs=2, readonly=True)
+def scan_cases(path: Path, n: int) -> dict[str, Callable[[], float]]:
+    """Events per second, scanned and decoded: ours, and raw py-lmdb + msgspec decoding the
+    same records into a struct of the known type."""
+
+    def ours() -> float:
+        with LmdbLog(path, readonly=True) as log:
+            return n / _timed(lambda: sum(1 for _ in log.read_all()))
+
+    dec = msgspec.msgpack.Decoder(_RawEnvelope)
+
+    def raw() -> float:
+        env = lmdb.open(str(path), max_dbs=8, readonly=True, lock=False)
         db = env.open_db(b"events", create=False)
-        with env.begin(db=db) as txn:
-            for _, value in txn.cursor():
-                dec.decode(value)
-        env.close()
 
-    return n / _timed(ours), n / _timed(raw)
+        def scan() -> None:
+            with env.begin(db=db) as txn:
+                for _, value in txn.cursor():
+                    dec.decode(value)
+
+        rate = n / _timed(scan)
+        env.close()
+        return rate
+
+    return {"ours": ours, "raw": raw}
 
 
 def build_log(path: Path, n: int) -> None:
+    """``n`` events in ``n / 20`` conversations, written the way a run writes them."""
     with LmdbLog(path, map_size=1 << 30) as log:
         step = 20_000
         for start in range(0, n, step):
@@ -174,64 +217,173 @@ def build_log(path: Path, n: int) -> None:
                 log.append(batch[i : i + 5000])
 
 
-def bench_stream_read(tmp: Path, small: int, large: int) -> tuple[float, float]:
-    def read_one(path: Path) -> float:
-        with LmdbLog(path, readonly=True) as log:
-            best = float("inf")
-            for k in range(200):
-                stream = f"conv/c{(k * 7) % 500}"
-                best = min(best, _timed(lambda s=stream: sum(1 for _ in log.read_stream(s))))
-            return best
+# ---------------------------------------------------------------------------- one call in a big log
 
-    build_log(tmp / "small", small)
-    build_log(tmp / "large", large)
-    return read_one(tmp / "small"), read_one(tmp / "large")
+
+def one_call_cases(tmp: Path, small: int, large: int) -> dict[str, Callable[[], float]]:
+    """Seconds for ``replay`` and ``explain`` of one real call, in a log padded to ``small``
+    and to ``large`` events."""
+    from polygon.app.demo import clinic_suite_path
+    from polygon.app.explain import explain_conversation
+    from polygon.app.replay import load_conversation
+    from polygon.app.run import RunOptions, run_suite
+    from polygon.suite.loading import load_suite
+
+    for name, size in (("small", small), ("large", large)):
+        build_log(tmp / name, size)
+        with LmdbLog(tmp / name, map_size=1 << 30) as log:
+            run_suite(load_suite(clinic_suite_path()), log, RunOptions(run_id="one"), now=lambda: "")
+    call = "one.v1.coop-booking.0"
+
+    def case(name: str, what: str) -> Callable[[], float]:
+        def go() -> float:
+            with LmdbLog(tmp / name, readonly=True) as log:
+                if what == "replay":
+                    return min(_timed(lambda: load_conversation(log, call)) for _ in range(20))
+                return min(_timed(lambda: explain_conversation(log, call, None)) for _ in range(20))
+
+        return go
+
+    return {f"{w}_{n}": case(n, w) for w in ("replay", "explain") for n in ("small", "large")}
+
+
+# ---------------------------------------------------------------------------- the CLI
+
+
+def startup_cases() -> dict[str, Callable[[], float]]:
+    """Wall seconds of ``polygon --version``, ``--help`` and each command's ``--help``."""
+    from polygon.cli.main import COMMANDS
+
+    exe = str(Path(sys.executable).parent / "polygon")
+
+    def wall(*args: str) -> Callable[[], float]:
+        return lambda: _timed(lambda: subprocess.run([exe, *args], check=True, capture_output=True))
+
+    cases = {"--version": wall("--version"), "--help": wall("--help")}
+    cases.update({name: wall(name, "--help") for name in sorted(COMMANDS)})
+    return cases
 
 
 def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="polygon-bench-"))
+    figures: list[Figure] = []
     try:
         n = int(50_000 * SCALE)
-        ours, raw, raw_ix = bench_append(tmp, n)
-        print(
-            f"append   {n} events in batches of {BATCH}: polygon {ours:,.0f}/s, "
-            f"raw {raw:,.0f}/s (ratio {ours / raw:.2f}, target >= 0.50), "
-            f"raw with the same indexes {raw_ix:,.0f}/s (ratio {ours / raw_ix:.2f})"
+        got = interleaved(append_cases(tmp, n))
+        figures.append(Figure(f"append {n:,} events, batches of {BATCH}", got["ours"], "events/s", 0))
+        figures.append(
+            Figure(
+                "  ÷ raw writing the same four trees by hand",
+                ratios(got["ours"], got["like_for_like"]),
+                "",
+                0.7,
+            )
         )
-        ours, raw = bench_conversation_batches(tmp, n)
-        print(
-            f"append   {n} events, one batch per conversation (how runs write): polygon {ours:,.0f}/s, "
-            f"raw {raw:,.0f}/s, ratio {ours / raw:.2f} (target >= 0.50)"
-        )
-        ours, raw = bench_scan(tmp, n)
-        print(
-            f"scan     {n} events, decode to typed events: polygon {ours:,.0f}/s, "
-            f"raw {raw:,.0f}/s, ratio {ours / raw:.2f} (target >= 0.50)"
-        )
+        figures.append(Figure("  ÷ raw writing one bare tree", ratios(got["ours"], got["bare"]), "", 0))
+
+        build_log(tmp / "scan", n)
+        got = interleaved(scan_cases(tmp / "scan", n))
+        figures.append(Figure(f"scan + decode {n:,} events", got["ours"], "events/s", 0))
+        figures.append(Figure("  ÷ raw decoding the same records", ratios(got["ours"], got["raw"]), "", 0.5))
+
         small, large = 10_000, int(1_000_000 * SCALE)
-        t_small, t_large = bench_stream_read(tmp, small, large)
-        print(
-            f"stream   one conversation (20 events) from {large:,} vs {small:,} events: "
-            f"{t_large * 1e6:.0f} us vs {t_small * 1e6:.0f} us, "
-            f"ratio {t_large / t_small:.2f} (target <= 2.0)"
-        )
+        got = interleaved(one_call_cases(tmp, small, large), repeats=max(1, REPEATS // 2))
+        for what in ("replay", "explain"):
+            ratio = ratios(got[f"{what}_large"], got[f"{what}_small"])
+            label = f"{what} of one call, {large:,}- vs {small:,}-event log"
+            figures.append(Figure(label, ratio, "×", 1.5, higher_is_better=False))
+
         from tests.bench.pipeline import measure
 
-        turns_s, events_s = measure(conversations=max(20, int(300 * SCALE)))
-        log_append, raw_append, _ = bench_append(tmp / "again", 20_000)
-        print(
-            f"pipeline {turns_s:,.0f} simulated turns/s ({events_s:,.0f} events/s; target >= 2,000 "
-            f"turns/s); log append in this run: polygon {log_append:,.0f}/s, raw {raw_append:,.0f}/s"
+        runs = [measure(conversations=max(50, int(1000 * SCALE)), turns=10) for _ in range(REPEATS)]
+        figures.append(Figure("simulation alone", [r.exchanges_per_s for r in runs], "exchanges/s", 5000))
+        figures.append(
+            Figure("whole run (calls of 10 exchanges)", [r.calls_per_s for r in runs], "calls/s", 300)
         )
+
+        got = interleaved(startup_cases())
+        figures.append(Figure("polygon --version", got.pop("--version"), "s", 0.3, higher_is_better=False))
+        figures.append(Figure("polygon --help", got.pop("--help"), "s", 0.3, higher_is_better=False))
+        slowest = max(got, key=lambda k: statistics.median(got[k]))
+        figures.append(
+            Figure(
+                f"slowest command start-up ({slowest} --help)", got[slowest], "s", 0.5, higher_is_better=False
+            )
+        )
+
         from tests.bench.model_calls import measure as measure_calls
 
-        rate, ratio = max(measure_calls() for _ in range(REPEATS))  # best of REPEATS, like the others
-        print(
-            f"models   {rate:,.1f} calls/s at concurrency 32 against a 200 ms server: "
-            f"ratio {ratio:.2f} of the ideal 160/s (target >= 0.85)"
-        )
+        calls = [measure_calls()[1] for _ in range(REPEATS)]
+        figures.append(Figure("model calls at concurrency 32, ÷ the ideal 160/s", calls, "", 0.85))
+        for figure in figures:
+            print(figure.line(), flush=True)
+
+        scale_table(figures)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def scale_table(figures: list[Figure]) -> None:
+    """The CLI at 1,000 and 20,000 calls (× scale): memory flat, the big run's time."""
+    from tests.bench.scale import measure_scale, table
+
+    big = max(1000, int(20_000 * SCALE))
+    rows = [measure_scale(1000), measure_scale(big)]
+    print(table(rows), flush=True)
+    small_row, big_row = rows
+    more = [
+        Figure(
+            f"run heap at {big:,} ÷ at 1,000 calls",
+            [_heap(big_row, "run") / _heap(small_row, "run")],
+            "×",
+            1.3,
+            higher_is_better=False,
+        ),
+        Figure(
+            f"run of {big:,} calls (simulate, score, probe)",
+            [_wall(big_row, "run")],
+            "s",
+            60 * big / 20_000,
+            higher_is_better=False,
+        ),
+    ]
+    for cmd in ("report", "report_json", "compare", "verify"):
+        more.append(
+            Figure(f"{cmd} heap at {big:,} calls", [_heap(big_row, cmd)], "MB", 300, higher_is_better=False)
+        )
+    stats = big_row["stats"]
+    per_event = _bytes_per_event(stats)
+    more.append(
+        Figure("log bytes per event (see `polygon log stats`)", [per_event], "B", 540, higher_is_better=False)
+    )
+    for figure in more:
+        print(figure.line(), flush=True)
+
+
+def _heap(row: dict[str, object], cmd: str) -> float:
+    from tests.bench.scale import Measured
+
+    m = row[cmd]
+    assert isinstance(m, Measured)
+    return m.anon_mb
+
+
+def _wall(row: dict[str, object], cmd: str) -> float:
+    from tests.bench.scale import Measured
+
+    m = row[cmd]
+    assert isinstance(m, Measured)
+    return m.wall_s
+
+
+def _bytes_per_event(stats: object) -> float:
+    from tests.bench.scale import Measured
+
+    assert isinstance(stats, Measured)
+    for line in stats.stdout.splitlines():
+        if line.startswith("bytes per event"):
+            return float(line.split()[3].replace(",", ""))
+    return 0.0
 
 
 if __name__ == "__main__":

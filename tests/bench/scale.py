@@ -84,9 +84,7 @@ def scaled_suite(where: Path, copies: int) -> Path:
             entries.append(line)
         else:
             entries[-1] += "\n" + line
-    copied = [
-        re.sub(r"\{id: ([\w-]+)", rf"{{id: \1-{k}", entry) for k in range(copies) for entry in entries
-    ]
+    copied = [re.sub(r"\{id: ([\w-]+)", rf"{{id: \1-{k}", entry) for k in range(copies) for entry in entries]
     head = re.sub(r"\ntrials: \d+", f"\ntrials: {TRIALS}", head)
     (suite / "suite.yaml").write_text(head + "\npersonas:\n" + "\n".join(copied) + "\n")
     return suite
@@ -99,8 +97,9 @@ def measure_scale(calls: int) -> dict[str, Measured | float | int]:
         where = Path(tmp)
         suite = scaled_suite(where, copies)
         log = where / "log"
-        run = polygon(log, "run", str(suite), "--run-id", "scale", "--json", "--no-progress",
-                      "--concurrency", "32")
+        run = polygon(
+            log, "run", str(suite), "--run-id", "scale", "--json", "--no-progress", "--concurrency", "32"
+        )
         summary = json.loads(run.stdout)
         one = f"scale.v1.coop-booking-0.{TRIALS - 1}"
         return {

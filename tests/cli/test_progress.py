@@ -48,3 +48,18 @@ def test_off_prints_nothing() -> None:
         clock.now = 100.0
         shown.update(1, 1)
     assert out.getvalue() == ""
+
+
+def test_a_second_stage_counts_anew_under_its_own_label() -> None:
+    out, clock = io.StringIO(), Clock()
+    with Reporter("conversations", "lines", every_s=5, stream=out, clock=clock) as shown:
+        scoring = shown.staged("scored and probed")
+        shown.note("agent_error")
+        clock.now = 6.0
+        shown.update(10, 10)
+        scoring(1, 10)
+        clock.now = 12.0
+        scoring(8, 10)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("conversations: 10/10") and "1 errors" in lines[0]
+    assert lines[1] == "scored and probed: 8/10 (1.3/s), 6 s"
