@@ -131,7 +131,7 @@ def cli(ctx: click.Context, log_path: str | None, debug: bool) -> None:
 
 def _shorten(text: str, limit: int) -> str:
     """Click's own shortening of a command's help line (whole words, then "...")."""
-    return click.utils.make_default_short_help(text, limit)
+    return click.Command(None, help=text).get_short_help_str(limit)
 
 
 def _timeout(value: str) -> float:
