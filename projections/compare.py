@@ -120,7 +120,12 @@ def bootstrap_mean(values: Sequence[float]) -> tuple[float, float]:
     if len(data) < 2:
         return float(data.mean()), float(data.mean())
     rng = np.random.default_rng(BOOTSTRAP_SEED)
-    means = data[rng.integers(0, len(data), size=(BOOTSTRAP_RESAMPLES, len(data)))].mean(axis=1)
+    # Resamples in chunks of about a million draws: 2,000 × 20,000 at once would hold 640 MB.
+    # The generator's stream is the same however it is cut, so the interval is too.
+    n = len(data)
+    rows = max(1, 1_000_000 // n)
+    chunks = [min(rows, BOOTSTRAP_RESAMPLES - done) for done in range(0, BOOTSTRAP_RESAMPLES, rows)]
+    means = np.concatenate([data[rng.integers(0, n, size=(k, n))].mean(axis=1) for k in chunks])
     low, high = np.percentile(means, [2.5, 97.5])
     return round(float(low), 4), round(float(high), 4)
 

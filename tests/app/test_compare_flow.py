@@ -177,3 +177,16 @@ def test_divergence_cli(tmp_path: Path) -> None:
 def test_compare_unknown_run_is_a_user_error(clinic: MemoryLog) -> None:
     with pytest.raises(UserInputError, match="no run 'ghost'"):
         compare_runs(clinic, ["c", "ghost"])
+
+
+def test_the_chunked_bootstrap_draws_what_one_big_draw_would() -> None:
+    """The resamples are drawn in chunks to bound memory; the interval must not move."""
+    import numpy as np
+
+    from polygon.projections.compare import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+
+    data = np.random.default_rng(3).random(1500) * 100  # 1,500 values: two chunks of 666 + one of 668
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    means = data[rng.integers(0, len(data), size=(BOOTSTRAP_RESAMPLES, len(data)))].mean(axis=1)
+    whole = tuple(round(float(x), 4) for x in np.percentile(means, [2.5, 97.5]))
+    assert bootstrap_mean(list(data)) == whole
