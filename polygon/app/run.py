@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from polygon import __version__
@@ -32,7 +32,14 @@ from polygon.score.conversation import JudgeSettings, make_judge
 from polygon.score.rubric import load_rubric
 from polygon.simulate.agents.model import profile_hash
 from polygon.simulate.engine import Conversation
-from polygon.simulate.plan import AgentPool, ConversationPlan, check_references, plan_run, tool_definitions
+from polygon.simulate.plan import (
+    AgentPool,
+    ConversationPlan,
+    check_references,
+    iter_plans,
+    plan_count,
+    tool_definitions,
+)
 from polygon.suite.loading import LoadedSuite
 
 
@@ -128,7 +135,7 @@ def _check_resume(log: EventLog, run_id: str, fresh: RunStarted) -> None:
 
 
 async def _run_plans(
-    plans: list[ConversationPlan],
+    plans: Iterator[ConversationPlan],
     log: EventLog,
     pool: AgentPool,
     concurrency: int,
@@ -169,7 +176,7 @@ async def _run_plans(
         finally:
             await agent.aclose()
         done += 1
-        progress(done, len(plans))
+        progress(done, 0)  # the caller knows the total
 
     try:
         await for_each(plans, concurrency, one)
@@ -219,10 +226,16 @@ def run_suite(
         raise UserInputError(f"run {run_id} already exists in the log (use --resume {run_id})")
     else:
         start_run(log, started, now)
-    plans = plan_run(loaded, run_id, seed, configs)
-    earlier = {p.conversation_id: _end_reason(log, p.conversation_id) for p in plans}
-    reasons = Counter(r for r in earlier.values() if r)
-    todo = [p for p in plans if not earlier[p.conversation_id]]
+    total = plan_count(loaded, configs)
+    # Plans are made as the calls start, not held: only a resume reads which calls ended.
+    earlier: dict[str, str] = {}
+    if options.resume:
+        for plan in iter_plans(loaded, run_id, seed, configs):
+            if reason := _end_reason(log, plan.conversation_id):
+                earlier[plan.conversation_id] = reason
+    reasons = Counter(earlier.values())
+    todo = (p for p in iter_plans(loaded, run_id, seed, configs) if p.conversation_id not in earlier)
+    ran_now = total - len(earlier)
 
     def ended(reason: str) -> None:
         reasons[reason] += 1
@@ -230,7 +243,7 @@ def run_suite(
 
     if options.resume:
         hub.remember(recorded_answers(log, run_id))  # a half-written call replays its model answers
-    progress(len(plans) - len(todo), len(plans))
+    progress(len(earlier), total)
     scored = asyncio.run(
         _simulate_and_score(
             todo,
@@ -240,9 +253,10 @@ def run_suite(
             now,
             progress,
             score_progress,
-            len(plans),
+            total,
             run_id,
             hub,
+            todo_count=ran_now,
             on_end=ended,
         )
     )
@@ -252,17 +266,17 @@ def run_suite(
                 stream=run_stream(run_id),
                 identity=identity(run=run_id, kind=RUN_FINISHED),
                 event=RunFinished(
-                    run_id=run_id, conversations=len(plans), end_reasons=dict(sorted(reasons.items()))
+                    run_id=run_id, conversations=total, end_reasons=dict(sorted(reasons.items()))
                 ),
                 recorded_at=now(),
             )
         ]
     )
-    return RunSummary(run_id, len(plans), len(todo), dict(sorted(reasons.items())), scored)
+    return RunSummary(run_id, total, ran_now, dict(sorted(reasons.items())), scored)
 
 
 async def _simulate_and_score(
-    todo: list[ConversationPlan],
+    todo: Iterator[ConversationPlan],
     log: EventLog,
     loaded: LoadedSuite,
     concurrency: int,
@@ -273,10 +287,11 @@ async def _simulate_and_score(
     run_id: str,
     hub: ModelHub,
     *,
+    todo_count: int,
     on_end: Callable[[str], None],
 ) -> ScoreSummary:
     pool = AgentPool(loaded, hub)
-    offset = total - len(todo)
+    offset = total - todo_count
     try:
         shifted: Progress = lambda done, _t: progress(offset + done, total)  # noqa: E731
         skipped = await _run_plans(todo, log, pool, concurrency, now, shifted, hub.unreachable, on_end)

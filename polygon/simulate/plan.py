@@ -7,7 +7,7 @@ A plan is everything one call needs; identical plans give identical events. The
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -101,8 +101,19 @@ def tool_definitions(tools: tuple[ToolSpec, ...]) -> list[dict[str, Any]]:
 
 def plan_run(loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str, ...]) -> list[ConversationPlan]:
     """Every (configuration, scenario, trial) of the run, in a stable order."""
+    return list(iter_plans(loaded, run_id, seed, configs))
+
+
+def plan_count(loaded: LoadedSuite, configs: tuple[str, ...]) -> int:
+    """How many calls :func:`iter_plans` yields."""
+    return len(configs) * len(loaded.scenarios()) * loaded.suite.trials
+
+
+def iter_plans(
+    loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str, ...]
+) -> Iterator[ConversationPlan]:
+    """:func:`plan_run` one plan at a time (a 20,000-call run never holds them all)."""
     suite = loaded.suite
-    plans = []
     for config in configs:
         cfg = suite.configs[config]
         for scenario in loaded.scenarios():
@@ -118,26 +129,23 @@ def plan_run(loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str, ..
                 prompt_hash=persona.prompt_hash,
             )
             for trial in range(suite.trials):
-                plans.append(
-                    ConversationPlan(
-                        run_id=run_id,
-                        run_seed=seed,
-                        conversation_id=conversation_id(run_id, config, scenario.id, trial),
-                        config=config,
-                        scenario=scenario.id,
-                        trial=trial,
-                        seed=conversation_seed(seed, scenario.id, trial),
-                        persona=snapshot,
-                        max_turns=scenario.max_turns or suite.max_turns,
-                        noise_intensity=suite.noise.intensity,
-                        noise_language=persona.language or suite.noise.language,
-                        agent_ref=cfg.agent,
-                        tools=tuple(suite.tools),
-                        stores=suite.stores,
-                        caller_model=suite.caller.model,
-                    )
+                yield ConversationPlan(
+                    run_id=run_id,
+                    run_seed=seed,
+                    conversation_id=conversation_id(run_id, config, scenario.id, trial),
+                    config=config,
+                    scenario=scenario.id,
+                    trial=trial,
+                    seed=conversation_seed(seed, scenario.id, trial),
+                    persona=snapshot,
+                    max_turns=scenario.max_turns or suite.max_turns,
+                    noise_intensity=suite.noise.intensity,
+                    noise_language=persona.language or suite.noise.language,
+                    agent_ref=cfg.agent,
+                    tools=tuple(suite.tools),
+                    stores=suite.stores,
+                    caller_model=suite.caller.model,
                 )
-    return plans
 
 
 class AgentPool:
