@@ -7,6 +7,8 @@ produces the same identity again, and the log turns the repeat into a no-op.
 
 from __future__ import annotations
 
+import functools
+
 import msgspec
 
 from polygon.events.codec import canonical, digest
@@ -35,7 +37,13 @@ def identity_of(key: EventKey) -> str:
     instead of one random page each (an append dirties far fewer pages). The second half
     hashes the whole key, so identities stay unique.
     """
-    return digest(canonical([key.run, key.conversation]), size=8) + digest(canonical(key), size=8)
+    return _stream_half(key.run, key.conversation) + digest(canonical(key), size=8)
+
+
+@functools.lru_cache(maxsize=4096)
+def _stream_half(run: str, conversation: str) -> str:
+    # Every event of a call shares it: hashed once per call in flight, not once per event.
+    return digest(canonical([run, conversation]), size=8)
 
 
 def identity(
