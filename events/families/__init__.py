@@ -4,6 +4,7 @@ from polygon.events.families.check import CheckRecorded, Evidence
 from polygon.events.families.conversation import (
     ConversationEnded,
     ConversationStarted,
+    Expectation,
     PersonaSnapshot,
     TurnSpoken,
 )
@@ -22,6 +23,7 @@ __all__ = [
     "ConversationStarted",
     "CriterionScore",
     "Evidence",
+    "Expectation",
     "JudgeScored",
     "ModelCalled",
     "NoiseApplied",

@@ -28,6 +28,22 @@ class PersonaSnapshot(msgspec.Struct, frozen=True, kw_only=True):
     """Hash of the agent prompt the persona was generated from (empty if hand-written)."""
 
 
+class Expectation(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """What a scenario expects of the call, judged by its end state (``goal_reached``).
+
+    Conditions are those of stub rules, or ``{fact: key}`` (see :mod:`polygon.matching`).
+    """
+
+    end: list[str] = []
+    """End reasons that count (any, when empty)."""
+    state: dict[str, dict[str, object]] = {}
+    """Stateful store → key → condition on the key's final value (``{exists: false}``: absent)."""
+    calls: dict[str, dict[str, object]] = {}
+    """Tool → argument → condition: at least one valid, answered call must meet them all."""
+    no_calls: list[str] = []
+    """Tools that must not be called."""
+
+
 @event_type(version=1)
 class ConversationStarted(Event, frozen=True, kw_only=True, tag="conversation.started"):
     """A call began."""
@@ -58,6 +74,8 @@ class ConversationStarted(Event, frozen=True, kw_only=True, tag="conversation.st
     """Stateful stub stores as the call began (outcome checks compare the end state)."""
     source_conversation: str = ""
     """For a re-driven call: the conversation whose caller turns it replayed."""
+    expect: Expectation | None = None
+    """The scenario's expected outcome, if it declares one."""
 
 
 @event_type(version=1)

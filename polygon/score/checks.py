@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from polygon.events.families import CheckRecorded, Evidence, PersonaSnapshot
+from polygon.events.families import CheckRecorded, Evidence, Expectation, PersonaSnapshot
+from polygon.matching import MatchTimeout, describe, holds
 from polygon.similarity import is_loop
 from polygon.transcript import ConversationView, TurnView
 
@@ -205,15 +207,69 @@ def _claimed_for_caller(view: ConversationView, persona: PersonaSnapshot) -> lis
     return changed
 
 
+FALLBACK = "inferred without expect (weaker)"
+"""How ``goal_reached`` labels a verdict drawn without the scenario's ``expect``."""
+
+
 def goal_reached(view: ConversationView) -> CheckRecorded:
-    """Was the persona's intended outcome reached? Stateful stubs are judged by end state."""
+    """Was the persona's intended outcome reached?
+
+    With the scenario's ``expect``, by the call's end state alone: store values, tool calls
+    made and not made, the end reason (how τ-bench grades). Without it, a weaker inference
+    from the end reason and store entries naming the caller, labelled so.
+    """
     persona = _persona(view)
     if persona is None or view.ended is None:
         return _result(view, "goal_reached", "n/a", "no persona or no end: nothing to compare")
     e = view.ended
     ev = [Evidence(turn=e.turns, at=view.ended_at, quote=f"ended: {e.reason} by {e.by}")]
+    expect = view.started.expect if view.started else None
+    if expect is not None:
+        misses = unmet(view, expect, persona.facts)
+        if misses:
+            return _result(view, "goal_reached", "fail", "expect: " + "; ".join(misses), ev)
+        return _result(view, "goal_reached", "pass", "expect: every expected end state was met", ev)
     ok, why = _outcome(view, persona)
-    return _result(view, "goal_reached", "pass" if ok else "fail", f"{persona.outcome}: {why}", ev)
+    detail = f"{persona.outcome} ({FALLBACK}): {why}"
+    return _result(view, "goal_reached", "pass" if ok else "fail", detail, ev)
+
+
+def unmet(view: ConversationView, expect: Expectation, facts: dict[str, str]) -> list[str]:
+    """What of ``expect`` the call's end state does not meet, one phrase each."""
+    e = view.ended
+    assert e is not None
+    out = []
+    if expect.end and e.reason not in expect.end:
+        out.append(f"ended {e.reason}, expected {' or '.join(expect.end)}")
+    for store, keys in expect.state.items():
+        final = e.final_state.get(store, {})
+        values = final if isinstance(final, dict) else {}
+        for key, cond in keys.items():
+            if not _meets(values, key, cond, facts):
+                now = repr(values[key]) if key in values else "absent"
+                out.append(f"{store}[{key}] is {now}, expected {describe(cond, facts)}")
+    calls = [c for t in view.turns for c in t.tools if c.valid and not c.error]
+    for tool, args in expect.calls.items():
+        made = [c for c in calls if c.tool == tool]
+        if not any(all(_meets(c.arguments, a, cond, facts) for a, cond in args.items()) for c in made):
+            wanted = ", ".join(f"{a} {describe(cond, facts)}" for a, cond in args.items()) or "any arguments"
+            seen = f"; made: {_args_of(made[-1].arguments)}" if made else ""
+            out.append(f"no {tool} call with {wanted}{seen}")
+    for tool in expect.no_calls:
+        if any(c.tool == tool for t in view.turns for c in t.tools):
+            out.append(f"{tool} was called")
+    return out
+
+
+def _meets(values: dict[str, Any], key: str, cond: Any, facts: dict[str, str]) -> bool:
+    try:
+        return holds(values, key, cond, facts)
+    except MatchTimeout:
+        return False
+
+
+def _args_of(arguments: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in sorted(arguments.items()))
 
 
 def _outcome(view: ConversationView, persona: PersonaSnapshot) -> tuple[bool, str]:

@@ -93,6 +93,7 @@ class Conversation:
                 max_turns=p.max_turns,
                 initial_state={name: dict(state) for name, state in sorted(p.stores.items())},
                 source_conversation=p.source_conversation,
+                expect=p.expect,
             ),
         )
         ending, turns = await self._turns()

@@ -12,9 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from polygon.errors import SuiteError
-from polygon.events.families import (
-    PersonaSnapshot,
-)
+from polygon.events.families import Expectation, PersonaSnapshot
 from polygon.events.streams import conversation_id
 from polygon.models.hub import ModelHub
 from polygon.recording import Sink
@@ -26,7 +24,7 @@ from polygon.simulate.callers.model import ModelCaller
 from polygon.simulate.callers.scripted import SCRIPTED_CALLER, ScriptedCaller
 from polygon.simulate.noise.packs import languages
 from polygon.suite.loading import LoadedSuite, resolve_factory
-from polygon.suite.schema import ToolSpec
+from polygon.suite.schema import ScenarioSpec, ToolSpec
 
 if TYPE_CHECKING:
     import httpx
@@ -52,6 +50,7 @@ class ConversationPlan:
     stores: dict[str, dict[str, str]]
     caller_model: str = "scripted/caller"
     source_conversation: str = ""
+    expect: Expectation | None = None
 
     @property
     def noise_key(self) -> str:
@@ -128,6 +127,7 @@ def iter_plans(
                 language=persona.language or suite.noise.language,
                 prompt_hash=persona.prompt_hash,
             )
+            expect = _expectation(scenario)
             for trial in range(suite.trials):
                 yield ConversationPlan(
                     run_id=run_id,
@@ -145,7 +145,16 @@ def iter_plans(
                     tools=tuple(suite.tools),
                     stores=suite.stores,
                     caller_model=suite.caller.model,
+                    expect=expect,
                 )
+
+
+def _expectation(scenario: ScenarioSpec) -> Expectation | None:
+    """The scenario's ``expect`` as it goes into the log."""
+    spec = scenario.expect
+    if spec is None:
+        return None
+    return Expectation(end=list(spec.end), state=spec.state, calls=spec.calls, no_calls=list(spec.no_calls))
 
 
 class AgentPool:

@@ -21,10 +21,10 @@ from types import FrameType
 from typing import Any
 
 import jsonschema
-import regex
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from polygon.events import content_hash
+from polygon.matching import MatchTimeout, holds
 from polygon.suite.schema import Rule, StubSpec, ToolSpec
 
 
@@ -58,8 +58,6 @@ TEMPLATE_SECONDS = 0.25
 """A template's render budget; past it the tool call fails as a timeout."""
 TEMPLATE_BYTES = 64_000
 """A template's output budget."""
-RULE_SECONDS = 0.1
-"""A ``matches`` regex's budget per evaluation."""
 
 
 @dataclass(frozen=True)
@@ -322,41 +320,7 @@ def _apply_rules(rules: list[Rule], default: Any, args: dict[str, Any]) -> Any:
 
 
 def _holds(args: dict[str, Any], name: str, cond: Any) -> bool:
-    present = name in args
-    value = args.get(name)
-    if not isinstance(cond, dict):
-        return bool(present and value == cond)
-    ((op, ref),) = cond.items()  # validated at load: exactly one known operator
-    if op == "exists":
-        return present == bool(ref)
-    if not present:
-        return False
-    return _compare(op, value, ref)
-
-
-def _compare(op: str, value: Any, ref: Any) -> bool:
-    if op == "eq":
-        return bool(value == ref)
-    if op == "ne":
-        return bool(value != ref)
-    if op == "in":
-        return isinstance(ref, list) and value in ref
-    if op == "gt":
-        return _num(value) > _num(ref)
-    if op == "lt":
-        return _num(value) < _num(ref)
-    if op == "matches":
-        try:
-            return regex.search(str(ref), str(value), timeout=RULE_SECONDS) is not None
-        except TimeoutError:
-            raise StubError(
-                f"timeout: the rule's regex {str(ref)!r} ran past its {RULE_SECONDS * 1000:.0f} ms budget"
-            ) from None
-    return False
-
-
-def _num(value: Any) -> float:
     try:
-        return float(value)
-    except (TypeError, ValueError):
-        return float("nan")
+        return holds(args, name, cond)
+    except MatchTimeout as exc:
+        raise StubError(f"timeout: the rule's {exc}") from None

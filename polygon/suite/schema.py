@@ -15,11 +15,12 @@ from pydantic import (
     model_validator,
 )
 
+from polygon.matching import FACT, OPERATORS
 from polygon.probe.library import ProbeSpec
 
 PERSONA_TYPES = ("cooperative", "busy", "distrustful", "confused", "aggressive", "chatty")
 OUTCOMES = ("success", "refusal", "callback", "transfer")
-RULE_OPERATORS = frozenset({"eq", "ne", "in", "gt", "lt", "exists", "matches"})
+RULE_OPERATORS = OPERATORS
 PersonaType = Literal["cooperative", "busy", "distrustful", "confused", "aggressive", "chatty"]
 Outcome = Literal["success", "refusal", "callback", "transfer"]
 
@@ -156,12 +157,77 @@ class PersonaSpec(_Strict):
         return value
 
 
+EndReason = Literal[
+    "caller_done", "hangup", "transfer", "max_turns", "loop", "agent_error", "simulator_error", "diverged"
+]
+
+
+def check_condition(where: str, cond: Any, *, facts: bool = False) -> None:
+    """A condition is a value or exactly one known operator (``fact`` only in ``expect``)."""
+    if not isinstance(cond, dict):
+        return
+    known = OPERATORS | ({FACT} if facts else set())
+    if len(cond) != 1 or next(iter(cond)) not in known:
+        raise ValueError(f"{where} must be a value or one of {{{', '.join(sorted(known))}}}: value")
+    ((op, ref),) = cond.items()
+    if op == FACT and not isinstance(ref, str):
+        raise ValueError(f"{where}: fact must name one of the persona's facts")
+    if op == "matches":
+        try:
+            regex.compile(str(ref))
+        except regex.error as exc:
+            raise ValueError(f"{where}: matches {ref!r} is not a regex ({exc})") from None
+
+
+class ExpectSpec(_Strict):
+    """The outcome a scenario expects, judged by the call's end state (how τ-bench grades).
+
+    ``state``: store → key → condition on the final value; ``calls``: tool → argument →
+    condition (at least one valid, answered call meets them all; ``tool.argument: cond``
+    is the same); ``no_calls``: tools that must not be called; ``end``: the end reasons that
+    count. A condition is a value, a stub-rule operator, or ``{fact: key}`` (the persona's).
+    """
+
+    end: list[EndReason] = Field(default_factory=list)
+    state: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    calls: dict[str, Any] = Field(default_factory=dict)
+    no_calls: list[str] = Field(default_factory=list)
+
+    @field_validator("calls")
+    @classmethod
+    def _nested_calls(cls, calls: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        nested: dict[str, dict[str, Any]] = {}
+        for key, value in calls.items():
+            tool, dot, arg = key.partition(".")
+            if dot:
+                nested.setdefault(tool, {})[arg] = value
+            elif isinstance(value, dict):
+                nested.setdefault(tool, {}).update(value)
+            elif value is None:
+                nested.setdefault(tool, {})
+            else:
+                raise ValueError(f"{key}: expected argument conditions (a mapping), or {key}.ARG: condition")
+        for tool, args in nested.items():
+            for arg, cond in args.items():
+                check_condition(f"{tool}.{arg}", cond, facts=True)
+        return nested
+
+    @field_validator("state")
+    @classmethod
+    def _state_conditions(cls, state: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        for store, keys in state.items():
+            for key, cond in keys.items():
+                check_condition(f"{store}.{key}", cond, facts=True)
+        return state
+
+
 class ScenarioSpec(_Strict):
     """A persona in a situation; every configuration meets every scenario."""
 
     id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
     persona: str
     max_turns: int | None = Field(None, ge=1, le=200)
+    expect: ExpectSpec | None = None
 
 
 class ConfigSpec(_Strict):
@@ -222,6 +288,25 @@ class Suite(_Strict):
     """Generated personas (``polygon personas generate``) to add to ``personas``."""
     scenarios: list[ScenarioSpec] = Field(default_factory=list)
 
+    def _check_expect(self, where: str, expect: ExpectSpec, persona_id: str) -> None:
+        """Stores, tools and facts an expectation names must exist."""
+        persona = next(p for p in self.personas if p.id == persona_id)
+        tools = {t.name for t in self.tools}
+        for store, keys in expect.state.items():
+            if store not in self.stores:
+                have = ", ".join(self.stores) or "none"
+                raise ValueError(f"{where}.state: no store {store!r} (have: {have})")
+            for fact in _fact_refs(keys):
+                if fact not in persona.facts:
+                    raise ValueError(f"{where}.state.{store}: persona {persona_id} has no fact {fact!r}")
+        for tool in [*expect.calls, *expect.no_calls]:
+            if tool not in tools:
+                raise ValueError(f"{where}: no tool {tool!r} (have: {', '.join(sorted(tools)) or 'none'})")
+        for tool, args in expect.calls.items():
+            for fact in _fact_refs(args):
+                if fact not in persona.facts:
+                    raise ValueError(f"{where}.calls.{tool}: persona {persona_id} has no fact {fact!r}")
+
     @model_validator(mode="after")
     def _references(self, info: ValidationInfo) -> Suite:
         if not self.configs:
@@ -234,6 +319,8 @@ class Suite(_Strict):
         for i, sc in enumerate(self.scenarios):
             if sc.persona not in ids:
                 raise ValueError(f"scenarios.{i}.persona: unknown persona {sc.persona!r}")
+            if sc.expect is not None:
+                self._check_expect(f"scenarios.{i}.expect", sc.expect, sc.persona)
         tools = [t.name for t in self.tools]
         if len(set(tools)) != len(tools):
             raise ValueError("tools: names must be unique")
@@ -257,6 +344,10 @@ class Suite(_Strict):
             if t.stub.mode == "stateful" and t.stub.store not in self.stores:
                 raise ValueError(f"tools.{t.name}.stub.store: unknown store {t.stub.store!r}")
         return self
+
+
+def _fact_refs(conds: dict[str, Any]) -> list[str]:
+    return [c[FACT] for c in conds.values() if isinstance(c, dict) and FACT in c]
 
 
 def _check_model_ref(where: str, ref: str, offline: str) -> None:
