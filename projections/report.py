@@ -223,6 +223,14 @@ def render_text(report: RunReport) -> str:
     lines += [STATE_NOTES[s] for s in STATE_NOTES if s in states]
     if any(r.verdict and r.verdict.partial for r in report.conversations):
         lines.append("* partial: some criteria were unreadable; the composite uses the scored weights only")
+    inferred = sum(1 for r in report.conversations if r.record.persona_type and not r.record.expected)
+    if inferred:
+        lines.append(
+            f"goal_reached: {inferred} of {len(report.conversations)} calls have no expect: in their "
+            "scenario; "
+            "their outcome is inferred from the end reason and store entries naming the caller "
+            "(weaker: declare expect:)"
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -85,6 +85,8 @@ class ConversationRecord(msgspec.Struct, kw_only=True):
     end_detail: str = ""
     loop: bool = False
     turns: int = 0
+    expected: bool = False
+    """The scenario declared ``expect`` (``goal_reached`` judged by end state, not inferred)."""
     judged: dict[str, list[Scored]] = msgspec.field(default_factory=dict)
     checks: dict[str, list[Checked]] = msgspec.field(default_factory=dict)
     passes: dict[str, PassVerdict] = msgspec.field(default_factory=dict)
@@ -111,6 +113,7 @@ def apply(state: RunRecord, env: Envelope) -> RunRecord:
         rec = _conv(state, p.conversation_id)
         rec.config, rec.scenario, rec.trial = p.config, p.scenario, p.trial
         rec.caller_model, rec.noise_intensity = p.caller_model, p.noise_intensity
+        rec.expected = p.expect is not None
         if p.persona is not None:
             rec.persona_type, rec.difficulty, rec.outcome = (
                 p.persona.type,

@@ -320,7 +320,7 @@ class Suite(_Strict):
             if sc.persona not in ids:
                 raise ValueError(f"scenarios.{i}.persona: unknown persona {sc.persona!r}")
             if sc.expect is not None:
-                self._check_expect(f"scenarios.{i}.expect", sc.expect, sc.persona)
+                self._check_expect(f"scenarios[{sc.id}].expect", sc.expect, sc.persona)
         tools = [t.name for t in self.tools]
         if len(set(tools)) != len(tools):
             raise ValueError("tools: names must be unique")
