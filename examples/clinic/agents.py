@@ -34,6 +34,7 @@ _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday")
 _HUMAN = ("person", "human", "someone real", "real person", "manager", "talk to a")
 _CALLBACK = ("call me back", "callback", "call back", "me back")
 _WORRY = ("hurt", "free", "painless", "promise")
+_CORRECTION = re.compile(r"\bno\b\W+([^,]+),\s*not\s+([\w' :-]+)")
 
 
 def _has(text: str, words: tuple[str, ...]) -> bool:
@@ -106,6 +107,11 @@ class Receptionist:
             return AgentReply(reply="No problem at all. Call us any time. Goodbye!", end="hangup")
         if _has(text, ("bye", "that's all", "thank you")) and self.b.booked:
             return AgentReply(reply="You're welcome. Goodbye!", end="hangup")
+        fixed = self.correction(text)
+        if fixed:
+            return fixed
+        if self.b.booked and re.match(r"\W*(?:uh |um |er )?no\b", text):
+            return "Sorry — what should I correct?"
         if self.b.offered and _has(text, ("yes", "works", "sure", "okay", "ok")):
             return self.book()
         learned = self._learn(text)
@@ -129,6 +135,25 @@ class Receptionist:
         if day:
             self.b.day = day
         return (self.b.name, self.b.phone, self.b.day) != before
+
+    def correction(self, text: str) -> str:
+        """v1 takes a correction ("No — Tomislav Vuk, not Ridiculous") and says so.
+
+        v2 does too: its regressions are elsewhere.
+        """
+        found = _CORRECTION.search(text)
+        if not found:
+            return ""
+        right, wrong = found.group(1).strip(), found.group(2).strip(" .!")
+        if self.b.name and self.b.name.lower() == wrong:
+            self.b.name = right.title()
+        elif wrong in _DAYS and right in _DAYS:
+            self.b.day, self.b.offered = right, ""
+        else:
+            return ""
+        if self.b.booked:
+            return f"Sorry about that — I've noted {right.title()}. You're all set for {self.b.slot}."
+        return f"Sorry about that — {right.title()}. Thanks."
 
     def read_phone(self, text: str) -> str:
         """v1 reads digits written or spoken one by one ("zero nine one ...")."""
@@ -215,7 +240,7 @@ class Receptionist:
         if error:
             self.b.offered = ""
             return self._say(f"Sorry, that slot just went ({error}). Shall I look for another time?")
-        self.b.booked = True
+        self.b.booked, self.b.slot = True, self.b.offered
         return self._say(f"You're booked for {self.b.offered}, {self.b.name}. Anything else?")
 
 

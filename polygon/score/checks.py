@@ -318,17 +318,22 @@ def agent_contradicts_facts(view: ConversationView) -> CheckRecorded:
 
 
 def caller_outside_facts(view: ConversationView) -> CheckRecorded:
-    """Simulator check: the caller said a number or weekday that is not in its facts."""
+    """Simulator check: the caller said a number or weekday that is not in its facts.
+
+    Echoing the agent is not straying: "No — 18:30, not 18:00" repeats the agent's 18:00.
+    """
     persona = _persona(view)
     if persona is None:
         return _result(view, "caller_outside_facts", "n/a", "no simulated caller", simulator=True)
     facts = " ".join(persona.facts.values()).lower()
-    known = _numbers(facts)
     bad = []
+    previous = ""
     for t in view.turns:
         said = t.caller_text.lower()
-        days = {d for d in _WEEKDAYS if d in said and d not in facts}
-        if _numbers(said) - known or days:
+        allowed = f"{facts} {previous}"
+        days = {d for d in _WEEKDAYS if d in said and d not in allowed}
+        previous = (t.agent_text or "").lower()
+        if _numbers(said) - _numbers(allowed) or days:
             bad.append(Evidence(turn=t.turn, at=t.caller_at, quote=f"CALLER: {t.caller_text}"))
     if bad:
         return _result(

@@ -30,7 +30,7 @@ def test_compare_configs_within_one_run(clinic: MemoryLog) -> None:
     c = compare_runs(clinic, ["c"])
     assert [s.label for s in c.sides] == ["v1", "v2"]
     v1, v2 = c.scorecards
-    assert v1.composite_mean > v2.composite_mean and v2.loops == 3
+    assert v1.composite_mean > v2.composite_mean and v2.loops > v1.loops == 0
     assert v1.composite_low <= v1.composite_mean <= v1.composite_high
     assert set(v1.by_caller_type) == {
         "cooperative",

@@ -50,7 +50,7 @@ def test_cooperative_states_goal_and_answers() -> None:
     assert said[1:4] == [
         "My name is Ana Kovac.",
         "My number is 091 555 0134.",
-        "Wednesday would be best.",
+        "My preferred day is Wednesday.",
     ]
 
 

@@ -1,9 +1,13 @@
 """The scripted caller: the offline, deterministic simulated caller (``scripted/caller``).
 
 It plays a persona like a person on the phone — short sentences, interruptions,
-digressions — and differently per type. It pursues its intended outcome, answers only
-from its facts (a question about anything else gets "I don't have that"), and ends the
-call as a person would. It is an honest baseline, not a model: transcripts say so.
+digressions — and differently per type, in any domain: it answers the fact the agent asks
+for by matching the question to its facts' keys, shapes and goal
+(:mod:`~polygon.simulate.callers.understanding`), says it does not know in its type's
+manner when nothing matches, corrects a fact read back wrong (a distrustful caller insists,
+a confused one may give in — recorded as its choice), and recognises its outcome from what
+the agent says, not from one business's words. It is an honest baseline, not a model:
+transcripts say so.
 
 Randomness comes from (conversation seed, turn) alone, so a call replays exactly.
 """
@@ -12,10 +16,21 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from dataclasses import dataclass, field
 
 from polygon.events.families import PersonaSnapshot
 from polygon.simulate.callers import Utterance
+from polygon.simulate.callers.packs import caller_pack
+from polygon.simulate.callers.understanding import (
+    Misheard,
+    asked,
+    content,
+    is_offer,
+    is_question,
+    misheard,
+    settled,
+)
 
 SCRIPTED_CALLER = "scripted/caller"
 
@@ -26,45 +41,17 @@ class _State:
     given: set[str] = field(default_factory=set)
     reassured: bool = False
     last: str = ""
+    last_intent: str = ""
     pushed: int = 0
+    corrected: dict[str, int] = field(default_factory=dict)
+    """Fact key → how often the caller has corrected the agent on it."""
 
 
-_FACT_WORDS = {
-    "name": ("name", "who am i", "who is calling", "your name"),
-    "phone": ("phone", "number", "reach you", "contact"),
-    "date": ("when", "what day", "which day", "date", "prefer", "time"),
-    "reason": (
-        "reason",
-        "what is it for",
-        "problem",
-        "what brings",
-        "what can i do",
-        "how can i help",
-    ),
-}
-_FACT_KEYS = {
-    "name": ("name",),
-    "phone": ("phone", "number"),
-    "date": ("date", "day", "time", "when"),
-    "reason": ("request", "reason", "problem"),
-}
-_DIGRESSIONS = (
-    "By the way, my neighbour had a root canal last week. Terrible story.",
-    "Oh, and it's raining again here, can you believe it?",
-    "My cat knocked my phone off the table earlier, sorry if it sounds odd.",
-    "I used to come to you years ago, back when the old doctor was there.",
-)
-_COMPLAINTS = (
-    "This is taking forever.",
-    "I've been on hold for ages.",
-    "Honestly, this is ridiculous.",
-)
-_THREATS = ("Or I'll just go to another clinic.", "Otherwise I'm taking my business elsewhere.")
-_WORRIES = ("Will it hurt?", "Is it free?", "Can you promise it's painless?")
+_INTRODUCES = ("this is", "my name is", "speaking", "calling from", "you've reached", "you have reached")
 
 
-def _has(text: str, words: tuple[str, ...]) -> bool:
-    return any(w in text for w in words)
+def _has(text: str, phrases: tuple[str, ...]) -> bool:
+    return any(w in text for w in phrases)
 
 
 class ScriptedCaller:
@@ -73,16 +60,17 @@ class ScriptedCaller:
     def __init__(self, persona: PersonaSnapshot, seed: int) -> None:
         self.persona = persona
         self.seed = seed
+        self.pack = caller_pack(persona.language)
         self._s = _State()
 
     def _rng(self) -> random.Random:
         data = f"caller\x00{self.seed}\x00{self._s.turn}".encode()
         return random.Random(int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big"))
 
-    def fact(self, kind: str) -> tuple[str, str] | None:
-        """The persona's fact of a kind, as (key, value), if it has one."""
+    def fact_named(self, *names: str) -> tuple[str, str] | None:
+        """The first fact whose key contains one of ``names`` (``name``, ``phone``), if any."""
         for key in sorted(self.persona.facts):
-            if any(k in key.lower() for k in _FACT_KEYS[kind]):
+            if any(n in key.lower() for n in names):
                 return key, self.persona.facts[key]
         return None
 
@@ -90,17 +78,17 @@ class ScriptedCaller:
         """The caller's next turn, given what the agent last said (None at the start)."""
         self._s.turn += 1
         rng = self._rng()
-        out = self._opening(rng) if agent_text is None else self._respond(agent_text.lower(), rng)
+        out = self._opening() if agent_text is None else self._respond(agent_text, rng)
         out = self._flavour(out, rng)
-        self._s.last = out.text
+        self._s.last, self._s.last_intent = out.text, out.intent
         return out
 
     # -- opening ---------------------------------------------------------------------
 
-    def _opening(self, rng: random.Random) -> Utterance:
+    def _opening(self) -> Utterance:
         goal = self.persona.goal.rstrip(".")
         kind = self.persona.type
-        name = self.fact("name")
+        name = self.fact_named("name")
         if kind == "distrustful":
             return Utterance("Hello? Who am I speaking with?", "challenge")
         if kind == "busy":
@@ -118,8 +106,12 @@ class ScriptedCaller:
 
     # -- responding ------------------------------------------------------------------
 
-    def _respond(self, said: str, rng: random.Random) -> Utterance:
-        ended = self._outcome_reached(said)
+    def _respond(self, agent_text: str, rng: random.Random) -> Utterance:
+        said = agent_text.lower()
+        wrong = misheard(agent_text, self.persona.facts, self.pack)
+        if wrong:
+            return self._correct(wrong[0], rng)
+        ended = self._outcome_reached(agent_text, said)
         if ended is not None:
             return ended
         if _has(said, ("goodbye", "bye", "have a nice day", "have a great day")):
@@ -127,55 +119,47 @@ class ScriptedCaller:
         limit = 10 - self.persona.difficulty if self.persona.type == "busy" else 18 - self.persona.difficulty
         if self._s.turn > limit:
             return Utterance("I don't have time for this. Bye.", "hangup", ends_call="hangup")
+        wanted, named = asked(agent_text, self.persona.facts, self.persona.goal, self.pack)
         if self.persona.type == "distrustful" and not self._s.reassured:
-            if _has(said, ("clinic", "this is", "my name is", "speaking", "calling from", "dental")):
+            if _has(said, _INTRODUCES):
                 self._s.reassured = True
-            elif _has(said, ("name", "phone", "number", "date", "when")):
+            elif wanted:
                 return Utterance("Why do you need that? Who is this?", "challenge")
         if _has(said, ("repeat", "say that again", "didn't catch", "did not catch", "pardon", "sorry?")):
             return Utterance(self._s.last or "I said I need help.", "repeat")
-        confirm = _has(
-            said,
-            (
-                "shall i",
-                "should i",
-                "would you like",
-                "does that work",
-                "is that correct",
-                "is that right",
-                "do you want",
-                "can i book",
-                "confirm",
-            ),
-        )
-        if confirm:
+        if self._s.last_intent == "correct" and is_question(agent_text, self.pack) and not wanted:
+            return Utterance(self._s.last, "repeat")  # "what should I correct?": say it again
+        offer = is_offer(agent_text, self.pack)
+        if wanted and (named or not offer) and not self._pursuing(wanted):
+            return self._give(wanted, rng)
+        if offer:
             return self._answer_offer()
-        asked = self._asked_fact(said)
-        if asked and not self._pursuing(asked):
-            return self._give(asked, rng)
-        return self._push_goal(rng)
+        if is_question(agent_text, self.pack) and _asks_for_something(said):
+            return Utterance(self.pack.unknown.get(self.persona.type, "Sorry, I don't have that."), "no_fact")
+        return self._push_goal()
+
+    def _correct(self, wrong: Misheard, rng: random.Random) -> Utterance:
+        """The agent read a fact back wrong: say so, insist, or (a confused caller) give in."""
+        times = self._s.corrected.get(wrong.key, 0)
+        self._s.corrected[wrong.key] = times + 1
+        fill = {"right": wrong.right, "said": wrong.said}
+        if times and self.persona.type == "confused" and rng.random() < 0.5:
+            return Utterance(self.pack.correct["accept"].format(**fill), "accept_wrong")
+        template = "insist" if times or self.persona.type == "distrustful" else "first"
+        return Utterance(self.pack.correct[template].format(**fill), "correct")
 
     def _pursuing(self, asked: str) -> bool:
-        """Callback and transfer callers stop answering booking questions after a while."""
-        if self.persona.outcome not in ("callback", "transfer") or asked == "name":
+        """Callback and transfer callers stop answering questions after a while."""
+        key = asked.lower()
+        if self.persona.outcome not in ("callback", "transfer") or "name" in key:
             return False
-        if self.persona.outcome == "callback" and asked == "phone":
+        if self.persona.outcome == "callback" and ("phone" in key or "number" in key):
             return False
-        return self._s.turn >= 3 or self.fact(asked) is None
+        return self._s.turn >= 3
 
-    def _outcome_reached(self, said: str) -> Utterance | None:
+    def _outcome_reached(self, agent_text: str, said: str) -> Utterance | None:
         outcome = self.persona.outcome
-        if outcome == "success" and _has(
-            said,
-            (
-                "booked",
-                "you're all set",
-                "you are all set",
-                "confirmed for",
-                "see you on",
-                "scheduled",
-            ),
-        ):
+        if outcome == "success" and settled(agent_text, self.persona.goal, self.persona.facts, self.pack):
             return Utterance("Great, thank you. Bye!", "goodbye", ends_call="done")
         if outcome == "callback" and _has(
             said, ("call you back", "calls you back", "callback is", "call back")
@@ -200,54 +184,54 @@ class ScriptedCaller:
         return Utterance("Actually, can I just talk to a person?", "ask_transfer")
 
     def _ask_callback(self) -> Utterance:
-        phone = self.fact("phone")
+        phone = self.fact_named("phone", "number")
         if phone and phone[0] not in self._s.given:
             self._s.given.add(phone[0])
             return Utterance(f"Can someone call me back instead? My number is {phone[1]}.", "ask_callback")
         return Utterance("Can someone just call me back later?", "ask_callback")
 
-    def _asked_fact(self, said: str) -> str:
-        for kind in ("name", "phone", "date", "reason"):
-            if _has(said, _FACT_WORDS[kind]):
-                return kind
-        return ""
-
-    def _give(self, kind: str, rng: random.Random) -> Utterance:
+    def _give(self, key: str, rng: random.Random) -> Utterance:
         if self.persona.type == "confused" and rng.random() < 0.12 * self.persona.difficulty:
             return Utterance("Sorry, what do you need from me?", "clarify")
-        fact = self.fact(kind)
-        if fact is None:
-            return Utterance("I don't have that with me, sorry.", "no_fact")
-        self._s.given.add(fact[0])
-        text = _phrase(kind, fact[1])
+        self._s.given.add(key)
+        value = self.persona.facts[key]
+        text = self._phrase(key, value)
         if self.persona.type == "confused" and rng.random() < 0.5:
-            other = self._ungiven_fact(exclude=kind)
+            other = self._ungiven()
             if other is not None:
-                self._s.given.add(other[0])
-                text = f"Oh, and {other[1]}. Wait, you asked... {text}"
+                self._s.given.add(other)
+                text = f"Oh, and {self.persona.facts[other]}. Wait, you asked... {text}"
         if self.persona.type == "busy":
-            text = fact[1] + "."
+            text = value + "."
         return Utterance(text, "give_fact")
 
-    def _ungiven_fact(self, *, exclude: str) -> tuple[str, str] | None:
-        for kind in ("name", "phone", "date"):
-            fact = self.fact(kind)
-            if kind != exclude and fact and fact[0] not in self._s.given:
-                return fact
-        return None
+    def _phrase(self, key: str, value: str) -> str:
+        """A fact as a caller says it: "My name is …", "I'd like …" for what the goal names."""
+        label = " ".join(w for w in re.split(r"[\W_]+", key.lower()) if w)
+        if "name" in label:
+            return f"My name is {value}."
+        if "phone" in label:
+            return f"My number is {value}."
+        if content(value, self.pack) and content(value, self.pack) <= content(self.persona.goal, self.pack):
+            return f"I'd like {value}."
+        return f"My {label} is {value}." if label else f"{value}."
 
-    def _push_goal(self, rng: random.Random) -> Utterance:
+    def _ungiven(self) -> str | None:
+        """The next fact the caller has not given yet (its name first)."""
+        keys = sorted(self.persona.facts, key=lambda k: ("name" not in k.lower(), k))
+        return next((k for k in keys if k not in self._s.given), None)
+
+    def _push_goal(self) -> Utterance:
         self._s.pushed += 1
         outcome = self.persona.outcome
         if outcome == "transfer":
             return Utterance("Can I speak to a real person, please?", "ask_transfer")
         if outcome == "callback":
             return self._ask_callback()
-        nxt = self._ungiven_fact(exclude="")
+        nxt = self._ungiven()
         if nxt is not None:
-            self._s.given.add(nxt[0])
-            kind = next(k for k in ("name", "phone", "date") if self.fact(k) == nxt)
-            return Utterance(_phrase(kind, nxt[1]), "give_fact")
+            self._s.given.add(nxt)
+            return Utterance(self._phrase(nxt, self.persona.facts[nxt]), "give_fact")
         if outcome == "refusal" and self._s.pushed > 1:
             return Utterance("You know what, never mind. Bye.", "refuse", ends_call="hangup")
         return Utterance(f"So, can you help me {self.persona.goal.rstrip('.')}?", "restate_goal")
@@ -255,28 +239,25 @@ class ScriptedCaller:
     # -- personality ---------------------------------------------------------------
 
     def _flavour(self, out: Utterance, rng: random.Random) -> Utterance:
-        if out.ends_call:
+        if out.ends_call or out.intent in ("correct", "accept_wrong"):
             return out
-        kind, level = self.persona.type, self.persona.difficulty
+        kind, level, pack = self.persona.type, self.persona.difficulty, self.pack
         text = out.text
         if kind == "aggressive" and rng.random() < 0.25 + 0.1 * level:
-            text = f"{rng.choice(_COMPLAINTS)} {text}"
+            text = f"{rng.choice(pack.complaints)} {text}"
             if rng.random() < 0.1 * level:
-                text = f"{text} {rng.choice(_THREATS)}"
+                text = f"{text} {rng.choice(pack.threats)}"
         if kind == "chatty" and rng.random() < 0.12 * level:
-            text = f"{text} {rng.choice(_DIGRESSIONS)}"
+            text = f"{text} {rng.choice(pack.digressions)}"
         if kind in ("confused", "distrustful", "chatty") and rng.random() < 0.05 * level:
-            text = f"{text} {rng.choice(_WORRIES)}"
+            text = f"{text} {rng.choice(pack.worries)}"
         if kind in ("busy", "aggressive") and self._s.turn > 1 and rng.random() < 0.06 * level:
             text = f"Sorry, wait — {text}"
         return Utterance(text, out.intent, out.ends_call)
 
 
-def _phrase(kind: str, value: str) -> str:
-    if kind == "name":
-        return f"My name is {value}."
-    if kind == "phone":
-        return f"My number is {value}."
-    if kind == "date":
-        return f"{value} would be best."
-    return f"It's about {value}."
+def _asks_for_something(said: str) -> bool:
+    """A question that asks the caller for information (not "anything else?")."""
+    return _has(
+        said, ("your", "what", "which", "where", "when", "who", "how many", "can i have", "may i have")
+    )
