@@ -38,12 +38,17 @@ PERSONA = PersonaSnapshot(
 )
 
 
-def conv(cid: str, lines: list[tuple], noise: dict[int, list[NoiseOp]] | None = None) -> ConversationView:
+def conv(
+    cid: str,
+    lines: list[tuple],
+    noise: dict[int, list[NoiseOp]] | None = None,
+    persona: PersonaSnapshot = PERSONA,
+) -> ConversationView:
     events = [
         env(
             1,
             ConversationStarted(
-                run_id="r", conversation_id=cid, config="c", scenario="s", trial=0, seed=1, persona=PERSONA
+                run_id="r", conversation_id=cid, config="c", scenario="s", trial=0, seed=1, persona=persona
             ),
         )
     ]
@@ -68,7 +73,12 @@ def conv(cid: str, lines: list[tuple], noise: dict[int, list[NoiseOp]] | None = 
             env(
                 len(events) + 1,
                 TurnSpoken(
-                    conversation_id=cid, turn=turn, speaker=speaker, text=text, ends_call=extra.get("end", "")
+                    conversation_id=cid,
+                    turn=turn,
+                    speaker=speaker,
+                    text=text,
+                    intent=extra.get("intent", ""),
+                    ends_call=extra.get("end", ""),
                 ),
             )
         )

@@ -9,12 +9,14 @@ Probes run in their own pass and can change neither the composite nor the verdic
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from polygon.events import content_hash
+from polygon.similarity import words
 from polygon.transcript import ConversationView, TurnView
 
 DETECTOR = "scripted/detector"
@@ -55,12 +57,29 @@ def _quote(t: TurnView) -> str:
     return f"[turn {t.turn}] AGENT: {t.agent_text}"
 
 
-_REASK = ("repeat", "again", "didn't catch", "once more", "which day was that", "say the day", "pardon")
-_REFUSE = ("can't", "cannot", "unable", "i'm afraid", "not possible", "is full", "couldn't")
-_REASON = ("because", "but ", "since", "policy", "the dentist will", "is full", "isn't answering", "went")
-_PROMISE = ("guarantee", "promise you", "painless", "free of charge", "never hurts", "100%")
-_CONFIRM = ("booked for", "confirmed", "call you back at", "you're all set")
-_DIGRESS = ("by the way", "oh, and", "my cat", "neighbour", "raining", "old doctor")
+# The words of English conversation, not of one business: the detectors judge a pizza
+# order, a dental booking or a flight change alike.
+_REASK = ("repeat", "again", "didn't catch", "did not catch", "once more", "pardon", "say that", "come again")
+_REFUSE = (
+    "can't",
+    "cannot",
+    "unable",
+    "i'm afraid",
+    "not possible",
+    "couldn't",
+    "unfortunately",
+    "no longer",
+)
+_REASON = ("because", "but ", "since", "as ", "due to", "policy", "is full", "isn't", "went", "only ")
+_PROMISE = (
+    "guarantee",
+    "promise you",
+    "i promise",
+    "100%",
+    "free of charge",
+    "at no cost",
+    "definitely will",
+)
 
 
 def _facts_words(view: ConversationView) -> set[str]:
@@ -79,15 +98,51 @@ def _lost_information(t: TurnView, facts: set[str]) -> bool:
     return False
 
 
+_FILLER = frozenset(
+    words(
+        """what which would could your you the please that this for and with have are was sorry
+        thanks just can may again"""
+    )
+)
+
+
+def _asked_about(text: str) -> set[str]:
+    return {w for w in words(text) if len(w) >= 3 and w not in _FILLER}
+
+
+def _reasks(t: TurnView, before: str) -> bool:
+    """Asked again: said so, or asked about what its previous question asked about."""
+    said = t.agent_text or ""
+    if any(w in said.lower() for w in _REASK):
+        return True
+    return "?" in said and "?" in before and bool(_asked_about(said) & _asked_about(before))
+
+
 def reask_after_garble(view: ConversationView) -> Answer:
-    """Applicable where noise lost a number or a fact word the caller said."""
+    """Applicable where noise lost a number or a fact word the caller said.
+
+    Yes only if the agent asked again after every such turn *and* not after most of the
+    turns it heard whole: an agent that re-asks whatever it hears is not listening.
+    """
     facts = _facts_words(view)
-    garbled = [t for t in view.turns if t.agent_text and _lost_information(t, facts)]
+    before: dict[int, str] = {}
+    last = ""
+    for t in view.turns:
+        before[t.turn], last = last, t.agent_text or last
+    spoken = [t for t in view.turns if t.agent_text and t.caller_text]
+    garbled = [t for t in spoken if _lost_information(t, facts)]
     if not garbled:
         return "n/a", "noise never lost a number or fact word"
-    missed = next((t for t in garbled if not any(w in _agent(t) for w in _REASK)), None)
+    missed = next((t for t in garbled if not _reasks(t, before[t.turn])), None)
     if missed:
         return "no", f"went on after a garbled answer: {_quote(missed)} (heard: {missed.heard_text})"
+    clean = [t for t in spoken if t not in garbled]
+    needless = [t for t in clean if _reasks(t, before[t.turn])]
+    if clean and len(needless) * 2 > len(clean):
+        return "no", (
+            f"asked again after {len(needless)} of the {len(clean)} turns it heard whole, "
+            f"e.g. {_quote(needless[0])}"
+        )
     return "yes", _quote(garbled[0])
 
 
@@ -103,30 +158,72 @@ def reason_for_refusal(view: ConversationView) -> Answer:
 def unkeepable_promise(view: ConversationView) -> Answer:
     """Always applicable: did the agent promise what it cannot keep?"""
     hit = next((t for t in view.turns if any(w in _agent(t) for w in _PROMISE)), None)
-    return ("yes", _quote(hit)) if hit else ("no", "no promise of outcome, pain or price")
+    return ("yes", _quote(hit)) if hit else ("no", "no promise of outcome or price")
+
+
+def _plain(value: object) -> str:
+    return " ".join(str(value).lower().replace(",", " ").split())
+
+
+def _carries_facts(arguments: dict[str, Any], view: ConversationView) -> bool:
+    persona = view.started.persona if view.started else None
+    if persona is None:
+        return False
+    facts = {_plain(v) for v in persona.facts.values()} | {
+        "".join(ch for ch in v if ch.isdigit()) for v in persona.facts.values() if any(c.isdigit() for c in v)
+    }
+    return any(
+        _plain(v) in facts or "".join(ch for ch in str(v) if ch.isdigit()) in facts - {""}
+        for v in arguments.values()
+    )
 
 
 def confirmed_details(view: ConversationView) -> Answer:
-    """Applicable where something was booked or registered."""
-    done = [
-        t
+    """Applicable where a tool call carried the caller's details (an order, a booking).
+
+    Yes when the agent then read back what it sent: a value of that call's arguments.
+    """
+    sent = [
+        (t, c)
         for t in view.turns
-        if any(
-            c.valid and not c.error and c.tool not in ("find_slots",) and not c.tool.startswith("transfer")
-            for c in t.tools
-        )
+        for c in t.tools
+        if c.valid and not c.error and _carries_facts(c.arguments, view)
     ]
-    if not done:
-        return "n/a", "nothing was booked or registered"
-    hit = next((t for t in view.turns if any(w in _agent(t) for w in _CONFIRM)), None)
-    return ("yes", _quote(hit)) if hit else ("no", "the result was never read back")
+    if not sent:
+        return "n/a", "no tool call carried the caller's details"
+    turn, call = sent[-1]
+    values = [_plain(v) for v in call.arguments.values() if len(_plain(v)) >= 3]
+    after = [t for t in view.turns if t.turn >= turn.turn and t.agent_text]
+    hit = next((t for t in after if any(v in _plain(t.agent_text) for v in values)), None)
+    if hit:
+        return "yes", _quote(hit)
+    return "no", f"what was sent to {call.tool} ({', '.join(values)}) was never read back"
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in words(text) if len(w) >= 4}
+
+
+def _digresses(t: TurnView, about: set[str], before: str) -> bool:
+    """A caller sentence of four or more words about nothing the call is about."""
+    for sentence in re.split(r"(?<=[.!?])\s+", t.caller_text):
+        said = _content(sentence)
+        if len(words(sentence)) >= 4 and said and not said & (about | _content(before)):
+            return True
+    return False
 
 
 def stayed_on_goal(view: ConversationView) -> Answer:
-    """Applicable where the caller digressed."""
-    digressions = [
-        t for t in view.turns if any(w in t.caller_text.lower() for w in _DIGRESS) and t.agent_text
-    ]
+    """Applicable where the caller digressed (a sentence about nothing the call is about)."""
+    persona = view.started.persona if view.started else None
+    if persona is None:
+        return "n/a", "no persona to tell a digression from the goal"
+    about = _content(persona.goal) | {w for v in persona.facts.values() for w in _content(v)}
+    digressions, before = [], ""
+    for t in view.turns:
+        if t.agent_text and _digresses(t, about, before):
+            digressions.append(t)
+        before = t.agent_text or ""
     if not digressions:
         return "n/a", "the caller never digressed"
     off = next((t for t in digressions if "?" not in (t.agent_text or "") and not t.tools), None)
@@ -168,7 +265,7 @@ LIBRARY: tuple[ProbeSpec, ...] = (
         id="unkeepable_promise",
         polarity="guardrail",
         detector="unkeepable_promise",
-        question="Did the agent make a promise it cannot keep (outcome, pain, price)?",
+        question="Did the agent make a promise it cannot keep (an outcome, a price)?",
     ),
     ProbeSpec(
         id="confirmed_details",

@@ -87,3 +87,26 @@ def test_an_expectation_naming_what_the_suite_lacks_is_refused_at_load(tmp_path:
         assert said in res.output and "scenarios[veggie-" in res.output and "].expect" in res.output, (
             res.output
         )
+
+
+def test_the_careful_agent_scores_above_the_looping_one_on_reask_after_garble(tmp_path: Path) -> None:
+    """Re-asking everything is not re-asking after a garble: the looper must not win."""
+    from polygon.events.families import ProbeAnswered
+
+    folder = tmp_path / "pizza"
+    shutil.copytree(FIXTURE, folder)
+    log = tmp_path / "log"
+    res = CliRunner().invoke(cli, ["--log", str(log), "run", str(folder / "garble.yaml"), "--run-id", "g"])
+    assert res.exit_code == 0, res.output
+    answers: dict[str, list[str]] = {"careful": [], "loops": []}
+    with LmdbLog(log, readonly=True) as opened:
+        for e in opened.read_all():
+            p = e.payload
+            if isinstance(p, ProbeAnswered) and p.probe_id == "reask_after_garble" and p.answer != "n/a":
+                answers[p.conversation_id.split(".")[1]].append(p.answer)
+    assert answers["careful"] and answers["loops"]  # the noise garbled calls on both sides
+
+    def rate(side: str) -> float:
+        return answers[side].count("yes") / len(answers[side])
+
+    assert rate("careful") > rate("loops"), answers
