@@ -71,6 +71,7 @@ class TurnView(msgspec.Struct, kw_only=True):
     agent_end: str = ""
     agent_seq: int = 0
     agent_at: int = 0
+    agent_latency_ms: float = 0.0
 
 
 class ConversationView(msgspec.Struct, kw_only=True):
@@ -147,6 +148,7 @@ def _spoken(t: TurnView, p: TurnSpoken, seq: int, at: int) -> None:
         t.caller_ends = p.ends_call
     else:
         t.agent_text, t.agent_end, t.agent_seq, t.agent_at = p.text, p.ends_call, seq, at
+        t.agent_latency_ms = p.latency_ms
 
 
 def build(conversation_id: str, events: Iterable[Envelope]) -> ConversationView:

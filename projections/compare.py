@@ -19,7 +19,7 @@ import numpy as np
 
 from polygon.compare.divergence import Divergence, find_divergence
 from polygon.projections.probes import ProbeTable, Rate
-from polygon.projections.report import scenario_trials
+from polygon.projections.report import call_latency, scenario_trials
 from polygon.projections.verdicts import ConversationVerdict
 from polygon.score.verdict import GRADED, OUT_OF_SCORECARD
 from polygon.transcript import ConversationView
@@ -62,6 +62,8 @@ class Scorecard(msgspec.Struct, frozen=True, kw_only=True):
     """Scenarios whose trials disagree (some passed, some did not)."""
     flip_rate: float = 0.0
     """Mean over scenarios of the share of trials that differ from the scenario's usual state."""
+    latency_p95_ms: float | None = None
+    """Median over calls of each call's p95 agent turn latency."""
 
 
 class MatrixRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -194,6 +196,7 @@ def scorecard(label: str, rows: Sequence[ConversationVerdict], probes: ProbeTabl
         warned=sum(v.verdict == "warn" for v in judged),
         failed=sum(v.verdict == "fail" for v in judged),
         criteria={c: round(statistics.fmean(v), 4) for c, v in criteria.items()},
+        latency_p95_ms=call_latency(list(rows)),
         by_caller_type=_group_mean(rows, "persona_type"),
         by_difficulty=_group_mean(rows, "difficulty"),
         probes=probe_rates,

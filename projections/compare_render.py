@@ -32,16 +32,17 @@ def comparison_lines(c: Comparison, *, top: int = 0) -> Iterator[str]:
     yield "Scorecards (mean and CI over graded calls: pass, warn, fail)"
     head = (
         f"{'calls':>6}{'mean':>7}{'95% CI':>16}{'pass':>6}{'warn':>6}{'fail':>6}{'error':>6}{'incon':>6}"
-        f"{'simerr':>7}{'loops':>7}  pass^k"
+        f"{'simerr':>7}{'loops':>7}{'p95 ms':>8}  pass^k"
     )
     yield f"{'':<{width}}{head}"
     for s in c.scorecards:
         ci = f"[{_num(s.composite_low)}, {_num(s.composite_high)}]"
         ks = " ".join(f"^{k}={v:.2f}" for k, v in s.pass_hat_k.items())
+        latency = f"{s.latency_p95_ms:.0f}" if s.latency_p95_ms is not None else "—"
         yield (
             f"{s.label:<{width}}{s.conversations:>6}{_num(s.composite_mean):>7}{ci:>16}{s.passed:>6}"
             f"{s.warned:>6}{s.failed:>6}{s.errored:>6}{s.inconclusive:>6}{s.simulator_errors:>7}"
-            f"{s.loops:>7}  {ks}"
+            f"{s.loops:>7}{latency:>8}  {ks}"
         )
     for s in c.scorecards:
         if s.flaky:

@@ -58,7 +58,8 @@ def turn_lines(t: TurnView) -> Iterator[str]:
         yield from _tool_lines(tool)
     if t.agent_text is not None:
         end = f"  [ends call: {t.agent_end}]" if t.agent_end else ""
-        yield f"  AGENT said   #{t.agent_seq}: {t.agent_text}{end}"
+        took = f"  ({t.agent_latency_ms:.0f} ms)" if t.agent_latency_ms else ""
+        yield f"  AGENT said   #{t.agent_seq}: {t.agent_text}{end}{took}"
 
 
 def _tool_lines(tool: ToolView) -> Iterator[str]:

@@ -50,6 +50,8 @@ class ConfigSummary(msgspec.Struct, kw_only=True):
     errored: int = 0
     inconclusive: int = 0
     simulator_errors: int = 0
+    latency_p95_ms: float | None = None
+    """Median over the configuration's calls of each call's p95 agent turn latency."""
 
 
 class ScenarioTrials(msgspec.Struct, kw_only=True):
@@ -140,9 +142,16 @@ def _summaries(rows: list[ConversationVerdict]) -> list[ConfigSummary]:
                 errored=count["error"],
                 inconclusive=count["inconclusive"],
                 simulator_errors=count["simulator_error"],
+                latency_p95_ms=call_latency(mine),
             )
         )
     return out
+
+
+def call_latency(rows: list[ConversationVerdict]) -> float | None:
+    """Median of the calls' p95 agent turn latencies (None when no call has agent turns)."""
+    values = [r.record.latency_p95_ms for r in rows if r.record.turns]
+    return round(statistics.median(values), 1) if values else None
 
 
 def state_of(row: ConversationVerdict) -> str:
@@ -201,13 +210,14 @@ def render_text(report: RunReport) -> str:
         report.shown,
         "",
         f"{'config':<10}{'calls':>6}{'pass':>6}{'warn':>6}{'fail':>6}{'error':>6}{'incon':>6}{'simerr':>7}"
-        f"{'mean':>8}{'gates':>7}{'loops':>7}",
+        f"{'mean':>8}{'gates':>7}{'loops':>7}{'p95 ms':>9}",
     ]
     for c in report.configs:
         mean = f"{c.mean_composite:.1f}" if c.mean_composite is not None else "—"
+        latency = f"{c.latency_p95_ms:.0f}" if c.latency_p95_ms is not None else "—"
         lines.append(
             f"{c.config:<10}{c.conversations:>6}{c.passed:>6}{c.warned:>6}{c.failed:>6}{c.errored:>6}"
-            f"{c.inconclusive:>6}{c.simulator_errors:>7}{mean:>8}{c.gate_failures:>7}{c.loops:>7}"
+            f"{c.inconclusive:>6}{c.simulator_errors:>7}{mean:>8}{c.gate_failures:>7}{c.loops:>7}{latency:>9}"
         )
     lines += ["", f"{'conversation':<44}{'verdict':<16}{'composite':>10}  why"]
     for row in report.conversations:

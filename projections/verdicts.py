@@ -85,6 +85,8 @@ class ConversationRecord(msgspec.Struct, kw_only=True):
     end_detail: str = ""
     loop: bool = False
     turns: int = 0
+    latency_p95_ms: float = 0.0
+    """The agent's p95 turn latency in this call (see ``conversation.ended``)."""
     expected: bool = False
     """The scenario declared ``expect`` (``goal_reached`` judged by end state, not inferred)."""
     judged: dict[str, list[Scored]] = msgspec.field(default_factory=dict)
@@ -124,6 +126,7 @@ def apply(state: RunRecord, env: Envelope) -> RunRecord:
         rec = _conv(state, p.conversation_id)
         rec.end_reason, rec.loop, rec.turns = p.reason, p.loop_detected, p.turns
         rec.end_by, rec.end_detail = p.by, p.detail
+        rec.latency_p95_ms = p.latency_p95_ms
     elif isinstance(p, JudgeScored):
         _conv(state, p.conversation_id).judged.setdefault(p.pass_id, []).append(Scored(seq=env.seq, event=p))
     elif isinstance(p, CheckRecorded):

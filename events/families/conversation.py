@@ -76,6 +76,8 @@ class ConversationStarted(Event, frozen=True, kw_only=True, tag="conversation.st
     """For a re-driven call: the conversation whose caller turns it replayed."""
     expect: Expectation | None = None
     """The scenario's expected outcome, if it declares one."""
+    latency_budget_ms: float = 0.0
+    """The suite's budget for the p95 of agent turn latency in one call (0: none)."""
 
 
 @event_type(version=1)
@@ -94,6 +96,10 @@ class TurnSpoken(Event, frozen=True, kw_only=True, tag="conversation.turn_spoken
     """Scripted caller's intent label (``give_fact``, ``complain`` …), for audit."""
     ends_call: str = ""
     """``hangup`` or ``transfer`` if this turn ends the call, else empty."""
+    latency_ms: float = 0.0
+    """Agent turns: how long the answer took — wall time of an HTTP or model agent, plus the
+    simulated latency of the stub tools it called (never slept). A Python agent's own time
+    is not counted: it would make identical runs differ."""
 
 
 @event_type(version=1)
@@ -116,3 +122,7 @@ class ConversationEnded(Event, frozen=True, kw_only=True, tag="conversation.ende
     """Stateful stub name → hash of its final state."""
     final_state: dict[str, object] = {}
     """Stateful stub name → its final state (for outcome checks)."""
+    latency_p50_ms: float = 0.0
+    """Median of the agent's turn latencies (``turn_spoken.latency_ms``)."""
+    latency_p95_ms: float = 0.0
+    """95th percentile (nearest rank) of the agent's turn latencies."""

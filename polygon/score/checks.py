@@ -27,6 +27,7 @@ AGENT_CHECKS = (
     "tool_faults",
     "goal_reached",
     "agent_contradicts_facts",
+    "latency",
 )
 """Checks on the agent (a rubric may gate on them as ``check:<id>``); ``caller_outside_facts``
 is a check on the simulator and never gates the agent."""
@@ -347,6 +348,31 @@ def caller_outside_facts(view: ConversationView) -> CheckRecorded:
     return _result(view, "caller_outside_facts", "pass", "the caller kept to its facts", simulator=True)
 
 
+def latency(view: ConversationView) -> CheckRecorded:
+    """The p95 of the agent's turn latency in this call, against the suite's budget."""
+    budget = view.started.latency_budget_ms if view.started else 0.0
+    if not budget or view.ended is None:
+        return _result(view, "latency", "n/a", "the suite sets no latency_budget_ms")
+    p95 = view.ended.latency_p95_ms
+    slowest = max(
+        (t for t in view.turns if t.agent_text is not None), key=lambda t: t.agent_latency_ms, default=None
+    )
+    ev = (
+        [
+            Evidence(
+                turn=slowest.turn,
+                at=slowest.agent_at,
+                quote=f"{slowest.agent_latency_ms:.0f} ms: AGENT: {slowest.agent_text}",
+            )
+        ]
+        if slowest
+        else []
+    )
+    if p95 > budget:
+        return _result(view, "latency", "fail", f"p95 {p95:.0f} ms over the budget of {budget:.0f} ms", ev)
+    return _result(view, "latency", "pass", f"p95 {p95:.0f} ms within the budget of {budget:.0f} ms", ev)
+
+
 def stub_broken(view: ConversationView) -> CheckRecorded:
     """Simulator check: a stub tool failed by its own configuration (a template that does not render)."""
     broken = [
@@ -369,6 +395,7 @@ ALL: tuple[Callable[[ConversationView], CheckRecorded], ...] = (
     tool_faults,
     goal_reached,
     agent_contradicts_facts,
+    latency,
     caller_outside_facts,
     stub_broken,
 )

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -73,6 +75,11 @@ class Conversation:
         self.toolbox = ToolBox.for_call(list(plan.tools), plan.stores, plan.seed)
         self.history: list[Message] = []
         self.definitions = tool_definitions(plan.tools)
+        # Wall time is measured where the agent is elsewhere (HTTP, a model); a Python
+        # agent's own time would make identical runs differ.
+        self.timed = not plan.agent_ref.startswith("python:")
+        self.latencies: list[float] = []
+        self.turn_latency = 0.0
 
     async def run(self) -> str:
         """Play the call to its end; returns the end reason."""
@@ -94,6 +101,7 @@ class Conversation:
                 initial_state={name: dict(state) for name, state in sorted(p.stores.items())},
                 source_conversation=p.source_conversation,
                 expect=p.expect,
+                latency_budget_ms=p.latency_budget_ms,
             ),
         )
         ending, turns = await self._turns()
@@ -108,6 +116,8 @@ class Conversation:
                 detail=ending.detail,
                 tool_state={name: _hash_state(s) for name, s in sorted(self.toolbox.stores.items())},
                 final_state=dict(self.toolbox.final_state()),
+                latency_p50_ms=percentile(self.latencies, 50),
+                latency_p95_ms=percentile(self.latencies, 95),
             ),
             turn=turns,
         )
@@ -140,9 +150,11 @@ class Conversation:
                     speaker="agent",
                     text=reply.reply,
                     ends_call=reply.end,
+                    latency_ms=round(self.turn_latency, 3),
                 ),
                 turn=turn,
             )
+            self.latencies.append(self.turn_latency)
             self.sink.flush()  # an exchange is over: a durable sink commits it now
             # Yield to the event loop: a Python or scripted agent never awaits anything, and
             # without this one call would run to its end before the others in flight move.
@@ -201,9 +213,11 @@ class Conversation:
     async def _agent_turn(self, turn: int, heard: str) -> AgentReply:
         self.history.append(Message(role="user", content=heard))
         self.turn_tools = []
+        self.turn_latency = 0.0
         results: list[ToolResult] = []
         calls_made = 0
         for _ in range(MAX_TOOL_ROUNDS + 1):
+            started = time.perf_counter()
             reply = await self.agent.step(
                 AgentStep(
                     conversation_id=self.plan.conversation_id,
@@ -214,6 +228,8 @@ class Conversation:
                     tools=self.definitions,
                 )
             )
+            if self.timed:
+                self.turn_latency += (time.perf_counter() - started) * 1000
             reply = checked_reply(reply)
             if not reply.tool_calls:
                 self.history.append(Message(role="assistant", content=reply.reply))
@@ -226,6 +242,7 @@ class Conversation:
     def _call_tool(self, turn: int, index: int, call: ToolCall) -> ToolResult:
         self.turn_tools.append(call)
         out = self.toolbox.call(call.name, call.arguments, turn=turn, index=index)
+        self.turn_latency += out.latency_ms  # simulated: drawn from the stub's range, never slept
         self.sink.emit(
             TOOL,
             ToolCalled(
@@ -278,6 +295,15 @@ def checked_reply(reply: object) -> AgentReply:
         for c in reply.tool_calls
     ]
     return AgentReply(reply=safe_text(reply.reply), tool_calls=calls, end=reply.end)
+
+
+def percentile(values: list[float], pct: float) -> float:
+    """Nearest-rank percentile (0 for no values), rounded to the microsecond."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(pct / 100 * len(ordered)))
+    return round(ordered[rank - 1], 3)
 
 
 def _hash_state(state: dict[str, str]) -> str:

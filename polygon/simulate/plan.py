@@ -51,6 +51,7 @@ class ConversationPlan:
     caller_model: str = "scripted/caller"
     source_conversation: str = ""
     expect: Expectation | None = None
+    latency_budget_ms: float = 0.0
 
     @property
     def noise_key(self) -> str:
@@ -146,6 +147,7 @@ def iter_plans(
                     stores=suite.stores,
                     caller_model=suite.caller.model,
                     expect=expect,
+                    latency_budget_ms=suite.latency_budget_ms,
                 )
 
 

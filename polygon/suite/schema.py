@@ -275,6 +275,8 @@ class Suite(_Strict):
     stores: dict[str, dict[str, str]] = Field(default_factory=dict)
     forbidden_phrases: list[str] = Field(default_factory=list)
     """Phrases the agent must never say (case-insensitive); an empty one would match every call."""
+    latency_budget_ms: float = Field(0.0, ge=0, le=600_000)
+    """Budget for the p95 of the agent's turn latency in one call (the ``latency`` check); 0: none."""
     noise: NoiseSpec = NoiseSpec()
     caller: ModelRef = ModelRef()
     judge: ModelRef = ModelRef(model="scripted/heuristic")

@@ -163,8 +163,11 @@ def _turns(path: Path, config: str) -> list[object]:
             (e for e in log.read_all() if f".{config}." in e.stream),
             key=lambda e: (e.stream, e.stream_version),
         )
+        # What was said and done; not how long it took (an HTTP agent's wall time is real).
         return [
-            to_builtins(e.payload) for e in events if e.tag in ("conversation.turn_spoken", "tool.called")
+            {k: v for k, v in to_builtins(e.payload).items() if k != "latency_ms"}
+            for e in events
+            if e.tag in ("conversation.turn_spoken", "tool.called")
         ]
 
 
