@@ -20,6 +20,7 @@ from polygon.events.families import (
     ConversationStarted,
     NoiseApplied,
     NoiseOp,
+    PhoneApplied,
     ToolCalled,
     TranscriptImported,
     TurnSpoken,
@@ -72,6 +73,8 @@ class TurnView(msgspec.Struct, kw_only=True):
     agent_seq: int = 0
     agent_at: int = 0
     agent_latency_ms: float = 0.0
+    phone: list[PhoneApplied] = msgspec.field(default_factory=list)
+    """Barge-in, silence, self-correction at this caller turn."""
 
 
 class ConversationView(msgspec.Struct, kw_only=True):
@@ -135,6 +138,8 @@ def apply(view: ConversationView, env: Envelope) -> ConversationView:
                 stub_broken=p.stub_broken,
             )
         )
+    elif isinstance(p, PhoneApplied):
+        view.turn(p.turn).phone.append(p)
     elif isinstance(p, ConversationEnded):
         view.ended, view.ended_seq, view.ended_at = p, env.seq, env.stream_version
     elif env.tag not in PASSED_OVER:

@@ -42,9 +42,17 @@ def header_lines(view: ConversationView) -> Iterator[str]:
 def turn_lines(t: TurnView) -> Iterator[str]:
     """One exchange."""
     yield f"── turn {t.turn} " + "─" * 40
+    for phone in t.phone:
+        if phone.kind == "barge_in":
+            yield f"  BARGE-IN: the caller {phone.detail}, hearing only: {phone.heard!r}"
     if t.caller_text:
         intent = f"  [{t.caller_intent}]" if t.caller_intent else ""
         yield f"  CALLER said   #{t.caller_seq}: {t.caller_text}{intent}"
+    elif t.caller_intent == "silence":
+        yield f"  CALLER said   #{t.caller_seq}: (silence — nothing)"
+    for phone in t.phone:
+        if phone.kind == "self_correction":
+            yield f"    self-correction: {phone.detail}"
     for op in t.noise_ops:
         if op.kind == "filler":
             yield f"    noise filler: + {op.after!r}"

@@ -11,7 +11,7 @@ from polygon.events.families.conversation import (
 from polygon.events.families.imported import TranscriptImported
 from polygon.events.families.judge import CriterionScore, JudgeScored
 from polygon.events.families.model import ModelCalled
-from polygon.events.families.noise import NoiseApplied, NoiseOp
+from polygon.events.families.noise import NoiseApplied, NoiseOp, PhoneApplied
 from polygon.events.families.probe import ProbeAnswered
 from polygon.events.families.rubric import RubricRecorded
 from polygon.events.families.run import RunFinished, RunStarted
@@ -29,6 +29,7 @@ __all__ = [
     "NoiseApplied",
     "NoiseOp",
     "PersonaSnapshot",
+    "PhoneApplied",
     "ProbeAnswered",
     "RubricRecorded",
     "RunFinished",

@@ -40,3 +40,21 @@ class NoiseApplied(Event, frozen=True, kw_only=True, tag="noise.applied"):
     """Each operation, in the order applied."""
     rng_seed: int
     """The seed derived from (run seed, conversation, turn)."""
+
+
+@event_type(version=1)
+class PhoneApplied(Event, frozen=True, kw_only=True, tag="phone.applied"):
+    """A phone behaviour happened at a caller turn: a barge-in, a silence, a self-correction."""
+
+    conversation_id: str
+    """Conversation id."""
+    turn: int
+    """Exchange number (of the caller turn it shaped)."""
+    kind: str
+    """``barge_in``, ``silence`` or ``self_correction``."""
+    detail: str = ""
+    """In words: what the caller cut off, or what it said wrong first."""
+    heard: str = ""
+    """Barge-in: the agent's reply as the caller heard it (up to where it cut in)."""
+    at_word: int = 0
+    """Barge-in: how many of the reply's words the caller heard."""

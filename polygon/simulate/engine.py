@@ -22,16 +22,18 @@ from polygon.events.families import (
     ConversationEnded,
     ConversationStarted,
     NoiseApplied,
+    PhoneApplied,
     ToolCalled,
     TurnSpoken,
 )
-from polygon.events.streams import AGENT_TURN, CALLER_TURN, ENDED, NOISE, STARTED, TOOL
+from polygon.events.streams import AGENT_TURN, CALLER_TURN, ENDED, NOISE, PHONE, STARTED, TOOL, keyed
 from polygon.recording import Sink
 from polygon.similarity import is_loop
 from polygon.simulate.agents import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
 from polygon.simulate.callers import Caller, CallerError, Utterance
 from polygon.simulate.callers.scripted import ScriptedCaller
 from polygon.simulate.noise import apply_noise
+from polygon.simulate.phone import TurnDraw, cut_reply, draw, self_correct
 from polygon.simulate.plan import ConversationPlan, tool_definitions
 from polygon.simulate.tools import ToolBox
 
@@ -127,12 +129,36 @@ class Conversation:
     async def _turns(self) -> tuple[_Ending, int]:
         agent_said: str | None = None
         replies: list[str] = []
+        silent_before = False
         for turn in range(1, self.plan.max_turns + 1):
+            drawn = self._phone_draw(turn, agent_said)
+            if drawn is not None and drawn.barge_in_at and agent_said:
+                agent_said = self._barge_in(turn, agent_said, drawn.barge_in_at)
+            elif drawn is not None and drawn.silent and not silent_before:
+                # Silence: the caller says nothing and hears the agent's re-prompt next turn
+                # (never twice running, never on top of a barge-in).
+                self._emit_phone(turn, "silence", "the caller said nothing")
+                silent_before = True
+                utterance = Utterance("", "silence")
+                self._emit_caller(turn, utterance)
+                heard = self._hear(turn, "")
+                try:
+                    reply = await self._agent_turn(turn, heard)
+                except AgentError as exc:
+                    return _Ending("agent_error", "agent", str(exc)), turn
+                await self._emit_agent(turn, reply)
+                if reply.end:
+                    return _Ending(reply.end, "agent"), turn
+                agent_said = reply.reply
+                continue
+            silent_before = False
             try:
                 said = self.caller.next(agent_said)
                 utterance = await said if inspect.isawaitable(said) else said
             except CallerError as exc:
                 return _Ending("simulator_error", "simulator", str(exc)), turn - 1
+            if drawn is not None and drawn.self_correction and not utterance.ends_call:
+                utterance = self._self_correct(turn, utterance, drawn.pick)
             self._emit_caller(turn, utterance)
             if utterance.ends_call:
                 reason = "hangup" if utterance.ends_call == "hangup" else "caller_done"
@@ -142,23 +168,7 @@ class Conversation:
                 reply = await self._agent_turn(turn, heard)
             except AgentError as exc:
                 return _Ending("agent_error", "agent", str(exc)), turn
-            self.sink.emit(
-                AGENT_TURN,
-                TurnSpoken(
-                    conversation_id=self.plan.conversation_id,
-                    turn=turn,
-                    speaker="agent",
-                    text=reply.reply,
-                    ends_call=reply.end,
-                    latency_ms=round(self.turn_latency, 3),
-                ),
-                turn=turn,
-            )
-            self.latencies.append(self.turn_latency)
-            self.sink.flush()  # an exchange is over: a durable sink commits it now
-            # Yield to the event loop: a Python or scripted agent never awaits anything, and
-            # without this one call would run to its end before the others in flight move.
-            await asyncio.sleep(0)
+            await self._emit_agent(turn, reply)
             if reply.end:
                 return _Ending(reply.end, "agent"), turn
             stop = self.monitor(turn, reply, self.turn_tools) if self.monitor else None
@@ -169,6 +179,58 @@ class Conversation:
             replies.append(reply.reply)
             agent_said = reply.reply
         return _Ending("max_turns", "engine"), self.plan.max_turns
+
+    async def _emit_agent(self, turn: int, reply: AgentReply) -> None:
+        self.sink.emit(
+            AGENT_TURN,
+            TurnSpoken(
+                conversation_id=self.plan.conversation_id,
+                turn=turn,
+                speaker="agent",
+                text=reply.reply,
+                ends_call=reply.end,
+                latency_ms=round(self.turn_latency, 3),
+            ),
+            turn=turn,
+        )
+        self.latencies.append(self.turn_latency)
+        self.sink.flush()  # an exchange is over: a durable sink commits it now
+        # Yield to the event loop: a Python or scripted agent never awaits anything, and
+        # without this one call would run to its end before the others in flight move.
+        await asyncio.sleep(0)
+
+    def _phone_draw(self, turn: int, agent_said: str | None) -> TurnDraw | None:
+        p = self.plan
+        if not p.phone.active:
+            return None
+        words = len(agent_said.split()) if agent_said else 0
+        return draw(p.phone, p.run_seed, p.noise_key, turn, words)
+
+    def _barge_in(self, turn: int, reply: str, words: int) -> str:
+        """The caller cut in: it answers only what it heard of the reply."""
+        heard = cut_reply(reply, words)
+        total = len(reply.split())
+        self._emit_phone(turn, "barge_in", f"cut in after {words} of {total} words", heard=heard, at=words)
+        return heard
+
+    def _self_correct(self, turn: int, utterance: Utterance, pick: float) -> Utterance:
+        """A day, time or number said wrong first ("Tuesday — no, Wednesday"), if it has one."""
+        text, wrong, right = self_correct(utterance.text, pick)
+        if not wrong:
+            return utterance
+        self._emit_phone(turn, "self_correction", f"said {wrong} first, then {right}")
+        return Utterance(text, utterance.intent, utterance.ends_call)
+
+    def _emit_phone(self, turn: int, kind: str, detail: str, *, heard: str = "", at: int = 0) -> None:
+        event = PhoneApplied(
+            conversation_id=self.plan.conversation_id,
+            turn=turn,
+            kind=kind,
+            detail=detail,
+            heard=heard,
+            at_word=at,
+        )
+        self.sink.emit(keyed(PHONE, kind), event, turn=turn)
 
     def _emit_caller(self, turn: int, utterance: Utterance) -> None:
         self.sink.emit(

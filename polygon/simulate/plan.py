@@ -23,6 +23,7 @@ from polygon.simulate.callers import Caller
 from polygon.simulate.callers.model import ModelCaller
 from polygon.simulate.callers.scripted import SCRIPTED_CALLER, ScriptedCaller
 from polygon.simulate.noise.packs import languages
+from polygon.simulate.phone import PhoneSettings
 from polygon.suite.loading import LoadedSuite, resolve_factory
 from polygon.suite.schema import ScenarioSpec, ToolSpec
 
@@ -52,6 +53,7 @@ class ConversationPlan:
     source_conversation: str = ""
     expect: Expectation | None = None
     latency_budget_ms: float = 0.0
+    phone: PhoneSettings = PhoneSettings()
 
     @property
     def noise_key(self) -> str:
@@ -148,6 +150,11 @@ def iter_plans(
                     caller_model=suite.caller.model,
                     expect=expect,
                     latency_budget_ms=suite.latency_budget_ms,
+                    phone=PhoneSettings(
+                        barge_in=suite.phone.barge_in,
+                        silence=suite.phone.silence,
+                        self_correction=suite.phone.self_correction,
+                    ),
                 )
 
 

@@ -254,6 +254,17 @@ class NoiseSpec(_Strict):
     language: str = "en"
 
 
+class PhoneSpec(_Strict):
+    """Phone behaviour: each a probability per caller turn (seeded like the noise)."""
+
+    barge_in: float = Field(0.0, ge=0, le=1)
+    """The caller cuts into the agent's reply (it heard only its first words)."""
+    silence: float = Field(0.0, ge=0, le=1)
+    """The caller says nothing this turn; the agent has to re-prompt."""
+    self_correction: float = Field(0.0, ge=0, le=1)
+    """The caller says a wrong day, time or number first and corrects itself."""
+
+
 class ModelRef(_Strict):
     """A caller or judge model reference."""
 
@@ -278,6 +289,7 @@ class Suite(_Strict):
     latency_budget_ms: float = Field(0.0, ge=0, le=600_000)
     """Budget for the p95 of the agent's turn latency in one call (the ``latency`` check); 0: none."""
     noise: NoiseSpec = NoiseSpec()
+    phone: PhoneSpec = PhoneSpec()
     caller: ModelRef = ModelRef()
     judge: ModelRef = ModelRef(model="scripted/heuristic")
     probes: list[ProbeSpec] = Field(default_factory=list)

@@ -21,6 +21,7 @@ from polygon.events.families import (
     NoiseApplied,
     NoiseOp,
     PersonaSnapshot,
+    PhoneApplied,
     ProbeAnswered,
     RubricRecorded,
     RunFinished,
@@ -99,6 +100,14 @@ SAMPLES: list[Event] = [
             NoiseOp(kind="filler", position=0, before="", after="um"),
         ],
         rng_seed=12345,
+    ),
+    PhoneApplied(
+        conversation_id="r1.v1.s1.0",
+        turn=3,
+        kind="barge_in",
+        detail="cut in after 3 of 9 words",
+        heard="Which day would",
+        at_word=3,
     ),
     ToolCalled(
         conversation_id="r1.v1.s1.0",

@@ -125,12 +125,14 @@ class ScriptedCaller:
                 self._s.reassured = True
             elif wanted:
                 return Utterance("Why do you need that? Who is this?", "challenge")
+        offer = is_offer(agent_text, self.pack)
+        if wanted and named and not self._pursuing(wanted):
+            return self._give(wanted, rng)  # "I didn't catch your name": the name, not a repeat
         if _has(said, ("repeat", "say that again", "didn't catch", "did not catch", "pardon", "sorry?")):
             return Utterance(self._s.last or "I said I need help.", "repeat")
         if self._s.last_intent == "correct" and is_question(agent_text, self.pack) and not wanted:
             return Utterance(self._s.last, "repeat")  # "what should I correct?": say it again
-        offer = is_offer(agent_text, self.pack)
-        if wanted and (named or not offer) and not self._pursuing(wanted):
+        if wanted and not offer and not self._pursuing(wanted):
             return self._give(wanted, rng)
         if offer:
             return self._answer_offer()
