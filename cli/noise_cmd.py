@@ -53,7 +53,9 @@ def noise(
     settings = PhoneSettings(barge_in=barge_in, silence=silence, self_correction=self_correction)
     phone: list[str] = []
     if settings.active:
-        drawn = preview_phone(text, reply, settings=settings, run_seed=seed, conversation=conversation, turn=turn)
+        drawn = preview_phone(
+            text, reply, settings=settings, run_seed=seed, conversation=conversation, turn=turn
+        )
         phone = drawn.lines
     if as_json:
         data = {"clean": got.clean, "heard": got.heard, "ops": to_builtins(got.ops), "rng_seed": got.rng_seed}
