@@ -50,7 +50,7 @@ when that command runs, so ``polygon --version`` and ``--help`` stay quick."""
 
 SUMMARIES = {
     "compare": "Compare configurations: scorecards, scenarios by spread, divergence, analysis.",
-    "demo": "Run the bundled clinic example offline and print what it shows.",
+    "demo": "Run a bundled example offline and print what it shows.",
     "divergence": "The first turn at which conversations A and B part, and why.",
     "explain": "Why CONVERSATION got its verdict.",
     "import": "Import production transcripts as a scored run (Polygon JSONL, OpenAI chat, SPEAKER: text).",

@@ -1,4 +1,4 @@
-"""``polygon demo``: the bundled clinic example, offline, end to end."""
+"""``polygon demo``: a bundled example, offline, end to end (the clinic, or the pizza line)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from polygon.app.compare import compare_runs
 from polygon.app.progress import Progress
 from polygon.app.report import load_run
 from polygon.app.run import RunOptions, run_suite
+from polygon.errors import UserInputError
 from polygon.events import EventLog
 from polygon.events.streams import run_conversations
 from polygon.projections.compare import Comparison
@@ -26,20 +27,37 @@ class DemoResult:
     """What the demo ran and found."""
 
     run_id: str
+    example: str
     seconds: float
     overview: RunOverview
     report: RunReport
     comparison: Comparison
 
 
+EXAMPLES = {
+    "clinic": "Smile Dental receptionist: v1 (careful) against v2 (with regressions)",
+    "pizza": "Pizza Roma order line: v1 (careful) against v2 (hurried, with regressions)",
+}
+"""The bundled examples: name → what the demo compares."""
+
+
+def example_suite_path(name: str) -> Path:
+    """A bundled example's suite (package data)."""
+    if name not in EXAMPLES:
+        raise UserInputError(f"no bundled example {name!r} (have: {', '.join(EXAMPLES)})")
+    return Path(str(resources.files(f"polygon.examples.{name}").joinpath("suite.yaml")))
+
+
 def clinic_suite_path() -> Path:
     """The bundled clinic suite (package data)."""
-    return Path(str(resources.files("polygon.examples.clinic").joinpath("suite.yaml")))
+    return example_suite_path("clinic")
 
 
-def run_demo(log: EventLog, *, now: Callable[[], str], progress: Progress) -> DemoResult:
-    """Run both clinic versions against every caller with the scripted backends."""
-    loaded = load_suite(clinic_suite_path())
+def run_demo(
+    log: EventLog, *, now: Callable[[], str], progress: Progress, example: str = "clinic"
+) -> DemoResult:
+    """Run both versions of an example against every caller with the scripted backends."""
+    loaded = load_suite(example_suite_path(example))
     started = time.perf_counter()
     summary = run_suite(loaded, log, RunOptions(concurrency=8), now=now, progress=progress)
     seconds = time.perf_counter() - started
@@ -47,12 +65,12 @@ def run_demo(log: EventLog, *, now: Callable[[], str], progress: Progress) -> De
     overview = build(summary.run_id, (env for s in streams for env in log.read_stream(s)))
     report = make_report(load_run(log, summary.run_id), None)
     comparison = compare_runs(log, [summary.run_id])
-    return DemoResult(summary.run_id, seconds, overview, report, comparison)
+    return DemoResult(summary.run_id, example, seconds, overview, report, comparison)
 
 
 def demo_lines(result: DemoResult, log_path: Path) -> Iterator[str]:
     """The demo's report, for people."""
-    yield "Polygon demo — Smile Dental receptionist: v1 (careful) against v2 (with regressions)"
+    yield f"Polygon demo — {EXAMPLES[result.example]}"
     yield "Callers: scripted/caller, a deterministic offline baseline (not a model)."
     total = sum(c.conversations for c in result.overview.configs.values())
     yield f"Run {result.run_id}: {total} simulated calls in {result.seconds:.1f} s"

@@ -28,6 +28,10 @@ class CallerPack:
     """Phrases that put something to the caller to accept or decline."""
     wh_words: frozenset[str]
     """Words of an open question ("which pizza would you like" is not an offer)."""
+    wants: tuple[str, ...]
+    """Phrases that ask what the caller wants ("what would you like"): the goal answers them."""
+    cannot: tuple[str, ...]
+    """Phrases of an agent saying it cannot give what was asked."""
     demands: dict[str, str]
     """Question word → a mark the answer must carry ("email" → "@")."""
     done: tuple[str, ...]
@@ -66,6 +70,17 @@ EN = CallerPack(
     weekdays=frozenset(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]),
     wh_words=_words("what which when where who whom whose how why"),
     demands={"email": "@", "e-mail": "@"},
+    wants=("would you like", "do you want", "can i get you", "what can i do", "how can i help", "will it be"),
+    cannot=(
+        "don't",
+        "do not",
+        "can't",
+        "cannot",
+        "i'm afraid",
+        "unfortunately",
+        "not available",
+        "no longer",
+    ),
     offers=(
         "shall i",
         "should i",
@@ -144,6 +159,8 @@ RU = CallerPack(
     ),
     wh_words=_words("что какой какая какое какие когда где куда кто как почему сколько"),
     demands={"email": "@", "почта": "@", "почту": "@"},
+    wants=("хотите", "желаете", "чем могу помочь"),
+    cannot=("не можем", "не могу", "нет в наличии", "к сожалению", "не делаем"),
     offers=("хотите", "подтвердить", "подтверждаете", "верно", "правильно", "подходит"),
     done=("готово", "подтвержден", "подтверждено", "оформлен", "записал", "записала", "в пути", "сделано"),
     ask_goals=frozenset({"узнать", "спросить", "проверить"}),
@@ -194,6 +211,8 @@ HR = CallerPack(
     ),
     wh_words=_words("što koji koja koje kada gdje kamo tko kako zašto koliko"),
     demands={"email": "@", "e-mail": "@", "mail": "@"},
+    wants=("želite", "biste li", "kako vam mogu pomoći"),
+    cannot=("ne možemo", "ne mogu", "nažalost", "nemamo", "ne radimo"),
     offers=("želite li", "potvrđujete", "je li to točno", "odgovara li", "mogu li potvrditi"),
     done=("gotovo", "potvrđeno", "rezervirano", "naručeno", "na putu", "sređeno", "riješeno"),
     ask_goals=frozenset({"pitati", "provjeriti", "saznati", "čuti"}),

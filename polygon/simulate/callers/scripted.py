@@ -25,6 +25,7 @@ from polygon.simulate.callers.packs import caller_pack
 from polygon.simulate.callers.understanding import (
     Misheard,
     asked,
+    asks_what_is_wanted,
     content,
     is_offer,
     is_question,
@@ -136,6 +137,8 @@ class ScriptedCaller:
             return self._give(wanted, rng)
         if offer:
             return self._answer_offer()
+        if asks_what_is_wanted(agent_text, self.pack):
+            return Utterance(f"I'd like to {self.persona.goal.rstrip('.')}.", "restate_goal")
         if is_question(agent_text, self.pack) and _asks_for_something(said):
             return Utterance(self.pack.unknown.get(self.persona.type, "Sorry, I don't have that."), "no_fact")
         return self._push_goal()
@@ -169,6 +172,12 @@ class ScriptedCaller:
             return Utterance("Perfect, I'll wait for the call. Bye.", "goodbye", ends_call="done")
         if outcome == "transfer" and _has(said, ("transfer", "connect you", "put you through")):
             return Utterance("Yes, please, put me through.", "accept_transfer")
+        if (
+            outcome == "refusal"
+            and _has(said, self.pack.cannot)
+            and content(said, self.pack) & content(self.persona.goal, self.pack)
+        ):
+            return Utterance("Oh, that's a pity. Never mind then. Bye.", "refuse", ends_call="hangup")
         return None
 
     def _answer_offer(self) -> Utterance:

@@ -72,12 +72,20 @@ def asked(question: str, facts: Mapping[str, str], goal: str, pack: CallerPack) 
     if scores:
         return max(sorted(scores), key=lambda k: scores[k]), True
     # "Which pizza, what size?" in a call to order a medium veggie pizza: the question is
-    # about what the goal names, and the answer is the fact that the goal spells out.
-    if content(goal, pack) & said:
+    # about what the goal names (or asks what the caller wants), and the answer is the fact
+    # that the goal spells out.
+    low = question.lower()
+    if content(goal, pack) & said or (raw & pack.wh_words and any(w in low for w in pack.wants)):
         named = [k for k, v in sorted(facts.items()) if v and content(v, pack) <= content(goal, pack)]
         if named:
             return named[0], False
     return "", False
+
+
+def asks_what_is_wanted(question: str, pack: CallerPack) -> bool:
+    """An open question about what the caller wants ("Which pizza would you like?")."""
+    low = question.lower()
+    return bool(set(words(question)) & pack.wh_words) and any(w in low for w in pack.wants)
 
 
 def _shaped(value: str, hints: tuple[str, ...]) -> bool:

@@ -1,0 +1,1 @@
+"""The bundled pizza-delivery example (``polygon demo --example pizza``)."""
