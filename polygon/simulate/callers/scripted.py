@@ -139,7 +139,8 @@ class ScriptedCaller:
             return self._answer_offer()
         if asks_what_is_wanted(agent_text, self.pack):
             return Utterance(f"I'd like to {self.persona.goal.rstrip('.')}.", "restate_goal")
-        if is_question(agent_text, self.pack) and _asks_for_something(said):
+        questions = " ".join(s for s in re.split(r"(?<=[.!?])\s+", said) if "?" in s)
+        if questions and _asks_for_something(questions):
             return Utterance(self.pack.unknown.get(self.persona.type, "Sorry, I don't have that."), "no_fact")
         return self._push_goal()
 
