@@ -11,6 +11,7 @@ The few words that remain are the language's own (question words, "done", "not")
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -27,7 +28,13 @@ _ADDRESSED = re.compile(r",\s+([A-Z][\w'-]+)[.!?]")
 
 def words(text: str) -> list[str]:
     """Lower-cased words."""
-    return _WORD.findall(text.lower())
+    return list(_words(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _words(text: str) -> tuple[str, ...]:
+    # The same goal, facts and agent lines come back turn after turn and call after call.
+    return tuple(_WORD.findall(text.lower()))
 
 
 def _stem(word: str) -> str:
@@ -35,13 +42,19 @@ def _stem(word: str) -> str:
     return word[:5] if len(word) > 5 else word
 
 
-def _key_words(key: str) -> set[str]:
-    return {_stem(w) for w in re.split(r"[\W_]+", key.lower()) if len(w) > 1}
+@functools.lru_cache(maxsize=1024)
+def _key_words(key: str) -> frozenset[str]:
+    return frozenset(_stem(w) for w in re.split(r"[\W_]+", key.lower()) if len(w) > 1)
 
 
 def content(text: str, pack: CallerPack) -> set[str]:
     """The stems of a text's words that carry meaning (no stop words, no one-letter ones)."""
-    return {_stem(w) for w in words(text) if w not in pack.stop_words and len(w) > 1}
+    return set(_content(text, pack.stop_words))
+
+
+@functools.lru_cache(maxsize=8192)
+def _content(text: str, stop_words: frozenset[str]) -> frozenset[str]:
+    return frozenset(_stem(w) for w in _words(text) if w not in stop_words and len(w) > 1)
 
 
 def asked_fact(question: str, facts: Mapping[str, str], goal: str, pack: CallerPack) -> str:
@@ -112,25 +125,31 @@ def misheard(agent_text: str, facts: Mapping[str, str], pack: CallerPack) -> lis
     said_days = {w for w in words(agent_text) if w in pack.weekdays}
     addressed = _ADDRESSED.findall(agent_text)
     for key, value in sorted(facts.items()):
+        times, numbers, days = _shapes(value, pack.weekdays)
         if "name" in key.lower() and addressed:
             own = set(words(value))
             strangers = [a for a in addressed if a.lower() not in own]
             if strangers and len(strangers) == len(addressed):
                 out.append(Misheard(key, strangers[0], value))
                 continue
-        times = {f"{int(h)}:{m}" for h, m in _TIME.findall(value)}
         if times and said_times and not times & said_times:
             out.append(Misheard(key, sorted(said_times)[0], value))
             continue
-        numbers = {re.sub(r"\D", "", n) for n in _LONG_NUMBER.findall(value)}
         if numbers and said_numbers and not numbers & said_numbers:
             out.append(Misheard(key, sorted(said_numbers)[0], value))
             continue
-        days = {w for w in words(value) if w in pack.weekdays}
         if days and said_days and not days & said_days:
             said = sorted(said_days)[0]
             out.append(Misheard(key, said.capitalize() if value[:1].isupper() else said, value))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _shapes(value: str, weekdays: frozenset[str]) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """A fact's times, long numbers and weekdays (parsed once per value)."""
+    times = frozenset(f"{int(h)}:{m}" for h, m in _TIME.findall(value))
+    numbers = frozenset(re.sub(r"\D", "", n) for n in _LONG_NUMBER.findall(value))
+    return times, numbers, frozenset(w for w in _words(value) if w in weekdays)
 
 
 def is_offer(text: str, pack: CallerPack) -> bool:
