@@ -109,6 +109,10 @@ class ScriptedCaller:
 
     def _respond(self, agent_text: str, rng: random.Random) -> Utterance:
         said = agent_text.lower()
+        return self._settle(agent_text, said, rng) or self._answer(agent_text, said, rng)
+
+    def _settle(self, agent_text: str, said: str, rng: random.Random) -> Utterance | None:
+        """A wrong read-back to correct, or a reason to end the call; else None."""
         wrong = misheard(agent_text, self.persona.facts, self.pack)
         if wrong:
             return self._correct(wrong[0], rng)
@@ -120,6 +124,10 @@ class ScriptedCaller:
         limit = 10 - self.persona.difficulty if self.persona.type == "busy" else 18 - self.persona.difficulty
         if self._s.turn > limit:
             return Utterance("I don't have time for this. Bye.", "hangup", ends_call="hangup")
+        return None
+
+    def _answer(self, agent_text: str, said: str, rng: random.Random) -> Utterance:
+        """What was asked: a fact, a repeat, an offer's answer, the goal, or "I don't know"."""
         wanted, named = asked(agent_text, self.persona.facts, self.persona.goal, self.pack)
         if self.persona.type == "distrustful" and not self._s.reassured:
             if _has(said, _INTRODUCES):
