@@ -94,5 +94,9 @@ def demo_lines(result: DemoResult, log_path: Path) -> Iterator[str]:
     if failed:
         yield f"  polygon explain {failed[0].record.conversation_id}   # every point of its verdict"
     yield f"  polygon report {result.run_id} --format junit   # or json, html"
-    yield f"  polygon judge {result.run_id} --rubric v2       # v2 adds a gate; v1 reports stay as they are"
+    rubric = result.report.rubric_version
+    again = "v3" if rubric == "v2" else "v2"
+    yield f"  polygon judge {result.run_id} --rubric {again}       # appended; {rubric} reports stay as they are"
     yield f"  polygon compare {result.run_id} --json"
+    other = next(name for name in EXAMPLES if name != result.example)
+    yield f"  polygon demo --example {other}            # the other bundled example"
