@@ -96,7 +96,7 @@ def demo_lines(result: DemoResult, log_path: Path) -> Iterator[str]:
     yield f"  polygon report {result.run_id} --format junit   # or json, html"
     rubric = result.report.rubric_version
     again = "v3" if rubric == "v2" else "v2"
-    yield f"  polygon judge {result.run_id} --rubric {again}       # appended; {rubric} reports stay as they are"
+    yield f"  polygon judge {result.run_id} --rubric {again}       # appended; {rubric} reports stay"
     yield f"  polygon compare {result.run_id} --json"
     other = next(name for name in EXAMPLES if name != result.example)
     yield f"  polygon demo --example {other}            # the other bundled example"
