@@ -149,8 +149,12 @@ def _summaries(rows: list[ConversationVerdict]) -> list[ConfigSummary]:
 
 
 def call_latency(rows: list[ConversationVerdict]) -> float | None:
-    """Median of the calls' p95 agent turn latencies (None when no call has agent turns)."""
-    values = [r.record.latency_p95_ms for r in rows if r.record.turns]
+    """Median of the calls' p95 agent turn latencies, over the calls where any was measured.
+
+    None ("—") when nothing was: imported calls, or a Python agent that called no stub (its
+    own time is not recorded), have no latency rather than a latency of zero.
+    """
+    values = [r.record.latency_p95_ms for r in rows if r.record.turns and r.record.latency_p95_ms > 0]
     return round(statistics.median(values), 1) if values else None
 
 
