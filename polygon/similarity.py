@@ -6,6 +6,7 @@ bigram Jaccard (divergence) is sensitive to word order.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 
@@ -19,11 +20,17 @@ def words(text: str) -> list[str]:
 
 def overlap(a: str, b: str) -> float:
     """2·|common words| / (|a| + |b|), on word multisets; 0 when both are empty."""
-    wa, wb = Counter(words(a)), Counter(words(b))
+    wa, wb = _bag(a), _bag(b)
     total = sum(wa.values()) + sum(wb.values())
     if total == 0:
         return 0.0
     return 2 * sum((wa & wb).values()) / total
+
+
+@functools.lru_cache(maxsize=4096)
+def _bag(text: str) -> Counter[str]:
+    # Each agent reply is compared with the next one too: counted once (never mutated).
+    return Counter(words(text))
 
 
 LOOP_THRESHOLD = 0.9

@@ -81,6 +81,8 @@ def _distort_word(
 
 
 def _split_edges(word: str) -> tuple[str, str, str]:
+    if word.isalnum():  # most words: no punctuation to keep aside, no regex to run
+        return "", word, ""
     match = _EDGE.match(word)
     if match is None:
         return "", word, ""
