@@ -20,7 +20,6 @@ from polygon.probe.library import ProbeSpec
 
 PERSONA_TYPES = ("cooperative", "busy", "distrustful", "confused", "aggressive", "chatty")
 OUTCOMES = ("success", "refusal", "callback", "transfer")
-RULE_OPERATORS = OPERATORS
 PersonaType = Literal["cooperative", "busy", "distrustful", "confused", "aggressive", "chatty"]
 Outcome = Literal["success", "refusal", "callback", "transfer"]
 
@@ -58,6 +57,23 @@ class FaultSpec(_Strict):
         return self
 
 
+def check_condition(where: str, cond: Any, *, facts: bool = False) -> None:
+    """A condition is a value or exactly one known operator (``fact`` only in ``expect``)."""
+    if not isinstance(cond, dict):
+        return
+    known = OPERATORS | ({FACT} if facts else set())
+    if len(cond) != 1 or next(iter(cond)) not in known:
+        raise ValueError(f"{where} must be a value or one of {{{', '.join(sorted(known))}}}: value")
+    ((op, ref),) = cond.items()
+    if op == FACT and not isinstance(ref, str):
+        raise ValueError(f"{where}: fact must name one of the persona's facts")
+    if op == "matches":
+        try:
+            regex.compile(str(ref))
+        except regex.error as exc:
+            raise ValueError(f"{where}: matches {ref!r} is not a regex ({exc})") from None
+
+
 class Rule(_Strict):
     """``when`` every condition holds, answer ``respond``.
 
@@ -74,19 +90,7 @@ class Rule(_Strict):
     @classmethod
     def _known_operators(cls, when: dict[str, Any]) -> dict[str, Any]:
         for name, cond in when.items():
-            known = isinstance(cond, dict) and len(cond) == 1 and next(iter(cond)) in RULE_OPERATORS
-            if isinstance(cond, dict) and not known:
-                raise ValueError(
-                    f"condition on {name!r} must be a value or one of "
-                    f"{{{', '.join(sorted(RULE_OPERATORS))}}}: value"
-                )
-            if known and "matches" in cond:
-                try:
-                    regex.compile(str(cond["matches"]))
-                except regex.error as exc:
-                    pattern = cond["matches"]
-                    why = f"condition on {name!r}: matches {pattern!r} is not a regex ({exc})"
-                    raise ValueError(why) from None
+            check_condition(f"condition on {name!r}", cond)
         return when
 
 
@@ -160,23 +164,6 @@ class PersonaSpec(_Strict):
 EndReason = Literal[
     "caller_done", "hangup", "transfer", "max_turns", "loop", "agent_error", "simulator_error", "diverged"
 ]
-
-
-def check_condition(where: str, cond: Any, *, facts: bool = False) -> None:
-    """A condition is a value or exactly one known operator (``fact`` only in ``expect``)."""
-    if not isinstance(cond, dict):
-        return
-    known = OPERATORS | ({FACT} if facts else set())
-    if len(cond) != 1 or next(iter(cond)) not in known:
-        raise ValueError(f"{where} must be a value or one of {{{', '.join(sorted(known))}}}: value")
-    ((op, ref),) = cond.items()
-    if op == FACT and not isinstance(ref, str):
-        raise ValueError(f"{where}: fact must name one of the persona's facts")
-    if op == "matches":
-        try:
-            regex.compile(str(ref))
-        except regex.error as exc:
-            raise ValueError(f"{where}: matches {ref!r} is not a regex ({exc})") from None
 
 
 class ExpectSpec(_Strict):
