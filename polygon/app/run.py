@@ -140,11 +140,14 @@ async def _run_plans(
     pool: AgentPool,
     concurrency: int,
     now: Callable[[], str],
-    progress: Progress,
+    finished: Callable[[int], None],
     down: Callable[[], str],
     on_end: Callable[[str], None],
 ) -> int:
-    """Run the plans; returns how many were not started because a model server went down."""
+    """Run the plans; returns how many were not started because a model server went down.
+
+    ``finished`` hears how many calls this run has finished so far.
+    """
     writer = GroupWriter(log)  # the single writer: this event loop, group commit
     stop = asyncio.Event()
     pump = asyncio.create_task(writer.pump(stop))
@@ -176,7 +179,7 @@ async def _run_plans(
         finally:
             await agent.aclose()
         done += 1
-        progress(done, 0)  # the caller knows the total
+        finished(done)
 
     try:
         await for_each(plans, concurrency, one)
@@ -293,8 +296,8 @@ async def _simulate_and_score(
     pool = AgentPool(loaded, hub)
     offset = total - todo_count
     try:
-        shifted: Progress = lambda done, _t: progress(offset + done, total)  # noqa: E731
-        skipped = await _run_plans(todo, log, pool, concurrency, now, shifted, hub.unreachable, on_end)
+        finished = lambda done: progress(offset + done, total)  # noqa: E731
+        skipped = await _run_plans(todo, log, pool, concurrency, now, finished, hub.unreachable, on_end)
         if skipped:
             raise ModelServerDownError(
                 f"{hub.unreachable()}; {skipped} of {total} calls were not run. Start the server, then "

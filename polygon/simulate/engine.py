@@ -129,36 +129,18 @@ class Conversation:
     async def _turns(self) -> tuple[_Ending, int]:
         agent_said: str | None = None
         replies: list[str] = []
-        silent_before = False
+        silent = False
         for turn in range(1, self.plan.max_turns + 1):
             drawn = self._phone_draw(turn, agent_said)
-            if drawn is not None and drawn.barge_in_at and agent_said:
-                agent_said = self._barge_in(turn, agent_said, drawn.barge_in_at)
-            elif drawn is not None and drawn.silent and not silent_before:
-                # Silence: the caller says nothing and hears the agent's re-prompt next turn
-                # (never twice running, never on top of a barge-in).
-                self._emit_phone(turn, "silence", "the caller said nothing")
-                silent_before = True
-                utterance = Utterance("", "silence")
-                self._emit_caller(turn, utterance)
-                heard = self._hear(turn, "")
-                try:
-                    reply = await self._agent_turn(turn, heard)
-                except AgentError as exc:
-                    return _Ending("agent_error", "agent", str(exc)), turn
-                await self._emit_agent(turn, reply)
-                if reply.end:
-                    return _Ending(reply.end, "agent"), turn
-                agent_said = reply.reply
-                continue
-            silent_before = False
+            cut_at = drawn.barge_in_at if drawn is not None else 0
+            if cut_at and agent_said:
+                agent_said = self._barge_in(turn, agent_said, cut_at)
+            # Silence: never twice running, never on top of a barge-in.
+            silent = drawn is not None and drawn.silent and not silent and not (cut_at and agent_said)
             try:
-                said = self.caller.next(agent_said)
-                utterance = await said if inspect.isawaitable(said) else said
+                utterance = await self._utterance(turn, agent_said, drawn, silent)
             except CallerError as exc:
                 return _Ending("simulator_error", "simulator", str(exc)), turn - 1
-            if drawn is not None and drawn.self_correction and not utterance.ends_call:
-                utterance = self._self_correct(turn, utterance, drawn.pick)
             self._emit_caller(turn, utterance)
             if utterance.ends_call:
                 reason = "hangup" if utterance.ends_call == "hangup" else "caller_done"
@@ -174,10 +156,12 @@ class Conversation:
             stop = self.monitor(turn, reply, self.turn_tools) if self.monitor else None
             if stop:
                 return _Ending("diverged", "engine", stop), turn
+            agent_said = reply.reply
+            if silent:
+                continue  # a re-prompt after silence repeats the question: not a loop
             if replies and is_loop(replies[-1], reply.reply):
                 return _Ending("loop", "engine", reply.reply, loop=True), turn
             replies.append(reply.reply)
-            agent_said = reply.reply
         return _Ending("max_turns", "engine"), self.plan.max_turns
 
     async def _emit_agent(self, turn: int, reply: AgentReply) -> None:
@@ -198,6 +182,22 @@ class Conversation:
         # Yield to the event loop: a Python or scripted agent never awaits anything, and
         # without this one call would run to its end before the others in flight move.
         await asyncio.sleep(0)
+
+    async def _utterance(
+        self, turn: int, agent_said: str | None, drawn: TurnDraw | None, silent: bool
+    ) -> Utterance:
+        """What the caller says this turn: nothing, or its next utterance (perhaps corrected).
+
+        Raises :class:`CallerError` when the caller cannot go on.
+        """
+        if silent:
+            self._emit_phone(turn, "silence", "the caller said nothing")
+            return Utterance("", "silence")
+        said = self.caller.next(agent_said)
+        utterance = await said if inspect.isawaitable(said) else said
+        if drawn is not None and drawn.self_correction and not utterance.ends_call:
+            utterance = self._self_correct(turn, utterance, drawn.pick)
+        return utterance
 
     def _phone_draw(self, turn: int, agent_said: str | None) -> TurnDraw | None:
         p = self.plan

@@ -116,6 +116,11 @@ def iter_plans(
 ) -> Iterator[ConversationPlan]:
     """:func:`plan_run` one plan at a time (a 20,000-call run never holds them all)."""
     suite = loaded.suite
+    tools = tuple(suite.tools)
+    knobs = suite.phone
+    phone = PhoneSettings(
+        barge_in=knobs.barge_in, silence=knobs.silence, self_correction=knobs.self_correction
+    )
     for config in configs:
         cfg = suite.configs[config]
         for scenario in loaded.scenarios():
@@ -145,16 +150,12 @@ def iter_plans(
                     noise_intensity=suite.noise.intensity,
                     noise_language=persona.language or suite.noise.language,
                     agent_ref=cfg.agent,
-                    tools=tuple(suite.tools),
+                    tools=tools,
                     stores=suite.stores,
                     caller_model=suite.caller.model,
                     expect=expect,
                     latency_budget_ms=suite.latency_budget_ms,
-                    phone=PhoneSettings(
-                        barge_in=suite.phone.barge_in,
-                        silence=suite.phone.silence,
-                        self_correction=suite.phone.self_correction,
-                    ),
+                    phone=phone,
                 )
 
 
