@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from polygon.app.replay import load_conversation
-from polygon.errors import UnknownIdError, UserInputError
+from polygon.app.report import run_streams
+from polygon.errors import UserInputError
 from polygon.events import Envelope, EventLog
-from polygon.events.streams import run_conversations, run_stream
 from polygon.projections import probes as probe_fold
 from polygon.projections import verdicts as verdict_fold
 from polygon.projections.compare import Comparison, Side, compare
@@ -103,11 +103,9 @@ def _fold(log: EventLog, run_id: str) -> tuple[RunRecord, probe_fold.ProbeTable]
             table = probe_fold.apply(table, env)
             yield env
 
-    if not log.stream_length(run_stream(run_id)):
-        raise UnknownIdError(f"no run {run_id!r} in the log")
-    head = tapped(log.read_stream(run_stream(run_id)))
-    conversations = (tapped(log.read_stream(s)) for s in log.streams(run_conversations(run_id)))
-    return verdict_fold.build_reduced(run_id, head, conversations), table
+    head, conversations = run_streams(log, run_id)
+    state = verdict_fold.build_reduced(run_id, tapped(head), (tapped(c) for c in conversations))
+    return state, table
 
 
 class _Views(Mapping[str, ConversationView]):

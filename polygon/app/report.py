@@ -23,21 +23,25 @@ from polygon.projections.report import (
 from polygon.projections.verdicts import ConversationVerdict, RunRecord, build_reduced, conversation_rows
 
 
-def run_events(log: EventLog, run_id: str) -> Iterator[Envelope]:
-    """The run stream, then every conversation stream of the run, in name order."""
+def run_streams(log: EventLog, run_id: str) -> tuple[Iterator[Envelope], Iterator[Iterator[Envelope]]]:
+    """The run's own stream, and each conversation stream of the run (read as consumed)."""
     if not log.stream_length(run_stream(run_id)):
         raise UnknownIdError(f"no run {run_id!r} in the log")
-    yield from log.read_stream(run_stream(run_id))
-    for stream in log.streams(run_conversations(run_id)):
-        yield from log.read_stream(stream)
+    conversations = (log.read_stream(s) for s in log.streams(run_conversations(run_id)))
+    return log.read_stream(run_stream(run_id)), conversations
+
+
+def run_events(log: EventLog, run_id: str) -> Iterator[Envelope]:
+    """The run stream, then every conversation stream of the run, in name order."""
+    head, conversations = run_streams(log, run_id)
+    yield from head
+    for stream in conversations:
+        yield from stream
 
 
 def load_run(log: EventLog, run_id: str) -> RunRecord:
     """The verdicts projection of a run, one conversation in memory at a time (reduced)."""
-    if not log.stream_length(run_stream(run_id)):
-        raise UnknownIdError(f"no run {run_id!r} in the log")
-    conversations = (log.read_stream(s) for s in log.streams(run_conversations(run_id)))
-    return build_reduced(run_id, log.read_stream(run_stream(run_id)), conversations)
+    return build_reduced(run_id, *run_streams(log, run_id))
 
 
 def whole_rows(log: EventLog, state: RunRecord, report: RunReport) -> Iterator[ConversationVerdict]:
