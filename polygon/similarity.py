@@ -11,11 +11,23 @@ import re
 from collections import Counter
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def words(text: str) -> list[str]:
     """Lower-cased words of ``text``."""
-    return _WORD.findall(text.lower())
+    return list(word_tuple(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def word_tuple(text: str) -> tuple[str, ...]:
+    """:func:`words`, remembered: the same goal, facts and agent lines come back every turn."""
+    return tuple(_WORD.findall(text.lower()))
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` split after each ``.``, ``!`` or ``?`` (enough for short phone turns)."""
+    return _SENTENCE_END.split(text)
 
 
 def overlap(a: str, b: str) -> float:

@@ -9,14 +9,13 @@ Probes run in their own pass and can change neither the composite nor the verdic
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from polygon.events import content_hash
-from polygon.similarity import words
+from polygon.similarity import sentences, words
 from polygon.transcript import ConversationView, TurnView
 
 DETECTOR = "scripted/detector"
@@ -206,7 +205,7 @@ def _content(text: str) -> set[str]:
 
 def _digresses(t: TurnView, about: set[str], before: str) -> bool:
     """A caller sentence of four or more words about nothing the call is about."""
-    for sentence in re.split(r"(?<=[.!?])\s+", t.caller_text):
+    for sentence in sentences(t.caller_text):
         said = _content(sentence)
         if len(words(sentence)) >= 4 and said and not said & (about | _content(before)):
             return True

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from polygon.events.families import PersonaSnapshot
+from polygon.similarity import sentences
 from polygon.simulate.callers import Utterance
 from polygon.simulate.callers.packs import caller_pack
 from polygon.simulate.callers.understanding import (
@@ -147,7 +148,7 @@ class ScriptedCaller:
             return self._answer_offer()
         if asks_what_is_wanted(agent_text, self.pack):
             return Utterance(f"I'd like to {self.persona.goal.rstrip('.')}.", "restate_goal")
-        questions = " ".join(s for s in re.split(r"(?<=[.!?])\s+", said) if "?" in s)
+        questions = " ".join(s for s in sentences(said) if "?" in s)
         if questions and _asks_for_something(questions):
             return Utterance(self.pack.unknown.get(self.persona.type, "Sorry, I don't have that."), "no_fact")
         return self._push_goal()

@@ -16,25 +16,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from polygon.similarity import sentences, word_tuple, words
 from polygon.simulate.callers.packs import CallerPack
 
-_WORD = re.compile(r"\w+", re.UNICODE)
 _TIME = re.compile(r"\b(\d{1,2})[:.](\d{2})\b")
 _LONG_NUMBER = re.compile(r"\d[\d ()+-]{4,}\d")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _ADDRESSED = re.compile(r",\s+([A-Z][\w'-]+)[.!?]")
 """A word the agent calls the caller by: "You're booked for Tuesday, Ridiculous." """
-
-
-def words(text: str) -> list[str]:
-    """Lower-cased words."""
-    return list(_words(text))
-
-
-@functools.lru_cache(maxsize=8192)
-def _words(text: str) -> tuple[str, ...]:
-    # The same goal, facts and agent lines come back turn after turn and call after call.
-    return tuple(_WORD.findall(text.lower()))
 
 
 def _stem(word: str) -> str:
@@ -54,7 +42,7 @@ def content(text: str, pack: CallerPack) -> set[str]:
 
 @functools.lru_cache(maxsize=8192)
 def _content(text: str, stop_words: frozenset[str]) -> frozenset[str]:
-    return frozenset(_stem(w) for w in _words(text) if w not in stop_words and len(w) > 1)
+    return frozenset(_stem(w) for w in word_tuple(text) if w not in stop_words and len(w) > 1)
 
 
 def asked_fact(question: str, facts: Mapping[str, str], goal: str, pack: CallerPack) -> str:
@@ -149,12 +137,12 @@ def _shapes(value: str, weekdays: frozenset[str]) -> tuple[frozenset[str], froze
     """A fact's times, long numbers and weekdays (parsed once per value)."""
     times = frozenset(f"{int(h)}:{m}" for h, m in _TIME.findall(value))
     numbers = frozenset(re.sub(r"\D", "", n) for n in _LONG_NUMBER.findall(value))
-    return times, numbers, frozenset(w for w in _words(value) if w in weekdays)
+    return times, numbers, frozenset(w for w in word_tuple(value) if w in weekdays)
 
 
 def is_offer(text: str, pack: CallerPack) -> bool:
     """A yes/no proposal ("Shall I book it?"), not an open question ("Which pizza would you like?")."""
-    for sentence in _SENTENCE.split(text):
+    for sentence in sentences(text):
         low = sentence.lower()
         if any(p in low for p in pack.offers) and not set(words(sentence)) & pack.wh_words:
             return True
@@ -178,7 +166,7 @@ def settled(agent_text: str, goal: str, facts: Mapping[str, str], pack: CallerPa
     asks_only = any(w in pack.ask_goals for w in words(goal)[:2])
     # "You're booked for Wednesday 09:00. Anything else?": the statement settles it, the
     # closing question does not undo that; an offer ("Shall I book it?") settles nothing.
-    for sentence in _SENTENCE.split(agent_text):
+    for sentence in sentences(agent_text):
         if is_question(sentence, pack):
             continue
         said = content(sentence, pack)
