@@ -28,6 +28,7 @@ from polygon.simulate.callers.understanding import (
     asked,
     asks_what_is_wanted,
     content,
+    in_goal,
     is_offer,
     is_question,
     misheard,
@@ -233,7 +234,7 @@ class ScriptedCaller:
             return f"My name is {value}."
         if "phone" in label:
             return f"My number is {value}."
-        if content(value, self.pack) and content(value, self.pack) <= content(self.persona.goal, self.pack):
+        if in_goal(value, self.persona.goal, self.pack):
             return f"I'd like {value}."
         return f"My {label} is {value}." if label else f"{value}."
 

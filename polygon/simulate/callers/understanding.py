@@ -45,6 +45,12 @@ def _content(text: str, stop_words: frozenset[str]) -> frozenset[str]:
     return frozenset(_stem(w) for w in word_tuple(text) if w not in stop_words and len(w) > 1)
 
 
+def in_goal(value: str, goal: str, pack: CallerPack) -> bool:
+    """The goal spells this fact out ("medium veggie" in "order a medium veggie pizza")."""
+    said = content(value, pack)
+    return bool(said) and said <= content(goal, pack)
+
+
 def asked_fact(question: str, facts: Mapping[str, str], goal: str, pack: CallerPack) -> str:
     """The key of the fact the agent asks for, or "" when it asks for none of them."""
     return asked(question, facts, goal, pack)[0]
@@ -77,7 +83,7 @@ def asked(question: str, facts: Mapping[str, str], goal: str, pack: CallerPack) 
     # that the goal spells out.
     low = question.lower()
     if content(goal, pack) & said or (raw & pack.wh_words and any(w in low for w in pack.wants)):
-        named = [k for k, v in sorted(facts.items()) if v and content(v, pack) <= content(goal, pack)]
+        named = [k for k, v in sorted(facts.items()) if in_goal(v, goal, pack)]
         if named:
             return named[0], False
     return "", False
