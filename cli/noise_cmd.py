@@ -45,7 +45,8 @@ def noise(
     """Show what the agent would hear, and each distortion applied.
 
     With --barge-in, --silence or --self-correction (the suite's `phone:` knobs), also what
-    the phone behaviour does at this turn, drawn exactly as a run draws it.
+    the phone behaviour does at this turn, drawn as a run draws it (a run also never goes
+    silent two turns running).
     """
     got = preview_noise(
         text, intensity=intensity, language=lang, run_seed=seed, conversation=conversation, turn=turn

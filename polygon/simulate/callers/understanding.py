@@ -51,11 +51,6 @@ def in_goal(value: str, goal: str, pack: CallerPack) -> bool:
     return bool(said) and said <= content(goal, pack)
 
 
-def asked_fact(question: str, facts: Mapping[str, str], goal: str, pack: CallerPack) -> str:
-    """The key of the fact the agent asks for, or "" when it asks for none of them."""
-    return asked(question, facts, goal, pack)[0]
-
-
 def asked(question: str, facts: Mapping[str, str], goal: str, pack: CallerPack) -> tuple[str, bool]:
     """(key, named): the fact asked for, and whether the question names it.
 
