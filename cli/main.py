@@ -43,6 +43,7 @@ COMMANDS = {
     "rerun": "rerun_cmd:rerun",
     "replay": "replay_cmd:replay",
     "noise": "noise_cmd:noise",
+    "lint": "lint_cmd:lint",
     "log": "log_cmd:log",
 }
 """Command → ``module:attribute`` in ``polygon.cli``: one module per command, imported only
@@ -56,6 +57,7 @@ SUMMARIES = {
     "import": "Import production transcripts as a scored run (Polygon JSONL, OpenAI chat, SPEAKER: text).",
     "init": "Write a commented starter suite (suite.yaml, prompt.md, my_agent.py) into DIRECTORY.",
     "judge": "(Re)score RUN: checks and the judge.",
+    "lint": "Read a prompt before any call: five axes scored 0–1, offending spans marked.",
     "log": "Inspect the event log itself.",
     "noise": "Show what the agent would hear, and each distortion applied.",
     "personas": "Simulated callers generated from the agent's prompt.",

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 RUN_PREFIX = "run/"
 CONVERSATION_PREFIX = "conv/"
+LINT_PREFIX = "lint/"
+"""``lint/<prompt hash>``: every tier's reading of one prompt text, shared by every run."""
 
 # Identity kinds of a run's stream.
 RUN_STARTED = "run.started"
@@ -39,6 +41,11 @@ PROBE = "probe"
 """``probe:<probe>:<wording hash>:<answered by>``."""
 
 
+# Identity kinds of a prompt's lint stream.
+LINTED = "linted"
+"""``linted:<tier>:<model>``: one reading per tier and model (a cache entry)."""
+
+
 def model_call_kind(role: str, key: str = "") -> str:
     """``<role>-call`` (agent, caller, judge, persona), or ``<role>-call:<key>`` (probes)."""
     return f"{role}-call:{key}" if key else f"{role}-call"
@@ -52,6 +59,11 @@ def keyed(kind: str, *parts: str) -> str:
 def run_stream(run_id: str) -> str:
     """The run's own stream."""
     return f"{RUN_PREFIX}{run_id}"
+
+
+def lint_stream(prompt_hash: str) -> str:
+    """The stream holding every lint of one prompt text."""
+    return f"{LINT_PREFIX}{prompt_hash}"
 
 
 def conversation_stream(conversation_id: str) -> str:

@@ -10,6 +10,7 @@ from polygon.events.families.conversation import (
 )
 from polygon.events.families.imported import TranscriptImported
 from polygon.events.families.judge import CriterionScore, JudgeScored
+from polygon.events.families.lint import LintMark, PromptLinted
 from polygon.events.families.model import ModelCalled
 from polygon.events.families.noise import NoiseApplied, NoiseOp, PhoneApplied
 from polygon.events.families.probe import ProbeAnswered
@@ -25,12 +26,14 @@ __all__ = [
     "Evidence",
     "Expectation",
     "JudgeScored",
+    "LintMark",
     "ModelCalled",
     "NoiseApplied",
     "NoiseOp",
     "PersonaSnapshot",
     "PhoneApplied",
     "ProbeAnswered",
+    "PromptLinted",
     "RubricRecorded",
     "RunFinished",
     "RunStarted",

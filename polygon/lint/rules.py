@@ -1,0 +1,148 @@
+"""Tier 1, rules: deterministic counts and pairs over the lexicon's markers (no model).
+
+- overload: hard constraints in the prompt and in its densest section, against a budget;
+- contradiction: a hard rule and an opposite one (or a permission) over the same objects;
+- ambiguity: hedges and vague quantifiers, more where they pile up in one rule;
+- redundancy: two rules with nearly the same words and the same polarity;
+- diluted attention: in a long prompt, hard rules buried mid-paragraph in the middle, and
+  rules on one object scattered far apart.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from polygon.events.families import LintMark
+from polygon.lint import TierReading
+from polygon.lint.reading import Reading, UnitReading
+
+RULES_MODEL = "polygon-rules/1"
+"""The rule set's identity in the cache: bump it when a rule or threshold changes."""
+
+TOTAL_BUDGET = 8
+"""Hard constraints a prompt carries before overload starts to count."""
+SECTION_BUDGET = 5
+"""Hard constraints one section carries before overload starts to count."""
+LONG_PROMPT_WORDS = 300
+"""Below this, position in the prompt does not dilute a rule."""
+
+
+def read_rules(reading: Reading) -> TierReading:
+    """All five axes from the lexicon alone."""
+    out = TierReading(tier="rules", model=RULES_MODEL)
+    out.add("overload", *_overload(reading))
+    out.add("contradiction", *_contradiction(reading))
+    out.add("ambiguity", *_ambiguity(reading))
+    out.add("redundancy", *_redundancy(reading))
+    out.add("diluted_attention", *_diluted(reading))
+    return out
+
+
+def _overload(reading: Reading) -> tuple[float, list[LintMark]]:
+    hard = [u for u in reading.units if u.hard]
+    by_section: dict[int, list[UnitReading]] = {}
+    for u in hard:
+        by_section.setdefault(u.unit.section, []).append(u)
+    densest = max(by_section.values(), key=len, default=[])
+    score = max((len(hard) - TOTAL_BUDGET) / 8, (len(densest) - SECTION_BUDGET) / 5, 0.0)
+    if score <= 0:
+        return 0.0, []
+    first, last = densest[0].unit, densest[-1].unit
+    reason = (
+        f"{len(densest)} hard constraints in one section, {len(hard)} in the prompt "
+        f"(budget {SECTION_BUDGET} per section, {TOTAL_BUDGET} in all)"
+    )
+    return min(1.0, 0.3 + score), [LintMark(axis="overload", start=first.start, end=last.end, reason=reason, strength=min(1.0, 0.3 + score))]
+
+
+def _contradiction(reading: Reading) -> tuple[float, list[LintMark]]:
+    marks: list[LintMark] = []
+    for a, b in combinations(reading.units, 2):
+        kind = _opposed(a, b)
+        if not kind:
+            continue
+        shared = reading.objects(a) & reading.objects(b)
+        if len(shared) < 2:
+            continue
+        strength = min(0.95, 0.55 + 0.1 * (len(shared) - 2))
+        reason = f"{kind} over the same object ({', '.join(sorted(shared)[:4])}) as line {_line(reading, a)}"
+        marks.append(_pair_mark("contradiction", b, a, reason, strength))
+    return max((m.strength for m in marks), default=0.0), marks
+
+
+def _opposed(a: UnitReading, b: UnitReading) -> str:
+    if a.polarity * b.polarity == -1:
+        return "opposite hard rule"
+    if (a.hard and b.allows and not b.hard) or (b.hard and a.allows and not a.hard):
+        return "a permission that weakens a hard rule"
+    return ""
+
+
+def _ambiguity(reading: Reading) -> tuple[float, list[LintMark]]:
+    marks: list[LintMark] = []
+    total = 0.0
+    for u in reading.units:
+        weight = len(u.vague) + 0.5 * len(u.weak_vague)
+        if not weight:
+            continue
+        total += weight
+        piled = 0.25 * max(0.0, weight - 1)
+        for hit in (*u.vague, *u.weak_vague):
+            strength = min(1.0, (0.35 if hit in u.vague else 0.15) + piled)
+            marks.append(LintMark(axis="ambiguity", start=hit.start, end=hit.end, reason=f"vague wording: {hit.marker.rstrip('*')!r} has more than one reading", strength=strength))
+    score = max([0.2 * total, *(m.strength for m in marks)]) if marks else 0.0
+    return score, marks
+
+
+def _redundancy(reading: Reading) -> tuple[float, list[LintMark]]:
+    marks: list[LintMark] = []
+    for a, b in combinations(reading.units, 2):
+        if a.polarity != b.polarity or a.allows != b.allows:
+            continue
+        sa, sb = reading.objects(a) | (a.stems & reading.common), reading.objects(b) | (b.stems & reading.common)
+        shared = sa & sb
+        if len(shared) < 3:
+            continue
+        jaccard = len(shared) / len(sa | sb)
+        if jaccard < 0.5:
+            continue
+        strength = min(1.0, 0.6 + (jaccard - 0.5))
+        marks.append(_pair_mark("redundancy", b, a, f"says again what line {_line(reading, a)} says", strength))
+    return max((m.strength for m in marks), default=0.0), marks
+
+
+def _diluted(reading: Reading) -> tuple[float, list[LintMark]]:
+    if reading.word_count < LONG_PROMPT_WORDS:
+        return 0.0, []
+    longer = min(0.2, (reading.word_count - LONG_PROMPT_WORDS) / 1000)
+    marks: list[LintMark] = []
+    for u in reading.units:
+        middle = 0.3 <= reading.prompt.position(u.unit) <= 0.75
+        if u.hard and middle and not u.unit.bullet:
+            reason = "a hard rule buried mid-paragraph in the middle of a long prompt (lost in the middle)"
+            marks.append(LintMark(axis="diluted_attention", start=u.unit.start, end=u.unit.end, reason=reason, strength=0.6 + longer))
+    marks.extend(_scatter(reading))
+    return max((m.strength for m in marks), default=0.0), marks
+
+
+def _scatter(reading: Reading) -> list[LintMark]:
+    """Rules on the same objects, sections apart: the reader has to join them."""
+    marks: list[LintMark] = []
+    hard = [u for u in reading.units if u.hard]
+    for a, b in combinations(hard, 2):
+        apart = abs(reading.prompt.position(b.unit) - reading.prompt.position(a.unit))
+        if b.unit.section - a.unit.section < 2 or apart < 0.5:
+            continue
+        shared = reading.objects(a) & reading.objects(b)
+        if len(shared) >= 2:
+            reason = f"about the same thing as line {_line(reading, a)}, far from it ({', '.join(sorted(shared)[:3])})"
+            marks.append(_pair_mark("diluted_attention", b, a, reason, 0.5))
+    return marks
+
+
+def _pair_mark(axis: str, later: UnitReading, earlier: UnitReading, reason: str, strength: float) -> LintMark:
+    return LintMark(axis=axis, start=later.unit.start, end=later.unit.end, reason=reason, strength=round(strength, 3), related=(earlier.unit.start, earlier.unit.end))
+
+
+def _line(reading: Reading, u: UnitReading) -> int:
+    return reading.prompt.line_col(u.unit.start)[0]

@@ -1,0 +1,183 @@
+"""The lint of one prompt, folded from its ``prompt.linted`` events, and its renderings.
+
+Combining tiers: an axis's score is the highest any tier gave it (each tier's scores are
+calibrated so that 0.5 means "worth fixing"); marks of every tier are kept, each naming its
+tier, and sorted by position. A tier that failed (a recorded fault) adds nothing and is
+listed with its error.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from collections.abc import Iterable, Iterator, Sequence
+
+import msgspec
+
+from polygon.events.families import LintMark, PromptLinted
+from polygon.lint import AXES, TIERS
+
+TIER_ORDER = TIERS
+AXIS_TITLES = {
+    "overload": "too many constraints at once",
+    "diluted_attention": "key rules lost in the middle or scattered",
+    "contradiction": "rules that exclude or weaken each other",
+    "ambiguity": "wording with more than one reading",
+    "redundancy": "the same rule said several ways",
+}
+
+
+class Marked(msgspec.Struct, frozen=True, kw_only=True):
+    """A mark with its tier and its place as line:col (1-based)."""
+
+    axis: str
+    tier: str
+    start: int
+    end: int
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str
+    reason: str
+    strength: float
+    related: tuple[int, int] | None = None
+
+
+class TierSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """What one tier said (or why it said nothing)."""
+
+    tier: str
+    model: str
+    scores: dict[str, float]
+    error: str = ""
+    elapsed_ms: float = 0.0
+    cached: bool = False
+
+
+class PromptLint(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything ``polygon lint`` shows for one prompt."""
+
+    name: str
+    """The configuration, or the file's name."""
+    path: str
+    prompt_hash: str
+    language: str
+    scores: dict[str, float]
+    """Axis → the highest score any tier gave (0..1, higher is worse); absent: no tier read it."""
+    tiers: list[TierSummary]
+    skipped: dict[str, str]
+    """Tier → why it did not run (not asked, not installed: how to add it)."""
+    marks: list[Marked]
+    words: int
+
+
+def fold_lint(
+    name: str,
+    path: str,
+    text: str,
+    events: Sequence[PromptLinted],
+    *,
+    skipped: dict[str, str] | None = None,
+    cached: frozenset[str] = frozenset(),
+) -> PromptLint:
+    """Combine the tiers' readings of ``text`` (pure: the same events give the same view)."""
+    ordered = sorted(events, key=lambda e: (TIER_ORDER.index(e.tier) if e.tier in TIER_ORDER else 9, e.model))
+    scores: dict[str, float] = {}
+    marks: list[Marked] = []
+    starts = line_starts(text)
+    for e in ordered:
+        if e.error:
+            continue
+        for axis, value in e.scores.items():
+            scores[axis] = max(scores.get(axis, 0.0), value)
+        marks.extend(_marked(text, starts, e.tier, m) for m in e.marks)
+    marks.sort(key=lambda m: (m.start, AXES.index(m.axis) if m.axis in AXES else 9, m.tier, m.end))
+    return PromptLint(
+        name=name,
+        path=path,
+        prompt_hash=ordered[0].prompt_hash if ordered else "",
+        language=ordered[0].language if ordered else "",
+        scores={a: scores[a] for a in AXES if a in scores},
+        tiers=[
+            TierSummary(tier=e.tier, model=e.model, scores=dict(e.scores), error=e.error, elapsed_ms=e.elapsed_ms, cached=e.tier in cached)
+            for e in ordered
+        ],
+        skipped=dict(skipped or {}),
+        marks=marks,
+        words=len(text.split()),
+    )
+
+
+def line_starts(text: str) -> list[int]:
+    """Offsets at which each line begins."""
+    return [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+
+def _line_col(starts: list[int], offset: int) -> tuple[int, int]:
+    line = bisect.bisect_right(starts, offset) - 1
+    return line + 1, offset - starts[line] + 1
+
+
+def _marked(text: str, starts: list[int], tier: str, m: LintMark) -> Marked:
+    line, col = _line_col(starts, m.start)
+    end_line, end_col = _line_col(starts, max(m.start, m.end))
+    return Marked(
+        axis=m.axis, tier=tier, start=m.start, end=m.end, line=line, column=col, end_line=end_line,
+        end_column=end_col, text=text[m.start : m.end], reason=m.reason, strength=m.strength, related=m.related,
+    )
+
+
+def worst(lints: Iterable[PromptLint]) -> float:
+    """The highest axis score over several prompts (0 when none was read)."""
+    return max((v for lint in lints for v in lint.scores.values()), default=0.0)
+
+
+# ---- text ---------------------------------------------------------------------------------
+
+
+def lint_lines(lint: PromptLint, text: str, *, threshold: float = 0.5) -> Iterator[str]:
+    """The prompt with its marked spans, then the five scores and what each tier did."""
+    ran = ", ".join(f"{t.tier}{' (cached)' if t.cached else ''}" for t in lint.tiers if not t.error)
+    yield f"{lint.name} · {lint.path} · {lint.words} words · language {lint.language} · tiers: {ran or 'none'}"
+    for t in lint.tiers:
+        if t.error:
+            yield f"  tier {t.tier} ({t.model}) FAILED: {t.error}"
+    for tier, why in lint.skipped.items():
+        yield f"  tier {tier} skipped: {why}"
+    yield ""
+    lines = text.splitlines()
+    shown = 0
+    for number, line in enumerate(lines, start=1):
+        here = [m for m in lint.marks if m.line <= number <= m.end_line and (m.strength >= threshold or m.line == number)]
+        here = [m for m in here if m.line == number]
+        if not here:
+            continue
+        shown += 1
+        yield f"{number:>4} | {line}"
+        for m in here:
+            width = max(1, (m.end_column - m.column) if m.end_line == m.line else len(line) - m.column + 1)
+            yield f"     | {' ' * (m.column - 1)}{'^' * width}"
+            yield f"     | {m.line}:{m.column} {m.axis} [{m.tier}, {m.strength:.2f}] {m.reason}"
+    if not shown:
+        yield "  no marks"
+    yield ""
+    yield "Scores (0 = fine, 1 = severe; ≥ 0.50 is worth fixing)"
+    for axis in AXES:
+        if axis not in lint.scores:
+            yield f"  {axis:<18}  —    (no tier read it)"
+            continue
+        value = lint.scores[axis]
+        by = ", ".join(f"{t.tier} {t.scores[axis]:.2f}" for t in lint.tiers if axis in t.scores)
+        flag = "  ← worth fixing" if value >= threshold else ""
+        yield f"  {axis:<18} {value:.2f} {_bar(value)}  ({by}){flag}"
+
+
+def _bar(value: float) -> str:
+    full = round(value * 10)
+    return "█" * full + "·" * (10 - full)
+
+
+def lint_json(lints: Sequence[PromptLint]) -> str:
+    """The full result: one object per prompt (sorted keys, byte-stable)."""
+    return json.dumps(msgspec.to_builtins(list(lints)), sort_keys=True, ensure_ascii=False, indent=1) + "\n"
