@@ -53,6 +53,10 @@ EN = Lexicon(
         it is essential
         without exception
         under all circumstances
+        only after
+        only when
+        only if
+        only once
     """),
     never=_words("""
         never
@@ -173,6 +177,9 @@ RU = Lexicon(
         каждый раз
         без исключений
         следите, чтобы
+        только после
+        только когда
+        только если
     """),
     never=_words("""
         никогда
@@ -265,6 +272,10 @@ HR = Lexicon(
         pobrinite se
         potrebno je
         bez iznimke
+        tek kad
+        tek nakon
+        samo ako
+        samo nakon
     """),
     never=_words("""
         nikad

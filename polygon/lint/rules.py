@@ -23,7 +23,7 @@ TOTAL_BUDGET = 8
 """Hard constraints a prompt carries before overload starts to count."""
 SECTION_BUDGET = 5
 """Hard constraints one section carries before overload starts to count."""
-LONG_PROMPT_WORDS = 300
+LONG_PROMPT_WORDS = 200
 """Below this, position in the prompt does not dilute a rule."""
 
 
@@ -118,11 +118,17 @@ def _diluted(reading: Reading) -> tuple[float, list[LintMark]]:
     marks: list[LintMark] = []
     for u in reading.units:
         middle = 0.3 <= reading.prompt.position(u.unit) <= 0.75
-        if u.hard and middle and not u.unit.bullet:
+        if u.hard and middle and not u.unit.bullet and _commands(u):
             reason = "a hard rule buried mid-paragraph in the middle of a long prompt (lost in the middle)"
             marks.append(LintMark(axis="diluted_attention", start=u.unit.start, end=u.unit.end, reason=reason, strength=0.6 + longer))
     marks.extend(_scatter(reading))
     return max((m.strength for m in marks), default=0.0), marks
+
+
+def _commands(u: UnitReading) -> bool:
+    """The force word opens the sentence ("Never give…"), so it is an instruction, not a
+    description that happens to say "always" ("the hotel is almost always full")."""
+    return bool(u.force) and u.force[0].start - u.unit.start <= 24
 
 
 def _scatter(reading: Reading) -> list[LintMark]:

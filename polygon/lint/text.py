@@ -14,7 +14,7 @@ import regex
 
 _BULLET = regex.compile(r"^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+")
 _HEADING = regex.compile(r"^[ \t]*(?:#{1,6}[ \t]+\S.*|[^\n.!?]{1,60}:[ \t]*)$")
-_SENTENCE_END = regex.compile(r"(?<=[.!?…])[\"'»”)]*[ \t]+(?=[\"'«“(]?[\p{Lu}\d`])|(?<=[;])[ \t]+")
+_SENTENCE_END = regex.compile(r"(?<=[.!?…])[\"'»”)]*\s+(?=[\"'«“(⟦]?[\p{Lu}\d`])|(?<=[;])\s+")
 _WORD = regex.compile(r"[\p{L}\p{N}_'’-]+")
 
 

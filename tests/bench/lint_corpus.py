@@ -1,0 +1,114 @@
+"""Lint quality on the labelled corpus: precision, recall and F1 per axis and tier set, the
+share of planted spans found, and the time per prompt of each tier.
+
+``python -m tests.bench.lint_corpus`` (also part of ``make bench``).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Sequence
+from itertools import combinations
+
+from polygon.events.families import PromptLinted
+from polygon.lint import AXES, OFFLINE_TIERS, TierReading
+from polygon.lint.reading import read_prompt
+from polygon.lint.rules import read_rules
+from polygon.lint.text import Prompt
+from polygon.projections.lint import PromptLint, fold_lint
+from tests.lint.corpus import Labelled, load_corpus
+
+THRESHOLD = 0.5
+GOAL_F1 = 0.8
+GOAL_SPANS = 0.8
+
+
+def read_all(items: Sequence[Labelled], tiers: Sequence[str]) -> tuple[dict[str, dict[str, PromptLinted]], dict[str, list[float]]]:
+    """Each prompt read by each tier once (as events), and each tier's times in ms."""
+    from polygon.lint.embeddings import E5Embedder, read_embeddings
+    from polygon.lint.surprisal import LlamaScorer, read_surprisal
+
+    embedder, scorer = E5Embedder(), LlamaScorer()
+    readings: dict[str, dict[str, PromptLinted]] = {}
+    times: dict[str, list[float]] = {t: [] for t in tiers}
+    for item in items:
+        readings[item.name] = {}
+        for tier in tiers:
+            began = time.perf_counter()
+            reading = read_prompt(Prompt(item.text), item.language)
+            if tier == "rules":
+                out: TierReading = read_rules(reading)
+            elif tier == "embeddings":
+                out = read_embeddings(reading, embedder)
+            else:
+                out = read_surprisal(reading, scorer)
+            times[tier].append((time.perf_counter() - began) * 1000)
+            readings[item.name][tier] = PromptLinted(prompt_hash="", tier=tier, model=out.model, language=item.language, scores=out.scores, marks=out.marks)
+    return readings, times
+
+
+def evaluate(items: Sequence[Labelled], readings: dict[str, dict[str, PromptLinted]], tiers: Sequence[str]) -> dict[str, object]:
+    """Per-axis precision/recall/F1 and planted spans found, for one set of tiers."""
+    lints = {i.name: fold_lint(i.name, i.name, i.text, [readings[i.name][t] for t in tiers]) for i in items}
+    per_axis: dict[str, dict[str, float]] = {}
+    for axis in AXES:
+        tp = sum(1 for i in items if i.axis == axis and lints[i.name].scores.get(axis, 0) >= THRESHOLD)
+        fp = sum(1 for i in items if i.axis != axis and lints[i.name].scores.get(axis, 0) >= THRESHOLD)
+        fn = sum(1 for i in items if i.axis == axis and lints[i.name].scores.get(axis, 0) < THRESHOLD)
+        p = tp / (tp + fp) if tp + fp else 0.0
+        r = tp / (tp + fn) if tp + fn else 0.0
+        per_axis[axis] = {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0, "tp": tp, "fp": fp, "fn": fn}
+    planted = [i for i in items if i.axis]
+    found = sum(1 for i in planted if _span_found(lints[i.name], i))
+    return {"axes": per_axis, "spans_found": found / len(planted), "planted": len(planted)}
+
+
+def _span_found(lint: PromptLint, item: Labelled) -> bool:
+    return any(
+        m.axis == item.axis and m.strength >= THRESHOLD and m.start < e and s < m.end
+        for m in lint.marks
+        for s, e in item.spans
+    )
+
+
+def misses(items: Sequence[Labelled], readings: dict[str, dict[str, PromptLinted]], tiers: Sequence[str]) -> list[str]:
+    """Which prompts were wrong on which axis (for tuning and the closing note)."""
+    out = []
+    for i in items:
+        lint = fold_lint(i.name, i.name, i.text, [readings[i.name][t] for t in tiers])
+        for axis in AXES:
+            said = lint.scores.get(axis, 0) >= THRESHOLD
+            if said != (i.axis == axis):
+                out.append(f"{i.name}: {axis} {'false positive' if said else 'missed'} ({lint.scores.get(axis, 0):.2f})")
+    return out
+
+
+def main(tiers: Sequence[str] = OFFLINE_TIERS) -> None:
+    items = load_corpus()
+    readings, times = read_all(items, tiers)
+    langs = {lang: sum(1 for i in items if i.language == lang) for lang in ("en", "ru", "hr")}
+    print(f"Lint corpus: {len(items)} prompts ({', '.join(f'{k} {v}' for k, v in langs.items())}); "
+          f"{sum(1 for i in items if not i.axis)} clean, one planted defect in each other; threshold {THRESHOLD}")
+    sets = [("rules",), *[("rules", *c) for n in (1, 2) for c in combinations(tiers[1:], n)]]
+    for tiers in sets:
+        result = evaluate(items, readings, tiers)
+        axes = result["axes"]
+        assert isinstance(axes, dict)
+        print(f"\n  tiers {'+'.join(tiers)}: planted spans found {result['spans_found']:.0%} (goal ≥ {GOAL_SPANS:.0%})")
+        print(f"    {'axis':<18}{'P':>6}{'R':>6}{'F1':>6}   tp fp fn  goal F1 ≥ {GOAL_F1}")
+        for axis, v in axes.items():
+            ok = "ok" if v["f1"] >= GOAL_F1 else "MISS"
+            print(f"    {axis:<18}{v['precision']:>6.2f}{v['recall']:>6.2f}{v['f1']:>6.2f}   {v['tp']:>2} {v['fp']:>2} {v['fn']:>2}  {ok}")
+    print("\n  time per prompt (ms): min / median / max")
+    for tier, ms in times.items():
+        print(f"    {tier:<11} {min(ms):8.1f} {statistics.median(ms):8.1f} {max(ms):8.1f}")
+    print("\n  wrong with all offline tiers:")
+    for line in misses(items, readings, tiers):
+        print(f"    {line}")
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(tuple(sys.argv[1].split(",")) if len(sys.argv) > 1 else OFFLINE_TIERS)
