@@ -21,13 +21,33 @@ from polygon.projections.lint_sarif import lint_sarif
     "--tiers",
     default=None,
     metavar="LIST",
-    help=f"Comma-separated tiers: rules, surprisal, embeddings, judge (default: {','.join(DEFAULT_TIERS)}, those installed).",
+    help=f"Comma-separated: rules, surprisal, embeddings, judge (default: {','.join(DEFAULT_TIERS)}).",
 )
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True)
-@click.option("--fail-above", type=click.FloatRange(0, 1), default=None, metavar="X", help="Exit 1 when any axis scores above X.")
-@click.option("--lang", "language", type=click.Choice(["en", "ru", "hr", "auto"]), default="auto", show_default=True)
-@click.option("--judge-model", default="", metavar="MODEL", help="Model for the judge tier (openai/… or local/gemma-3-270m).")
-@click.option("--base-url", default="", metavar="URL", help="OpenAI-compatible server for an openai/… judge (else $OPENAI_BASE_URL).")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True
+)
+@click.option(
+    "--fail-above",
+    type=click.FloatRange(0, 1),
+    default=None,
+    metavar="X",
+    help="Exit 1 when any axis scores above X.",
+)
+@click.option(
+    "--lang", "language", type=click.Choice(["en", "ru", "hr", "auto"]), default="auto", show_default=True
+)
+@click.option(
+    "--judge-model",
+    default="",
+    metavar="MODEL",
+    help="Model for the judge tier (openai/… or local/gemma-3-270m).",
+)
+@click.option(
+    "--base-url",
+    default="",
+    metavar="URL",
+    help="OpenAI-compatible server for an openai/… judge (else $OPENAI_BASE_URL).",
+)
 @click.pass_obj
 def lint(
     obj: Context,

@@ -106,6 +106,7 @@ def run(
             progress=shown.update,
             score_progress=shown.staged("scored and probed"),
             on_end=shown.note,
+            on_warning=lambda warning: click.echo(warning, err=True),
             hub=hub,
         )
         asked = policy(fail_on, min_pass_rate, allow_inconclusive, allow_simulator_errors)

@@ -51,7 +51,6 @@ class TierSummary(msgspec.Struct, frozen=True, kw_only=True):
     model: str
     scores: dict[str, float]
     error: str = ""
-    elapsed_ms: float = 0.0
     cached: bool = False
 
 
@@ -100,7 +99,9 @@ def fold_lint(
         language=ordered[0].language if ordered else "",
         scores={a: scores[a] for a in AXES if a in scores},
         tiers=[
-            TierSummary(tier=e.tier, model=e.model, scores=dict(e.scores), error=e.error, elapsed_ms=e.elapsed_ms, cached=e.tier in cached)
+            TierSummary(
+                tier=e.tier, model=e.model, scores=dict(e.scores), error=e.error, cached=e.tier in cached
+            )
             for e in ordered
         ],
         skipped=dict(skipped or {}),
@@ -123,8 +124,18 @@ def _marked(text: str, starts: list[int], tier: str, m: LintMark) -> Marked:
     line, col = _line_col(starts, m.start)
     end_line, end_col = _line_col(starts, max(m.start, m.end))
     return Marked(
-        axis=m.axis, tier=tier, start=m.start, end=m.end, line=line, column=col, end_line=end_line,
-        end_column=end_col, text=text[m.start : m.end], reason=m.reason, strength=m.strength, related=m.related,
+        axis=m.axis,
+        tier=tier,
+        start=m.start,
+        end=m.end,
+        line=line,
+        column=col,
+        end_line=end_line,
+        end_column=end_col,
+        text=text[m.start : m.end],
+        reason=m.reason,
+        strength=m.strength,
+        related=m.related,
     )
 
 
@@ -139,7 +150,8 @@ def worst(lints: Iterable[PromptLint]) -> float:
 def lint_lines(lint: PromptLint, text: str, *, threshold: float = 0.5) -> Iterator[str]:
     """The prompt with its marked spans, then the five scores and what each tier did."""
     ran = ", ".join(f"{t.tier}{' (cached)' if t.cached else ''}" for t in lint.tiers if not t.error)
-    yield f"{lint.name} · {lint.path} · {lint.words} words · language {lint.language} · tiers: {ran or 'none'}"
+    about = f"{lint.words} words · language {lint.language}"
+    yield f"{lint.name} · {lint.path} · {about} · tiers: {ran or 'none'}"
     for t in lint.tiers:
         if t.error:
             yield f"  tier {t.tier} ({t.model}) FAILED: {t.error}"
@@ -149,7 +161,11 @@ def lint_lines(lint: PromptLint, text: str, *, threshold: float = 0.5) -> Iterat
     lines = text.splitlines()
     shown = 0
     for number, line in enumerate(lines, start=1):
-        here = [m for m in lint.marks if m.line <= number <= m.end_line and (m.strength >= threshold or m.line == number)]
+        here = [
+            m
+            for m in lint.marks
+            if m.line <= number <= m.end_line and (m.strength >= threshold or m.line == number)
+        ]
         here = [m for m in here if m.line == number]
         if not here:
             continue

@@ -40,7 +40,14 @@ def lint_sarif(lints: Sequence[PromptLint], *, threshold: float = 0.5) -> str:
                 "results": results,
                 "properties": {
                     "prompts": [
-                        {"name": x.name, "path": x.path, "promptHash": x.prompt_hash, "language": x.language, "scores": x.scores, "skippedTiers": x.skipped}
+                        {
+                            "name": x.name,
+                            "path": x.path,
+                            "promptHash": x.prompt_hash,
+                            "language": x.language,
+                            "scores": x.scores,
+                            "skippedTiers": x.skipped,
+                        }
                         for x in lints
                     ]
                 },
@@ -69,10 +76,28 @@ def _result(lint: PromptLint, m: Marked, threshold: float) -> dict[str, Any]:
         "properties": {"tier": m.tier, "strength": m.strength, "axisScore": lint.scores.get(m.axis, 0.0)},
     }
     if m.related is not None:
-        result["relatedLocations"] = [{"id": 0, "message": {"text": "the other rule of the pair"}, "physicalLocation": {"artifactLocation": {"uri": lint.path}, "region": {"charOffset": m.related[0], "charLength": m.related[1] - m.related[0]}}}]
+        result["relatedLocations"] = [
+            {
+                "id": 0,
+                "message": {"text": "the other rule of the pair"},
+                "physicalLocation": {
+                    "artifactLocation": {"uri": lint.path},
+                    "region": {"charOffset": m.related[0], "charLength": m.related[1] - m.related[0]},
+                },
+            }
+        ]
     return result
 
 
-def _location(uri: str, line: int, col: int, end_line: int, end_col: int, start: int, end: int) -> dict[str, Any]:
-    region = {"startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col, "charOffset": start, "charLength": end - start}
+def _location(
+    uri: str, line: int, col: int, end_line: int, end_col: int, start: int, end: int
+) -> dict[str, Any]:
+    region = {
+        "startLine": line,
+        "startColumn": col,
+        "endLine": end_line,
+        "endColumn": end_col,
+        "charOffset": start,
+        "charLength": end - start,
+    }
     return {"physicalLocation": {"artifactLocation": {"uri": uri}, "region": region}}

@@ -42,5 +42,3 @@ class PromptLinted(Event, frozen=True, kw_only=True, tag="prompt.linted"):
     """The spans behind the scores."""
     error: str = ""
     """Why the tier could not read the prompt (a recorded fault: no scores then)."""
-    elapsed_ms: float = 0.0
-    """How long the tier took (display only)."""

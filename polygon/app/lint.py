@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +28,7 @@ from polygon.models.hub import ModelHub
 from polygon.models.recorded import RecordedClient
 from polygon.projections.lint import PromptLint, fold_lint
 from polygon.recording import StreamRecorder
-from polygon.suite.loading import load_suite
+from polygon.suite.loading import LoadedSuite, load_suite
 
 DEFAULT_TIERS = ("rules", "surprisal", "embeddings")
 INSTALL_HINT = "pip install 'polygon-eval[lint]'"
@@ -69,20 +68,25 @@ def targets(path: str | Path, config: str | None = None) -> list[Target]:
     """A prompt file, or each configuration's prompt of a suite (file or folder)."""
     path = Path(path)
     if path.is_dir() or path.suffix in (".yaml", ".yml"):
-        loaded = load_suite(path, personas_optional=True)
-        names = [config] if config else list(loaded.prompts)
-        out = []
-        for name in names:
-            if name not in loaded.prompts:
-                have = ", ".join(loaded.prompts)
-                raise UserInputError(f"{loaded.path}: no configuration {name!r} (have: {have})")
-            spec = loaded.suite.configs[name]
-            where = (loaded.path.parent / spec.prompt_file) if spec.prompt_file else loaded.path
-            out.append(Target(name=name, path=_shown(where), text=loaded.prompts[name]))
-        return out
+        return suite_targets(load_suite(path, personas_optional=True), config)
     if config:
         raise UserInputError(f"--config {config}: {path} is a prompt file, not a suite")
     return [Target(name=path.name, path=_shown(path), text=read_text(path, "prompt"))]
+
+
+def suite_targets(loaded: LoadedSuite, config: str | None = None) -> list[Target]:
+    """Each configuration's prompt (or only ``config``'s), named by the configuration."""
+    names = [config] if config else list(loaded.prompts)
+    out = []
+    for name in names:
+        if name not in loaded.prompts:
+            raise UserInputError(
+                f"{loaded.path}: no configuration {name!r} (have: {', '.join(loaded.prompts)})"
+            )
+        spec = loaded.suite.configs[name]
+        where = (loaded.path.parent / spec.prompt_file) if spec.prompt_file else loaded.path
+        out.append(Target(name=name, path=_shown(where), text=loaded.prompts[name]))
+    return out
 
 
 def _shown(path: Path) -> str:
@@ -133,7 +137,12 @@ def lint_targets(
 
 
 def _lint_one(
-    log: EventLog, target: Target, options: LintOptions, skipped: dict[str, str], readers: Readers, now: Callable[[], str]
+    log: EventLog,
+    target: Target,
+    options: LintOptions,
+    skipped: dict[str, str],
+    readers: Readers,
+    now: Callable[[], str],
 ) -> PromptLint:
     if not target.text.strip():
         raise UserInputError(f"{target.path}: the prompt is empty")
@@ -153,7 +162,11 @@ def _lint_one(
             events.append(hit[-1])
             cached.add(tier)
             continue
-        events.append(_read_and_record(log, reading, digest, tier, model, len(earlier.get(key, [])), options, readers, now))
+        events.append(
+            _read_and_record(
+                log, reading, digest, tier, model, len(earlier.get(key, [])), options, readers, now
+            )
+        )
     return fold_lint(target.name, target.path, target.text, events, skipped=skipped, cached=frozenset(cached))
 
 
@@ -194,7 +207,6 @@ def _read_and_record(
     now: Callable[[], str],
 ) -> PromptLinted:
     sink = StreamRecorder(run_id="lint", stream=lint_stream(digest), conversation=digest, seed=0, now=now)
-    began = time.perf_counter()
     result = _read(reading, tier, options, readers, sink, attempt)
     event = PromptLinted(
         prompt_hash=digest,
@@ -204,14 +216,15 @@ def _read_and_record(
         scores=result.scores,
         marks=result.marks,
         error=result.error,
-        elapsed_ms=round((time.perf_counter() - began) * 1000, 1),
-    )
+    )  # no timing in the event: the same prompt gives the same bytes (the bench times tiers)
     sink.emit(keyed(LINTED, tier, model, reading.language), event, index=attempt)
     log.append(sink.pending)
     return event
 
 
-def _read(reading: Reading, tier: str, options: LintOptions, readers: Readers, sink: StreamRecorder, attempt: int) -> TierReading:
+def _read(
+    reading: Reading, tier: str, options: LintOptions, readers: Readers, sink: StreamRecorder, attempt: int
+) -> TierReading:
     if tier == "rules":
         return read_rules(reading)
     if tier == "surprisal":
@@ -237,7 +250,9 @@ def _guarded(tier: str, read: Callable[[], TierReading]) -> TierReading:
         return TierReading(tier=tier, model="", error=f"{type(exc).__name__}: {exc}"[:300])
 
 
-async def _judge(reading: Reading, options: LintOptions, readers: Readers, sink: StreamRecorder, attempt: int) -> TierReading:
+async def _judge(
+    reading: Reading, options: LintOptions, readers: Readers, sink: StreamRecorder, attempt: int
+) -> TierReading:
     from polygon.lint.judge import read_judge
 
     hub = readers.hub or ModelHub()
@@ -255,3 +270,37 @@ async def _judge(reading: Reading, options: LintOptions, readers: Readers, sink:
     finally:
         if readers.hub is None:
             await hub.aclose()
+
+
+def lint_before_run(
+    loaded: LoadedSuite, log: EventLog, *, now: Callable[[], str], hub: ModelHub | None = None
+) -> list[str]:
+    """The suite's ``lint:`` setting applied to every configuration's prompt.
+
+    Returns warnings (``warn``); raises a user error naming the configuration and the axis
+    (``refuse``). Readings are recorded (and reused) like ``polygon lint``'s.
+    """
+    spec = loaded.suite.lint
+    if spec.mode == "off":
+        return []
+    judge = loaded.suite.judge.model if "judge" in spec.tiers else ""
+    options = LintOptions(tiers=tuple(spec.tiers), judge_model=judge)
+    found = [t for t in suite_targets(loaded) if t.text.strip()]  # a model agent may have no prompt
+    lints = lint_targets(log, found, options, now=now, readers=Readers(hub=hub))
+    out: list[str] = []
+    for lint in lints:
+        high = {a: v for a, v in lint.scores.items() if v >= spec.threshold}
+        if not high:
+            continue
+        axes = ", ".join(f"{a} {v:.2f}" for a, v in high.items())
+        where = f"polygon lint {loaded.path} --config {lint.name} shows where"
+        if spec.mode == "refuse":
+            raise UserInputError(
+                f"{loaded.path}: lint: refuse: configuration {lint.name}'s prompt scores {axes} "
+                f"(threshold {spec.threshold}); {where}"
+            )
+        out.append(f"lint: configuration {lint.name}'s prompt scores {axes} (≥ {spec.threshold}); {where}")
+    skipped = sorted({t for lint in lints for t, why in lint.skipped.items() if "not asked" not in why})
+    if skipped:
+        out.append(f"lint: tier(s) {', '.join(skipped)} skipped: not installed ({INSTALL_HINT})")
+    return out

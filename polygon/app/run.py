@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from polygon import __version__
 from polygon.app.judge import ScoreSummary, Scoring
+from polygon.app.lint import lint_before_run
 from polygon.app.log import recorded_answers
 from polygon.app.passes import Visit, each_conversation, for_each, start_run
 from polygon.app.probe import Probing
@@ -208,6 +209,7 @@ def run_suite(
     score_progress: Progress = no_progress,
     hub: ModelHub | None = None,
     on_end: Callable[[str], None] = lambda reason: None,
+    on_warning: Callable[[str], None] = lambda warning: None,
 ) -> RunSummary:
     """Run (or resume) the suite: simulate, then check, judge and probe; returns what happened.
 
@@ -216,6 +218,8 @@ def run_suite(
     hub = hub or ModelHub()
     check_references(loaded)
     _check_models(loaded, hub)
+    for warning in lint_before_run(loaded, log, now=now, hub=hub):  # refuse: stops before any call
+        on_warning(warning)
     wanted = options.configs or (tuple(_started_configs(log, options.resume)) if options.resume else ())
     configs = _select_configs(loaded, wanted)
     seed = loaded.suite.seed if options.seed is None else options.seed

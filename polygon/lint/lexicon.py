@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-def _words(block: str) -> tuple[str, ...]:
-    """One marker per line (phrases keep their spaces)."""
-    return tuple(line.strip() for line in block.strip().splitlines() if line.strip())
+def words_of(block: str) -> tuple[str, ...]:
+    """One marker per line (phrases keep their spaces); a single line splits at spaces."""
+    lines = [line.strip() for line in block.strip().splitlines() if line.strip()]
+    return tuple(lines) if len(lines) > 1 else tuple(block.split())
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class Lexicon:
 
 
 EN = Lexicon(
-    must=_words("""
+    must=words_of("""
         always
         must
         make sure
@@ -58,7 +59,7 @@ EN = Lexicon(
         only if
         only once
     """),
-    never=_words("""
+    never=words_of("""
         never
         do not
         don't
@@ -76,7 +77,7 @@ EN = Lexicon(
         no longer
     """),
     never_patterns=(),
-    allow=_words("""
+    allow=words_of("""
         you may
         you can
         feel free to
@@ -93,7 +94,7 @@ EN = Lexicon(
         may skip
         you are allowed to
     """),
-    vague=_words("""
+    vague=words_of("""
         some kind of
         sort of
         kind of
@@ -138,7 +139,7 @@ EN = Lexicon(
         properly
         and/or
     """),
-    weak_vague=_words("""
+    weak_vague=words_of("""
         some
         several
         a few
@@ -150,7 +151,9 @@ EN = Lexicon(
         fast
         appropriate
     """),
-    stop=frozenset(_words("""
+    stop=frozenset(
+        words_of(
+            """
         a an the and or but if then than that this these those to of in on at by for with from
         as is are be been being was were it its you your yours we our us they them their he she
         his her i me my do does did not no so such any all each every can could will would
@@ -158,13 +161,15 @@ EN = Lexicon(
         there here when where what which who whom whose how why caller callers customer
         customers user users agent assistant please always never ensure make sure don't
         have has had get got let lets very more most other some what's it's they're one
-    """.replace(" ", "\n"))),
+    """.replace(" ", "\n")
+        )
+    ),
     suffixes=("ings", "ing", "ions", "ion", "ed", "es", "s", "ly"),
     without=("without", "unless", "until"),
 )
 
 RU = Lexicon(
-    must=_words("""
+    must=words_of("""
         всегда
         обязательно
         должен
@@ -181,7 +186,7 @@ RU = Lexicon(
         только когда
         только если
     """),
-    never=_words("""
+    never=words_of("""
         никогда
         нельзя
         запрещено
@@ -196,7 +201,7 @@ RU = Lexicon(
         избегайте
     """),
     never_patterns=(r"(?<!\w)не \w+(?:йте|ите|ьте)(?!\w)",),
-    allow=_words("""
+    allow=words_of("""
         можно
         можете
         разрешается
@@ -206,7 +211,7 @@ RU = Lexicon(
         не нужно обязательно
         можете пропустить
     """),
-    vague=_words("""
+    vague=words_of("""
         по возможности
         при необходимости
         если уместно
@@ -233,7 +238,7 @@ RU = Lexicon(
         какие-то
         какой-то
     """),
-    weak_vague=_words("""
+    weak_vague=words_of("""
         несколько
         некоторые
         обычно
@@ -242,22 +247,62 @@ RU = Lexicon(
         скоро
         часто
     """),
-    stop=frozenset(_words("""
+    stop=frozenset(
+        words_of(
+            """
         и в во не на с со к ко по о об от до из у за для при без над под про что чтобы как
         а но или если то это этот эта эти тот та те же ли бы вы вас вам ваш ваша ваше ваши
         мы нас нам он она они его её их ему ей им я меня мне ты тебя тебе так также только
         уже ещё еще всегда никогда обязательно должен должна должны нельзя нужно надо можно
         звонящий звонящего звонящему звонящим клиент клиента клиенту клиентом клиенты
         клиентов когда где кто чем всё все всех есть быть был была были будет
-    """.replace(" ", "\n"))),
-    suffixes=("иями", "ями", "ами", "ого", "его", "ому", "ему", "ыми", "ими", "ой", "ей",
-              "ий", "ый", "ая", "яя", "ое", "ее", "ые", "ие", "ов", "ев", "ам", "ям",
-              "ах", "ях", "ом", "ем", "ть", "те", "а", "я", "ы", "и", "у", "ю", "е", "о"),
+    """.replace(" ", "\n")
+        )
+    ),
+    suffixes=(
+        "иями",
+        "ями",
+        "ами",
+        "ого",
+        "его",
+        "ому",
+        "ему",
+        "ыми",
+        "ими",
+        "ой",
+        "ей",
+        "ий",
+        "ый",
+        "ая",
+        "яя",
+        "ое",
+        "ее",
+        "ые",
+        "ие",
+        "ов",
+        "ев",
+        "ам",
+        "ям",
+        "ах",
+        "ях",
+        "ом",
+        "ем",
+        "ть",
+        "те",
+        "а",
+        "я",
+        "ы",
+        "и",
+        "у",
+        "ю",
+        "е",
+        "о",
+    ),
     without=("без", "пока не", "до того как"),
 )
 
 HR = Lexicon(
-    must=_words("""
+    must=words_of("""
         uvijek
         obavezno
         obvezno
@@ -277,7 +322,7 @@ HR = Lexicon(
         samo ako
         samo nakon
     """),
-    never=_words("""
+    never=words_of("""
         nikad
         nikada
         ne smije
@@ -292,7 +337,7 @@ HR = Lexicon(
         izbjegavajte
     """),
     never_patterns=(r"(?<!\w)ne \w+(?:jte|ite|ajte)(?!\w)",),
-    allow=_words("""
+    allow=words_of("""
         smiješ
         smijete
         možeš
@@ -305,7 +350,7 @@ HR = Lexicon(
         dopušteno je
         dozvoljeno je
     """),
-    vague=_words("""
+    vague=words_of("""
         po potrebi
         ako je moguće
         ako je prikladno
@@ -328,7 +373,7 @@ HR = Lexicon(
         ponekad
         neka vrsta
     """),
-    weak_vague=_words("""
+    weak_vague=words_of("""
         nekoliko
         neki
         neke
@@ -339,16 +384,40 @@ HR = Lexicon(
         uskoro
         često
     """),
-    stop=frozenset(_words("""
+    stop=frozenset(
+        words_of(
+            """
         i u na s sa k ka po o od do iz za pri bez nad pod kroz da je su se ne ni li bi
         a ali ili ako onda to ovo taj ta te ti vi vas vam vaš vaša vaše mi nas nam on ona
         oni ga ih mu joj im ja me mene meni tebe tebi tako također samo već još uvijek
         nikad nikada obavezno mora morate moraš nemoj nemojte smije smijete možete možeš
         pozivatelj pozivatelja pozivatelju pozivateljem klijent klijenta klijentu klijentom
         kada kad gdje tko što čime sve svi svih biti bio bila bili bude će ćeš ćete kako
-    """.replace(" ", "\n"))),
-    suffixes=("ima", "ama", "ati", "iti", "eti", "ite", "ajte", "jte", "om", "em", "og",
-              "eg", "oj", "ih", "im", "a", "e", "i", "o", "u"),
+    """.replace(" ", "\n")
+        )
+    ),
+    suffixes=(
+        "ima",
+        "ama",
+        "ati",
+        "iti",
+        "eti",
+        "ite",
+        "ajte",
+        "jte",
+        "om",
+        "em",
+        "og",
+        "eg",
+        "oj",
+        "ih",
+        "im",
+        "a",
+        "e",
+        "i",
+        "o",
+        "u",
+    ),
     without=("bez", "dok ne", "prije nego"),
 )
 

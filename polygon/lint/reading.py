@@ -13,13 +13,13 @@ from functools import lru_cache
 
 import regex
 
-from polygon.lint.lexicon import LEXICONS, Lexicon
+from polygon.lint.lexicon import LEXICONS, Lexicon, words_of
 from polygon.lint.text import Prompt, Unit
 
 _CYRILLIC = regex.compile(r"\p{Cyrillic}")
 _HR_LETTERS = regex.compile(r"[čćžšđ]", regex.IGNORECASE)
-_HR_WORDS = frozenset("je i u se da na za ne što su uvijek nikada molim ako ili kada".split())
-_EN_WORDS = frozenset("the and you to of a is if for with your are be not".split())
+_HR_WORDS = frozenset(words_of("je i u se da na za ne što su uvijek nikada molim ako ili kada"))
+_EN_WORDS = frozenset(words_of("the and you to of a is if for with your are be not"))
 _CODE = regex.compile(r"`[^`\n]*`")
 
 

@@ -52,7 +52,11 @@ def _overload(reading: Reading) -> tuple[float, list[LintMark]]:
         f"{len(densest)} hard constraints in one section, {len(hard)} in the prompt "
         f"(budget {SECTION_BUDGET} per section, {TOTAL_BUDGET} in all)"
     )
-    return min(1.0, 0.3 + score), [LintMark(axis="overload", start=first.start, end=last.end, reason=reason, strength=min(1.0, 0.3 + score))]
+    return min(1.0, 0.3 + score), [
+        LintMark(
+            axis="overload", start=first.start, end=last.end, reason=reason, strength=min(1.0, 0.3 + score)
+        )
+    ]
 
 
 def _contradiction(reading: Reading) -> tuple[float, list[LintMark]]:
@@ -89,7 +93,15 @@ def _ambiguity(reading: Reading) -> tuple[float, list[LintMark]]:
         piled = 0.25 * max(0.0, weight - 1)
         for hit in (*u.vague, *u.weak_vague):
             strength = min(1.0, (0.35 if hit in u.vague else 0.15) + piled)
-            marks.append(LintMark(axis="ambiguity", start=hit.start, end=hit.end, reason=f"vague wording: {hit.marker.rstrip('*')!r} has more than one reading", strength=strength))
+            marks.append(
+                LintMark(
+                    axis="ambiguity",
+                    start=hit.start,
+                    end=hit.end,
+                    reason=f"vague wording: {hit.marker.rstrip('*')!r} has more than one reading",
+                    strength=strength,
+                )
+            )
     score = max([0.2 * total, *(m.strength for m in marks)]) if marks else 0.0
     return score, marks
 
@@ -99,7 +111,10 @@ def _redundancy(reading: Reading) -> tuple[float, list[LintMark]]:
     for a, b in combinations(reading.units, 2):
         if a.polarity != b.polarity or a.allows != b.allows:
             continue
-        sa, sb = reading.objects(a) | (a.stems & reading.common), reading.objects(b) | (b.stems & reading.common)
+        sa, sb = (
+            reading.objects(a) | (a.stems & reading.common),
+            reading.objects(b) | (b.stems & reading.common),
+        )
         shared = sa & sb
         if len(shared) < 3:
             continue
@@ -107,7 +122,9 @@ def _redundancy(reading: Reading) -> tuple[float, list[LintMark]]:
         if jaccard < 0.5:
             continue
         strength = min(1.0, 0.6 + (jaccard - 0.5))
-        marks.append(_pair_mark("redundancy", b, a, f"says again what line {_line(reading, a)} says", strength))
+        marks.append(
+            _pair_mark("redundancy", b, a, f"says again what line {_line(reading, a)} says", strength)
+        )
     return max((m.strength for m in marks), default=0.0), marks
 
 
@@ -120,14 +137,24 @@ def _diluted(reading: Reading) -> tuple[float, list[LintMark]]:
         middle = 0.3 <= reading.prompt.position(u.unit) <= 0.75
         if u.hard and middle and not u.unit.bullet and _commands(u):
             reason = "a hard rule buried mid-paragraph in the middle of a long prompt (lost in the middle)"
-            marks.append(LintMark(axis="diluted_attention", start=u.unit.start, end=u.unit.end, reason=reason, strength=0.6 + longer))
+            marks.append(
+                LintMark(
+                    axis="diluted_attention",
+                    start=u.unit.start,
+                    end=u.unit.end,
+                    reason=reason,
+                    strength=0.6 + longer,
+                )
+            )
     marks.extend(_scatter(reading))
     return max((m.strength for m in marks), default=0.0), marks
 
 
 def _commands(u: UnitReading) -> bool:
-    """The force word opens the sentence ("Never give…"), so it is an instruction, not a
-    description that happens to say "always" ("the hotel is almost always full")."""
+    """The force word opens the sentence ("Never give…"): an instruction.
+
+    Not a description that happens to say "always" ("the hotel is almost always full").
+    """
     return bool(u.force) and u.force[0].start - u.unit.start <= 24
 
 
@@ -141,13 +168,21 @@ def _scatter(reading: Reading) -> list[LintMark]:
             continue
         shared = reading.objects(a) & reading.objects(b)
         if len(shared) >= 2:
-            reason = f"about the same thing as line {_line(reading, a)}, far from it ({', '.join(sorted(shared)[:3])})"
+            about = ", ".join(sorted(shared)[:3])
+            reason = f"about the same thing as line {_line(reading, a)}, far from it ({about})"
             marks.append(_pair_mark("diluted_attention", b, a, reason, 0.5))
     return marks
 
 
 def _pair_mark(axis: str, later: UnitReading, earlier: UnitReading, reason: str, strength: float) -> LintMark:
-    return LintMark(axis=axis, start=later.unit.start, end=later.unit.end, reason=reason, strength=round(strength, 3), related=(earlier.unit.start, earlier.unit.end))
+    return LintMark(
+        axis=axis,
+        start=later.unit.start,
+        end=later.unit.end,
+        reason=reason,
+        strength=round(strength, 3),
+        related=(earlier.unit.start, earlier.unit.end),
+    )
 
 
 def _line(reading: Reading, u: UnitReading) -> int:

@@ -69,7 +69,9 @@ class LlamaScorer:
         return [TokenSurprisal(s, e, float(v)) for (s, e), v in zip(spans[1:], values, strict=True)]
 
 
-LINT_EXTRA_HINT = "the surprisal and embeddings tiers need the optional extra: pip install 'polygon-eval[lint]'"
+LINT_EXTRA_HINT = (
+    "the surprisal and embeddings tiers need the optional extra: pip install 'polygon-eval[lint]'"
+)
 
 
 def _token_surprisals(llm: Any, tokens: list[int]) -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -140,7 +142,11 @@ def _standouts(words: list[tuple[Word, float]]) -> tuple[float, list[LintMark]]:
     if len(words) < 3 * PHRASE_WORDS:
         return 0.0, []
     phrases = [
-        (words[i][0].start, words[i + PHRASE_WORDS - 1][0].end, sum(s for _, s in words[i : i + PHRASE_WORDS]) / PHRASE_WORDS)
+        (
+            words[i][0].start,
+            words[i + PHRASE_WORDS - 1][0].end,
+            sum(s for _, s in words[i : i + PHRASE_WORDS]) / PHRASE_WORDS,
+        )
         for i in range(len(words) - PHRASE_WORDS + 1)
     ]
     values = [v for _, _, v in phrases]
@@ -154,7 +160,16 @@ def _standouts(words: list[tuple[Word, float]]) -> tuple[float, list[LintMark]]:
         if any(m.start < end and start < m.end for m in marks):
             continue
         strength = round(min(SUPPORT_ONLY, 0.3 + 0.05 * (z - OUTLIER_Z)), 3)
-        marks.append(LintMark(axis="ambiguity", start=start, end=end, reason=f"unusual wording for the model ({value:.1f} nats per word, {z:.1f} deviations above this prompt's median)", strength=strength))
+        marks.append(
+            LintMark(
+                axis="ambiguity",
+                start=start,
+                end=end,
+                reason=f"unusual wording for the model ({value:.1f} nats per word, "
+                f"{z:.1f} deviations above this prompt's median)",
+                strength=strength,
+            )
+        )
     return max((m.strength for m in marks), default=0.0), marks
 
 
@@ -169,5 +184,13 @@ def _blended(reading: Reading, tokens: list[TokenSurprisal]) -> tuple[float, lis
             continue
         inside = [t.surprisal for t in tokens if u.unit.start <= t.start < u.unit.end]
         if inside and statistics.mean(inside) <= median * 1.5:
-            marks.append(LintMark(axis="diluted_attention", start=u.unit.start, end=u.unit.end, reason="a hard rule in the middle of a long prompt that the model reads as routine", strength=0.4))
+            marks.append(
+                LintMark(
+                    axis="diluted_attention",
+                    start=u.unit.start,
+                    end=u.unit.end,
+                    reason="a hard rule in the middle of a long prompt that the model reads as routine",
+                    strength=0.4,
+                )
+            )
     return max((m.strength for m in marks), default=0.0), marks

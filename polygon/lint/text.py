@@ -97,7 +97,9 @@ def _cut(text: str) -> tuple[list[Section], list[Unit]]:
         for s, e in _sentences(text, start, end):
             units.append(Unit(len(units), s, e, text[s:e], len(sections) - 1, kind == "bullet"))
     sections = [
-        Section(sec.index, sec.start, (sections[i + 1].start if i + 1 < len(sections) else len(text)), sec.title)
+        Section(
+            sec.index, sec.start, (sections[i + 1].start if i + 1 < len(sections) else len(text)), sec.title
+        )
         for i, sec in enumerate(sections)
     ]
     return sections, units

@@ -17,7 +17,7 @@ from pydantic import (
 from polygon.boundary import log_safe, read_text, read_yaml
 from polygon.errors import SuiteError
 from polygon.events import content_hash
-from polygon.suite.schema import ConfigSpec, PersonaSpec, ScenarioSpec, Suite
+from polygon.suite.schema import ConfigSpec, LintSpec, PersonaSpec, ScenarioSpec, Suite
 
 
 class LoadedSuite(BaseModel):
@@ -65,7 +65,10 @@ def load_suite(path: str | Path, *, personas_optional: bool = False) -> LoadedSu
         if cfg.agent.startswith("python:"):
             resolve_factory(path, f"configs.{name}.agent", cfg.agent)
     prompts = {name: _prompt(path, name, cfg) for name, cfg in suite.configs.items()}
-    digest = content_hash({"suite": suite.model_dump(mode="json"), "prompts": prompts})
+    dumped = suite.model_dump(mode="json")
+    if suite.lint == LintSpec():
+        del dumped["lint"]  # a suite that says nothing of lint keeps the hash it had before lint existed
+    digest = content_hash({"suite": dumped, "prompts": prompts})
     # already validated (with the load's context): construct, do not validate again without it
     return LoadedSuite.model_construct(path=path, suite=suite, prompts=prompts, suite_hash=digest)
 

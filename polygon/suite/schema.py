@@ -252,6 +252,19 @@ class PhoneSpec(_Strict):
     """The caller says a wrong day, time or number first and corrects itself."""
 
 
+LintTier = Literal["rules", "surprisal", "embeddings", "judge"]
+
+
+class LintSpec(_Strict):
+    """Read each configuration's prompt before the run (``polygon lint``'s tiers)."""
+
+    mode: Literal["off", "warn", "refuse"] = "warn"
+    """``warn`` prints the axes at or above the threshold; ``refuse`` stops before any call."""
+    threshold: float = Field(0.5, ge=0, le=1)
+    tiers: list[LintTier] = Field(default_factory=lambda: list[LintTier](["rules"]))
+    """Tiers to read with (default: the rules tier, milliseconds; others when installed)."""
+
+
 class ModelRef(_Strict):
     """A caller or judge model reference."""
 
@@ -280,6 +293,8 @@ class Suite(_Strict):
     caller: ModelRef = ModelRef()
     judge: ModelRef = ModelRef(model="scripted/heuristic")
     probes: list[ProbeSpec] = Field(default_factory=list)
+    lint: LintSpec = LintSpec()
+    """``off``, ``warn`` or ``refuse``, or ``{mode, threshold, tiers}``."""
     probe_model: str = "scripted/detector"
     """Who answers probes in ``polygon run``: the offline detectors, or a model."""
     openai_base_url: str = ""
@@ -288,6 +303,11 @@ class Suite(_Strict):
     personas_file: str = ""
     """Generated personas (``polygon personas generate``) to add to ``personas``."""
     scenarios: list[ScenarioSpec] = Field(default_factory=list)
+
+    @field_validator("lint", mode="before")
+    @classmethod
+    def _lint_shorthand(cls, value: Any) -> Any:
+        return {"mode": value} if isinstance(value, str) else value
 
     def _check_expect(self, where: str, expect: ExpectSpec, persona_id: str) -> None:
         """Stores, tools and facts an expectation names must exist."""

@@ -24,7 +24,9 @@ GOAL_F1 = 0.8
 GOAL_SPANS = 0.8
 
 
-def read_all(items: Sequence[Labelled], tiers: Sequence[str]) -> tuple[dict[str, dict[str, PromptLinted]], dict[str, list[float]]]:
+def read_all(
+    items: Sequence[Labelled], tiers: Sequence[str]
+) -> tuple[dict[str, dict[str, PromptLinted]], dict[str, list[float]]]:
     """Each prompt read by each tier once (as events), and each tier's times in ms."""
     from polygon.lint.embeddings import E5Embedder, read_embeddings
     from polygon.lint.surprisal import LlamaScorer, read_surprisal
@@ -44,11 +46,20 @@ def read_all(items: Sequence[Labelled], tiers: Sequence[str]) -> tuple[dict[str,
             else:
                 out = read_surprisal(reading, scorer)
             times[tier].append((time.perf_counter() - began) * 1000)
-            readings[item.name][tier] = PromptLinted(prompt_hash="", tier=tier, model=out.model, language=item.language, scores=out.scores, marks=out.marks)
+            readings[item.name][tier] = PromptLinted(
+                prompt_hash="",
+                tier=tier,
+                model=out.model,
+                language=item.language,
+                scores=out.scores,
+                marks=out.marks,
+            )
     return readings, times
 
 
-def evaluate(items: Sequence[Labelled], readings: dict[str, dict[str, PromptLinted]], tiers: Sequence[str]) -> dict[str, object]:
+def evaluate(
+    items: Sequence[Labelled], readings: dict[str, dict[str, PromptLinted]], tiers: Sequence[str]
+) -> dict[str, object]:
     """Per-axis precision/recall/F1 and planted spans found, for one set of tiers."""
     lints = {i.name: fold_lint(i.name, i.name, i.text, [readings[i.name][t] for t in tiers]) for i in items}
     per_axis: dict[str, dict[str, float]] = {}
@@ -58,7 +69,14 @@ def evaluate(items: Sequence[Labelled], readings: dict[str, dict[str, PromptLint
         fn = sum(1 for i in items if i.axis == axis and lints[i.name].scores.get(axis, 0) < THRESHOLD)
         p = tp / (tp + fp) if tp + fp else 0.0
         r = tp / (tp + fn) if tp + fn else 0.0
-        per_axis[axis] = {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0, "tp": tp, "fp": fp, "fn": fn}
+        per_axis[axis] = {
+            "precision": p,
+            "recall": r,
+            "f1": 2 * p * r / (p + r) if p + r else 0.0,
+            "tp": tp,
+            "fp": fp,
+            "fn": fn,
+        }
     planted = [i for i in items if i.axis]
     found = sum(1 for i in planted if _span_found(lints[i.name], i))
     return {"axes": per_axis, "spans_found": found / len(planted), "planted": len(planted)}
@@ -72,7 +90,9 @@ def _span_found(lint: PromptLint, item: Labelled) -> bool:
     )
 
 
-def misses(items: Sequence[Labelled], readings: dict[str, dict[str, PromptLinted]], tiers: Sequence[str]) -> list[str]:
+def misses(
+    items: Sequence[Labelled], readings: dict[str, dict[str, PromptLinted]], tiers: Sequence[str]
+) -> list[str]:
     """Which prompts were wrong on which axis (for tuning and the closing note)."""
     out = []
     for i in items:
@@ -80,7 +100,9 @@ def misses(items: Sequence[Labelled], readings: dict[str, dict[str, PromptLinted
         for axis in AXES:
             said = lint.scores.get(axis, 0) >= THRESHOLD
             if said != (i.axis == axis):
-                out.append(f"{i.name}: {axis} {'false positive' if said else 'missed'} ({lint.scores.get(axis, 0):.2f})")
+                out.append(
+                    f"{i.name}: {axis} {'false positive' if said else 'missed'} ({lint.scores.get(axis, 0):.2f})"
+                )
     return out
 
 
@@ -88,18 +110,24 @@ def main(tiers: Sequence[str] = OFFLINE_TIERS) -> None:
     items = load_corpus()
     readings, times = read_all(items, tiers)
     langs = {lang: sum(1 for i in items if i.language == lang) for lang in ("en", "ru", "hr")}
-    print(f"Lint corpus: {len(items)} prompts ({', '.join(f'{k} {v}' for k, v in langs.items())}); "
-          f"{sum(1 for i in items if not i.axis)} clean, one planted defect in each other; threshold {THRESHOLD}")
+    print(
+        f"Lint corpus: {len(items)} prompts ({', '.join(f'{k} {v}' for k, v in langs.items())}); "
+        f"{sum(1 for i in items if not i.axis)} clean, one planted defect in each other; threshold {THRESHOLD}"
+    )
     sets = [("rules",), *[("rules", *c) for n in (1, 2) for c in combinations(tiers[1:], n)]]
     for tiers in sets:
         result = evaluate(items, readings, tiers)
         axes = result["axes"]
         assert isinstance(axes, dict)
-        print(f"\n  tiers {'+'.join(tiers)}: planted spans found {result['spans_found']:.0%} (goal ≥ {GOAL_SPANS:.0%})")
+        print(
+            f"\n  tiers {'+'.join(tiers)}: planted spans found {result['spans_found']:.0%} (goal ≥ {GOAL_SPANS:.0%})"
+        )
         print(f"    {'axis':<18}{'P':>6}{'R':>6}{'F1':>6}   tp fp fn  goal F1 ≥ {GOAL_F1}")
         for axis, v in axes.items():
             ok = "ok" if v["f1"] >= GOAL_F1 else "MISS"
-            print(f"    {axis:<18}{v['precision']:>6.2f}{v['recall']:>6.2f}{v['f1']:>6.2f}   {v['tp']:>2} {v['fp']:>2} {v['fn']:>2}  {ok}")
+            print(
+                f"    {axis:<18}{v['precision']:>6.2f}{v['recall']:>6.2f}{v['f1']:>6.2f}   {v['tp']:>2} {v['fp']:>2} {v['fn']:>2}  {ok}"
+            )
     print("\n  time per prompt (ms): min / median / max")
     for tier, ms in times.items():
         print(f"    {tier:<11} {min(ms):8.1f} {statistics.median(ms):8.1f} {max(ms):8.1f}")

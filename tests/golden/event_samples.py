@@ -172,7 +172,6 @@ SAMPLES: list[Event] = [
         language="en",
         scores={"overload": 0.2, "contradiction": 0.9},
         marks=[LintMark(axis="contradiction", start=10, end=42, reason="opposite rules", strength=0.9, related=(60, 80))],
-        elapsed_ms=1.5,
     ),
     RubricRecorded(
         run_id="r1",

@@ -35,7 +35,9 @@ def parse(name: str, raw: str) -> Labelled:
         at = m.end()
     out.append(raw[at:])
     assert len(axes) <= 1, f"{name}: one planted axis per prompt"
-    return Labelled(name=name, language=name[:2], text="".join(out), axis=next(iter(axes), ""), spans=tuple(spans))
+    return Labelled(
+        name=name, language=name[:2], text="".join(out), axis=next(iter(axes), ""), spans=tuple(spans)
+    )
 
 
 def load_corpus() -> list[Labelled]:
