@@ -114,6 +114,8 @@ class Comparison(msgspec.Struct, frozen=True, kw_only=True):
     differences: list[PairedDifference]
     divergences: list[ScenarioDivergence]
     analysis: list[str]
+    prompt_lint: dict[str, dict[str, float]] = msgspec.field(default_factory=dict)
+    """Side → its prompt's lint scores per axis (sides whose prompt was linted)."""
 
 
 def bootstrap_mean(values: Sequence[float]) -> tuple[float, float]:
@@ -401,6 +403,7 @@ def compare(
     judge: str,
     heuristic: bool,
     mixed: Sequence[str] = (),
+    prompt_lint: Mapping[str, dict[str, float]] | None = None,
 ) -> Comparison:
     """The whole comparison; the first side is the baseline."""
     cards = [scorecard(s.label, rows[s.label], probes.get(s.run_id)) for s in sides]
@@ -418,4 +421,5 @@ def compare(
         differences=diffs,
         divergences=splits,
         analysis=analysis(cards, diffs, table, splits),
+        prompt_lint=dict(prompt_lint or {}),
     )

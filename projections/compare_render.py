@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Iterator
 
 from polygon.events import to_builtins
+from polygon.lint import AXES as LINT_AXES
 from polygon.projections.compare import Comparison, Scorecard
 from polygon.projections.probes import Rate
 
@@ -48,6 +49,7 @@ def comparison_lines(c: Comparison, *, top: int = 0) -> Iterator[str]:
         if s.flaky:
             flaky = ", ".join(s.flaky)
             yield f"  {s.label}: flaky scenarios (trials disagree): {flaky}; flip rate {s.flip_rate:.0%}"
+    yield from _prompt_lint(c, width)
     yield from _table("Criteria (mean score 1–5)", c, lambda s: s.criteria, "{:.2f}", width)
     yield from _table("By caller type (mean composite)", c, lambda s: s.by_caller_type, "{:.1f}", width)
     yield from _table("By difficulty (mean composite)", c, lambda s: s.by_difficulty, "{:.1f}", width)
@@ -104,6 +106,30 @@ def _table(
     for k in keys:
         cells = "".join(f"{(fmt.format(pick(s)[k]) if k in pick(s) else '—'):>{width}}" for s in c.scorecards)
         yield f"  {k:<22}{cells}"
+
+
+def _prompt_lint(c: Comparison, width: int) -> Iterator[str]:
+    """Each side's prompt lint beside its behaviour: the axis, and the change from the baseline."""
+    if not c.prompt_lint:
+        return
+    base = c.prompt_lint.get(c.sides[0].label, {})
+    axes = [a for a in LINT_AXES if any(a in v for v in c.prompt_lint.values())]
+    yield ""
+    yield "Prompt lint (0–1, higher is worse; change against the baseline; `polygon lint` shows the spans)"
+    yield f"{'':<{width}}" + "".join(f"{a.replace('_attention', ''):>15}" for a in axes)
+    for side in c.sides:
+        scores = c.prompt_lint.get(side.label)
+        if scores is None:
+            yield f"{side.label:<{width}}  (not linted)"
+            continue
+        cells = []
+        for a in axes:
+            value = scores.get(a)
+            delta = (
+                "" if value is None or side is c.sides[0] or a not in base else f" ({value - base[a]:+.2f})"
+            )
+            cells.append(f"{'—' if value is None else f'{value:.2f}'}{delta}")
+        yield f"{side.label:<{width}}" + "".join(f"{cell:>15}" for cell in cells)
 
 
 def _gates(c: Comparison, width: int) -> Iterator[str]:

@@ -110,6 +110,19 @@ def fold_lint(
     )
 
 
+def lint_scores(events: Iterable[PromptLinted]) -> dict[str, float]:
+    """Axis → the highest score any tier's latest good reading gave (for ``compare``)."""
+    latest: dict[tuple[str, str, str], PromptLinted] = {}
+    for e in events:
+        if not e.error:
+            latest[(e.tier, e.model, e.language)] = e
+    scores: dict[str, float] = {}
+    for e in latest.values():
+        for axis, value in e.scores.items():
+            scores[axis] = max(scores.get(axis, 0.0), value)
+    return {a: scores[a] for a in AXES if a in scores}
+
+
 def line_starts(text: str) -> list[int]:
     """Offsets at which each line begins."""
     return [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]

@@ -12,9 +12,12 @@ from polygon.app.replay import load_conversation
 from polygon.app.report import run_streams
 from polygon.errors import UserInputError
 from polygon.events import Envelope, EventLog
+from polygon.events.families import PromptLinted
+from polygon.events.streams import lint_stream
 from polygon.projections import probes as probe_fold
 from polygon.projections import verdicts as verdict_fold
 from polygon.projections.compare import Comparison, Side, compare
+from polygon.projections.lint import lint_scores
 from polygon.projections.report import HEURISTIC_LABEL
 from polygon.projections.verdicts import ConversationVerdict, RunRecord, choose_version
 from polygon.transcript import ConversationView
@@ -55,9 +58,35 @@ def compare_runs(
             f"cannot compare: the sides differ in {mixed[0]}; a difference of settings is not a "
             "difference of agents (--allow-mixed shows them side by side anyway)"
         )
+    linted = _prompt_lint(log, records, sides)
     return compare(
-        sides, rows, tables, views, rubric_version=version, judge=judge, heuristic=heuristic, mixed=mixed
+        sides,
+        rows,
+        tables,
+        views,
+        rubric_version=version,
+        judge=judge,
+        heuristic=heuristic,
+        mixed=mixed,
+        prompt_lint=linted,
     )
+
+
+def _prompt_lint(
+    log: EventLog, records: dict[str, RunRecord], sides: list[Side]
+) -> dict[str, dict[str, float]]:
+    """Each side's prompt lint, read from ``lint/<prompt hash>`` (sides never linted: absent)."""
+    out: dict[str, dict[str, float]] = {}
+    for side in sides:
+        started = records[side.run_id].started
+        digest = started.prompt_hashes.get(side.config, "") if started else ""
+        if not digest:
+            continue
+        events = [env.payload for env in log.read_stream(lint_stream(digest))]
+        scores = lint_scores(e for e in events if isinstance(e, PromptLinted))
+        if scores:
+            out[side.label] = scores
+    return out
 
 
 def _shared_version(records: dict[str, RunRecord], wanted: str | None) -> str:

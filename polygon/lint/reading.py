@@ -106,12 +106,14 @@ def _read_unit(prompt: Prompt, unit: Unit, lex: Lexicon) -> UnitReading:
         polarity = 1  # "never book without confirming" asks to confirm: a must
     words = [w.text for w in prompt.unit_words(unit) if not _in_code(unit.text, w.start - unit.start)]
     stems = frozenset(stem(w, lex) for w in words if w not in lex.stop and len(w) > 2 and not w.isdigit())
+    vague = _find(text, unit.start, lex.vague)
+    weak = tuple(h for h in _find(text, unit.start, lex.weak_vague) if not _overlaps_any(h, vague))
     return UnitReading(
         unit=unit,
         polarity=polarity,
         allows=bool(allow),
-        vague=_find(text, unit.start, lex.vague),
-        weak_vague=_find(text, unit.start, lex.weak_vague),
+        vague=vague,
+        weak_vague=weak,
         force=(never or must),
         stems=stems,
     )
@@ -132,6 +134,10 @@ def _in_code(text: str, at: int) -> bool:
 
 def _inside_any(hit: Hit, others: tuple[Hit, ...]) -> bool:
     return any(o.start <= hit.start and hit.end <= o.end for o in others)
+
+
+def _overlaps_any(hit: Hit, others: tuple[Hit, ...]) -> bool:
+    return any(o.start < hit.end and hit.start < o.end for o in others)
 
 
 def _find(text: str, offset: int, markers: tuple[str, ...]) -> tuple[Hit, ...]:
