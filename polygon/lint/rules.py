@@ -155,7 +155,7 @@ def _commands(u: UnitReading) -> bool:
 
     Not a description that happens to say "always" ("the hotel is almost always full").
     """
-    return bool(u.force) and u.force[0].start - u.unit.start <= 24
+    return bool(u.force) and u.force[0].start - u.unit.start <= 12  # "You must never…" still counts
 
 
 def _scatter(reading: Reading) -> list[LintMark]:

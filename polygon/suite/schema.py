@@ -307,6 +307,8 @@ class Suite(_Strict):
     @field_validator("lint", mode="before")
     @classmethod
     def _lint_shorthand(cls, value: Any) -> Any:
+        if isinstance(value, bool):  # YAML reads a bare `off` as false and `on` as true
+            return {"mode": "warn" if value else "off"}
         return {"mode": value} if isinstance(value, str) else value
 
     def _check_expect(self, where: str, expect: ExpectSpec, persona_id: str) -> None:
