@@ -125,7 +125,12 @@ def lint_scores(events: Iterable[PromptLinted]) -> dict[str, float]:
 
 def line_starts(text: str) -> list[int]:
     """Offsets at which each line begins."""
-    return [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    starts = [0]
+    at = text.find("\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
+    return starts
 
 
 def _line_col(starts: list[int], offset: int) -> tuple[int, int]:

@@ -98,5 +98,10 @@ def demo_lines(result: DemoResult, log_path: Path) -> Iterator[str]:
     again = "v3" if rubric == "v2" else "v2"
     yield f"  polygon judge {result.run_id} --rubric {again}       # appended; {rubric} reports stay"
     yield f"  polygon compare {result.run_id} --json"
+    suite = example_suite_path(result.example)
+    yield f"  polygon lint {suite}   # both prompts read before any call: five axes, marked spans"
+    fragile = suite.parent / "prompt_fragile.md"
+    if fragile.exists():
+        yield f"  polygon lint {fragile}   # one planted defect per axis"
     other = next(name for name in EXAMPLES if name != result.example)
     yield f"  polygon demo --example {other}            # the other bundled example"

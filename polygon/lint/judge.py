@@ -63,6 +63,7 @@ def judge_request(reading: Reading, params: dict[str, Any]) -> dict[str, Any]:
             "json_schema": {"name": "prompt_lint", "schema": ANSWER_SCHEMA},
         },
         "temperature": 0.0,
+        "max_tokens": 800,  # five axes with a few quotes; a model that rambles is cut, not waited on
         **params,
     }
 

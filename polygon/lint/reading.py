@@ -84,6 +84,23 @@ class Reading:
         """The unit's stems less the ubiquitous ones."""
         return reading.stems - self.common
 
+    def sharing(self, least: int, *, common_too: bool = False) -> list[tuple[UnitReading, UnitReading]]:
+        """Pairs of units (in order) sharing at least ``least`` stems.
+
+        Found through an index of stems, not by comparing every pair (a long prompt has
+        thousands of pairs).
+        """
+        index: dict[str, list[int]] = {}
+        for i, u in enumerate(self.units):
+            for stem_ in u.stems if common_too else self.objects(u):
+                index.setdefault(stem_, []).append(i)
+        counts: Counter[tuple[int, int]] = Counter()
+        for holders in index.values():
+            for x, i in enumerate(holders):
+                for j in holders[x + 1 :]:
+                    counts[(i, j)] += 1
+        return [(self.units[i], self.units[j]) for (i, j), n in sorted(counts.items()) if n >= least]
+
 
 def read_prompt(prompt: Prompt, language: str) -> Reading:
     """Read every unit with the language's lexicon."""
@@ -141,13 +158,11 @@ def _overlaps_any(hit: Hit, others: tuple[Hit, ...]) -> bool:
 
 
 def _find(text: str, offset: int, markers: tuple[str, ...]) -> tuple[Hit, ...]:
-    hits: list[Hit] = []
-    for marker in markers:
-        for m in _marker_re(marker).finditer(text):
-            hit = Hit(offset + m.start(), offset + m.end(), marker)
-            if not any(h.start <= hit.start < h.end or hit.start <= h.start < hit.end for h in hits):
-                hits.append(hit)
-    return tuple(sorted(hits, key=lambda h: h.start))
+    """Every marker of the list in ``text``, non-overlapping; the longest wins where two start."""
+    if not markers:
+        return ()
+    found = _markers_re(markers).finditer(text)
+    return tuple(Hit(offset + m.start(), offset + m.end(), m.group()) for m in found)
 
 
 def _find_patterns(text: str, offset: int, patterns: tuple[str, ...]) -> tuple[Hit, ...]:
@@ -158,8 +173,11 @@ def _find_patterns(text: str, offset: int, patterns: tuple[str, ...]) -> tuple[H
     )
 
 
-@lru_cache(maxsize=1024)
-def _marker_re(marker: str) -> regex.Pattern[str]:
-    if marker.endswith("*"):  # a stem ("разумн*"): any ending
-        return regex.compile(r"(?<!\w)" + regex.escape(marker[:-1]) + r"\w*")
-    return regex.compile(r"(?<!\w)" + regex.escape(marker) + r"(?!\w)")
+@lru_cache(maxsize=64)
+def _markers_re(markers: tuple[str, ...]) -> regex.Pattern[str]:
+    """One alternation per marker list (a stem, "разумн*", takes any ending)."""
+    parts = [
+        regex.escape(m[:-1]) + r"\w*" if m.endswith("*") else regex.escape(m) + r"(?!\w)"
+        for m in sorted(markers, key=len, reverse=True)
+    ]
+    return regex.compile(r"(?<!\w)(?:" + "|".join(parts) + ")")

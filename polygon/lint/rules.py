@@ -10,8 +10,6 @@
 
 from __future__ import annotations
 
-from itertools import combinations
-
 from polygon.events.families import LintMark
 from polygon.lint import TierReading
 from polygon.lint.reading import Reading, UnitReading
@@ -61,7 +59,7 @@ def _overload(reading: Reading) -> tuple[float, list[LintMark]]:
 
 def _contradiction(reading: Reading) -> tuple[float, list[LintMark]]:
     marks: list[LintMark] = []
-    for a, b in combinations(reading.units, 2):
+    for a, b in reading.sharing(2):
         kind = _opposed(a, b)
         if not kind:
             continue
@@ -108,7 +106,7 @@ def _ambiguity(reading: Reading) -> tuple[float, list[LintMark]]:
 
 def _redundancy(reading: Reading) -> tuple[float, list[LintMark]]:
     marks: list[LintMark] = []
-    for a, b in combinations(reading.units, 2):
+    for a, b in reading.sharing(3, common_too=True):
         if a.polarity != b.polarity or a.allows != b.allows:
             continue
         sa, sb = (
@@ -161,8 +159,9 @@ def _commands(u: UnitReading) -> bool:
 def _scatter(reading: Reading) -> list[LintMark]:
     """Rules on the same objects, sections apart: the reader has to join them."""
     marks: list[LintMark] = []
-    hard = [u for u in reading.units if u.hard]
-    for a, b in combinations(hard, 2):
+    for a, b in reading.sharing(2):
+        if not (a.hard and b.hard):
+            continue
         apart = abs(reading.prompt.position(b.unit) - reading.prompt.position(a.unit))
         if b.unit.section - a.unit.section < 2 or apart < 0.5:
             continue

@@ -15,6 +15,7 @@ import regex
 _BULLET = regex.compile(r"^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+")
 _HEADING = regex.compile(r"^[ \t]*(?:#{1,6}[ \t]+\S.*|[^\n.!?]{1,60}:[ \t]*)$")
 _SENTENCE_END = regex.compile(r"(?<=[.!?…])[\"'»”)]*\s+(?=[\"'«“(⟦]?[\p{Lu}\d`])|(?<=[;])\s+")
+_NEWLINE = regex.compile(r"\n")
 _WORD = regex.compile(r"[\p{L}\p{N}_'’-]+")
 
 
@@ -56,16 +57,20 @@ class Prompt:
     def __init__(self, text: str) -> None:
         self.text = text
         self.sections, self.units = _cut(text)
-        self._line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        self._line_starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
 
     @cached_property
     def words(self) -> list[Word]:
         """Every word of the prompt, in order."""
         return [Word(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(self.text)]
 
+    @cached_property
+    def _word_starts(self) -> list[int]:
+        return [w.start for w in self.words]
+
     def unit_words(self, unit: Unit) -> list[Word]:
         """The words inside ``unit``."""
-        lo = bisect.bisect_left([w.start for w in self.words], unit.start)
+        lo = bisect.bisect_left(self._word_starts, unit.start)
         out: list[Word] = []
         for word in self.words[lo:]:
             if word.start >= unit.end:

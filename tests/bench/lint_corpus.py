@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from polygon.events.families import PromptLinted
 from polygon.lint import AXES, OFFLINE_TIERS, TierReading
-from polygon.lint.reading import read_prompt
+from polygon.lint.reading import Reading, read_prompt
 from polygon.lint.rules import read_rules
 from polygon.lint.text import Prompt
 from polygon.projections.lint import PromptLint, fold_lint
@@ -140,3 +140,38 @@ if __name__ == "__main__":
     import sys
 
     main(tuple(sys.argv[1].split(",")) if len(sys.argv) > 1 else OFFLINE_TIERS)
+
+
+def long_prompt(words: int = 1500) -> str:
+    """A realistic long prompt: the corpus's English prompts one after another, cut at ``words``."""
+    parts, count = [], 0
+    for item in load_corpus():
+        if item.language == "en" and count < words:
+            parts.append(item.text)
+            count += len(item.text.split())
+    return " ".join(" ".join(parts).split(" ")[:words])
+
+
+def tier_time_cases() -> dict[str, Callable[[], float]]:
+    """Seconds each offline tier takes on a 1,500-word prompt (models loaded once, beforehand)."""
+    from polygon.lint.embeddings import E5Embedder, read_embeddings
+    from polygon.lint.surprisal import LlamaScorer, read_surprisal
+
+    text = long_prompt()
+    embedder, scorer = E5Embedder(), LlamaScorer()
+    embedder.embed(["warm up"])
+    scorer.surprisals("warm up")
+
+    def timed(read: Callable[[], object]) -> float:
+        began = time.perf_counter()
+        read()
+        return time.perf_counter() - began
+
+    def reading() -> Reading:
+        return read_prompt(Prompt(text), "en")
+
+    return {
+        "rules": lambda: timed(lambda: read_rules(reading())),
+        "embeddings": lambda: timed(lambda: read_embeddings(reading(), embedder)),
+        "surprisal": lambda: timed(lambda: read_surprisal(reading(), scorer)),
+    }

@@ -317,12 +317,30 @@ def main() -> None:
 
         calls = [measure_calls()[1] for _ in range(REPEATS)]
         figures.append(Figure("model calls at concurrency 32, ÷ the ideal 160/s", calls, "", 0.85))
+        figures.extend(lint_figures())
         for figure in figures:
             print(figure.line(), flush=True)
 
+        from tests.bench.lint_corpus import main as lint_corpus
+
+        lint_corpus()
         scale_table(figures)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def lint_figures() -> list[Figure]:
+    """Each offline lint tier on a 1,500-word prompt, and the three together."""
+    from tests.bench.lint_corpus import tier_time_cases
+
+    got = interleaved(tier_time_cases(), repeats=max(1, REPEATS // 2))
+    together = [sum(t) for t in zip(*got.values(), strict=True)]
+    return [
+        Figure("lint, rules tier, 1,500-word prompt", [1000 * t for t in got["rules"]], "ms", 10, higher_is_better=False),
+        Figure("lint, embeddings tier, 1,500-word prompt", got["embeddings"], "s", 0),
+        Figure("lint, surprisal tier, 1,500-word prompt", got["surprisal"], "s", 0),
+        Figure("lint, all offline tiers, 1,500-word prompt", together, "s", 3, higher_is_better=False),
+    ]
 
 
 def scale_table(figures: list[Figure]) -> None:

@@ -161,3 +161,39 @@ def test_local_model_in_process_answers_structured_output() -> None:
     answer = asyncio.run(go())
     assert answer.text is not None and not answer.errors
     assert json.loads(answer.text, strict=False)["answer"] in ("yes", "no")
+
+
+def test_the_lint_judge_tier_reads_a_prompt_through_the_llama_server(
+    llama_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Plumbing, not quality: a 270M base model's opinion of a prompt is no verdict. The tier
+    # must ask in JSON-schema mode, record the call, and end as scores or a recorded fault.
+    monkeypatch.setenv("POLYGON_MODEL_TIMEOUT", "400")
+    log = tmp_path / "log"
+    prompt = Path(__file__).parents[2] / "examples" / "clinic" / "prompt_v1.md"
+    args = [
+        "--log",
+        str(log),
+        "lint",
+        str(prompt),
+        "--tiers",
+        "rules,judge",
+        "--judge-model",
+        "openai/gemma-3-270m",
+    ]
+    res = CliRunner().invoke(cli, [*args, "--base-url", llama_url, "--format", "json"])
+    assert res.exit_code == 0, res.output
+    [result] = json.loads(res.output)
+    [judge] = [t for t in result["tiers"] if t["tier"] == "judge"]
+    assert judge["model"] == "openai/gemma-3-270m#j1"
+    assert judge["error"] or set(judge["scores"]) == {
+        "overload",
+        "diluted_attention",
+        "contradiction",
+        "ambiguity",
+        "redundancy",
+    }
+    with LmdbLog(log, readonly=True) as lg:
+        calls = [e.payload for e in lg.read_all() if e.tag == "model.called"]
+    assert [c.role for c in calls] == ["lint"] and calls[0].response is not None
+    assert calls[0].request["response_format"]["type"] == "json_schema"
