@@ -74,7 +74,14 @@ def lint(
     found = targets(target, config)
     hub = ModelHub(obj.model_settings(base_url)) if judge_model else None
     with open_log(obj.log_path, readonly=False) as log:
-        lints = lint_targets(log, found, options, now=system_now, readers=Readers(hub=hub))
+        lints = lint_targets(
+            log,
+            found,
+            options,
+            now=system_now,
+            readers=Readers(hub=hub),
+            on_read=lambda m: click.echo(m, err=True),
+        )
     if fmt == "json":
         click.echo(lint_json(lints), nl=False)
     elif fmt == "sarif":

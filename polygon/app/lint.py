@@ -115,6 +115,7 @@ def lint_targets(
     *,
     now: Callable[[], str],
     readers: Readers | None = None,
+    on_read: Callable[[str], None] = lambda message: None,
 ) -> list[PromptLint]:
     """Read every target with the asked tiers (cached readings reused) and fold the results."""
     for tier in options.tiers:
@@ -133,7 +134,7 @@ def lint_targets(
         raise UserInputError(f"--tiers {tier}: {why}")
     skipped.update(absent)
     readers = readers or Readers()
-    return [_lint_one(log, t, options, skipped, readers, now) for t in found]
+    return [_lint_one(log, t, options, skipped, readers, now, on_read) for t in found]
 
 
 def _lint_one(
@@ -143,6 +144,7 @@ def _lint_one(
     skipped: dict[str, str],
     readers: Readers,
     now: Callable[[], str],
+    on_read: Callable[[str], None],
 ) -> PromptLint:
     if not target.text.strip():
         raise UserInputError(f"{target.path}: the prompt is empty")
@@ -162,6 +164,8 @@ def _lint_one(
             events.append(hit[-1])
             cached.add(tier)
             continue
+        if tier != "rules":  # the model tiers take seconds: say what is being read
+            on_read(f"lint: reading {target.name} with the {tier} tier ({model.partition('#')[0]})…")
         events.append(
             _read_and_record(
                 log, reading, digest, tier, model, len(earlier.get(key, [])), options, readers, now

@@ -29,7 +29,7 @@ PLANTED = {
 
 def _lint(log: Path, *args: str) -> tuple[int, str]:
     res = CliRunner().invoke(cli, ["--log", str(log), "lint", *args])
-    return res.exit_code, res.output
+    return res.exit_code, res.stdout if "--format" in args else res.output
 
 
 def _events(log: Path) -> list[object]:

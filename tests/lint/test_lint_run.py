@@ -52,7 +52,7 @@ def test_warn_runs_and_says_which_axes(tmp_path: Path) -> None:
     assert code == 0, out
     assert "lint: configuration v2's prompt scores" in out and "v1's" not in out
     res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "compare", "r", "--json"])
-    lint = json.loads(res.output)["prompt_lint"]
+    lint = json.loads(res.stdout)["prompt_lint"]
     assert lint["v1"]["overload"] == 0.0 and lint["v2"]["overload"] >= 0.9
     text = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "compare", "r"]).output
     assert "Prompt lint (0–1, higher is worse" in text and "(+0.90)" in text
@@ -85,7 +85,8 @@ def test_the_surprisal_tier_reads_with_the_packaged_model(tmp_path: Path) -> Non
         ],
     )
     assert res.exit_code == 0, res.output
-    [result] = json.loads(res.output.split("\n", 1)[1] if not res.output.startswith("[") else res.output)
+    [result] = json.loads(res.stdout)
+    assert "lint: reading prompt_v1.md with the surprisal tier (local/gemma-3-270m)…" in res.stderr
     [tier] = result["tiers"]
     assert tier["model"].startswith("local/gemma-3-270m") and not tier["error"]
     assert set(result["scores"]) == {"ambiguity", "diluted_attention"}

@@ -183,7 +183,7 @@ def test_the_lint_judge_tier_reads_a_prompt_through_the_llama_server(
     ]
     res = CliRunner().invoke(cli, [*args, "--base-url", llama_url, "--format", "json"])
     assert res.exit_code == 0, res.output
-    [result] = json.loads(res.output)
+    [result] = json.loads(res.stdout)
     [judge] = [t for t in result["tiers"] if t["tier"] == "judge"]
     assert judge["model"] == "openai/gemma-3-270m#j1"
     assert judge["error"] or set(judge["scores"]) == {
