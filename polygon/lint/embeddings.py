@@ -115,7 +115,10 @@ def _redundancy(reading: Reading, pairs: list[Pair]) -> tuple[float, list[LintMa
             0.6 + 8 * (sim - SAME),
         )
         for a, b, sim in pairs
-        if sim >= SAME and a.polarity == b.polarity and a.allows == b.allows
+        if sim >= SAME
+        and a.polarity == b.polarity
+        and a.allows == b.allows
+        and reading.objects(a) & reading.objects(b)
     ]
     return max((m.strength for m in marks), default=0.0), marks
 
