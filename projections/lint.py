@@ -192,7 +192,8 @@ def lint_lines(lint: PromptLint, text: str, *, threshold: float = 0.5) -> Iterat
         for m in here:
             width = max(1, (m.end_column - m.column) if m.end_line == m.line else len(line) - m.column + 1)
             yield f"     | {' ' * (m.column - 1)}{'^' * width}"
-            yield f"     | {m.line}:{m.column} {m.axis} [{m.tier}, {m.strength:.2f}] {m.reason}"
+            through = f" (to line {m.end_line})" if m.end_line > m.line else ""
+            yield f"     | {m.line}:{m.column}{through} {m.axis} [{m.tier}, {m.strength:.2f}] {m.reason}"
     if not shown:
         yield "  no marks"
     yield ""

