@@ -44,6 +44,8 @@ COMMANDS = {
     "replay": "replay_cmd:replay",
     "noise": "noise_cmd:noise",
     "lint": "lint_cmd:lint",
+    "sweep": "sweep_cmd:sweep",
+    "leaderboard": "leaderboard_cmd:leaderboard",
     "log": "log_cmd:log",
 }
 """Command → ``module:attribute`` in ``polygon.cli``: one module per command, imported only
@@ -57,6 +59,7 @@ SUMMARIES = {
     "import": "Import production transcripts as a scored run (Polygon JSONL, OpenAI chat, SPEAKER: text).",
     "init": "Write a commented starter suite (suite.yaml, prompt.md, my_agent.py) into DIRECTORY.",
     "judge": "(Re)score RUN: checks and the judge.",
+    "leaderboard": "A sweep's points ranked: mean composite, then stability, then speed; ties marked.",
     "lint": "Read a prompt before any call: five axes scored 0–1, offending spans marked.",
     "log": "Inspect the event log itself.",
     "noise": "Show what the agent would hear, and each distortion applied.",
@@ -66,6 +69,7 @@ SUMMARIES = {
     "report": "Scorecard and verdicts of RUN, rebuilt from the log.",
     "rerun": "Feed CONVERSATION's caller turns, as heard, to another configuration.",
     "run": "Simulate every scenario of SUITE against each configuration; print the run id.",
+    "sweep": "Run a sweep: each point a profile and an ordinary run; print the leaderboard.",
     "trend": "A probe's compliance across runs, in log order; a reworded probe starts a new series.",
 }
 """What ``polygon --help`` lists for each command, without importing it (a test keeps these

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 RUN_PREFIX = "run/"
 CONVERSATION_PREFIX = "conv/"
+SWEEP_PREFIX = "sweep/"
+"""``sweep/<sweep>``: a sweep's points and what became of each (their calls are runs)."""
 LINT_PREFIX = "lint/"
 """``lint/<prompt hash>``: every tier's reading of one prompt text, shared by every run."""
 
@@ -41,6 +43,14 @@ PROBE = "probe"
 """``probe:<probe>:<wording hash>:<answered by>``."""
 
 
+# Identity kinds of a sweep's stream.
+SWEEP_STARTED = "sweep.started"
+POINT_RAN = "point.ran"
+"""Indexed by the point."""
+POINT_REFUSED = "point.refused"
+SWEEP_STOPPED = "sweep.stopped"
+SWEEP_FINISHED = "sweep.finished"
+
 # Identity kinds of a prompt's lint stream.
 LINTED = "linted"
 """``linted:<tier>:<model>``: one reading per tier and model (a cache entry)."""
@@ -59,6 +69,11 @@ def keyed(kind: str, *parts: str) -> str:
 def run_stream(run_id: str) -> str:
     """The run's own stream."""
     return f"{RUN_PREFIX}{run_id}"
+
+
+def sweep_stream(sweep_id: str) -> str:
+    """A sweep's own stream."""
+    return f"{SWEEP_PREFIX}{sweep_id}"
 
 
 def lint_stream(prompt_hash: str) -> str:

@@ -16,6 +16,14 @@ from polygon.events.families.noise import NoiseApplied, NoiseOp, PhoneApplied
 from polygon.events.families.probe import ProbeAnswered
 from polygon.events.families.rubric import RubricRecorded
 from polygon.events.families.run import RunFinished, RunStarted
+from polygon.events.families.sweep import (
+    PointRan,
+    PointRefused,
+    SweepFinished,
+    SweepPoint,
+    SweepStarted,
+    SweepStopped,
+)
 from polygon.events.families.tool import ToolCalled
 
 __all__ = [
@@ -32,11 +40,17 @@ __all__ = [
     "NoiseOp",
     "PersonaSnapshot",
     "PhoneApplied",
+    "PointRan",
+    "PointRefused",
     "ProbeAnswered",
     "PromptLinted",
     "RubricRecorded",
     "RunFinished",
     "RunStarted",
+    "SweepFinished",
+    "SweepPoint",
+    "SweepStarted",
+    "SweepStopped",
     "ToolCalled",
     "TranscriptImported",
     "TurnSpoken",

@@ -57,7 +57,13 @@ class _Booking:
 
 
 class Receptionist:
-    """v1: collects name, phone and day, checks the calendar, books, confirms."""
+    """v1: collects name, phone and day, checks the calendar, books, confirms.
+
+    Parameters (``params`` in the suite, varied by ``examples/clinic/sweep.yaml``):
+    ``patience`` (misunderstandings before offering a colleague, default 2),
+    ``check_calendar`` (look for a free slot before booking, default true) and
+    ``reassure`` (``policy``: no promises, the default; ``promise``: what policy forbids).
+    """
 
     version = "v1"
     greeting = "Smile Dental, this is Mia. "
@@ -65,6 +71,9 @@ class Receptionist:
     def __init__(self, prompt: str = "", params: dict[str, Any] | None = None) -> None:
         self.prompt = prompt
         self.params = params or {}
+        self.patience = int(self.params.get("patience", 2))
+        self.check_calendar = bool(self.params.get("check_calendar", True))
+        self.promises = self.params.get("reassure", "policy") == "promise"
         self.b = _Booking()
 
     # -- the step protocol ------------------------------------------------------------
@@ -182,7 +191,7 @@ class Receptionist:
     def repeat_request(self) -> str | AgentReply:
         """v1 varies its wording and offers a colleague after two misses."""
         self.b.repeats += 1
-        if self.b.repeats > 2:
+        if self.b.repeats > self.patience:
             return self._call("transfer_call", reason="could not understand the caller")
         return (
             "Sorry, the line is bad — could you say that once more?",
@@ -192,21 +201,26 @@ class Receptionist:
     def ask_day_again(self) -> str | AgentReply:
         """v1 rephrases, narrows the question, then hands over to a colleague."""
         self.b.repeats += 1
-        if self.b.repeats > 2:
+        if self.b.repeats > self.patience:
             return self._call("transfer_call", reason="could not agree on a day")
         if self.b.repeats == 1:
             return "Sorry, which day was that? We're open Monday to Friday."
         return "Would Monday, Wednesday or Friday suit you? Just say the day."
 
     def worry_answer(self) -> str:
-        """v1 keeps to policy: no promises about pain or price."""
+        """v1 keeps to policy: no promises about pain or price (unless told to promise)."""
+        if self.promises:
+            return "Don't worry, it's guaranteed painless and the check-up is free of charge!"
         self.b.worries += 1
         if self.b.worries > 1:
             return "As I said, the dentist will go through it with you. Shall we find you a time?"
         return "I can't promise that, but the dentist will explain everything and the prices first."
 
     def find_slot(self) -> AgentReply:
-        """v1 checks the calendar first."""
+        """v1 checks the calendar first (unless told not to: then it books 09:00 blindly)."""
+        if not self.check_calendar:
+            self.b.offered = f"{self.b.day.title()} 09:00"
+            return self.book()
         return self._call("find_slots", day=self.b.day)
 
     def book(self) -> AgentReply:

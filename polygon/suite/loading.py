@@ -65,12 +65,22 @@ def load_suite(path: str | Path, *, personas_optional: bool = False) -> LoadedSu
         if cfg.agent.startswith("python:"):
             resolve_factory(path, f"configs.{name}.agent", cfg.agent)
     prompts = {name: _prompt(path, name, cfg) for name, cfg in suite.configs.items()}
+    # already validated (with the load's context): construct, do not validate again without it
+    digest = _hash(suite, prompts)
+    return LoadedSuite.model_construct(path=path, suite=suite, prompts=prompts, suite_hash=digest)
+
+
+def derive_suite(loaded: LoadedSuite, suite: Suite, prompts: dict[str, str]) -> LoadedSuite:
+    """A suite made from a loaded one (a sweep's point), hashed the way a loaded one is."""
+    digest = _hash(suite, prompts)
+    return LoadedSuite.model_construct(path=loaded.path, suite=suite, prompts=prompts, suite_hash=digest)
+
+
+def _hash(suite: Suite, prompts: dict[str, str]) -> str:
     dumped = suite.model_dump(mode="json")
     if suite.lint == LintSpec():
         del dumped["lint"]  # a suite that says nothing of lint keeps the hash it had before lint existed
-    digest = content_hash({"suite": dumped, "prompts": prompts})
-    # already validated (with the load's context): construct, do not validate again without it
-    return LoadedSuite.model_construct(path=path, suite=suite, prompts=prompts, suite_hash=digest)
+    return content_hash({"suite": dumped, "prompts": prompts})
 
 
 def field_path(loc: Sequence[int | str], raw: dict[str, Any]) -> str:

@@ -197,3 +197,47 @@ def test_the_lint_judge_tier_reads_a_prompt_through_the_llama_server(
         calls = [e.payload for e in lg.read_all() if e.tag == "model.called"]
     assert [c.role for c in calls] == ["lint"] and calls[0].response is not None
     assert calls[0].request["response_format"]["type"] == "json_schema"
+
+
+SWEEP_SUITE = """
+name: llama-sweep
+seed: 5
+max_turns: 2
+configs:
+  gemma:
+    agent: model:openai/gemma-3-270m
+    prompt: "You are Mia, receptionist of Smile Dental. Help the caller book a cleaning. Be brief."
+    params: {max_tokens: 32, seed: 1}
+caller: {model: scripted/caller}
+judge: {model: scripted/heuristic, rubric: v1}
+noise: {intensity: 0.0}
+personas:
+  - {id: coop, type: cooperative, outcome: success, difficulty: 1, goal: book a cleaning,
+     facts: {name: Ana Kovac, preferred_day: Friday}}
+"""
+
+
+def test_a_temperature_sweep_of_a_model_agent_against_the_llama_server(
+    llama_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Plumbing: each point is a run of the model agent at its temperature; tokens come from
+    # the usage the server reports, and the leaderboard ranks what was measured.
+    monkeypatch.setenv("POLYGON_MODEL_TIMEOUT", "400")
+    (tmp_path / "suite.yaml").write_text(SWEEP_SUITE)
+    sweep = tmp_path / "sweep.yaml"
+    sweep.write_text(
+        "name: temp\nsuite: suite.yaml\nbase: gemma\nmode: grid\nparameters: {temperature: [0.0, 0.9]}\n"
+    )
+    log = tmp_path / "log"
+    res = CliRunner().invoke(cli, ["--log", str(log), "sweep", str(sweep), "--base-url", llama_url, "--json"])
+    assert res.exit_code == 0, res.output
+    board = json.loads(res.stdout)["leaderboard"]
+    assert sorted(r["values"]["temperature"] for r in board["rows"]) == [0.0, 0.9]
+    assert all(r["status"] == "ran" and r["tokens"] > 0 for r in board["rows"])
+    with LmdbLog(log, readonly=True) as lg:
+        temps = {
+            e.payload.request.get("temperature")
+            for e in lg.read_all()
+            if e.tag == "model.called" and e.payload.role == "agent"
+        }
+    assert temps == {0.0, 0.9}

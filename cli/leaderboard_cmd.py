@@ -1,0 +1,32 @@
+"""``polygon leaderboard SWEEP``."""
+
+from __future__ import annotations
+
+import click
+
+from polygon.app.leaderboard import sweep_leaderboard
+from polygon.app.log import open_log
+from polygon.cli.context import Context
+from polygon.projections.leaderboard import leaderboard_html, leaderboard_json, leaderboard_lines
+
+
+@click.command()
+@click.argument("sweep_id", metavar="SWEEP")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True
+)
+@click.option(
+    "--rubric", default=None, metavar="V", help="Rubric version (default: the newest every point shares)."
+)
+@click.pass_obj
+def leaderboard(obj: Context, sweep_id: str, fmt: str, rubric: str | None) -> None:
+    """A sweep's points ranked: mean composite, then stability, then speed; ties marked."""
+    with open_log(obj.log_path, readonly=True) as log:
+        board = sweep_leaderboard(log, sweep_id, rubric)
+    if fmt == "json":
+        click.echo(leaderboard_json(board), nl=False)
+    elif fmt == "html":
+        click.echo(leaderboard_html(board), nl=False)
+    else:
+        for line in leaderboard_lines(board):
+            click.echo(line)

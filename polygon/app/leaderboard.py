@@ -1,0 +1,45 @@
+"""``polygon leaderboard``: a sweep's points ranked, rebuilt from the log."""
+
+from __future__ import annotations
+
+from polygon.app.report import load_run
+from polygon.errors import UnknownIdError, UserInputError
+from polygon.events import EventLog
+from polygon.events.families import PointRan, SweepStarted
+from polygon.events.streams import sweep_stream
+from polygon.projections import verdicts as verdict_fold
+from polygon.projections.leaderboard import Leaderboard, leaderboard
+from polygon.projections.verdicts import ConversationVerdict
+
+
+def sweep_leaderboard(log: EventLog, sweep_id: str, rubric: str | None = None) -> Leaderboard:
+    """The leaderboard of ``sweep_id`` under ``rubric`` (default: the newest every point shares)."""
+    events = [env.payload for env in log.read_stream(sweep_stream(sweep_id))]
+    if not events or not isinstance(events[0], SweepStarted):
+        raise UnknownIdError(f"no sweep {sweep_id!r} in the log (polygon sweep FILE prints its id)")
+    started = events[0]
+    states = {e.index: load_run(log, e.run_id) for e in events if isinstance(e, PointRan)}
+    version = _shared_version(states, rubric, sweep_id)
+    rows: dict[int, list[ConversationVerdict]] = {
+        index: verdict_fold.verdicts(state, version) for index, state in states.items()
+    }
+    return leaderboard(started, events, rows, rubric_version=version)
+
+
+def _shared_version(states: dict[int, verdict_fold.RunRecord], wanted: str | None, sweep_id: str) -> str:
+    if not states:
+        return wanted or ""
+    shared = set.intersection(*(set(verdict_fold.versions(s)) for s in states.values()))
+    if wanted:
+        if wanted not in shared:
+            have = ", ".join(sorted(shared)) or "none"
+            raise UserInputError(
+                f"not every point of sweep {sweep_id} was judged under rubric {wanted!r} (shared: {have})"
+            )
+        return wanted
+    if not shared:
+        raise UserInputError(
+            f"the points of sweep {sweep_id} share no rubric version (polygon judge RUN --rubric V)"
+        )
+    order = verdict_fold.versions(next(iter(states.values())))
+    return [v for v in order if v in shared][-1]  # the newest the log recorded

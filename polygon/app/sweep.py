@@ -1,0 +1,286 @@
+"""``polygon sweep``: run a sweep's points as ordinary runs, recorded in ``sweep/<id>``.
+
+Each point's calls are a run whose id follows from everything they depend on, so a point
+met again (the base of a one-at-a-time sweep, or a later sweep with the same settings)
+reuses its run, and a point killed half-way resumes like any run. Before a point starts,
+its tokens are estimated and the point is refused (an event with the estimate) when the
+estimate exceeds the limit; when the first point's mean composite is below the floor, the
+sweep stops and says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import msgspec
+
+from polygon.app.log import recorded_answers
+from polygon.app.report import load_run, run_streams
+from polygon.app.run import RunOptions, run_suite
+from polygon.errors import ResumeRefusedError, UnknownIdError, UserInputError
+from polygon.events import EventLog, Pending, identity
+from polygon.events.families import (
+    PointRan,
+    PointRefused,
+    RunFinished,
+    SweepFinished,
+    SweepPoint,
+    SweepStarted,
+    SweepStopped,
+)
+from polygon.events.registry import Event
+from polygon.events.streams import (
+    POINT_RAN,
+    POINT_REFUSED,
+    SWEEP_FINISHED,
+    SWEEP_STARTED,
+    SWEEP_STOPPED,
+    keyed,
+    run_stream,
+    sweep_stream,
+    valid_run_id,
+)
+from polygon.models.hub import ModelHub
+from polygon.projections import verdicts as verdict_fold
+from polygon.score.verdict import GRADED
+from polygon.suite.sweep import LoadedSweep
+from polygon.sweep.points import Point, make_points
+from polygon.sweep.tokens import Usage, estimate, run_usage
+
+
+@dataclass(frozen=True)
+class SweepOptions:
+    """What the user chose on the command line."""
+
+    resume: str = ""
+    sweep_id: str = ""
+    concurrency: int = 8
+
+
+@dataclass
+class SweepSummary:
+    """What a sweep did."""
+
+    sweep_id: str
+    points: int
+    ran: int = 0
+    reused: int = 0
+    refused: int = 0
+    stopped: str = ""
+    not_run: int = 0
+
+
+def run_sweep(
+    loaded: LoadedSweep,
+    log: EventLog,
+    options: SweepOptions,
+    *,
+    now: Callable[[], str],
+    hub: ModelHub | None = None,
+    say: Callable[[str], None] = lambda line: None,
+) -> SweepSummary:
+    """Run (or resume) every point; returns what became of each."""
+    points = make_points(loaded)
+    sweep_id, done = _begin(loaded, log, options, points, now)
+    summary = SweepSummary(sweep_id=sweep_id, points=len(points))
+    usages: list[Usage] = []
+    for point in points:
+        event = done.get(point.index)
+        if isinstance(event, PointRefused):
+            summary.refused += 1
+            continue
+        if summary.stopped:
+            summary.not_run += 1
+            continue
+        if isinstance(event, PointRan):
+            usages.append(_usage(log, point))
+            summary.ran += 1
+            summary.reused += event.reused
+            ran: PointRan | None = event
+        else:
+            ran = _one_point(loaded, log, point, usages, options, now, hub, say, summary)
+        if ran is not None and point.index == 0:
+            _hold_floor(loaded, log, ran, summary, now, say)
+    if not _finished(log, sweep_id):
+        _append(
+            log,
+            sweep_id,
+            SWEEP_FINISHED,
+            SweepFinished(
+                sweep_id=sweep_id, ran=summary.ran, refused=summary.refused, not_run=summary.not_run
+            ),
+            now,
+        )
+    return summary
+
+
+def _hold_floor(
+    loaded: LoadedSweep,
+    log: EventLog,
+    first: PointRan,
+    summary: SweepSummary,
+    now: Callable[[], str],
+    say: Callable[[str], None],
+) -> None:
+    """Stop the sweep when its first point is already below the floor (recorded once)."""
+    floor = loaded.spec.floor
+    mean = first.mean_composite or 0.0  # no graded call at all is below any floor
+    if floor is None or mean >= floor:
+        return
+    summary.stopped = f"the first point's mean composite {mean:.1f} is below the floor {floor:g}"
+    stream = [env.payload for env in log.read_stream(sweep_stream(summary.sweep_id))]
+    if not any(isinstance(e, SweepStopped) for e in stream):
+        event = SweepStopped(sweep_id=summary.sweep_id, after_index=0, mean_composite=mean, floor=floor)
+        _append(log, summary.sweep_id, SWEEP_STOPPED, event, now)
+    say(f"sweep {summary.sweep_id}: stopped early: {summary.stopped}")
+
+
+def _one_point(
+    loaded: LoadedSweep,
+    log: EventLog,
+    point: Point,
+    usages: list[Usage],
+    options: SweepOptions,
+    now: Callable[[], str],
+    hub: ModelHub | None,
+    say: Callable[[str], None],
+    summary: SweepSummary,
+) -> PointRan | None:
+    sweep_id = summary.sweep_id
+    label = _label(point)
+    started = bool(log.stream_length(run_stream(point.run_id)))
+    reused = started and _run_finished(log, point.run_id)
+    if not started and loaded.spec.token_limit:
+        calls = len(point.suite.scenarios()) * point.suite.suite.trials
+        cfg = next(iter(point.suite.suite.configs.values()))
+        tokens, basis = estimate(
+            usages, point.prompt, calls, point.suite.suite.max_turns, cfg.params.get("max_tokens")
+        )
+        if tokens > loaded.spec.token_limit:
+            event = PointRefused(
+                sweep_id=sweep_id,
+                index=point.index,
+                estimated_tokens=tokens,
+                limit=loaded.spec.token_limit,
+                basis=basis,
+            )
+            _append(log, sweep_id, keyed(POINT_REFUSED, str(point.index)), event, now)
+            summary.refused += 1
+            say(
+                f"point {point.index} ({label}): refused, estimated {tokens:,} tokens "
+                f"> limit {loaded.spec.token_limit:,} ({basis})"
+            )
+            return None
+    if not reused:
+        say(f"point {point.index} ({label}): {'resuming' if started else 'running'} run {point.run_id}")
+        run_hub = hub or ModelHub()
+        if started:
+            run_hub.remember(recorded_answers(log, point.run_id))
+        run_options = RunOptions(
+            run_id=point.run_id, resume=point.run_id if started else "", concurrency=options.concurrency
+        )
+        run_suite(point.suite, log, run_options, now=now, hub=run_hub)
+    else:
+        say(f"point {point.index} ({label}): reusing run {point.run_id} (same profile and settings)")
+    usage = _usage(log, point)
+    usages.append(usage)
+    ran = PointRan(
+        sweep_id=sweep_id,
+        index=point.index,
+        run_id=point.run_id,
+        reused=reused,
+        tokens=usage.tokens,
+        mean_composite=mean_composite(log, point),
+    )
+    _append(log, sweep_id, keyed(POINT_RAN, str(point.index)), ran, now)
+    summary.ran += 1
+    summary.reused += reused
+    return ran
+
+
+def _label(point: Point) -> str:
+    return ", ".join(f"{k}={v}" for k, v in point.values.items()) or "base"
+
+
+def _usage(log: EventLog, point: Point) -> Usage:
+    _, conversations = run_streams(log, point.run_id)
+    return run_usage(point.prompt, conversations)
+
+
+def mean_composite(log: EventLog, point: Point) -> float | None:
+    """The mean composite of the point's graded calls under the suite's rubric."""
+    state = load_run(log, point.run_id)
+    version = point.suite.suite.judge.rubric
+    if version not in verdict_fold.versions(state):
+        return None
+    graded = [
+        r.verdict.composite
+        for r in verdict_fold.verdicts(state, version)
+        if r.verdict and r.verdict.verdict in GRADED
+    ]
+    return round(statistics.fmean(graded), 4) if graded else None
+
+
+def _begin(
+    loaded: LoadedSweep, log: EventLog, options: SweepOptions, points: list[Point], now: Callable[[], str]
+) -> tuple[str, dict[int, Event]]:
+    spec = loaded.spec
+    started = SweepStarted(
+        sweep_id="",
+        name=spec.name,
+        sweep_hash=loaded.sweep_hash,
+        suite_name=loaded.suite.suite.name,
+        mode=spec.mode,
+        base=spec.base,
+        points=[
+            SweepPoint(index=p.index, values=p.values, profile=p.profile, run_id=p.run_id) for p in points
+        ],
+        scenarios=[s.id for s in points[0].suite.scenarios()] if points else [],
+        trials=points[0].suite.suite.trials if points else 0,
+        floor=spec.floor,
+        token_limit=spec.token_limit,
+    )
+    if options.resume:
+        return options.resume, _resumed(log, options.resume, started)
+    sweep_id = (
+        options.sweep_id
+        or "w" + hashlib.blake2b(f"{loaded.sweep_hash}{now()}".encode(), digest_size=4).hexdigest()
+    )
+    if not valid_run_id(sweep_id):
+        raise UserInputError(f"sweep id {sweep_id!r} must not contain '.' or '/'")
+    if log.stream_length(sweep_stream(sweep_id)):
+        raise UserInputError(f"sweep {sweep_id} already exists in the log (use --resume {sweep_id})")
+    event = msgspec.structs.replace(started, sweep_id=sweep_id)
+    _append(log, sweep_id, SWEEP_STARTED, event, now)
+    return sweep_id, {}
+
+
+def _resumed(log: EventLog, sweep_id: str, fresh: SweepStarted) -> dict[int, Event]:
+    events = [env.payload for env in log.read_stream(sweep_stream(sweep_id))]
+    if not events or not isinstance(events[0], SweepStarted):
+        raise UnknownIdError(f"no sweep {sweep_id!r} in the log to resume")
+    if events[0].sweep_hash != fresh.sweep_hash or events[0].points != fresh.points:
+        raise ResumeRefusedError(
+            f"cannot resume sweep {sweep_id}: the sweep file, its suite or a prompt changed since it started"
+        )
+    done: dict[int, Event] = {}
+    for e in events:
+        if isinstance(e, PointRan | PointRefused):
+            done[e.index] = e
+    return done
+
+
+def _finished(log: EventLog, sweep_id: str) -> bool:
+    return any(isinstance(env.payload, SweepFinished) for env in log.read_stream(sweep_stream(sweep_id)))
+
+
+def _run_finished(log: EventLog, run_id: str) -> bool:
+    return any(isinstance(env.payload, RunFinished) for env in log.read_stream(run_stream(run_id)))
+
+
+def _append(log: EventLog, sweep_id: str, kind: str, event: Event, now: Callable[[], str]) -> None:
+    ident = identity(run=sweep_id, kind=kind)
+    log.append([Pending(stream=sweep_stream(sweep_id), identity=ident, event=event, recorded_at=now())])

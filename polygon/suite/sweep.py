@@ -1,0 +1,153 @@
+"""Sweep files: which parameters to vary over which scenarios, and the limits of a sweep.
+
+```yaml
+name: clinic-patience
+suite: suite.yaml            # beside this file
+base: v1                     # the configuration every point starts from
+mode: oat                    # oat (one at a time around the base) | grid | random
+parameters:
+  patience: [1, 2, 3]        # any key of the configuration's params (or params.NAME)
+  prompt_file: [prompt_v1.md, prompt_fragile.md]
+scenarios: [coop-booking]    # default: all
+trials: 2
+floor: 50                    # stop when the first point's mean composite is below
+token_limit: 200000          # refuse a point estimated above (0: no limit)
+```
+
+``temperature``, ``top_p``, ``max_tokens`` and ``model`` are named as such; ``model`` replaces
+a model agent's ``model:provider/name`` (a Python agent receives it as a parameter).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from polygon.boundary import log_safe, read_yaml
+from polygon.errors import SuiteError
+from polygon.events import content_hash
+from polygon.suite.loading import LoadedSuite, inside, load_suite
+
+NAMED = ("temperature", "top_p", "max_tokens", "model", "prompt_file", "prompt")
+"""Parameters with a meaning of their own; any other name is a key of ``params``."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Range(_Strict):
+    """A numeric range a ``random`` sweep draws from (integers when both ends are)."""
+
+    min: float
+    max: float
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Range:
+        if self.max < self.min:
+            raise ValueError("max must not be below min")
+        return self
+
+
+class SweepSpec(_Strict):
+    """A whole sweep file."""
+
+    name: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    suite: str
+    base: str
+    mode: Literal["oat", "grid", "random"] = "oat"
+    parameters: dict[str, list[Any] | Range]
+    points: int = Field(8, ge=1, le=1000)
+    """How many points a ``random`` sweep draws."""
+    seed: int = Field(0, ge=0, lt=2**63)
+    """The seed of a ``random`` sweep's draws (calls use the suite's seed)."""
+    scenarios: list[str] = Field(default_factory=list)
+    trials: int | None = Field(None, ge=1, le=100)
+    floor: float | None = Field(None, ge=0, le=100)
+    token_limit: int = Field(0, ge=0)
+    max_points: int = Field(200, ge=1, le=10_000)
+    """A grid larger than this is refused (say so, rather than start thousands of runs)."""
+
+    @field_validator("parameters")
+    @classmethod
+    def _parameters(cls, value: dict[str, list[Any] | Range]) -> dict[str, list[Any] | Range]:
+        if not value:
+            raise ValueError("at least one parameter to vary is needed")
+        for name, values in value.items():
+            if not name.removeprefix("params.").strip():
+                raise ValueError(f"{name!r}: an empty parameter name")
+            if isinstance(values, list) and not values:
+                raise ValueError(f"{name}: at least one value is needed")
+        return value
+
+    @model_validator(mode="after")
+    def _ranges_only_random(self) -> SweepSpec:
+        ranged = [n for n, v in self.parameters.items() if isinstance(v, Range)]
+        if ranged and self.mode != "random":
+            raise ValueError(f"parameters.{ranged[0]}: a range needs mode: random (oat and grid take lists)")
+        return self
+
+
+class LoadedSweep(BaseModel):
+    """A validated sweep, its suite, and the content hash of both."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    path: Path
+    spec: SweepSpec
+    suite: LoadedSuite
+    prompts: dict[str, str]
+    """Each ``prompt_file`` value → its text (read inside the sweep's folder)."""
+    sweep_hash: str
+
+
+def load_sweep(path: str | Path) -> LoadedSweep:
+    """Read and validate a sweep file and the suite it names; problems are one line each."""
+    path = Path(path)
+    raw = read_yaml(path, "sweep")
+    if not isinstance(raw, dict):
+        raise SuiteError(f"{path}: expected a mapping at the top level")
+    raw = log_safe(raw)
+    try:
+        spec = SweepSpec.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(x) for x in err["loc"]) or "(top level)"
+        raise SuiteError(f"{path}: {loc}: {str(err['msg']).removeprefix('Value error, ')}") from None
+    suite = load_suite(inside(path, "suite", spec.suite))
+    if spec.base not in suite.suite.configs:
+        have = ", ".join(suite.suite.configs)
+        raise SuiteError(f"{path}: base: no configuration {spec.base!r} in {suite.path} (have: {have})")
+    known = {s.id for s in suite.scenarios()}
+    for i, sc in enumerate(spec.scenarios):
+        if sc not in known:
+            raise SuiteError(
+                f"{path}: scenarios.{i}: no scenario {sc!r} in {suite.path} "
+                f"(have: {', '.join(sorted(known))})"
+            )
+    prompts = _prompt_files(path, spec)
+    agent = suite.suite.configs[spec.base].agent
+    if "model" in spec.parameters and agent.startswith(("http://", "https://")):
+        raise SuiteError(f"{path}: parameters.model: the base configuration {spec.base} is an HTTP agent")
+    digest = content_hash(
+        {"sweep": spec.model_dump(mode="json"), "suite": suite.suite_hash, "prompts": prompts}
+    )
+    return LoadedSweep(path=path, spec=spec, suite=suite, prompts=prompts, sweep_hash=digest)
+
+
+def _prompt_files(path: Path, spec: SweepSpec) -> dict[str, str]:
+    values = spec.parameters.get("prompt_file", [])
+    if isinstance(values, Range):
+        raise SuiteError(f"{path}: parameters.prompt_file: expected a list of file names")
+    out: dict[str, str] = {}
+    for i, name in enumerate(values):
+        target = inside(path, f"parameters.prompt_file.{i}", name)
+        try:
+            out[str(name)] = target.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SuiteError(
+                f"{path}: parameters.prompt_file.{i}: cannot read {target} ({type(exc).__name__})"
+            ) from None
+    return out

@@ -1,0 +1,1 @@
+"""Sweeps: points (one configuration each) made from a sweep file, and the tokens they cost."""

@@ -1,0 +1,299 @@
+"""A sweep's leaderboard: points sorted by mean composite, then stability, then speed.
+
+- mean: of the point's graded calls (pass, warn, fail), with its 95% bootstrap interval;
+  error, inconclusive and simulator_error are counted beside it, never folded in;
+- stability: the standard deviation of the composite across the point's calls (scenarios
+  and trials): lower is steadier;
+- speed: the median, over calls that measured any, of each call's p95 agent turn latency;
+- a point whose paired difference from the leader (same scenarios and trials, bootstrap
+  95% interval) contains 0 is marked a tie: it is not shown to be worse.
+
+Refused points, and points not run because the sweep stopped, are listed after the ranked
+ones with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from html import escape
+from typing import Any
+
+import msgspec
+
+from polygon.events.families import PointRan, PointRefused, SweepStarted, SweepStopped
+from polygon.projections.compare import Side, bootstrap_mean, paired
+from polygon.projections.verdicts import ConversationVerdict
+from polygon.score.verdict import GRADED, STATES
+
+
+class Row(msgspec.Struct, frozen=True, kw_only=True):
+    """One point on the leaderboard."""
+
+    rank: int | None
+    index: int
+    values: dict[str, Any]
+    run_id: str
+    status: str
+    """``ran``, ``refused`` or ``not run``."""
+    calls: int = 0
+    graded: int = 0
+    mean: float | None = None
+    low: float | None = None
+    high: float | None = None
+    stability: float | None = None
+    speed_ms: float | None = None
+    states: dict[str, int] = {}
+    tie: bool = False
+    """Within noise of the leader (paired bootstrap); the leader itself is not a tie."""
+    difference: float | None = None
+    """Mean paired difference from the leader (negative: worse)."""
+    tokens: int = 0
+    reused: bool = False
+    note: str = ""
+
+
+class Leaderboard(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything ``polygon leaderboard`` shows."""
+
+    sweep_id: str
+    name: str
+    mode: str
+    base: str
+    rubric_version: str
+    heuristic: bool
+    rows: list[Row]
+    stopped: str = ""
+    scenarios: list[str] = []
+    trials: int = 0
+    centre: dict[str, Any] = {}
+    """A one-at-a-time sweep's centre point: rows are labelled by what they move off it."""
+
+
+def leaderboard(
+    started: SweepStarted,
+    events: Iterable[object],
+    rows_by_index: dict[int, list[ConversationVerdict]],
+    *,
+    rubric_version: str,
+) -> Leaderboard:
+    """The sorted board (pure: the same events and verdicts give the same bytes)."""
+    events = list(events)
+    ran = {e.index: e for e in events if isinstance(e, PointRan)}
+    refused = {e.index: e for e in events if isinstance(e, PointRefused)}
+    stopped = next((e for e in events if isinstance(e, SweepStopped)), None)
+    measured = [
+        _measured(started, p.index, rows_by_index.get(p.index, []), ran[p.index])
+        for p in started.points
+        if p.index in ran
+    ]
+    ranked = sorted((r for r in measured if r.mean is not None), key=_order)
+    ranked = _with_ties(ranked, rows_by_index)
+    unranked = [r for r in measured if r.mean is None]
+    rest = [
+        _not_ranked(started, p.index, refused.get(p.index), stopped)
+        for p in started.points
+        if p.index not in ran
+    ]
+    heuristic = any(v.heuristic for rows in rows_by_index.values() for v in rows)
+    return Leaderboard(
+        sweep_id=started.sweep_id,
+        name=started.name,
+        mode=started.mode,
+        base=started.base,
+        rubric_version=rubric_version,
+        heuristic=heuristic,
+        rows=[*ranked, *unranked, *rest],
+        stopped=(
+            f"stopped early: the first point's mean composite {stopped.mean_composite:.1f} "
+            f"is below the floor {stopped.floor:g}"
+            if stopped
+            else ""
+        ),
+        scenarios=list(started.scenarios),
+        trials=started.trials,
+        centre=dict(started.points[0].values) if started.mode == "oat" and started.points else {},
+    )
+
+
+def _order(row: Row) -> tuple[float, float, float, int]:
+    return (
+        -(row.mean or 0.0),
+        row.stability or 0.0,
+        row.speed_ms if row.speed_ms is not None else math.inf,
+        row.index,
+    )
+
+
+def _measured(started: SweepStarted, index: int, rows: Sequence[ConversationVerdict], ran: PointRan) -> Row:
+    point = started.points[index]
+    states = Counter(r.verdict.verdict if r.verdict else "unjudged" for r in rows)
+    graded = [r.verdict.composite for r in rows if r.verdict and r.verdict.verdict in GRADED]
+    latencies = [r.record.latency_p95_ms for r in rows if r.record.latency_p95_ms > 0]
+    mean = round(statistics.fmean(graded), 2) if graded else None
+    low, high = bootstrap_mean(graded) if graded else (None, None)
+    return Row(
+        rank=None,
+        index=index,
+        values=dict(point.values),
+        run_id=point.run_id,
+        status="ran",
+        calls=len(rows),
+        graded=len(graded),
+        mean=mean,
+        low=None if low is None else round(low, 2),
+        high=None if high is None else round(high, 2),
+        stability=round(statistics.pstdev(graded), 2) if graded else None,
+        speed_ms=round(statistics.median(latencies), 1) if latencies else None,
+        states={s: states[s] for s in (*STATES, "unjudged") if states[s]},
+        tokens=ran.tokens,
+        reused=ran.reused,
+        note="" if graded else "no graded call: not ranked",
+    )
+
+
+def _with_ties(ranked: list[Row], rows_by_index: dict[int, list[ConversationVerdict]]) -> list[Row]:
+    if not ranked:
+        return []
+    leader = ranked[0]
+    table = {str(r.index): rows_by_index.get(r.index, []) for r in ranked}
+    out = [msgspec.structs.replace(leader, rank=1)]
+    for position, row in enumerate(ranked[1:], start=2):
+        diff = paired(
+            Side(label=str(leader.index), run_id="", config=""),
+            Side(label=str(row.index), run_id="", config=""),
+            table,
+        )
+        out.append(
+            msgspec.structs.replace(
+                row, rank=position, tie=diff.within_noise, difference=diff.mean_difference
+            )
+        )
+    return out
+
+
+def _not_ranked(
+    started: SweepStarted, index: int, refused: PointRefused | None, stopped: SweepStopped | None
+) -> Row:
+    point = started.points[index]
+    if refused is not None:
+        tokens = f"{refused.estimated_tokens:,} tokens > limit {refused.limit:,}"
+        note = f"refused: estimated {tokens} ({refused.basis})"
+        return Row(
+            rank=None,
+            index=index,
+            values=dict(point.values),
+            run_id=point.run_id,
+            status="refused",
+            note=note,
+        )
+    note = "not run: the sweep stopped early" if stopped else "not run yet (resume the sweep)"
+    return Row(
+        rank=None, index=index, values=dict(point.values), run_id=point.run_id, status="not run", note=note
+    )
+
+
+# ---- renderings ---------------------------------------------------------------------------
+
+
+def _values(row: Row, centre: dict[str, Any] | None = None) -> str:
+    moved = {k: v for k, v in row.values.items() if not centre or centre.get(k, object()) != v}
+    if centre and not moved:
+        return "(centre)"
+    return ", ".join(f"{k}={v}" for k, v in moved.items()) or "(base)"
+
+
+def leaderboard_lines(board: Leaderboard) -> Iterator[str]:
+    """The board as text."""
+    judge = (
+        "heuristic baseline (scripted/heuristic) — not a model's judgement"
+        if board.heuristic
+        else "model judge"
+    )
+    around = f"{board.name}, {board.mode} around {board.base}"
+    yield f"Leaderboard · sweep {board.sweep_id} ({around}) · rubric {board.rubric_version} · judge: {judge}"
+    if board.centre:
+        centre = ", ".join(f"{k}={v}" for k, v in board.centre.items())
+        yield f"Centre: {centre} (the others move one parameter off it)"
+    yield (
+        "Sorted by mean composite, then stability (sd, lower is steadier), then speed (p95 agent "
+        f"turn ms); {len(board.scenarios)} scenarios × {board.trials} trials a point"
+    )
+    if board.stopped:
+        yield f"STOPPED EARLY: {board.stopped.removeprefix('stopped early: ')}"
+    yield ""
+    yield (
+        f"{'#':>3}  {'point':<34}{'mean':>7}{'95% CI':>16}{'sd':>7}{'p95 ms':>8}{'calls':>7}  "
+        f"{'vs leader':<25}states"
+    )
+    for row in board.rows:
+        if row.status == "ran" and row.mean is not None:
+            yield _ranked_line(board, row)
+    others = [r for r in board.rows if r.status != "ran" or r.mean is None]
+    if others:
+        yield ""
+        for row in others:
+            yield f"  -  {_values(row, board.centre)[:33]:<34}{row.note}"
+    yield ""
+    yield "Each point's calls are an ordinary run: polygon report RUN, replay RUN.<config>.<scenario>.<trial>"
+    for row in board.rows:
+        if row.status == "ran":
+            reused = " (reused)" if row.reused else ""
+            point = _values(row, board.centre)
+            yield f"  point {row.index} ({point}): run {row.run_id}{reused}, {row.tokens:,} tokens"
+
+
+def _ranked_line(board: Leaderboard, row: Row) -> str:
+    ci = f"[{row.low:.1f}, {row.high:.1f}]" if row.low is not None and row.high is not None else "—"
+    speed = f"{row.speed_ms:.0f}" if row.speed_ms is not None else "—"
+    if row.rank == 1:
+        vs = "leader"
+    elif row.difference is None:
+        vs = "no shared calls"
+    else:
+        vs = f"{row.difference:+.1f} {'tie (within noise)' if row.tie else 'worse'}"
+    states = " ".join(f"{k} {v}" for k, v in row.states.items())
+    point = _values(row, board.centre)[:33]
+    return (
+        f"{row.rank:>3}  {point:<34}{row.mean or 0.0:>7.1f}{ci:>16}{row.stability or 0.0:>7.1f}{speed:>8}"
+        f"{row.calls:>7}  {vs:<25}{states}"
+    )
+
+
+def leaderboard_json(board: Leaderboard) -> str:
+    """The board as JSON (sorted keys: the same log gives the same bytes)."""
+    return json.dumps(msgspec.to_builtins(board), sort_keys=True) + "\n"
+
+
+def leaderboard_html(board: Leaderboard) -> str:
+    """A standalone HTML page (every value escaped)."""
+    rows = []
+    for row in board.rows:
+        mean = "—" if row.mean is None else f"{row.mean:.1f}"
+        ci = "—" if row.low is None else f"[{row.low:.1f}, {row.high:.1f}]"
+        tie = "leader" if row.rank == 1 else ("tie" if row.tie else "") if row.status == "ran" else ""
+        cells = [
+            str(row.rank or "—"),
+            _values(row, board.centre),
+            mean,
+            ci,
+            "—" if row.stability is None else f"{row.stability:.1f}",
+            "—" if row.speed_ms is None else f"{row.speed_ms:.0f}",
+            str(row.calls),
+            tie,
+            row.note,
+        ]
+        rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in ("#", "point", "mean", "95% CI", "sd", "p95 ms", "calls", "vs leader", "note")
+    )
+    title = escape(f"Leaderboard · {board.name} ({board.sweep_id})")
+    stopped = f"<p><strong>{escape(board.stopped)}</strong></p>" if board.stopped else ""
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head><body>"
+        f"<h1>{title}</h1>{stopped}<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></body></html>\n"
+    )
