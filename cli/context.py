@@ -20,6 +20,8 @@ class Context:
     openai_base_url: str = ""
     openai_api_key: str = field(default="", repr=False)
     model_timeout_s: float = 60.0
+    user: str = "someone"
+    """Who labels by default (``$USER``)."""
 
     def model_settings(self, base_url: str = "", cache: bool = False) -> ModelSettings:
         """Flags win over the suite's setting, which wins over the environment."""

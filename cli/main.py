@@ -44,6 +44,9 @@ COMMANDS = {
     "replay": "replay_cmd:replay",
     "noise": "noise_cmd:noise",
     "lint": "lint_cmd:lint",
+    "label": "label_cmd:label",
+    "labels": "label_cmd:labels",
+    "calibrate": "calibrate_cmd:calibrate",
     "sweep": "sweep_cmd:sweep",
     "leaderboard": "leaderboard_cmd:leaderboard",
     "log": "log_cmd:log",
@@ -52,6 +55,7 @@ COMMANDS = {
 when that command runs, so ``polygon --version`` and ``--help`` stay quick."""
 
 SUMMARIES = {
+    "calibrate": "How far the judge agrees with human labels: κ, accuracy, AUC, ρ, α, best threshold.",
     "compare": "Compare configurations: scorecards, scenarios by spread, divergence, analysis.",
     "demo": "Run a bundled example offline and print what it shows.",
     "divergence": "The first turn at which conversations A and B part, and why.",
@@ -59,6 +63,8 @@ SUMMARIES = {
     "import": "Import production transcripts as a scored run (Polygon JSONL, OpenAI chat, SPEAKER: text).",
     "init": "Write a commented starter suite (suite.yaml, prompt.md, my_agent.py) into DIRECTORY.",
     "judge": "(Re)score RUN: checks and the judge.",
+    "label": "Label CONVERSATION pass or fail (and criteria 1–5): a label stands beside the verdict.",
+    "labels": "Human labels of calls, beside their verdicts (`polygon calibrate` compares them).",
     "leaderboard": "A sweep's points ranked: mean composite, then stability, then speed; ties marked.",
     "lint": "Read a prompt before any call: five axes scored 0–1, offending spans marked.",
     "log": "Inspect the event log itself.",
@@ -132,6 +138,7 @@ def cli(ctx: click.Context, log_path: str | None, debug: bool) -> None:
         openai_base_url=os.environ.get("OPENAI_BASE_URL", ""),
         openai_api_key=os.environ.get("OPENAI_API_KEY", ""),
         model_timeout_s=_timeout(os.environ.get("POLYGON_MODEL_TIMEOUT", "")),
+        user=os.environ.get("USER", "") or "someone",
     )
 
 

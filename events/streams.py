@@ -14,6 +14,8 @@ from __future__ import annotations
 
 RUN_PREFIX = "run/"
 CONVERSATION_PREFIX = "conv/"
+LABELS_PREFIX = "labels/"
+"""``labels/<run>``: human labels of a run's calls, beside (never inside) their verdicts."""
 SWEEP_PREFIX = "sweep/"
 """``sweep/<sweep>``: a sweep's points and what became of each (their calls are runs)."""
 LINT_PREFIX = "lint/"
@@ -43,6 +45,10 @@ PROBE = "probe"
 """``probe:<probe>:<wording hash>:<answered by>``."""
 
 
+# Identity kinds of a run's labels stream.
+LABEL = "label"
+"""``label:<conversation>:<by>``, indexed by how many that labeller gave the call before."""
+
 # Identity kinds of a sweep's stream.
 SWEEP_STARTED = "sweep.started"
 POINT_RAN = "point.ran"
@@ -69,6 +75,11 @@ def keyed(kind: str, *parts: str) -> str:
 def run_stream(run_id: str) -> str:
     """The run's own stream."""
     return f"{RUN_PREFIX}{run_id}"
+
+
+def labels_stream(run_id: str) -> str:
+    """The stream of a run's human labels."""
+    return f"{LABELS_PREFIX}{run_id}"
 
 
 def sweep_stream(sweep_id: str) -> str:

@@ -10,6 +10,7 @@ from polygon.events.families.conversation import (
 )
 from polygon.events.families.imported import TranscriptImported
 from polygon.events.families.judge import CriterionScore, JudgeScored
+from polygon.events.families.label import LabelRecorded
 from polygon.events.families.lint import LintMark, PromptLinted
 from polygon.events.families.model import ModelCalled
 from polygon.events.families.noise import NoiseApplied, NoiseOp, PhoneApplied
@@ -34,6 +35,7 @@ __all__ = [
     "Evidence",
     "Expectation",
     "JudgeScored",
+    "LabelRecorded",
     "LintMark",
     "ModelCalled",
     "NoiseApplied",

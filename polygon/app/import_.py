@@ -31,6 +31,7 @@ from polygon.events import EventLog, Pending, content_hash, to_builtins
 from polygon.events.families import (
     ConversationEnded,
     ConversationStarted,
+    LabelRecorded,
     RunStarted,
     ToolCalled,
     TranscriptImported,
@@ -45,6 +46,7 @@ from polygon.events.streams import (
     TOOL,
     conversation_id,
     conversation_stream,
+    labels_stream,
 )
 from polygon.importing.formats import (
     END_CALL_TOOLS,
@@ -148,8 +150,40 @@ def import_files(
     for i, batch in enumerate(batches):
         written += log.append(batch).written
         progress(i + 1, len(conversations))
+    written += _carried_labels(log, run_id, conversations, scenarios, options, now)
     scoring = asyncio.run(_score_and_probe(log, run_id, _judge(options.suite), now))
     return ImportSummary(run_id, len(conversations), written, [str(p) for p in problems], scoring)
+
+
+def _carried_labels(
+    log: EventLog,
+    run_id: str,
+    conversations: list[ImportedConversation],
+    scenarios: dict[int, str],
+    options: ImportOptions,
+    now: Callable[[], str],
+) -> int:
+    """A ``label`` or ``reward`` carried on a transcript becomes a label beside its verdict."""
+    from polygon.app.label import LabelInput, record_labels
+
+    carried = [
+        LabelInput(
+            conversation_id=conversation_id(run_id, options.config, scenarios[id(c)], 0),
+            verdict=c.label,
+            reward=c.reward,
+            by="transcript",
+            source=f"{Path(c.source_file).name}:{c.line}",
+        )
+        for c in conversations
+        if c.label or c.reward is not None
+    ]
+    # a second import of the same files records the same identities: nothing new is written
+    existing = {
+        env.payload.conversation_id
+        for env in log.read_stream(labels_stream(run_id))
+        if isinstance(env.payload, LabelRecorded) and env.payload.by == "transcript"
+    }
+    return record_labels(log, [c for c in carried if c.conversation_id not in existing], now=now)
 
 
 async def _score_and_probe(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -68,6 +69,10 @@ class ImportedConversation:
     end_reason: str = ""
     raw_key: str = ""
     """The id as found in the file (``key`` is it made safe for conversation ids)."""
+    label: str = ""
+    """``pass`` or ``fail`` when the record carries a ``label`` (a human verdict)."""
+    reward: float | None = None
+    """A numeric ``reward`` the record carries (an outcome known to whoever exported it)."""
 
 
 @dataclass(frozen=True)
@@ -218,7 +223,12 @@ def _openai_record(path: Path, number: int, record: Any, raw: str) -> Parsed:
     system, turns, problem = _chat_turns(messages)
     if problem:
         return ImportProblem(str(path), number, problem)
+    label, reward, problem = _outcome(record if isinstance(record, dict) else {})
+    if problem:
+        return ImportProblem(str(path), number, problem)
     return ImportedConversation(
+        label=label,
+        reward=reward,
         raw_key=key,
         key=safe_key(key),
         source_file=str(path),
@@ -228,6 +238,24 @@ def _openai_record(path: Path, number: int, record: Any, raw: str) -> Parsed:
         turns=turns,
         system_prompt=system,
     )
+
+
+_LABELS = {
+    **{"pass": "pass", "good": "pass", "success": "pass"},
+    **{"fail": "fail", "bad": "fail", "failure": "fail"},
+}
+
+
+def _outcome(record: dict[str, Any]) -> tuple[str, float | None, str]:
+    """A record's own ``label`` and ``reward`` fields (both optional), or why they are unusable."""
+    label, reward = record.get("label"), record.get("reward")
+    if label is not None and (not isinstance(label, str) or label.strip().lower() not in _LABELS):
+        return "", None, f"label {label!r:.40}: expected one of {', '.join(_LABELS)}"
+    if reward is not None and (
+        isinstance(reward, bool) or not isinstance(reward, int | float) or not math.isfinite(reward)
+    ):
+        return "", None, f"reward {reward!r:.40}: expected a finite number"
+    return (_LABELS[label.strip().lower()] if isinstance(label, str) else ""), reward, ""
 
 
 def _chat_turns(messages: list[dict[str, Any]]) -> tuple[str, list[ImportedTurn], str]:

@@ -17,6 +17,7 @@ from polygon.events.families import (
     CriterionScore,
     Evidence,
     JudgeScored,
+    LabelRecorded,
     LintMark,
     ModelCalled,
     NoiseApplied,
@@ -210,6 +211,15 @@ SAMPLES: list[Event] = [
     ),
     SweepStopped(sweep_id="w1", after_index=0, mean_composite=41.0, floor=50.0),
     SweepFinished(sweep_id="w1", ran=1, refused=1, not_run=0),
+    LabelRecorded(
+        conversation_id="r1.v1.s1.0",
+        verdict="fail",
+        criteria={"goal_achievement": 2},
+        reward=0.0,
+        by="ana",
+        note="booked the wrong day",
+        source="labels.csv:3",
+    ),
     RubricRecorded(
         run_id="r1",
         version="v2",

@@ -1,0 +1,71 @@
+"""``polygon calibrate RUN…``."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from polygon.app.calibrate import calibrate_runs
+from polygon.app.log import open_log
+from polygon.cli.context import Context
+from polygon.events import to_builtins
+from polygon.projections.calibration import calibration_lines
+
+
+@click.command()
+@click.argument("runs", nargs=-1, required=True, metavar="RUN…")
+@click.option(
+    "--rubric", default=None, metavar="V", help="Rubric version (default: the newest every run shares)."
+)
+@click.option(
+    "--judge",
+    "judge_pass",
+    default=None,
+    metavar="PASS",
+    help="One judge pass (default: each call's latest).",
+)
+@click.option("--by", default=None, metavar="NAME", help="Only this labeller's labels.")
+@click.option(
+    "--reward-pass-at",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="A reward at or above counts as pass.",
+)
+@click.option(
+    "--min-kappa",
+    type=float,
+    default=None,
+    metavar="X",
+    help="Exit 1 when Cohen's κ is below X (or undefined).",
+)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def calibrate(
+    obj: Context,
+    runs: tuple[str, ...],
+    rubric: str | None,
+    judge_pass: str | None,
+    by: str | None,
+    reward_pass_at: float,
+    min_kappa: float | None,
+    as_json: bool,
+) -> None:
+    """How far the judge agrees with human labels: κ, accuracy, AUC, ρ, α, best threshold."""
+    with open_log(obj.log_path, readonly=True) as log:
+        result = calibrate_runs(
+            log, runs, rubric=rubric, judge_pass=judge_pass, by=by, reward_pass_at=reward_pass_at
+        )
+    if as_json:
+        click.echo(json.dumps(to_builtins(result), sort_keys=True))
+    else:
+        for line in calibration_lines(result):
+            click.echo(line)
+    if min_kappa is not None:
+        kappa = result.kappa.value
+        if kappa is None or kappa < min_kappa:
+            shown = "undefined" if kappa is None else f"{kappa:.2f}"
+            click.echo(f"calibrate: Cohen's κ {shown} is below --min-kappa {min_kappa}", err=True)
+            sys.exit(1)

@@ -1,0 +1,79 @@
+"""``polygon calibrate``: the judge's verdicts against human labels, for one or more runs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from polygon.errors import UnknownIdError, UserInputError
+from polygon.events import EventLog
+from polygon.events.families import LabelRecorded
+from polygon.events.streams import conversation_stream, labels_stream, run_stream
+from polygon.projections import verdicts as verdict_fold
+from polygon.projections.calibration import Calibration, calibrate
+from polygon.projections.verdicts import ConversationVerdict
+from polygon.score.rubric import load_rubric
+
+
+def calibrate_runs(
+    log: EventLog,
+    run_ids: Sequence[str],
+    *,
+    rubric: str | None = None,
+    judge_pass: str | None = None,
+    by: str | None = None,
+    reward_pass_at: float = 0.5,
+) -> Calibration:
+    """Every labelled call of the runs, under one rubric version (and pass, when given)."""
+    if not run_ids:
+        raise UserInputError("calibrate needs at least one run")
+    labels: dict[str, LabelRecorded] = {}
+    for run_id in dict.fromkeys(run_ids):
+        if not log.stream_length(run_stream(run_id)):
+            raise UnknownIdError(f"no run {run_id!r} in the log")
+        for env in log.read_stream(labels_stream(run_id)):
+            lab = env.payload
+            if isinstance(lab, LabelRecorded) and (by is None or lab.by == by):
+                labels[lab.conversation_id] = lab  # in log order: the latest label counts
+    # Only the labelled calls are folded, each whole (every judge repeat, for α).
+    states = {run_id: _labelled_fold(log, run_id, labels) for run_id in dict.fromkeys(run_ids)}
+    version = _version(states, rubric)
+    rows: list[ConversationVerdict] = []
+    pass_at = None
+    for state in states.values():
+        rows.extend(verdict_fold.verdicts(state, version, judge_pass))
+        recorded = next((r for r in state.rubrics if r.version == version), None)
+        pass_at = pass_at if pass_at is not None else (recorded.pass_at if recorded else None)
+    if pass_at is None:
+        pass_at = load_rubric(version).rubric.pass_at
+    return calibrate(
+        list(states), rows, labels, rubric_version=version, pass_at=pass_at, reward_pass_at=reward_pass_at
+    )
+
+
+def _labelled_fold(log: EventLog, run_id: str, labels: dict[str, LabelRecorded]) -> verdict_fold.RunRecord:
+    state = verdict_fold.build(run_id, log.read_stream(run_stream(run_id)))
+    for cid in sorted(c for c in labels if c.startswith(f"{run_id}.")):
+        for env in log.read_stream(conversation_stream(cid)):
+            state = verdict_fold.apply(state, env)
+    return state
+
+
+def _version(states: dict[str, verdict_fold.RunRecord], wanted: str | None) -> str:
+    shared = set.intersection(*(set(verdict_fold.versions(s)) for s in states.values()))
+    if not shared and not any(s.conversations for s in states.values()):
+        raise UserInputError(
+            "no labelled call in these runs: label with `polygon label` or `polygon labels import`"
+        )
+    if wanted:
+        if wanted not in shared:
+            raise UserInputError(
+                f"not every run was judged under rubric {wanted!r} "
+                f"(shared: {', '.join(sorted(shared)) or 'none'})"
+            )
+        return wanted
+    if not shared:
+        raise UserInputError(
+            "the runs share no rubric version: judge them under one (polygon judge RUN --rubric V)"
+        )
+    order = verdict_fold.versions(next(iter(states.values())))
+    return [v for v in order if v in shared][-1]
