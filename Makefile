@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 # The test suite also starts a real llama.cpp server: install the `local` extra (the first
 # time llama-cpp-python compiles from source, a few minutes).
 $(LOCAL_STAMP): $(STAMP)
-	$(PY) -m pip install -q -e '.[dev,local,lint]'
+	$(PY) -m pip install -q -e '.[dev,local,lint,ray]'
 	touch $(LOCAL_STAMP)
 
 demo: $(STAMP)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -55,3 +57,20 @@ pass_concurrency = click.option(
     help="Conversations in flight at once (a model judge or answerer waits on its server).",
 )
 """The ``--concurrency`` of the model passes (``judge``, ``probe``)."""
+
+
+def executor_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--executor local|ray`` and ``--ray-address`` (where conversations and passes run)."""
+    command = click.option(
+        "--ray-address",
+        default="",
+        metavar="ADDRESS",
+        help="With --executor ray: a cluster (auto, or host:port); default: a local Ray started here.",
+    )(command)
+    return click.option(
+        "--executor",
+        type=click.Choice(["local", "ray"]),
+        default="local",
+        show_default=True,
+        help="Where calls run: this process, or Ray tasks (this process still writes the log).",
+    )(command)

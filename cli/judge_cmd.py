@@ -6,7 +6,7 @@ import click
 
 from polygon.app.judge import judge_run
 from polygon.app.log import open_log
-from polygon.cli.context import Context, pass_concurrency, system_now
+from polygon.cli.context import Context, executor_options, pass_concurrency, system_now
 from polygon.cli.progress import Reporter, mode
 from polygon.models.hub import ModelHub
 from polygon.score.rubric import load_rubric
@@ -27,6 +27,7 @@ from polygon.score.rubric import load_rubric
 )
 @pass_concurrency
 @click.option("--base-url", default="", metavar="URL", help="OpenAI-compatible server for openai/… judges.")
+@executor_options
 @click.pass_obj
 def judge(
     obj: Context,
@@ -37,6 +38,8 @@ def judge(
     new_pass: int,
     concurrency: int,
     base_url: str,
+    executor: str,
+    ray_address: str,
 ) -> None:
     """(Re)score RUN: checks and the judge. Appends a new pass; never overwrites earlier scores."""
     loaded_rubric = load_rubric(rubric)
@@ -52,6 +55,8 @@ def judge(
             now=system_now,
             concurrency=concurrency,
             progress=shown.update,
+            executor=executor,
+            ray_address=ray_address,
         )
     click.echo(f"pass {summary.pass_id}: scored {summary.scored}, already scored {summary.already}")
     click.echo(f"report: polygon report {run_id} --rubric {loaded_rubric.rubric.version}")

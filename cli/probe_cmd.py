@@ -8,7 +8,7 @@ import click
 
 from polygon.app.log import open_log
 from polygon.app.probe import load_probes, probe_with
-from polygon.cli.context import Context, pass_concurrency, system_now
+from polygon.cli.context import Context, executor_options, pass_concurrency, system_now
 from polygon.cli.progress import Reporter, mode
 from polygon.models.hub import ModelHub
 
@@ -30,9 +30,17 @@ from polygon.models.hub import ModelHub
 )
 @pass_concurrency
 @click.option("--base-url", default="", metavar="URL", help="OpenAI-compatible server for openai/… models.")
+@executor_options
 @click.pass_obj
 def probe(
-    obj: Context, run_id: str, probes_file: Path | None, answerer: str, concurrency: int, base_url: str
+    obj: Context,
+    run_id: str,
+    probes_file: Path | None,
+    answerer: str,
+    concurrency: int,
+    base_url: str,
+    executor: str,
+    ray_address: str,
 ) -> None:
     """The probe pass over RUN: yes/no behaviour questions, by detectors or a model.
 
@@ -49,6 +57,8 @@ def probe(
             now=system_now,
             concurrency=concurrency,
             progress=shown.update,
+            executor=executor,
+            ray_address=ray_address,
         )
     click.echo(
         f"{summary.probes} probes: {summary.answered} answers recorded, {summary.already} already there"

@@ -10,7 +10,7 @@ from polygon.app.log import open_log, recorded_answers
 from polygon.app.personas import check_stale
 from polygon.app.report import enforce, load_run
 from polygon.app.run import RunOptions, run_suite
-from polygon.cli.context import Context, system_now
+from polygon.cli.context import Context, executor_options, system_now
 from polygon.cli.enforce_opts import enforcement_options, exit_if_missed, policy
 from polygon.cli.progress import Reporter, mode
 from polygon.models.hub import ModelHub
@@ -66,6 +66,7 @@ from polygon.suite.loading import load_suite
     help="What to do when generated personas are stale (their prompt changed).",
 )
 @enforcement_options
+@executor_options
 @click.pass_obj
 def run(
     obj: Context,
@@ -84,6 +85,8 @@ def run(
     min_pass_rate: float | None,
     allow_inconclusive: bool,
     allow_simulator_errors: bool,
+    executor: str,
+    ray_address: str,
 ) -> None:
     """Simulate every scenario of SUITE against each configuration; print the run id.
 
@@ -91,7 +94,15 @@ def run(
     and tool call goes to the event log; `polygon replay` shows any call afterwards.
     """
     loaded = load_suite(suite)
-    options = RunOptions(configs=configs, seed=seed, concurrency=concurrency, run_id=run_id, resume=resume)
+    options = RunOptions(
+        configs=configs,
+        seed=seed,
+        concurrency=concurrency,
+        run_id=run_id,
+        resume=resume,
+        executor=executor,
+        ray_address=ray_address,
+    )
     for warning in check_stale(loaded, refuse=stale == "refuse"):
         click.echo(f"warning: {warning}", err=True)
     settings = obj.model_settings(base_url or loaded.suite.openai_base_url, cache)

@@ -9,7 +9,7 @@ import click
 from polygon.app.leaderboard import sweep_leaderboard
 from polygon.app.log import open_log
 from polygon.app.sweep import SweepOptions, run_sweep
-from polygon.cli.context import Context, system_now
+from polygon.cli.context import Context, executor_options, system_now
 from polygon.models.hub import ModelHub
 from polygon.projections.leaderboard import leaderboard_lines
 from polygon.suite.sweep import load_sweep
@@ -30,9 +30,18 @@ from polygon.suite.sweep import load_sweep
 )
 @click.option("--base-url", default="", metavar="URL", help="OpenAI-compatible server for openai/… models.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary and the leaderboard as JSON.")
+@executor_options
 @click.pass_obj
 def sweep(
-    obj: Context, sweep_file: str, resume: str, sweep_id: str, concurrency: int, base_url: str, as_json: bool
+    obj: Context,
+    sweep_file: str,
+    resume: str,
+    sweep_id: str,
+    concurrency: int,
+    base_url: str,
+    as_json: bool,
+    executor: str,
+    ray_address: str,
 ) -> None:
     """Run a sweep: each point a profile and an ordinary run; print the leaderboard.
 
@@ -47,7 +56,13 @@ def sweep(
         summary = run_sweep(
             loaded,
             log,
-            SweepOptions(resume=resume, sweep_id=sweep_id, concurrency=concurrency),
+            SweepOptions(
+                resume=resume,
+                sweep_id=sweep_id,
+                concurrency=concurrency,
+                executor=executor,
+                ray_address=ray_address,
+            ),
             now=system_now,
             hub=ModelHub(settings),
             say=say,

@@ -109,6 +109,44 @@ class Scoring:
         return ScoreSummary(self.settings.pass_id, self.done, self.already)
 
 
+def _judge_on_ray(
+    log: EventLog,
+    run_id: str,
+    rubric: LoadedRubric,
+    judge_model: str,
+    repeats: int,
+    new_pass: int,
+    hub: ModelHub,
+    now: Callable[[], str],
+    progress: Progress,
+    concurrency: int,
+    ray_address: str,
+) -> ScoreSummary:
+    from polygon.app.remote import PassRecipe, keyless, visit_on
+    from polygon.execute.ray import RayExecutor
+
+    client = None if judge_model.startswith("scripted/") else hub.client(judge_model)
+    settings = JudgeSettings(
+        rubric=rubric, judge=make_judge(judge_model, client), repeats=repeats, new_pass=new_pass
+    )
+    started = Scoring.start(log, run_id, settings, now).started
+    recipe = PassRecipe(
+        started=started,
+        settings=keyless(hub.settings),
+        judge_model=judge_model,
+        rubric=rubric,
+        repeats=repeats,
+        new_pass=new_pass,
+    )
+    executor = RayExecutor(ray_address or None)
+    try:
+        result = visit_on(executor, log, recipe, window=concurrency, now=now, progress=progress)
+    finally:
+        executor.close()
+        asyncio.run(hub.aclose())
+    return ScoreSummary(settings.pass_id, result.scored, result.scored_before)
+
+
 def judge_context(started: RunStarted, view: ConversationView) -> JudgeContext:
     """The prompt and tools the call was made under: recorded with the run, or carried by an import."""
     if view.imported is not None:
@@ -133,8 +171,14 @@ def judge_run(
     now: Callable[[], str],
     progress: Progress = no_progress,
     concurrency: int = 8,
+    executor: str = "local",
+    ray_address: str = "",
 ) -> ScoreSummary:
     """``polygon judge``: one new pass with any judge, in one event loop (one connection pool)."""
+    if executor == "ray":
+        return _judge_on_ray(
+            log, run_id, rubric, judge_model, repeats, new_pass, hub, now, progress, concurrency, ray_address
+        )
 
     async def go() -> ScoreSummary:
         try:

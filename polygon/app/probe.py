@@ -61,9 +61,7 @@ async def _answer(
         return answered(probe, view, detect(probe, view), answerer.name)
     request = probe_request(probe, view, answerer.name)
     client = RecordedClient(answerer.client, sink, role="probe", model=answerer.name)
-    reply = await client.complete(
-        request, key=_key(probe, answerer), conversation_id=view.conversation_id
-    )
+    reply = await client.complete(request, key=_key(probe, answerer), conversation_id=view.conversation_id)
     return answered(probe, view, parse_answer(reply.text), answerer.name)
 
 
@@ -127,6 +125,35 @@ class Probing:
         return ProbeSummary(self.new, self.already, len(self.probes))
 
 
+def _probe_on_ray(
+    log: EventLog,
+    run_id: str,
+    extra: Sequence[dict[str, object]],
+    answerer_model: str,
+    hub: ModelHub,
+    now: Callable[[], str],
+    progress: Progress,
+    concurrency: int,
+    ray_address: str,
+) -> ProbeSummary:
+    from polygon.app.remote import PassRecipe, keyless, visit_on
+    from polygon.execute.ray import RayExecutor
+
+    if answerer_model != DETECTOR:
+        hub.client(answerer_model)  # an unknown provider is refused before any task starts
+    started = run_started(log, run_id)
+    recipe = PassRecipe(
+        started=started, settings=keyless(hub.settings), probe_model=answerer_model, extra_probes=tuple(extra)
+    )
+    executor = RayExecutor(ray_address or None)
+    try:
+        result = visit_on(executor, log, recipe, window=concurrency, now=now, progress=progress)
+    finally:
+        executor.close()
+        asyncio.run(hub.aclose())
+    return ProbeSummary(result.probed, result.probed_before, len(probes_from([*started.probes, *extra])))
+
+
 def probe_with(
     log: EventLog,
     run_id: str,
@@ -137,8 +164,12 @@ def probe_with(
     now: Callable[[], str],
     progress: Progress = no_progress,
     concurrency: int = 8,
+    executor: str = "local",
+    ray_address: str = "",
 ) -> ProbeSummary:
     """``polygon probe``: the detectors, or a model through the hub, in one event loop."""
+    if executor == "ray":
+        return _probe_on_ray(log, run_id, extra, answerer_model, hub, now, progress, concurrency, ray_address)
 
     async def go() -> ProbeSummary:
         try:

@@ -18,7 +18,7 @@ from polygon import __version__
 from polygon.app.judge import ScoreSummary, Scoring
 from polygon.app.lint import lint_before_run
 from polygon.app.log import recorded_answers
-from polygon.app.passes import Visit, each_conversation, for_each, start_run
+from polygon.app.passes import Visit, each_conversation, for_each, run_started, start_run
 from polygon.app.probe import Probing
 from polygon.app.progress import Progress, no_progress
 from polygon.errors import ModelServerDownError, ResumeRefusedError, UnknownIdError, UserInputError
@@ -53,6 +53,10 @@ class RunOptions:
     concurrency: int = 8
     run_id: str = ""
     resume: str = ""
+    executor: str = "local"
+    """``local`` (this process) or ``ray``."""
+    ray_address: str = ""
+    """An existing Ray cluster (``auto`` or an address); empty: a local Ray started here."""
 
 
 @dataclass
@@ -251,22 +255,27 @@ def run_suite(
     if options.resume:
         hub.remember(recorded_answers(log, run_id))  # a half-written call replays its model answers
     progress(len(earlier), total)
-    scored = asyncio.run(
-        _simulate_and_score(
-            todo,
-            log,
-            loaded,
-            options.concurrency,
-            now,
-            progress,
-            score_progress,
-            total,
-            run_id,
-            hub,
-            todo_count=ran_now,
-            on_end=ended,
+    if options.executor == "ray":
+        scored = _simulate_and_score_on_ray(
+            todo, log, loaded, options, now, progress, score_progress, total, run_id, hub, ran_now, ended
         )
-    )
+    else:
+        scored = asyncio.run(
+            _simulate_and_score(
+                todo,
+                log,
+                loaded,
+                options.concurrency,
+                now,
+                progress,
+                score_progress,
+                total,
+                run_id,
+                hub,
+                todo_count=ran_now,
+                on_end=ended,
+            )
+        )
     log.append(
         [
             Pending(
@@ -334,6 +343,55 @@ async def _simulate_and_score(
         await pool.aclose()
         await hub.aclose()
     return scored
+
+
+def _simulate_and_score_on_ray(
+    todo: Iterator[ConversationPlan],
+    log: EventLog,
+    loaded: LoadedSuite,
+    options: RunOptions,
+    now: Callable[[], str],
+    progress: Progress,
+    score_progress: Progress,
+    total: int,
+    run_id: str,
+    hub: ModelHub,
+    todo_count: int,
+    on_end: Callable[[str], None],
+) -> ScoreSummary:
+    """The same run with conversations, then their scoring, as Ray tasks; this process writes."""
+    from polygon.app.remote import run_recipe, simulate_on, visit_on
+    from polygon.execute.ray import RayExecutor
+
+    executor = RayExecutor(options.ray_address or None)
+    try:
+        offset = total - todo_count
+        simulate_on(
+            executor,
+            log,
+            loaded,
+            todo,
+            hub.settings,
+            window=options.concurrency,
+            now=now,
+            finished=lambda done: progress(offset + done, total),
+            on_end=on_end,
+        )
+        settings = suite_judge(loaded, hub)
+        Scoring.start(log, run_id, settings, now)  # the rubric goes into the run's stream first
+        started = run_started(log, run_id)
+        result = visit_on(
+            executor,
+            log,
+            run_recipe(loaded, started, hub.settings),
+            window=options.concurrency,
+            now=now,
+            progress=score_progress,
+        )
+    finally:
+        executor.close()
+        asyncio.run(hub.aclose())
+    return ScoreSummary(settings.pass_id, result.scored, result.scored_before)
 
 
 def _check_models(loaded: LoadedSuite, hub: ModelHub) -> None:

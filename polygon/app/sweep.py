@@ -58,6 +58,8 @@ class SweepOptions:
     resume: str = ""
     sweep_id: str = ""
     concurrency: int = 8
+    executor: str = "local"
+    ray_address: str = ""
 
 
 @dataclass
@@ -180,7 +182,11 @@ def _one_point(
         if started:
             run_hub.remember(recorded_answers(log, point.run_id))
         run_options = RunOptions(
-            run_id=point.run_id, resume=point.run_id if started else "", concurrency=options.concurrency
+            run_id=point.run_id,
+            resume=point.run_id if started else "",
+            concurrency=options.concurrency,
+            executor=options.executor,
+            ray_address=options.ray_address,
         )
         run_suite(point.suite, log, run_options, now=now, hub=run_hub)
     else:

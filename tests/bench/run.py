@@ -324,6 +324,12 @@ def main() -> None:
         from tests.bench.lint_corpus import main as lint_corpus
 
         lint_corpus()
+        from tests.bench.ray_exec import main as ray_exec
+
+        try:
+            ray_exec()
+        except ImportError:
+            print("Ray executor: skipped (pip install 'polygon-eval[ray]')")
         scale_table(figures)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

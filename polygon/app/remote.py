@@ -1,0 +1,305 @@
+"""Work that runs on an executor's workers, and the driver loops that write what it returns.
+
+A worker runs a whole conversation (caller, noise, agent, stub tools, model calls) or one
+call's scoring and probes, and returns the events; the driver appends them in batches — it
+stays the single writer. Everything a job carries is picklable: the loaded suite, the plan,
+the identities the log already holds (a resumed call appends only what is missing), the
+recorded model answers of that call, and model settings *without* the key (each worker
+reads ``OPENAI_API_KEY`` from its own environment: its edge).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from polygon.app.judge import Scoring
+from polygon.app.passes import Visit
+from polygon.app.probe import Probing
+from polygon.events import Envelope, EventLog, Pending
+from polygon.events.families import ConversationStarted, ModelCalled, RunStarted
+from polygon.events.streams import conversation_stream, run_conversations
+from polygon.execute import Executor
+from polygon.models.hub import ModelHub, ModelSettings
+from polygon.probe.answering import ProbeAnswerer
+from polygon.probe.library import DETECTOR, probes_from
+from polygon.recording import StreamRecorder
+from polygon.score.conversation import JudgeSettings, make_judge
+from polygon.score.rubric import LoadedRubric, load_rubric
+from polygon.simulate.engine import Conversation
+from polygon.simulate.plan import AgentPool, ConversationPlan
+from polygon.suite.loading import LoadedSuite
+
+BATCH_EVENTS = 2000
+BATCH_SECONDS = 0.02
+"""The driver commits what workers returned at least this often (as the local group commit)."""
+
+
+def keyless(settings: ModelSettings) -> ModelSettings:
+    """Model settings a job may carry: the key never leaves the driver."""
+    return replace(settings, api_key="")
+
+
+def _worker_hub(settings: ModelSettings, recorded: dict[str, dict[str, Any]] | None = None) -> ModelHub:
+    hub = ModelHub(replace(settings, api_key=os.environ.get("OPENAI_API_KEY", "")))
+    if recorded:
+        hub.remember(recorded)  # a resumed call replays its recorded answers, never asks again
+    return hub
+
+
+# ---- simulation ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SimulationJob:
+    """One conversation to simulate on a worker."""
+
+    loaded: LoadedSuite
+    plan: ConversationPlan
+    existing: frozenset[str]
+    settings: ModelSettings
+    recorded: dict[str, dict[str, Any]] = field(default_factory=dict)
+    now: Callable[[], str] = time.asctime
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """A simulated conversation's new events and why it ended."""
+
+    conversation_id: str
+    events: list[Pending]
+    end_reason: str
+
+
+class _Collecting(StreamRecorder):
+    """A sink that keeps every flushed event the log does not hold yet."""
+
+    def __init__(self, existing: frozenset[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._existing = existing
+        self.collected: list[Pending] = []
+
+    def flush(self) -> None:
+        """Keep what is new."""
+        self.collected.extend(p for p in self.pending if p.identity not in self._existing)
+        self.pending = []
+
+
+def simulate_one(job: SimulationJob) -> SimulationResult:
+    """A whole conversation, in the worker's own event loop."""
+    return asyncio.run(_simulate(job))
+
+
+async def _simulate(job: SimulationJob) -> SimulationResult:
+    plan = job.plan
+    hub = _worker_hub(job.settings, job.recorded or None)
+    pool = AgentPool(job.loaded, hub)
+    sink = _Collecting(
+        job.existing,
+        run_id=plan.run_id,
+        stream=conversation_stream(plan.conversation_id),
+        conversation=plan.conversation_id,
+        seed=plan.seed,
+        now=job.now,
+    )
+    agent = pool.make(plan.config, sink)
+    try:
+        reason = await Conversation(plan, agent, sink, pool.caller(plan, sink)).run()
+    finally:
+        await agent.aclose()
+        await pool.aclose()
+        await hub.aclose()
+    sink.flush()
+    return SimulationResult(plan.conversation_id, sink.collected, reason)
+
+
+def simulate_on(
+    executor: Executor,
+    log: EventLog,
+    loaded: LoadedSuite,
+    plans: Iterable[ConversationPlan],
+    settings: ModelSettings,
+    *,
+    window: int,
+    now: Callable[[], str],
+    finished: Callable[[int], None],
+    on_end: Callable[[str], None],
+) -> None:
+    """Every plan on the executor; what each returns appended by this driver, in batches."""
+
+    def jobs() -> Iterator[SimulationJob]:
+        for plan in plans:
+            stream = conversation_stream(plan.conversation_id)
+            held = list(log.read_stream(stream)) if log.stream_length(stream) else []
+            recorded = {
+                e.payload.request_hash: e.payload.response
+                for e in held
+                if isinstance(e.payload, ModelCalled) and e.payload.response is not None
+            }
+            yield SimulationJob(
+                loaded, plan, frozenset(e.identity for e in held), keyless(settings), recorded, now
+            )
+
+    with _Batches(log) as batches:
+        for done, result in enumerate(executor.map(simulate_one, jobs(), window=window), start=1):
+            batches.add(result.events)
+            on_end(result.end_reason)
+            finished(done)
+
+
+# ---- scoring and probes --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PassRecipe:
+    """How a worker makes the visitors of a pass (clients are made there, not shipped)."""
+
+    started: RunStarted
+    settings: ModelSettings
+    judge_model: str = ""
+    rubric: LoadedRubric | None = None
+    repeats: int = 1
+    new_pass: int = 0
+    probe_model: str = ""
+    """Empty: no probes in this pass."""
+    extra_probes: tuple[dict[str, object], ...] = ()
+
+    def visitors(self, hub: ModelHub) -> tuple[Scoring | None, Probing | None]:
+        """The scoring and probing visitors this pass asks for."""
+        scoring = None
+        if self.rubric is not None:
+            client = None if self.judge_model.startswith("scripted/") else hub.client(self.judge_model)
+            judge = JudgeSettings(
+                rubric=self.rubric,
+                judge=make_judge(self.judge_model, client),
+                repeats=self.repeats,
+                new_pass=self.new_pass,
+            )
+            scoring = Scoring(self.started, judge)
+        probing = None
+        if self.probe_model:
+            model = self.probe_model
+            answerer = (
+                ProbeAnswerer() if model == DETECTOR else ProbeAnswerer(name=model, client=hub.client(model))
+            )
+            probing = Probing(probes_from([*self.started.probes, *self.extra_probes]), answerer)
+        return scoring, probing
+
+
+def run_recipe(loaded: LoadedSuite, started: RunStarted, settings: ModelSettings) -> PassRecipe:
+    """What ``polygon run`` scores and probes with: the suite's judge, rubric and probe model."""
+    judge = loaded.suite.judge
+    return PassRecipe(
+        started=started,
+        settings=keyless(settings),
+        judge_model=judge.model,
+        rubric=load_rubric(judge.rubric),
+        repeats=judge.repeats,
+        probe_model=loaded.suite.probe_model,
+    )
+
+
+@dataclass(frozen=True)
+class VisitJob:
+    """One call's events, to score and probe on a worker."""
+
+    recipe: PassRecipe
+    events: list[Envelope]
+    now: Callable[[], str] = time.asctime
+
+
+@dataclass(frozen=True)
+class VisitResult:
+    """What a visit recorded, and how many were new or already there."""
+
+    events: list[Pending]
+    scored: int = 0
+    scored_before: int = 0
+    probed: int = 0
+    probed_before: int = 0
+
+
+def visit_one(job: VisitJob) -> VisitResult:
+    """Score and probe one call in the worker's own event loop."""
+    return asyncio.run(_visit(job))
+
+
+async def _visit(job: VisitJob) -> VisitResult:
+    hub = _worker_hub(job.recipe.settings)
+    head = job.events[0].payload
+    assert isinstance(head, ConversationStarted)
+    sink = StreamRecorder(
+        run_id=job.recipe.started.run_id,
+        stream=job.events[0].stream,
+        conversation=head.conversation_id,
+        seed=head.seed,
+        now=job.now,
+    )
+    visit = Visit(job.events, head, sink)
+    try:
+        scoring, probing = job.recipe.visitors(hub)
+        if scoring is not None:
+            await scoring.visit(visit)
+        if probing is not None:
+            await probing.visit(visit)
+    finally:
+        await hub.aclose()
+    return VisitResult(
+        sink.pending,
+        scoring.done if scoring else 0,
+        scoring.already if scoring else 0,
+        probing.new if probing else 0,
+        probing.already if probing else 0,
+    )
+
+
+def visit_on(
+    executor: Executor,
+    log: EventLog,
+    recipe: PassRecipe,
+    *,
+    window: int,
+    now: Callable[[], str],
+    progress: Callable[[int, int], None] = lambda done, total: None,
+) -> VisitResult:
+    """Every conversation of the run scored and probed on the executor; totals returned."""
+    streams = list(log.streams(run_conversations(recipe.started.run_id)))
+    jobs = (VisitJob(recipe, list(log.read_stream(s)), now) for s in streams)
+    totals = [0, 0, 0, 0]
+    with _Batches(log) as batches:
+        for done, result in enumerate(executor.map(visit_one, jobs, window=window), start=1):
+            batches.add(result.events)
+            for i, n in enumerate((result.scored, result.scored_before, result.probed, result.probed_before)):
+                totals[i] += n
+            progress(done, len(streams))
+    return VisitResult([], *totals)
+
+
+class _Batches:
+    """The driver's group commit for results that come back whole (never split by a commit)."""
+
+    def __init__(self, log: EventLog) -> None:
+        self._log = log
+        self._held: list[Pending] = []
+        self._since = time.monotonic()
+
+    def __enter__(self) -> _Batches:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.commit()  # what arrived before a failure is kept: a resume skips it
+
+    def add(self, events: list[Pending]) -> None:
+        self._held.extend(events)
+        if len(self._held) >= BATCH_EVENTS or time.monotonic() - self._since >= BATCH_SECONDS:
+            self.commit()
+
+    def commit(self) -> None:
+        if self._held:
+            self._log.append(self._held)
+        self._held = []
+        self._since = time.monotonic()

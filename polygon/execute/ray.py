@@ -1,0 +1,79 @@
+"""The Ray executor: each item a Ray task; the driver keeps a bounded window in flight.
+
+A worker that dies mid-task is retried by Ray (``max_retries``); the work is deterministic
+(identities follow from run, conversation, turn, seed and kind), and the driver only writes
+what a task *returned*, so a retry can neither lose nor double an event. Keys reach workers
+through their environment (``OPENAI_API_KEY`` on every node), never through task arguments
+or the log.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+from polygon.errors import UserInputError
+
+A = TypeVar("A")
+R = TypeVar("R")
+
+RAY_EXTRA_HINT = "the Ray executor needs the optional extra: pip install 'polygon-eval[ray]'"
+RETRIES = 3
+"""How often Ray runs a task again after its worker died."""
+
+
+class RayExecutor:
+    """Tasks on an existing cluster (``address``) or on a local Ray this process starts."""
+
+    name = "ray"
+
+    def __init__(self, address: str | None = None, *, num_cpus: int | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise UserInputError(RAY_EXTRA_HINT) from None
+        self._ray: Any = ray
+        self._started = False
+        if not ray.is_initialized():
+            kwargs: dict[str, Any] = {
+                "include_dashboard": False,
+                "log_to_driver": False,
+                "logging_level": logging.ERROR,  # start-up notices are not the run's output
+            }
+            if address:
+                kwargs["address"] = address
+            elif num_cpus:
+                kwargs["num_cpus"] = num_cpus
+            try:
+                ray.init(**kwargs)
+            except ConnectionError as exc:
+                raise UserInputError(f"--ray-address {address}: no Ray cluster there ({exc})") from None
+            self._started = True
+        self._remotes: dict[Callable[..., Any], Any] = {}
+
+    def map(self, fn: Callable[[A], R], items: Iterable[A], *, window: int) -> Iterator[R]:
+        """Results as tasks finish; at most ``window`` tasks submitted and not yet collected."""
+        ray = self._ray
+        remote = self._remotes.get(fn)
+        if remote is None:
+            remote = self._remotes[fn] = ray.remote(max_retries=RETRIES, retry_exceptions=False)(fn)
+        pending: list[Any] = []
+        source = iter(items)
+        exhausted = False
+        while pending or not exhausted:
+            while not exhausted and len(pending) < max(1, window):
+                try:
+                    pending.append(remote.remote(next(source)))
+                except StopIteration:
+                    exhausted = True
+            if not pending:
+                break
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
+
+    def close(self) -> None:
+        """Stop the local Ray this executor started (a cluster it joined keeps running)."""
+        if self._started:
+            self._ray.shutdown()
+            self._started = False

@@ -1,0 +1,171 @@
+"""The Ray executor: the same log as a local run, a worker killed mid-run, a driver killed and
+resumed (across executors), and the executor contract. One local Ray (2 CPUs, no dashboard)
+serves the module; subprocess drivers join it by address."""
+
+from __future__ import annotations
+
+import glob
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from polygon.cli.main import cli
+from polygon.events import LmdbLog
+from polygon.execute import LocalExecutor
+
+ray = pytest.importorskip("ray")
+
+EXAMPLES = Path(__file__).parents[2] / "examples" / "clinic"
+FIXTURES = Path(__file__).parents[1] / "app" / "fixtures"
+SLOW = str(FIXTURES / "slow_suite.yaml")
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield ray.get_runtime_context().gcs_address
+    finally:
+        ray.shutdown()
+
+
+def contents(path: Path) -> set[tuple[str, str, str]]:
+    """Every event as (stream, identity, content hash): the payloads, never the times."""
+    with LmdbLog(path, readonly=True) as log:
+        assert log.verify().ok
+        return {(e.stream, e.identity, e.content_hash) for e in log.read_all()}
+
+
+def _run(log: Path, suite: str, *extra: str) -> None:
+    res = CliRunner().invoke(cli, ["--log", str(log), "run", suite, "--run-id", "r", "--no-progress", *extra])
+    assert res.exit_code == 0, res.output
+
+
+def test_a_ray_run_writes_the_same_log_as_a_local_run(cluster: str, tmp_path: Path) -> None:
+    suite = str(EXAMPLES / "suite.yaml")
+    _run(tmp_path / "local", suite)
+    _run(tmp_path / "ray", suite, "--executor", "ray", "--concurrency", "4")
+    assert contents(tmp_path / "local") == contents(tmp_path / "ray")
+    # a new judge pass and a probe pass on Ray append the same events as locally
+    for log, executor in ((tmp_path / "local", "local"), (tmp_path / "ray", "ray")):
+        for args in (["judge", "r", "--rubric", "v2", "--repeats", "2"], ["probe", "r"]):
+            res = CliRunner().invoke(cli, ["--log", str(log), *args, "--executor", executor])
+            assert res.exit_code == 0, res.output
+    assert contents(tmp_path / "local") == contents(tmp_path / "ray")
+
+
+def _kill_a_worker(title: bytes, stop: threading.Event, killed: list[int]) -> None:
+    while not stop.is_set() and not killed:
+        for path in glob.glob("/proc/[0-9]*/cmdline"):
+            try:
+                with open(path, "rb") as f:
+                    cmdline = f.read()
+            except OSError:
+                continue
+            if cmdline.startswith(title):
+                pid = int(path.split("/")[2])
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+                return
+        time.sleep(0.02)
+
+
+def test_a_worker_killed_mid_run_loses_and_doubles_nothing(cluster: str, tmp_path: Path) -> None:
+    stop, killed = threading.Event(), []
+    hunter = threading.Thread(target=_kill_a_worker, args=(b"ray::simulate_one", stop, killed))
+    hunter.start()
+    try:
+        _run(tmp_path / "ray", SLOW, "--executor", "ray", "--concurrency", "2")
+    finally:
+        stop.set()
+        hunter.join()
+    assert killed, "no worker was running a conversation to kill"
+    _run(tmp_path / "local", SLOW)
+    assert contents(tmp_path / "ray") == contents(tmp_path / "local")
+
+
+def _wait_for_calls(log: Path, n: int, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if (log / "data.mdb").exists():
+            try:
+                with LmdbLog(log, readonly=True) as opened:
+                    if sum(1 for _ in opened.streams("conv/")) >= n:
+                        return
+            except Exception:  # noqa: BLE001 - the writer may be mid-open: poll again
+                pass
+        time.sleep(0.05)
+    raise AssertionError(f"fewer than {n} calls within {timeout}s")
+
+
+@pytest.mark.parametrize(("first", "then"), [("ray", "ray"), ("local", "ray"), ("ray", "local")])
+def test_a_killed_driver_resumes_on_either_executor(
+    cluster: str, tmp_path: Path, first: str, then: str
+) -> None:
+    killed = tmp_path / "killed"
+    cmd = [
+        sys.executable,
+        "-m",
+        "polygon",
+        "--log",
+        str(killed),
+        "run",
+        SLOW,
+        "--run-id",
+        "r",
+        "--no-progress",
+    ]
+    cmd += ["--concurrency", "2", "--executor", first, "--ray-address", cluster]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _wait_for_calls(killed, 3)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    partial = contents(killed)
+    res = CliRunner().invoke(
+        cli,
+        [
+            "--log",
+            str(killed),
+            "run",
+            SLOW,
+            "--resume",
+            "r",
+            "--no-progress",
+            "--executor",
+            then,
+            "--ray-address",
+            cluster,
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    _run(tmp_path / "whole", SLOW)
+    assert partial < contents(killed) == contents(tmp_path / "whole")
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+def _boom(x: int) -> int:
+    raise ValueError(f"item {x}")
+
+
+@pytest.mark.parametrize("kind", ["local", "ray"])
+def test_executor_contract(cluster: str, kind: str) -> None:
+    from polygon.execute.ray import RayExecutor
+
+    executor = LocalExecutor() if kind == "local" else RayExecutor()
+    assert sorted(executor.map(_square, range(10), window=3)) == [x * x for x in range(10)]
+    assert list(executor.map(_square, [], window=3)) == []
+    with pytest.raises(Exception, match="item 0"):
+        list(executor.map(_boom, [0], window=1))
+    executor.close()
+    assert ray.is_initialized()  # an executor that joined a running Ray leaves it running
