@@ -6,7 +6,7 @@ import click
 
 from polygon.app.log import open_log
 from polygon.app.rerun import rerun as rerun_call
-from polygon.cli.context import Context, system_now
+from polygon.cli.context import Context, executor_options, system_now
 from polygon.models.hub import ModelHub
 from polygon.suite.loading import load_suite
 
@@ -23,9 +23,18 @@ from polygon.suite.loading import load_suite
 )
 @click.option("--run-id", default="", help="Fixed run id for the new call.")
 @click.option("--base-url", default="", metavar="URL", help="OpenAI-compatible server for model agents.")
+@executor_options
 @click.pass_obj
 def rerun(
-    obj: Context, conversation: str, suite: str, config: str, keep_going: bool, run_id: str, base_url: str
+    obj: Context,
+    conversation: str,
+    suite: str,
+    config: str,
+    keep_going: bool,
+    run_id: str,
+    base_url: str,
+    executor: str,
+    ray_address: str,
 ) -> None:
     """Feed CONVERSATION's caller turns, as heard, to another configuration.
 
@@ -43,6 +52,8 @@ def rerun(
             run_id=run_id,
             hub=ModelHub(obj.model_settings(base_url or loaded.suite.openai_base_url)),
             now=system_now,
+            executor=executor,
+            ray_address=ray_address,
         )
     click.echo(result.conversation_id)
     if result.diverged_at:

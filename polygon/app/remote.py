@@ -44,7 +44,8 @@ def keyless(settings: ModelSettings) -> ModelSettings:
     return replace(settings, api_key="")
 
 
-def _worker_hub(settings: ModelSettings, recorded: dict[str, dict[str, Any]] | None = None) -> ModelHub:
+def worker_hub(settings: ModelSettings, recorded: dict[str, dict[str, Any]] | None = None) -> ModelHub:
+    """A worker's hub: the job's settings with the key from this process's environment."""
     hub = ModelHub(replace(settings, api_key=os.environ.get("OPENAI_API_KEY", "")))
     if recorded:
         hub.remember(recorded)  # a resumed call replays its recorded answers, never asks again
@@ -96,7 +97,7 @@ def simulate_one(job: SimulationJob) -> SimulationResult:
 
 async def _simulate(job: SimulationJob) -> SimulationResult:
     plan = job.plan
-    hub = _worker_hub(job.settings, job.recorded or None)
+    hub = worker_hub(job.settings, job.recorded or None)
     pool = AgentPool(job.loaded, hub)
     sink = _Collecting(
         job.existing,
@@ -229,7 +230,7 @@ def visit_one(job: VisitJob) -> VisitResult:
 
 
 async def _visit(job: VisitJob) -> VisitResult:
-    hub = _worker_hub(job.recipe.settings)
+    hub = worker_hub(job.recipe.settings)
     head = job.events[0].payload
     assert isinstance(head, ConversationStarted)
     sink = StreamRecorder(

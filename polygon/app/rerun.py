@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from polygon import __version__
 from polygon.app.judge import ScoreSummary, score_run
 from polygon.app.passes import start_run
+from polygon.app.remote import keyless, worker_hub
 from polygon.app.replay import load_conversation
 from polygon.compare.divergence import agent_turn_divergence
 from polygon.errors import UserInputError
-from polygon.events import EventLog
+from polygon.events import EventLog, Pending
 from polygon.events.families import RunStarted
 from polygon.events.streams import conversation_id, conversation_stream
-from polygon.models.hub import ModelHub
+from polygon.models.hub import ModelHub, ModelSettings
 from polygon.recording import StreamRecorder
 from polygon.score.conversation import JudgeSettings, make_judge
 from polygon.score.rubric import load_rubric
@@ -33,7 +34,7 @@ from polygon.simulate.callers.scripted import ScriptedCaller
 from polygon.simulate.engine import Conversation
 from polygon.simulate.plan import AgentPool, ConversationPlan, check_references, tool_definitions
 from polygon.suite.loading import LoadedSuite
-from polygon.transcript import TurnView
+from polygon.transcript import ConversationView, TurnView
 
 
 def _parts(turn: int, source: TurnView | None, reply: AgentReply, tools: list[ToolCall]) -> str | None:
@@ -70,8 +71,10 @@ def rerun(
     run_id: str,
     hub: ModelHub,
     now: Callable[[], str],
+    executor: str = "local",
+    ray_address: str = "",
 ) -> RerunResult:
-    """Re-drive ``source_id`` against ``config`` of ``loaded``."""
+    """Re-drive ``source_id`` against ``config`` of ``loaded`` (here, or as a Ray task)."""
     if config not in loaded.suite.configs:
         raise UserInputError(f"{loaded.path}: no configuration {config!r}")
     check_references(loaded)
@@ -124,7 +127,84 @@ def rerun(
         caller_model="replay",
         source_conversation=source_id,
     )
-    caller = ReplayCaller(source, ScriptedCaller(persona, seed) if keep_going and persona else None)
+    job = RedriveJob(loaded, plan, source, keep_going, keyless(hub.settings), now)
+    rubric = load_rubric(loaded.suite.judge.rubric)
+    settings = JudgeSettings(rubric=rubric, judge=make_judge("scripted/heuristic"))
+    if executor == "ray":
+        from polygon.execute.ray import RayExecutor
+
+        ray_executor = RayExecutor(ray_address or None)
+        try:
+            [driven] = list(ray_executor.map(redrive, [job], window=1))
+        finally:
+            ray_executor.close()
+        log.append(driven.events)
+        scoring = asyncio.run(_score(log, plan.run_id, settings, hub, now))
+    else:
+        driven, scoring = asyncio.run(_drive_here(job, log, settings, hub, now))
+    turn, detail = driven.parted[0] if driven.parted else (0, "")
+    return RerunResult(run_id, cid, driven.end_reason, turn, detail, scoring)
+
+
+async def _drive_here(
+    job: RedriveJob, log: EventLog, settings: JudgeSettings, hub: ModelHub, now: Callable[[], str]
+) -> tuple[Redriven, ScoreSummary]:
+    """Drive and score in one event loop (one connection pool for a model agent)."""
+    try:
+        driven = await _drive(job, hub)
+        log.append(driven.events)
+        return driven, await score_run(log, job.plan.run_id, settings, now=now)
+    finally:
+        await hub.aclose()
+
+
+async def _score(
+    log: EventLog, run_id: str, settings: JudgeSettings, hub: ModelHub, now: Callable[[], str]
+) -> ScoreSummary:
+    try:
+        return await score_run(log, run_id, settings, now=now)
+    finally:
+        await hub.aclose()
+
+
+@dataclass(frozen=True)
+class RedriveJob:
+    """One re-driven call: picklable, so it runs here or as a Ray task alike."""
+
+    loaded: LoadedSuite
+    plan: ConversationPlan
+    source: ConversationView
+    keep_going: bool
+    settings: ModelSettings
+    now: Callable[[], str]
+
+
+@dataclass(frozen=True)
+class Redriven:
+    """The new call's events, why it ended, and where it parted from the source."""
+
+    events: list[Pending]
+    end_reason: str
+    parted: list[tuple[int, str]]
+
+
+def redrive(job: RedriveJob) -> Redriven:
+    """On a worker: feed the source's caller turns to the agent (its hub's key from its env)."""
+
+    async def go() -> Redriven:
+        hub = worker_hub(job.settings)
+        try:
+            return await _drive(job, hub)
+        finally:
+            await hub.aclose()
+
+    return asyncio.run(go())
+
+
+async def _drive(job: RedriveJob, hub: ModelHub) -> Redriven:
+    plan, source = job.plan, job.source
+    persona = source.started.persona if source.started else None
+    caller = ReplayCaller(source, ScriptedCaller(persona, plan.seed) if job.keep_going and persona else None)
     by_turn = {t.turn: t for t in source.turns}
     parted: list[tuple[int, str]] = []
 
@@ -135,43 +215,23 @@ def rerun(
         if why is None:
             return None
         parted.append((turn, why))
-        if keep_going:
+        if job.keep_going:
             caller.hand_over()
             return None
         return why
 
-    reason, scoring = asyncio.run(_drive(log, loaded, plan, caller, monitor, hub, now))
-    turn, detail = parted[0] if parted else (0, "")
-    return RerunResult(run_id, cid, reason, turn, detail, scoring)
-
-
-async def _drive(
-    log: EventLog,
-    loaded: LoadedSuite,
-    plan: ConversationPlan,
-    caller: ReplayCaller,
-    monitor: Callable[[int, AgentReply, list[ToolCall]], str | None],
-    hub: ModelHub,
-    now: Callable[[], str],
-) -> tuple[str, ScoreSummary]:
-    pool = AgentPool(loaded, hub)
+    pool = AgentPool(job.loaded, hub)
     recorder = StreamRecorder(
         run_id=plan.run_id,
         stream=conversation_stream(plan.conversation_id),
         conversation=plan.conversation_id,
         seed=plan.seed,
-        now=now,
+        now=job.now,
     )
     agent = pool.make(plan.config, recorder)
     try:
         reason = await Conversation(plan, agent, recorder, caller, monitor).run()
-        log.append(recorder.pending)
-        settings = JudgeSettings(
-            rubric=load_rubric(loaded.suite.judge.rubric), judge=make_judge("scripted/heuristic")
-        )
-        scoring = await score_run(log, plan.run_id, settings, now=now)
     finally:
         await agent.aclose()
         await pool.aclose()
-        await hub.aclose()
-    return reason, scoring
+    return Redriven(recorder.pending, reason, parted)

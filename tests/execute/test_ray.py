@@ -169,3 +169,24 @@ def test_executor_contract(cluster: str, kind: str) -> None:
         list(executor.map(_boom, [0], window=1))
     executor.close()
     assert ray.is_initialized()  # an executor that joined a running Ray leaves it running
+
+
+def test_a_rerun_on_ray_writes_what_a_local_rerun_writes(cluster: str, tmp_path: Path) -> None:
+    suite = str(EXAMPLES / "suite.yaml")
+    for log, executor in ((tmp_path / "local", "local"), (tmp_path / "ray", "ray")):
+        _run(log, suite)
+        args = [
+            "--log",
+            str(log),
+            "rerun",
+            "r.v2.coop-booking.0",
+            "--suite",
+            suite,
+            "--config",
+            "v1",
+            "--run-id",
+            "x",
+        ]
+        res = CliRunner().invoke(cli, [*args, "--continue", "--executor", executor])
+        assert res.exit_code == 0, res.output
+    assert contents(tmp_path / "local") == contents(tmp_path / "ray")
