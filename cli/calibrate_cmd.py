@@ -9,13 +9,13 @@ import click
 
 from polygon.app.calibrate import calibrate_runs
 from polygon.app.log import open_log
-from polygon.cli.context import Context
+from polygon.cli.context import RUN, Context
 from polygon.events import to_builtins
 from polygon.projections.calibration import calibration_lines
 
 
 @click.command()
-@click.argument("runs", nargs=-1, required=True, metavar="RUN…")
+@click.argument("runs", nargs=-1, required=True, metavar="RUN…", type=RUN)
 @click.option(
     "--rubric", default=None, metavar="V", help="Rubric version (default: the newest every run shares)."
 )

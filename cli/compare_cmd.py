@@ -6,12 +6,12 @@ import click
 
 from polygon.app.compare import compare_runs
 from polygon.app.log import open_log
-from polygon.cli.context import Context
+from polygon.cli.context import RUN, Context
 from polygon.projections.compare_render import comparison_json, comparison_lines
 
 
 @click.command()
-@click.argument("runs", nargs=-1, required=True, metavar="RUN [RUN…]")
+@click.argument("runs", nargs=-1, required=True, metavar="RUN [RUN…]", type=RUN)
 @click.option("--rubric", default=None, help="Rubric version (default: the newest all runs share).")
 @click.option("--config", "configs", multiple=True, metavar="NAME", help="Only these configurations.")
 @click.option(

@@ -74,3 +74,28 @@ def executor_options(command: Callable[..., Any]) -> Callable[..., Any]:
         show_default=True,
         help="Where calls run: this process, or Ray tasks (this process still writes the log).",
     )(command)
+
+
+class _LogRef(click.ParamType[str, Any]):
+    """An id resolved against the log at the CLI edge: ``latest``, ``latest~N``, a prefix."""
+
+    def __init__(self, kind: str) -> None:
+        self.name = kind
+        self._kind = kind
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from polygon.app.log import open_log
+        from polygon.app.runs import resolve_conversation, resolve_run
+
+        text = str(value)
+        obj = ctx.find_object(Context) if ctx is not None else None
+        if obj is None or not (obj.log_path / "data.mdb").exists():
+            return text  # no log yet: the command names the problem itself
+        with open_log(obj.log_path, readonly=True) as log:
+            return resolve_run(log, text) if self._kind == "run" else resolve_conversation(log, text)
+
+
+RUN = _LogRef("run")
+"""A run id (``latest``, ``latest~1``, a unique prefix)."""
+CONVERSATION = _LogRef("conversation")
+"""A conversation id (a unique prefix; ``latest.CONFIG.SCENARIO.TRIAL``)."""

@@ -8,13 +8,13 @@ import click
 
 from polygon.app.divergence import divergence
 from polygon.app.log import open_log
-from polygon.cli.context import Context
+from polygon.cli.context import CONVERSATION, Context
 from polygon.events import to_builtins
 
 
 @click.command(name="divergence")
-@click.argument("a")
-@click.argument("b")
+@click.argument("a", type=CONVERSATION)
+@click.argument("b", type=CONVERSATION)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def divergence_cmd(obj: Context, a: str, b: str, as_json: bool) -> None:

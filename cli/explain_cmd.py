@@ -8,12 +8,12 @@ import click
 
 from polygon.app.explain import explain_conversation
 from polygon.app.log import open_log
-from polygon.cli.context import Context
+from polygon.cli.context import CONVERSATION, Context
 from polygon.projections.explain import explain_data, explain_lines
 
 
 @click.command(name="explain")
-@click.argument("conversation")
+@click.argument("conversation", type=CONVERSATION)
 @click.option("--rubric", default=None, help="Rubric version (default: the newest it was judged under).")
 @click.option("--judge", "judge_name", default=None, help="Show the latest pass by this judge.")
 @click.option("--pass", "pass_id", default=None, help="Show this pass (its id, as `report` prints it).")

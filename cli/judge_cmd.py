@@ -6,14 +6,14 @@ import click
 
 from polygon.app.judge import judge_run
 from polygon.app.log import open_log
-from polygon.cli.context import Context, executor_options, pass_concurrency, system_now
+from polygon.cli.context import RUN, Context, executor_options, pass_concurrency, system_now
 from polygon.cli.progress import Reporter, mode
 from polygon.models.hub import ModelHub
 from polygon.score.rubric import load_rubric
 
 
 @click.command()
-@click.argument("run_id", metavar="RUN")
+@click.argument("run_id", metavar="RUN", type=RUN)
 @click.option("--rubric", default="v1", show_default=True, help="Rubric version (bundled) or a rubric file.")
 @click.option(
     "--repeats", type=click.IntRange(1, 15), default=1, show_default=True, help="Judge repeats (k)."

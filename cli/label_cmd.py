@@ -8,12 +8,12 @@ import click
 
 from polygon.app.label import VERDICTS, LabelInput, check_criteria, read_label_file, record_labels
 from polygon.app.log import open_log
-from polygon.cli.context import Context, system_now
+from polygon.cli.context import CONVERSATION, Context, system_now
 from polygon.errors import UserInputError
 
 
 @click.command()
-@click.argument("conversation")
+@click.argument("conversation", type=CONVERSATION)
 @click.argument("verdict", type=click.Choice(["pass", "fail"]))
 @click.option(
     "--criterion", "criteria", multiple=True, metavar="NAME=1..5", help="A criterion score (repeatable)."

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 import msgspec
 
-from polygon.app.log import export_jsonl, open_log
-from polygon.cli.context import Context
+from polygon.app.log import compact_log, export_jsonl, open_log
+from polygon.cli.context import RUN, Context
 from polygon.events import LogStats, to_builtins
 
 
@@ -92,3 +92,25 @@ def export(obj: Context, output: Path | None, stream_prefix: str) -> None:
             with output.open("wb") as fh:
                 count = export_jsonl(lg, fh, stream_prefix=stream_prefix)
             click.echo(f"wrote {count} events to {output}", err=True)
+
+
+@log.command()
+@click.option(
+    "--drop",
+    "drop",
+    multiple=True,
+    required=True,
+    metavar="RUN",
+    type=RUN,
+    help="A run to leave out (repeatable).",
+)
+@click.option(
+    "-o", "--output", "output", required=True, type=click.Path(path_type=Path), help="Folder of the new log."
+)
+@click.pass_obj
+def compact(obj: Context, drop: tuple[str, ...], output: Path) -> None:
+    """Write a new, verified log without the dropped runs (the log itself stays append-only)."""
+    with open_log(obj.log_path, readonly=True) as log:
+        kept, dropped = compact_log(log, list(drop), output)
+    click.echo(f"{output}: {kept} events kept, {dropped} dropped ({', '.join(drop)}); verified")
+    click.echo(f"use it with --log {output} (or POLYGON_LOG); the old log is untouched", err=True)

@@ -50,6 +50,7 @@ COMMANDS = {
     "sweep": "sweep_cmd:sweep",
     "leaderboard": "leaderboard_cmd:leaderboard",
     "log": "log_cmd:log",
+    "runs": "runs_cmd:runs",
 }
 """Command → ``module:attribute`` in ``polygon.cli``: one module per command, imported only
 when that command runs, so ``polygon --version`` and ``--help`` stay quick."""
@@ -74,6 +75,7 @@ SUMMARIES = {
     "replay": "Show a call turn by turn from the log.",
     "report": "Scorecard and verdicts of RUN, rebuilt from the log.",
     "rerun": "Feed CONVERSATION's caller turns, as heard, to another configuration.",
+    "runs": "The runs in the log, newest first: calls, verdicts, rubrics, finished or not.",
     "run": "Simulate every scenario of SUITE against each configuration; print the run id.",
     "sweep": "Run a sweep: each point a profile and an ordinary run; print the leaderboard.",
     "trend": "A probe's compliance across runs, in log order; a reworded probe starts a new series.",

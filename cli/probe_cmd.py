@@ -8,13 +8,13 @@ import click
 
 from polygon.app.log import open_log
 from polygon.app.probe import load_probes, probe_with
-from polygon.cli.context import Context, executor_options, pass_concurrency, system_now
+from polygon.cli.context import RUN, Context, executor_options, pass_concurrency, system_now
 from polygon.cli.progress import Reporter, mode
 from polygon.models.hub import ModelHub
 
 
 @click.command()
-@click.argument("run_id", metavar="RUN")
+@click.argument("run_id", metavar="RUN", type=RUN)
 @click.option(
     "--probes",
     "probes_file",

@@ -108,9 +108,7 @@ class Reporter:
         count = sum(errors.values())
         tail = f", {count} errors ({said})" if count else ", 0 errors"
         tail = tail if self.label == self._first else ""  # call endings belong to the calls' stage
-        self._stream.write(
-            f"{self.label}: {done}/{total} ({done / elapsed:.1f}/s){tail}, {elapsed:.0f} s\n"
-        )
+        self._stream.write(f"{self.label}: {done}/{total} ({done / elapsed:.1f}/s){tail}, {elapsed:.0f} s\n")
         self._stream.flush()
 
 

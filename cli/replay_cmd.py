@@ -8,12 +8,12 @@ import click
 
 from polygon.app.log import open_log
 from polygon.app.replay import load_conversation
-from polygon.cli.context import Context
+from polygon.cli.context import CONVERSATION, Context
 from polygon.projections.replay import as_data, ending_lines, header_lines, turn_lines
 
 
 @click.command()
-@click.argument("conversation")
+@click.argument("conversation", type=CONVERSATION)
 @click.option("--step", is_flag=True, help="Wait for Enter between turns.")
 @click.option("--json", "as_json", is_flag=True, help="The same content as JSON.")
 @click.pass_obj

@@ -8,12 +8,12 @@ import click
 
 from polygon.app.log import open_log
 from polygon.app.report import RENDERERS, enforce, report_run
-from polygon.cli.context import Context
+from polygon.cli.context import RUN, Context
 from polygon.cli.enforce_opts import enforcement_options, exit_if_missed, policy
 
 
 @click.command()
-@click.argument("run_id", metavar="RUN")
+@click.argument("run_id", metavar="RUN", type=RUN)
 @click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.option("--junit", "as_junit", is_flag=True, help="Same as --format junit.")

@@ -6,13 +6,13 @@ import click
 
 from polygon.app.log import open_log
 from polygon.app.rerun import rerun as rerun_call
-from polygon.cli.context import Context, executor_options, system_now
+from polygon.cli.context import CONVERSATION, Context, executor_options, system_now
 from polygon.models.hub import ModelHub
 from polygon.suite.loading import load_suite
 
 
 @click.command()
-@click.argument("conversation")
+@click.argument("conversation", type=CONVERSATION)
 @click.option("--suite", required=True, help="The suite holding the configuration to re-drive against.")
 @click.option("--config", "config", required=True, help="Agent configuration to feed the call to.")
 @click.option(

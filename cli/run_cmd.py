@@ -46,9 +46,7 @@ from polygon.suite.loading import load_suite
 )
 @click.option("--run-id", default="", metavar="ID", help="Fixed run id (default: generated).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-@click.option(
-    "--no-progress", is_flag=True, help="No progress (a bar on a terminal, else a line every 5 s)."
-)
+@click.option("--no-progress", is_flag=True, help="No progress (a bar on a terminal, else a line every 5 s).")
 @click.option(
     "--base-url",
     default="",

@@ -24,6 +24,7 @@ LINT_PREFIX = "lint/"
 # Identity kinds of a run's stream.
 RUN_STARTED = "run.started"
 RUN_FINISHED = "run.finished"
+RUN_HIDDEN = "run.hidden"
 RUBRIC = "rubric"
 """``rubric:<version>:<hash>``: one per rubric file a run was judged under."""
 

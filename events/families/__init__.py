@@ -16,7 +16,7 @@ from polygon.events.families.model import ModelCalled
 from polygon.events.families.noise import NoiseApplied, NoiseOp, PhoneApplied
 from polygon.events.families.probe import ProbeAnswered
 from polygon.events.families.rubric import RubricRecorded
-from polygon.events.families.run import RunFinished, RunStarted
+from polygon.events.families.run import RunFinished, RunHidden, RunStarted
 from polygon.events.families.sweep import (
     PointRan,
     PointRefused,
@@ -48,6 +48,7 @@ __all__ = [
     "PromptLinted",
     "RubricRecorded",
     "RunFinished",
+    "RunHidden",
     "RunStarted",
     "SweepFinished",
     "SweepPoint",

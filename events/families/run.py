@@ -61,3 +61,11 @@ class RunFinished(Event, frozen=True, kw_only=True, tag="run.finished"):
     """How many conversations the run holds."""
     end_reasons: dict[str, int]
     """End reason → count."""
+
+
+@event_type(version=1)
+class RunHidden(Event, frozen=True, kw_only=True, tag="run.hidden"):
+    """The run leaves default views (``polygon runs``, the web UI); nothing of it is deleted."""
+
+    run_id: str
+    reason: str = ""

@@ -86,3 +86,45 @@ def recorded_answers(log: EventLog, run_id: str | None = None) -> dict[str, dict
         if isinstance(p, ModelCalled) and p.response is not None:
             out.setdefault(p.request_hash, p.response)
     return out
+
+
+def compact_log(log: EventLog, drop: list[str], out: Path, *, batch: int = 2000) -> tuple[int, int]:
+    """A new log at ``out`` with every event but those of the ``drop`` runs; (kept, dropped).
+
+    The log itself stays append-only: this writes a copy, in the same order, with the same
+    identities and payloads (sequence numbers close the gaps), and verifies it.
+    """
+    from polygon.events import Pending
+    from polygon.events.streams import conversation_stream, labels_stream, run_stream
+
+    if (out / "data.mdb").exists():
+        raise UserInputError(f"{out}: a log is already there; compact writes a new one")
+    for run_id in drop:
+        if not log.stream_length(run_stream(run_id)):
+            raise UserInputError(f"--drop {run_id}: no such run in the log")
+    gone = tuple(p for r in drop for p in (run_stream(r), conversation_stream(f"{r}."), labels_stream(r)))
+    kept = dropped = 0
+    with LmdbLog(out) as target:
+        held: list[Pending] = []
+        for env in log.read_all():
+            if _dropped(env.stream, gone):
+                dropped += 1
+                continue
+            held.append(
+                Pending(
+                    stream=env.stream, identity=env.identity, event=env.payload, recorded_at=env.recorded_at
+                )
+            )
+            if len(held) >= batch:
+                kept += target.append(held).written
+                held = []
+        if held:
+            kept += target.append(held).written
+        if not target.verify().ok:
+            raise UserInputError(f"{out}: the compacted log did not verify")
+    return kept, dropped
+
+
+def _dropped(stream: str, gone: tuple[str, ...]) -> bool:
+    """The stream belongs to a dropped run: its own stream, its calls, its labels."""
+    return any(stream == p or (p.endswith(".") and stream.startswith(p)) for p in gone)

@@ -30,6 +30,7 @@ from polygon.events.families import (
     PromptLinted,
     RubricRecorded,
     RunFinished,
+    RunHidden,
     RunStarted,
     SweepFinished,
     SweepPoint,
@@ -220,6 +221,7 @@ SAMPLES: list[Event] = [
         note="booked the wrong day",
         source="labels.csv:3",
     ),
+    RunHidden(run_id="r1", reason="a failed start"),
     RubricRecorded(
         run_id="r1",
         version="v2",

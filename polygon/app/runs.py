@@ -1,0 +1,158 @@
+"""Runs as first-class things: list them, refer to them (``latest``, prefixes), hide them.
+
+``latest`` is the most recently started run that is not hidden, ``latest~1`` the one
+before; a conversation id may be given by a unique prefix (or as ``latest.CONFIG.…``).
+An unknown id is one error that names the closest ids by similarity.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from collections.abc import Callable
+
+import msgspec
+
+from polygon.errors import UnknownIdError, UserInputError
+from polygon.events import EventLog, Pending, identity
+from polygon.events.families import RunFinished, RunHidden, RunStarted
+from polygon.events.streams import (
+    CONVERSATION_PREFIX,
+    RUN_HIDDEN,
+    RUN_PREFIX,
+    conversation_stream,
+    run_conversations,
+    run_of_stream,
+    run_stream,
+)
+
+_LATEST = re.compile(r"^latest(?:~(\d+))?$")
+
+
+class RunRow(msgspec.Struct, frozen=True, kw_only=True):
+    """One run as ``polygon runs`` lists it."""
+
+    run_id: str
+    suite: str
+    source: str
+    configs: list[str]
+    started: str
+    calls: int
+    finished: bool
+    hidden: bool
+    rubrics: list[str]
+    passes: int
+    states: dict[str, int]
+    """Verdict state → calls, under the newest rubric (empty when the run was never judged)."""
+
+
+def run_heads(log: EventLog) -> list[tuple[int, RunStarted, bool, bool]]:
+    """Every run's (seq of its start, start, finished, hidden), oldest first."""
+    out = []
+    for stream in log.streams(RUN_PREFIX):
+        events = list(log.read_stream(stream))
+        if not events or not isinstance(events[0].payload, RunStarted):
+            continue
+        finished = any(isinstance(e.payload, RunFinished) for e in events)
+        hidden = any(isinstance(e.payload, RunHidden) for e in events)
+        out.append((events[0].seq, events[0].payload, finished, hidden))
+    return sorted(out, key=lambda r: r[0])
+
+
+def list_runs(log: EventLog, *, suite: str | None = None, include_hidden: bool = False) -> list[RunRow]:
+    """The runs, newest first (hidden ones only when asked)."""
+    from polygon.app.report import load_run
+    from polygon.projections import verdicts as verdict_fold
+
+    rows = []
+    for _seq, started, finished, hidden in reversed(run_heads(log)):
+        if (hidden and not include_hidden) or (suite and started.suite_name != suite):
+            continue
+        state = load_run(log, started.run_id)
+        versions = verdict_fold.versions(state)
+        states: Counter[str] = Counter()
+        passes: set[str] = set()
+        for rec in state.conversations.values():
+            passes.update(rec.judged or rec.passes)
+        if versions:
+            for row in verdict_fold.verdicts(state, versions[-1]):
+                states[row.verdict.verdict if row.verdict else "unjudged"] += 1
+        recorded_at = next(iter(log.read_stream(run_stream(started.run_id)))).recorded_at
+        rows.append(
+            RunRow(
+                run_id=started.run_id,
+                suite=started.suite_name,
+                source=started.source,
+                configs=list(started.configs),
+                started=recorded_at,
+                calls=sum(1 for _ in log.streams(run_conversations(started.run_id))),
+                finished=finished,
+                hidden=hidden,
+                rubrics=versions,
+                passes=len(passes),
+                states=dict(sorted(states.items())),
+            )
+        )
+    return rows
+
+
+def resolve_run(log: EventLog, ref: str) -> str:
+    """A run id from ``latest``, ``latest~N``, an id, or a unique prefix of one."""
+    latest = _LATEST.match(ref)
+    visible = [s.run_id for _seq, s, _f, hidden in run_heads(log) if not hidden]
+    if latest:
+        back = int(latest.group(1) or 0)
+        if back >= len(visible):
+            raise UnknownIdError(f"{ref}: the log holds {len(visible)} visible run(s)")
+        return visible[-1 - back]
+    if log.stream_length(run_stream(ref)):
+        return ref
+    every = [run_of_stream(s) for s in log.streams(RUN_PREFIX)]
+    matches = [r for r in every if r.startswith(ref)] if ref else []
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise UserInputError(f"run {ref!r} is ambiguous: {', '.join(sorted(matches)[:5])}")
+    raise UnknownIdError(f"no run {ref!r} in the log{_did_you_mean(ref, every)}")
+
+
+def resolve_conversation(log: EventLog, ref: str) -> str:
+    """A conversation id, from itself, a unique prefix, or ``latest…`` in place of the run."""
+    head, dot, rest = ref.partition(".")
+    if dot and (_LATEST.match(head) or not log.stream_length(run_stream(head))):
+        try:  # latest, latest~N, or a unique prefix of the run id
+            ref = f"{resolve_run(log, head)}{dot}{rest}"
+        except (UnknownIdError, UserInputError):
+            pass  # named below, with the closest conversations
+    if log.stream_length(conversation_stream(ref)):
+        return ref
+    run_part = ref.split(".", 1)[0]
+    candidates = [s.removeprefix(CONVERSATION_PREFIX) for s in log.streams(conversation_stream(run_part))]
+    matches = [c for c in candidates if c.startswith(ref)]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise UserInputError(f"conversation {ref!r} is ambiguous: {', '.join(sorted(matches)[:5])}")
+    if not candidates:  # the run part itself may be wrong: look among every conversation
+        candidates = [s.removeprefix(CONVERSATION_PREFIX) for s in log.streams(CONVERSATION_PREFIX)]
+    raise UnknownIdError(f"no conversation {ref!r} in the log{_did_you_mean(ref, candidates)}")
+
+
+def _did_you_mean(ref: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(ref, known, n=3, cutoff=0.5)
+    return f" (did you mean {', '.join(close)}?)" if close else ""
+
+
+def hide_run(log: EventLog, run_id: str, *, reason: str, now: Callable[[], str]) -> bool:
+    """Record that ``run_id`` leaves default views; False when it already had."""
+    if any(isinstance(e.payload, RunHidden) for e in log.read_stream(run_stream(run_id))):
+        return False
+    event = RunHidden(run_id=run_id, reason=reason)
+    pending = Pending(
+        stream=run_stream(run_id),
+        identity=identity(run=run_id, kind=RUN_HIDDEN),
+        event=event,
+        recorded_at=now(),
+    )
+    return bool(log.append([pending]).written)
