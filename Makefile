@@ -13,10 +13,13 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-# The test suite also starts a real llama.cpp server: install the `local` extra (the first
-# time llama-cpp-python compiles from source, a few minutes).
+# The test suite also starts a real llama.cpp server (the `local` extra: the first time
+# llama-cpp-python compiles from source, a few minutes), tests every lint tier (`lint`), a
+# local Ray (`ray`), and the web UI in Debian's chromium driven by Playwright (`web`; the
+# browser comes from apt, never a download by Playwright).
 $(LOCAL_STAMP): $(STAMP)
-	$(PY) -m pip install -q -e '.[dev,local,lint,ray]'
+	$(PY) -m pip install -q -e '.[dev,local,lint,ray,web]'
+	command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 	touch $(LOCAL_STAMP)
 
 demo: $(STAMP)

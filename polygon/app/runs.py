@@ -7,6 +7,7 @@ An unknown id is one error that names the closest ids by similarity.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import re
 from collections import Counter
@@ -121,10 +122,8 @@ def resolve_conversation(log: EventLog, ref: str) -> str:
     """A conversation id, from itself, a unique prefix, or ``latest…`` in place of the run."""
     head, dot, rest = ref.partition(".")
     if dot and (_LATEST.match(head) or not log.stream_length(run_stream(head))):
-        try:  # latest, latest~N, or a unique prefix of the run id
-            ref = f"{resolve_run(log, head)}{dot}{rest}"
-        except (UnknownIdError, UserInputError):
-            pass  # named below, with the closest conversations
+        with contextlib.suppress(UnknownIdError, UserInputError):  # named below if no run matches
+            ref = f"{resolve_run(log, head)}{dot}{rest}"  # latest, latest~N, or a run id's prefix
     if log.stream_length(conversation_stream(ref)):
         return ref
     run_part = ref.split(".", 1)[0]

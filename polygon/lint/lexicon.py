@@ -36,6 +36,8 @@ class Lexicon:
     """Words that carry no object of a rule."""
     suffixes: tuple[str, ...]
     """Endings stripped before comparing words (a crude stem)."""
+    silent_e: bool = False
+    """Drop a final -e after the ending (English: price / prices, confirm / confirmed)."""
     without: tuple[str, ...] = ()
     """"Never … without X" is a must: a negated condition turns a never around."""
 
@@ -166,6 +168,7 @@ EN = Lexicon(
     ),
     suffixes=("ings", "ing", "ions", "ion", "ed", "es", "s", "ly"),
     without=("without", "unless", "until"),
+    silent_e=True,
 )
 
 RU = Lexicon(

@@ -142,6 +142,8 @@ def stem(word: str, lex: Lexicon) -> str:
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             word = word[: -len(suffix)]
             break
+    if lex.silent_e and word.endswith("e") and len(word) > 3:
+        word = word[:-1]  # "price" and "prices" (→ "pric") are one word
     return word[:6]
 
 

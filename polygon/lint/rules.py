@@ -14,7 +14,7 @@ from polygon.events.families import LintMark
 from polygon.lint import TierReading
 from polygon.lint.reading import Reading, UnitReading
 
-RULES_MODEL = "polygon-rules/1"
+RULES_MODEL = "polygon-rules/2"
 """The rule set's identity in the cache: bump it when a rule or threshold changes."""
 
 TOTAL_BUDGET = 8
