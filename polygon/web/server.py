@@ -24,12 +24,16 @@ from polygon.app.divergence import divergence
 from polygon.app.explain import explain_conversation
 from polygon.app.lint import LintOptions, Readers, Target, lint_targets, suite_targets
 from polygon.app.log import open_log
+from polygon.app.passes import run_started
 from polygon.app.replay import load_conversation
 from polygon.app.report import load_run
 from polygon.app.runs import list_runs, resolve_conversation, resolve_run
 from polygon.errors import PolygonError
 from polygon.events import EventLog, to_builtins
+from polygon.events.families import ProbeAnswered
 from polygon.events.memory import MemoryLog
+from polygon.events.streams import run_conversations
+from polygon.probe.library import probes_from
 from polygon.projections.report import make_report
 from polygon.suite.loading import inside, load_suite
 from polygon.web.svg import heat_class, interval_bar
@@ -119,10 +123,15 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
         def read(log: EventLog) -> HTMLResponse:
             run_id = resolve_run(log, request.path_params["run"])
             report = make_report(load_run(log, run_id), request.query_params.get("rubric"))
-            wanted = {k: request.query_params.get(k, "") for k in ("verdict", "caller", "scenario")}
-            rows = [r for r in report.conversations if _keep(r, wanted)]
+            wanted = {
+                k: request.query_params.get(k, "")
+                for k in ("verdict", "caller", "scenario", "probe", "answer")
+            }
+            answers = _probe_answers(log, run_id, wanted["probe"]) if wanted["probe"] else {}
+            rows = [r for r in report.conversations if _keep(r, wanted, answers)]
             callers = sorted({r.record.persona_type for r in report.conversations if r.record.persona_type})
-            return page("run.html", report=report, rows=rows, wanted=wanted, callers=callers)
+            probes = [p.id for p in probes_from(run_started(log, run_id).probes)]
+            return page("run.html", report=report, rows=rows, wanted=wanted, callers=callers, probes=probes)
 
         return guarded(read)
 
@@ -271,13 +280,25 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
     return Starlette(routes=routes, middleware=[Middleware(_Headers)], lifespan=lifespan)
 
 
-def _keep(row: Any, wanted: dict[str, str]) -> bool:
+def _keep(row: Any, wanted: dict[str, str], answers: dict[str, str]) -> bool:
     state = row.verdict.verdict if row.verdict else "unjudged"
+    answer = answers.get(row.record.conversation_id, "")
     return (
         (not wanted["verdict"] or state == wanted["verdict"])
         and (not wanted["caller"] or row.record.persona_type == wanted["caller"])
         and (not wanted["scenario"] or wanted["scenario"] in row.record.scenario)
+        and (not wanted["probe"] or (answer != "" and (not wanted["answer"] or answer == wanted["answer"])))
     )
+
+
+def _probe_answers(log: EventLog, run_id: str, probe_id: str) -> dict[str, str]:
+    """Each call's latest answer to ``probe_id`` (read only when the calls are filtered by it)."""
+    out: dict[str, str] = {}
+    for stream in log.streams(run_conversations(run_id)):
+        for env in log.read_stream(stream):
+            if isinstance(env.payload, ProbeAnswered) and env.payload.probe_id == probe_id:
+                out[env.payload.conversation_id] = env.payload.answer
+    return out
 
 
 def _marked(heard: str | None, ops: list[Any]) -> list[tuple[str, bool]]:

@@ -165,6 +165,9 @@ def test_every_page_opens_and_numbers_equal_the_cli(page: Any, site: dict[str, A
         for r in report["conversations"]
         if r["verdict"]["verdict"] == "pass" and r["record"]["persona_type"] == "cooperative"
     )
+    page.goto(f"{base}/runs/{run_id}?probe=unkeepable_promise&answer=yes")
+    promised = page.get_by_test_id("calls").locator("tbody tr").count()
+    assert 0 < promised < 24  # the v2 calls that made a forbidden promise
     comparison = json.loads(_cli(log, "compare", run_id, "--json"))
     page.goto(f"{base}/compare?run={run_id}")
     for card in comparison["scorecards"]:
