@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager, contextmanager
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlencode
 
 import jinja2
 from starlette.applications import Starlette
@@ -96,9 +97,19 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
         autoescape=True,
         undefined=jinja2.StrictUndefined,
     )
-    env.globals.update(interval_bar=interval_bar, heat_class=heat_class)
+    env.globals.update(interval_bar=interval_bar, heat_class=heat_class, request_args=_request_args)
     token = secrets.token_urlsafe(24)
     editable = [p.resolve() for p in suites or []]
+    memo: dict[tuple[object, ...], Any] = {}
+
+    def remembered(log: EventLog, key: tuple[object, ...], make: Callable[[], T]) -> T:
+        """A fold kept until the log grows (it is append-only: the same length, the same fold)."""
+        full = (*key, log.last_seq())
+        if full not in memo:
+            if len(memo) > 32:
+                memo.clear()
+            memo[full] = make()
+        return memo[full]  # type: ignore[no-any-return]
 
     def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
         return HTMLResponse(env.get_template(name).render(**context), status_code=status)
@@ -111,9 +122,13 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
             return page("error.html", status=404, message=str(exc))
 
     def runs(request: Request) -> HTMLResponse:
-        return guarded(
-            lambda log: page("runs.html", rows=list_runs(log, include_hidden="all" in request.query_params))
-        )
+        every = "all" in request.query_params
+
+        def read(log: EventLog) -> HTMLResponse:
+            rows = remembered(log, ("runs", every), lambda: list_runs(log, include_hidden=every))
+            return page("runs.html", rows=rows)
+
+        return guarded(read)
 
     def runs_json(request: Request) -> JSONResponse:
         with shared.reading() as log:
@@ -122,16 +137,33 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
     def run(request: Request) -> HTMLResponse:
         def read(log: EventLog) -> HTMLResponse:
             run_id = resolve_run(log, request.path_params["run"])
-            report = make_report(load_run(log, run_id), request.query_params.get("rubric"))
+            rubric = request.query_params.get("rubric")
+            report = remembered(
+                log, ("report", run_id, rubric), lambda: make_report(load_run(log, run_id), rubric)
+            )
             wanted = {
                 k: request.query_params.get(k, "")
                 for k in ("verdict", "caller", "scenario", "probe", "answer")
             }
-            answers = _probe_answers(log, run_id, wanted["probe"]) if wanted["probe"] else {}
+            probe = wanted["probe"]
+            answers = (
+                remembered(log, ("answers", run_id, probe), lambda: _probe_answers(log, run_id, probe))
+                if probe
+                else {}
+            )
             rows = [r for r in report.conversations if _keep(r, wanted, answers)]
+            at = _page_number(request.query_params.get("page", "1"))
             callers = sorted({r.record.persona_type for r in report.conversations if r.record.persona_type})
             probes = [p.id for p in probes_from(run_started(log, run_id).probes)]
-            return page("run.html", report=report, rows=rows, wanted=wanted, callers=callers, probes=probes)
+            shown = rows[(at - 1) * PER_PAGE : at * PER_PAGE]
+            context: dict[str, Any] = {
+                "wanted": wanted,
+                "callers": callers,
+                "probes": probes,
+                "at": at,
+                "per_page": PER_PAGE,
+            }
+            return page("run.html", report=report, rows=shown, matching=len(rows), **context)
 
         return guarded(read)
 
@@ -141,12 +173,9 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
             if not refs:
                 return page("compare_pick.html", rows=list_runs(log))
             runs_ = [resolve_run(log, r) for r in refs]
-            c = compare_runs(
-                log,
-                runs_,
-                rubric=request.query_params.get("rubric"),
-                configs=request.query_params.getlist("config"),
-            )
+            rubric, configs = request.query_params.get("rubric"), request.query_params.getlist("config")
+            key = ("compare", *runs_, rubric, *configs)
+            c = remembered(log, key, lambda: compare_runs(log, runs_, rubric=rubric, configs=configs))
             side = {s.label: f"{s.run_id}.{s.config}" for s in c.sides}
             pairs = {
                 d.scenario: (f"{side[d.a]}.{d.scenario}.0", f"{side[d.b]}.{d.scenario}.0")
@@ -278,6 +307,18 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
         shared.close()
 
     return Starlette(routes=routes, middleware=[Middleware(_Headers)], lifespan=lifespan)
+
+
+PER_PAGE = 200
+"""Calls a report page lists at once (a 20,000-call run is 101 pages, not one 8 MB page)."""
+
+
+def _page_number(arg: str) -> int:
+    return int(arg) if arg.isdigit() and int(arg) > 0 else 1
+
+
+def _request_args(wanted: dict[str, str], page_number: int) -> str:
+    return urlencode({**{k: v for k, v in wanted.items() if v}, "page": page_number})
 
 
 def _keep(row: Any, wanted: dict[str, str], answers: dict[str, str]) -> bool:
