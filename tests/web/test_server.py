@@ -1,0 +1,57 @@
+"""The web app without a browser: pages, paging, folds kept until the log grows, errors."""
+
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+from polygon.cli.main import cli
+from polygon.web import server
+
+SUITE = str(Path(__file__).parents[2] / "examples" / "clinic" / "suite.yaml")
+
+
+def _run(log: Path, run_id: str) -> None:
+    res = CliRunner().invoke(cli, ["--log", str(log), "run", SUITE, "--run-id", run_id, "--no-progress"])
+    assert res.exit_code == 0, res.output
+
+
+def test_paging_memo_and_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "log"
+    _run(log, "rone")
+    monkeypatch.setattr(server, "PER_PAGE", 10)
+    client = TestClient(server.make_app(log))
+    first = client.get("/runs/rone")
+    assert first.status_code == 200 and "24 of 24 calls match · page 1 of 3" in first.text
+    assert first.text.count('href="/explain/') == 10
+    last = client.get("/runs/rone?page=3")
+    assert last.text.count('href="/explain/') == 4 and ">next<" not in last.text and ">previous<" in last.text
+    assert "rone" in client.get("/").text and "rtwo" not in client.get("/").text
+    # a run written while the server is up shows on the next view (the kept fold is dropped)
+    # (another process writes: this one holds the log open, as `polygon serve` does)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "polygon",
+            "--log",
+            str(log),
+            "run",
+            SUITE,
+            "--run-id",
+            "rtwo",
+            "--no-progress",
+        ],
+        check=True,
+    )
+    assert "rtwo" in client.get("/").text
+    missing = client.get("/runs/rnope")
+    assert missing.status_code == 404 and "no run &#39;rnope&#39;" in missing.text
+    assert client.get("/replay/rone.v9.nobody.0").status_code == 404
+    assert client.get("/").headers["content-security-policy"].startswith("default-src 'none'")
