@@ -98,6 +98,7 @@ def demo_lines(result: DemoResult, log_path: Path) -> Iterator[str]:
     again = "v3" if rubric == "v2" else "v2"
     yield f"  polygon judge {result.run_id} --rubric {again}       # appended; {rubric} reports stay"
     yield f"  polygon compare {result.run_id} --json"
+    yield "  polygon serve                           # the comparison, replays and explain in a browser"
     suite = example_suite_path(result.example)
     yield f"  polygon lint {suite}   # both prompts read before any call: five axes, marked spans"
     fragile = suite.parent / "prompt_fragile.md"

@@ -123,10 +123,14 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
 
     def runs(request: Request) -> HTMLResponse:
         every = "all" in request.query_params
+        suite = request.query_params.get("suite", "")
+        state = request.query_params.get("state", "")
 
         def read(log: EventLog) -> HTMLResponse:
             rows = remembered(log, ("runs", every), lambda: list_runs(log, include_hidden=every))
-            return page("runs.html", rows=rows)
+            suites = sorted({r.suite for r in rows})
+            shown = [r for r in rows if (not suite or r.suite == suite) and _in_state(r, state)]
+            return page("runs.html", rows=shown, suites=suites, suite=suite, state=state, every=every)
 
         return guarded(read)
 
@@ -307,6 +311,14 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
         shared.close()
 
     return Starlette(routes=routes, middleware=[Middleware(_Headers)], lifespan=lifespan)
+
+
+def _in_state(row: Any, state: str) -> bool:
+    if state == "finished":
+        return bool(row.finished)
+    if state == "unfinished":
+        return not row.finished
+    return True
 
 
 PER_PAGE = 200

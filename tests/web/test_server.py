@@ -55,3 +55,12 @@ def test_paging_memo_and_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert missing.status_code == 404 and "no run &#39;rnope&#39;" in missing.text
     assert client.get("/replay/rone.v9.nobody.0").status_code == 404
     assert client.get("/").headers["content-security-policy"].startswith("default-src 'none'")
+
+
+def test_the_runs_page_filters_by_suite_and_state(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    _run(log, "rone")
+    client = TestClient(server.make_app(log))
+    assert "rone" in client.get("/?suite=clinic&state=finished").text
+    assert "rone" not in client.get("/?state=unfinished").text
+    assert "rone" not in client.get("/?suite=pizza").text
