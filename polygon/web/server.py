@@ -20,6 +20,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from polygon.app.calibrate import calibrate_runs
 from polygon.app.compare import compare_runs
 from polygon.app.divergence import divergence
 from polygon.app.explain import explain_conversation
@@ -33,7 +34,7 @@ from polygon.errors import PolygonError
 from polygon.events import EventLog, to_builtins
 from polygon.events.families import ProbeAnswered
 from polygon.events.memory import MemoryLog
-from polygon.events.streams import run_conversations
+from polygon.events.streams import labels_stream, run_conversations
 from polygon.probe.library import probes_from
 from polygon.projections.report import make_report
 from polygon.suite.loading import inside, load_suite
@@ -160,6 +161,11 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
             callers = sorted({r.record.persona_type for r in report.conversations if r.record.persona_type})
             probes = [p.id for p in probes_from(run_started(log, run_id).probes)]
             shown = rows[(at - 1) * PER_PAGE : at * PER_PAGE]
+            calibration = remembered(
+                log,
+                ("calibration", run_id, report.rubric_version),
+                lambda: _calibration(log, run_id, report.rubric_version),
+            )
             context: dict[str, Any] = {
                 "wanted": wanted,
                 "callers": callers,
@@ -167,7 +173,9 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
                 "at": at,
                 "per_page": PER_PAGE,
             }
-            return page("run.html", report=report, rows=shown, matching=len(rows), **context)
+            return page(
+                "run.html", report=report, rows=shown, matching=len(rows), calibration=calibration, **context
+            )
 
         return guarded(read)
 
@@ -311,6 +319,16 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
         shared.close()
 
     return Starlette(routes=routes, middleware=[Middleware(_Headers)], lifespan=lifespan)
+
+
+def _calibration(log: EventLog, run_id: str, version: str) -> Any:
+    """The run's calibration against its labels, when it has any (None otherwise)."""
+    if not log.stream_length(labels_stream(run_id)):
+        return None
+    try:
+        return calibrate_runs(log, [run_id], rubric=version)
+    except PolygonError:
+        return None
 
 
 def _in_state(row: Any, state: str) -> bool:

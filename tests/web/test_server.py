@@ -1,6 +1,5 @@
 """The web app without a browser: pages, paging, folds kept until the log grows, errors."""
 
-
 from __future__ import annotations
 
 import subprocess
@@ -64,3 +63,23 @@ def test_the_runs_page_filters_by_suite_and_state(tmp_path: Path) -> None:
     assert "rone" in client.get("/?suite=clinic&state=finished").text
     assert "rone" not in client.get("/?state=unfinished").text
     assert "rone" not in client.get("/?suite=pizza").text
+
+
+def test_the_run_page_shows_the_calibration_when_labels_exist(tmp_path: Path) -> None:
+    import json
+
+    log = tmp_path / "log"
+    _run(log, "rone")
+    labels = Path(__file__).parents[2] / "examples" / "clinic" / "labels.csv"
+    res = CliRunner().invoke(cli, ["--log", str(log), "labels", "import", str(labels), "--run", "rone"])
+    assert res.exit_code == 0, res.output
+    cal = json.loads(
+        CliRunner().invoke(cli, ["--log", str(log), "calibrate", "rone", "--rubric", "v1", "--json"]).stdout
+    )
+    page = TestClient(server.make_app(log)).get("/runs/rone?rubric=v1").text
+    assert f'data-testid="kappa">{cal["kappa"]["value"]:.2f}<' in page
+    assert f'data-testid="auc">{cal["auc"]["value"]:.2f}<' in page
+    assert (
+        "Calibration against human labels"
+        not in TestClient(server.make_app(tmp_path / "empty")).get("/").text
+    )
