@@ -34,6 +34,8 @@ from polygon.simulate.engine import Conversation
 from polygon.simulate.plan import AgentPool, ConversationPlan
 from polygon.suite.loading import LoadedSuite
 
+DOWN_AFTER = 6
+"""Failed connections in a row (across calls) after which a server is taken as down, as locally."""
 BATCH_EVENTS = 2000
 BATCH_SECONDS = 0.02
 """The driver commits what workers returned at least this often (as the local group commit)."""
@@ -74,6 +76,10 @@ class SimulationResult:
     conversation_id: str
     events: list[Pending]
     end_reason: str
+    down: str = ""
+    """Why a model server this call used is taken as down (empty when none is)."""
+    failing: tuple[int, str] = (0, "")
+    """Connections to a server that failed in a row at the call's end, and the server."""
 
 
 class _Collecting(StreamRecorder):
@@ -110,12 +116,13 @@ async def _simulate(job: SimulationJob) -> SimulationResult:
     agent = pool.make(plan.config, sink)
     try:
         reason = await Conversation(plan, agent, sink, pool.caller(plan, sink)).run()
+        down, failing = hub.unreachable(), hub.failing()
     finally:
         await agent.aclose()
         await pool.aclose()
         await hub.aclose()
     sink.flush()
-    return SimulationResult(plan.conversation_id, sink.collected, reason)
+    return SimulationResult(plan.conversation_id, sink.collected, reason, down, failing)
 
 
 def simulate_on(
@@ -129,8 +136,12 @@ def simulate_on(
     now: Callable[[], str],
     finished: Callable[[int], None],
     on_end: Callable[[str], None],
-) -> None:
-    """Every plan on the executor; what each returns appended by this driver, in batches."""
+) -> str:
+    """Every plan on the executor; what each returns appended by this driver, in batches.
+
+    Returns why a model server is down when a call found it so: no further call is started
+    (as locally); results still in flight are dropped, and a resume runs those calls again.
+    """
 
     def jobs() -> Iterator[SimulationJob]:
         for plan in plans:
@@ -145,11 +156,22 @@ def simulate_on(
                 loaded, plan, frozenset(e.identity for e in held), keyless(settings), recorded, now
             )
 
+    down, streak = "", 0
     with _Batches(log) as batches:
         for done, result in enumerate(executor.map(simulate_one, jobs(), window=window), start=1):
             batches.add(result.events)
             on_end(result.end_reason)
             finished(done)
+            # Each worker has its own client, so "down" is also judged across calls: failed
+            # connections in a row, summed while no call reaches the server.
+            failed, url = result.failing
+            streak = streak + failed if failed else 0
+            if result.down or streak >= DOWN_AFTER:
+                down = (
+                    result.down or f"model server {url} is unreachable: {streak} connections in a row failed"
+                )
+                break  # the generator stops: no new job is submitted
+    return down
 
 
 # ---- scoring and probes --------------------------------------------------------------------

@@ -366,7 +366,7 @@ def _simulate_and_score_on_ray(
     executor = RayExecutor(options.ray_address or None)
     try:
         offset = total - todo_count
-        simulate_on(
+        down = simulate_on(
             executor,
             log,
             loaded,
@@ -377,6 +377,11 @@ def _simulate_and_score_on_ray(
             finished=lambda done: progress(offset + done, total),
             on_end=on_end,
         )
+        if down:
+            raise ModelServerDownError(
+                f"{down}; the run stopped before every call was made. Start the server, then "
+                f"`polygon run SUITE --resume {run_id}` (on either executor)"
+            )
         settings = suite_judge(loaded, hub)
         Scoring.start(log, run_id, settings, now)  # the rubric goes into the run's stream first
         started = run_started(log, run_id)

@@ -97,6 +97,11 @@ class ModelHub:
 
         return LocalLlamaClient()
 
+    def failing(self) -> tuple[int, str]:
+        """The longest run of failed connections a server has now, and its URL (0 when none)."""
+        worst = max(self._servers, key=lambda s: s.failed_connections, default=None)
+        return (worst.failed_connections, worst.base_url) if worst is not None else (0, "")
+
     def unreachable(self) -> str:
         """Why a model server is taken as down (empty when none is): the run stops on it."""
         return next((s.dead for s in self._servers if s.dead), "")

@@ -143,6 +143,11 @@ class OpenAIClient:
         # Proxies echo the key in 401 bodies: no text from the server reaches the log with it.
         return [mask(e, self._secrets) for e in errors]
 
+    @property
+    def failed_connections(self) -> int:
+        """Connections that failed in a row, up to now (a success resets it)."""
+        return self._failed_connections
+
     def _connection_failed(self) -> None:
         self._failed_connections += 1
         if self._failed_connections >= self.policy.dead_after and not self.dead:

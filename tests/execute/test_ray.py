@@ -190,3 +190,20 @@ def test_a_rerun_on_ray_writes_what_a_local_rerun_writes(cluster: str, tmp_path:
         res = CliRunner().invoke(cli, [*args, "--continue", "--executor", executor])
         assert res.exit_code == 0, res.output
     assert contents(tmp_path / "local") == contents(tmp_path / "ray")
+
+
+def test_a_dead_model_server_stops_a_ray_run_with_one_clear_error(cluster: str, tmp_path: Path) -> None:
+    from tests.app.test_verdict_states import pizza
+
+    suite = pizza(
+        tmp_path,
+        **{"caller: {model: scripted/caller}": "caller: {model: openai/caller}", "trials: 1": "trials: 4"},
+    )
+    args = ["--log", str(tmp_path / "log"), "run", str(suite), "--config", "good", "--run-id", "d"]
+    args += ["--concurrency", "1", "--base-url", "http://127.0.0.1:9/v1", "--executor", "ray", "--no-progress"]
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code == 2, res.output
+    assert "is unreachable" in res.output and "--resume d" in res.output
+    with LmdbLog(tmp_path / "log", readonly=True) as log:
+        called = sum(1 for _ in log.streams("conv/d."))
+    assert 1 <= called < 4  # it stopped starting calls once the server was known to be down
