@@ -181,3 +181,13 @@ def tier_time_cases() -> dict[str, Callable[[], float]]:
         "embeddings": lambda: timed(lambda: read_embeddings(reading(), embedder)),
         "surprisal": lambda: timed(lambda: read_surprisal(reading(), scorer)),
     }
+
+
+def rules_time_per_prompt() -> float:
+    """The median milliseconds the rules tier takes on a corpus prompt."""
+    times = []
+    for item in load_corpus():
+        began = time.perf_counter()
+        read_rules(read_prompt(Prompt(item.text), item.language))
+        times.append((time.perf_counter() - began) * 1000)
+    return statistics.median(times)
