@@ -148,6 +148,8 @@ def _lint_one(
 ) -> PromptLint:
     if not target.text.strip():
         raise UserInputError(f"{target.path}: the prompt is empty")
+    if "\x00" in target.text or target.text.count("\ufffd") > 0.05 * len(target.text):
+        raise UserInputError(f"{target.path}: not a text prompt (binary or not UTF-8)")
     digest = content_hash(target.text)
     language = detect_language(target.text) if options.language == "auto" else options.language
     reading = read_prompt(Prompt(target.text), language)

@@ -104,6 +104,7 @@ def test_fail_above_exits_1_and_user_errors_exit_2(tmp_path: Path) -> None:
         ([str(EXAMPLES / "suite.yaml"), "--config", "v9"], "no configuration 'v9'"),
         ([str(FRAGILE), "--tiers", "judge"], "the judge tier needs a model"),
         ([str(FRAGILE), "--judge-model", "scripted/heuristic"], "needs a real model"),
+        (["/bin/ls"], "not a text prompt"),
     ]
     for args, said in cases:
         code, out = _lint(log, *args)
