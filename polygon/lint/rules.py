@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from polygon.events.families import LintMark
 from polygon.lint import TierReading
-from polygon.lint.reading import Reading, UnitReading
+from polygon.lint.lexicon import LEXICONS
+from polygon.lint.reading import Reading, UnitReading, stem
 
 RULES_MODEL = "polygon-rules/2"
 """The rule set's identity in the cache: bump it when a rule or threshold changes."""
@@ -67,7 +68,7 @@ def _contradiction(reading: Reading) -> tuple[float, list[LintMark]]:
         if len(shared) < 2:
             continue
         strength = min(0.95, 0.55 + 0.1 * (len(shared) - 2))
-        reason = f"{kind} over the same object ({', '.join(sorted(shared)[:4])}) as line {_line(reading, a)}"
+        reason = f"{kind} over the same object ({_shown(reading, b, shared, 4)}) as line {_line(reading, a)}"
         marks.append(_pair_mark("contradiction", b, a, reason, strength))
     return max((m.strength for m in marks), default=0.0), marks
 
@@ -167,7 +168,7 @@ def _scatter(reading: Reading) -> list[LintMark]:
             continue
         shared = reading.objects(a) & reading.objects(b)
         if len(shared) >= 2:
-            about = ", ".join(sorted(shared)[:3])
+            about = _shown(reading, b, shared, 3)
             reason = f"about the same thing as line {_line(reading, a)}, far from it ({about})"
             marks.append(_pair_mark("diluted_attention", b, a, reason, 0.5))
     return marks
@@ -182,6 +183,17 @@ def _pair_mark(axis: str, later: UnitReading, earlier: UnitReading, reason: str,
         strength=round(strength, 3),
         related=(earlier.unit.start, earlier.unit.end),
     )
+
+
+def _shown(reading: Reading, u: UnitReading, stems: frozenset[str], most: int) -> str:
+    """The shared objects as the author wrote them in ``u`` (not as crude stems)."""
+    lex = LEXICONS[reading.language]
+    words: dict[str, str] = {}
+    for w in reading.prompt.unit_words(u.unit):
+        s = stem(w.text, lex)
+        if s in stems and s not in words:
+            words[s] = w.text
+    return ", ".join(words.get(s, s) for s in sorted(stems)[:most])
 
 
 def _line(reading: Reading, u: UnitReading) -> int:
