@@ -61,8 +61,14 @@ def run_heads(log: EventLog) -> list[tuple[int, RunStarted, bool, bool]]:
     return sorted(out, key=lambda r: r[0])
 
 
-def list_runs(log: EventLog, *, suite: str | None = None, include_hidden: bool = False) -> list[RunRow]:
-    """The runs, newest first (hidden ones only when asked)."""
+def list_runs(
+    log: EventLog, *, suite: str | None = None, include_hidden: bool = False, verdicts: bool = True
+) -> list[RunRow]:
+    """The runs, newest first (hidden ones only when asked).
+
+    ``verdicts=False`` skips folding each run for its verdict counts and rubrics: what a
+    page polling a running run needs (calls so far, finished or not), at any size.
+    """
     from polygon.app.report import load_run
     from polygon.projections import verdicts as verdict_fold
 
@@ -70,15 +76,17 @@ def list_runs(log: EventLog, *, suite: str | None = None, include_hidden: bool =
     for _seq, started, finished, hidden in reversed(run_heads(log)):
         if (hidden and not include_hidden) or (suite and started.suite_name != suite):
             continue
-        state = load_run(log, started.run_id)
-        versions = verdict_fold.versions(state)
+        versions: list[str] = []
         states: Counter[str] = Counter()
         passes: set[str] = set()
-        for rec in state.conversations.values():
-            passes.update(rec.judged or rec.passes)
-        if versions:
-            for row in verdict_fold.verdicts(state, versions[-1]):
-                states[row.verdict.verdict if row.verdict else "unjudged"] += 1
+        if verdicts:
+            state = load_run(log, started.run_id)
+            versions = verdict_fold.versions(state)
+            for rec in state.conversations.values():
+                passes.update(rec.judged or rec.passes)
+            if versions:
+                for row in verdict_fold.verdicts(state, versions[-1]):
+                    states[row.verdict.verdict if row.verdict else "unjudged"] += 1
         recorded_at = next(iter(log.read_stream(run_stream(started.run_id)))).recorded_at
         rows.append(
             RunRow(

@@ -83,3 +83,17 @@ def test_the_run_page_shows_the_calibration_when_labels_exist(tmp_path: Path) ->
         "Calibration against human labels"
         not in TestClient(server.make_app(tmp_path / "empty")).get("/").text
     )
+
+
+def test_the_live_runs_api_counts_calls_without_folding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = tmp_path / "log"
+    _run(log, "rone")
+
+    def no_fold(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the live API folded a run")
+
+    monkeypatch.setattr("polygon.app.report.load_run", no_fold)
+    [row] = TestClient(server.make_app(log)).get("/api/runs").json()
+    assert (row["run_id"], row["calls"], row["finished"]) == ("rone", 24, True)
