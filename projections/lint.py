@@ -179,12 +179,7 @@ def lint_lines(lint: PromptLint, text: str, *, threshold: float = 0.5) -> Iterat
     lines = text.splitlines()
     shown = 0
     for number, line in enumerate(lines, start=1):
-        here = [
-            m
-            for m in lint.marks
-            if m.line <= number <= m.end_line and (m.strength >= threshold or m.line == number)
-        ]
-        here = [m for m in here if m.line == number]
+        here = [m for m in lint.marks if m.line == number]
         if not here:
             continue
         shown += 1

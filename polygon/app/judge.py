@@ -122,8 +122,7 @@ def _judge_on_ray(
     concurrency: int,
     ray_address: str,
 ) -> ScoreSummary:
-    from polygon.app.remote import PassRecipe, keyless, visit_on
-    from polygon.execute.ray import RayExecutor
+    from polygon.app.remote import PassRecipe, keyless, visit_on_ray
 
     client = None if judge_model.startswith("scripted/") else hub.client(judge_model)
     settings = JudgeSettings(
@@ -138,12 +137,9 @@ def _judge_on_ray(
         repeats=repeats,
         new_pass=new_pass,
     )
-    executor = RayExecutor(ray_address or None)
-    try:
-        result = visit_on(executor, log, recipe, window=concurrency, now=now, progress=progress)
-    finally:
-        executor.close()
-        asyncio.run(hub.aclose())
+    result = visit_on_ray(
+        log, recipe, hub, ray_address=ray_address, window=concurrency, now=now, progress=progress
+    )
     return ScoreSummary(settings.pass_id, result.scored, result.scored_before)
 
 

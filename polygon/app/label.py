@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import math
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,14 +74,14 @@ def check_criteria(criteria: dict[str, Any], where: str) -> tuple[tuple[str, int
 def record_labels(log: EventLog, labels: list[LabelInput], *, now: Callable[[], str]) -> int:
     """Append every label (each call must exist); returns how many were recorded."""
     pending: list[Pending] = []
-    seen: dict[tuple[str, str], int] = {}
+    seen: dict[str, Counter[tuple[str, str]]] = {}  # run → (call, labeller) → labels so far
     for lab in labels:
         if not log.stream_length(conversation_stream(lab.conversation_id)):
             raise UnknownIdError(f"no conversation {lab.conversation_id!r} in the log ({lab.source})")
         run_id = run_of(lab.conversation_id)
+        if run_id not in seen:
+            seen[run_id] = _earlier(log, run_id)
         key = (lab.conversation_id, lab.by)
-        if key not in seen:
-            seen[key] = _earlier(log, run_id, lab.conversation_id, lab.by)
         recorder = StreamRecorder(
             run_id=run_id, stream=labels_stream(run_id), conversation=lab.conversation_id, seed=0, now=now
         )
@@ -93,19 +94,18 @@ def record_labels(log: EventLog, labels: list[LabelInput], *, now: Callable[[], 
             note=lab.note,
             source=lab.source,
         )
-        recorder.emit(keyed(LABEL, lab.conversation_id, lab.by), event, index=seen[key])
-        seen[key] += 1
+        recorder.emit(keyed(LABEL, lab.conversation_id, lab.by), event, index=seen[run_id][key])
+        seen[run_id][key] += 1
         pending.extend(recorder.pending)
     return log.append(pending).written if pending else 0
 
 
-def _earlier(log: EventLog, run_id: str, conversation_id: str, by: str) -> int:
-    return sum(
-        1
+def _earlier(log: EventLog, run_id: str) -> Counter[tuple[str, str]]:
+    """How many labels each (call, labeller) of the run has already: one read of its labels."""
+    return Counter(
+        (env.payload.conversation_id, env.payload.by)
         for env in log.read_stream(labels_stream(run_id))
         if isinstance(env.payload, LabelRecorded)
-        and env.payload.conversation_id == conversation_id
-        and env.payload.by == by
     )
 
 

@@ -136,8 +136,7 @@ def _probe_on_ray(
     concurrency: int,
     ray_address: str,
 ) -> ProbeSummary:
-    from polygon.app.remote import PassRecipe, keyless, visit_on
-    from polygon.execute.ray import RayExecutor
+    from polygon.app.remote import PassRecipe, keyless, visit_on_ray
 
     if answerer_model != DETECTOR:
         hub.client(answerer_model)  # an unknown provider is refused before any task starts
@@ -145,12 +144,9 @@ def _probe_on_ray(
     recipe = PassRecipe(
         started=started, settings=keyless(hub.settings), probe_model=answerer_model, extra_probes=tuple(extra)
     )
-    executor = RayExecutor(ray_address or None)
-    try:
-        result = visit_on(executor, log, recipe, window=concurrency, now=now, progress=progress)
-    finally:
-        executor.close()
-        asyncio.run(hub.aclose())
+    result = visit_on_ray(
+        log, recipe, hub, ray_address=ray_address, window=concurrency, now=now, progress=progress
+    )
     return ProbeSummary(result.probed, result.probed_before, len(probes_from([*started.probes, *extra])))
 
 

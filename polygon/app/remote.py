@@ -14,7 +14,7 @@ import asyncio
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from polygon.app.judge import Scoring
@@ -65,8 +65,8 @@ class SimulationJob:
     plan: ConversationPlan
     existing: frozenset[str]
     settings: ModelSettings
-    recorded: dict[str, dict[str, Any]] = field(default_factory=dict)
-    now: Callable[[], str] = time.asctime
+    recorded: dict[str, dict[str, Any]]
+    now: Callable[[], str]
 
 
 @dataclass(frozen=True)
@@ -232,7 +232,7 @@ class VisitJob:
 
     recipe: PassRecipe
     events: list[Envelope]
-    now: Callable[[], str] = time.asctime
+    now: Callable[[], str]
 
 
 @dataclass(frozen=True)
@@ -300,6 +300,27 @@ def visit_on(
                 totals[i] += n
             progress(done, len(streams))
     return VisitResult([], *totals)
+
+
+def visit_on_ray(
+    log: EventLog,
+    recipe: PassRecipe,
+    hub: ModelHub,
+    *,
+    ray_address: str,
+    window: int,
+    now: Callable[[], str],
+    progress: Callable[[int, int], None],
+) -> VisitResult:
+    """A whole pass (``judge`` or ``probe``) on Ray; the driver's hub is closed after."""
+    from polygon.execute.ray import RayExecutor
+
+    executor = RayExecutor(ray_address or None)
+    try:
+        return visit_on(executor, log, recipe, window=window, now=now, progress=progress)
+    finally:
+        executor.close()
+        asyncio.run(hub.aclose())
 
 
 class _Batches:

@@ -48,8 +48,8 @@ class RunRow(msgspec.Struct, frozen=True, kw_only=True):
     """Verdict state → calls, under the newest rubric (empty when the run was never judged)."""
 
 
-def run_heads(log: EventLog) -> list[tuple[int, RunStarted, bool, bool]]:
-    """Every run's (seq of its start, start, finished, hidden), oldest first."""
+def run_heads(log: EventLog) -> list[tuple[int, RunStarted, bool, bool, str]]:
+    """Every run's (seq of its start, start, finished, hidden, when it started), oldest first."""
     out = []
     for stream in log.streams(RUN_PREFIX):
         events = list(log.read_stream(stream))
@@ -57,7 +57,7 @@ def run_heads(log: EventLog) -> list[tuple[int, RunStarted, bool, bool]]:
             continue
         finished = any(isinstance(e.payload, RunFinished) for e in events)
         hidden = any(isinstance(e.payload, RunHidden) for e in events)
-        out.append((events[0].seq, events[0].payload, finished, hidden))
+        out.append((events[0].seq, events[0].payload, finished, hidden, events[0].recorded_at))
     return sorted(out, key=lambda r: r[0])
 
 
@@ -73,7 +73,7 @@ def list_runs(
     from polygon.projections import verdicts as verdict_fold
 
     rows = []
-    for _seq, started, finished, hidden in reversed(run_heads(log)):
+    for _seq, started, finished, hidden, recorded_at in reversed(run_heads(log)):
         if (hidden and not include_hidden) or (suite and started.suite_name != suite):
             continue
         versions: list[str] = []
@@ -87,7 +87,6 @@ def list_runs(
             if versions:
                 for row in verdict_fold.verdicts(state, versions[-1]):
                     states[row.verdict.verdict if row.verdict else "unjudged"] += 1
-        recorded_at = next(iter(log.read_stream(run_stream(started.run_id)))).recorded_at
         rows.append(
             RunRow(
                 run_id=started.run_id,
@@ -109,7 +108,7 @@ def list_runs(
 def resolve_run(log: EventLog, ref: str) -> str:
     """A run id from ``latest``, ``latest~N``, an id, or a unique prefix of one."""
     latest = _LATEST.match(ref)
-    visible = [s.run_id for _seq, s, _f, hidden in run_heads(log) if not hidden]
+    visible = [s.run_id for _seq, s, _f, hidden, _at in run_heads(log) if not hidden]
     if latest:
         back = int(latest.group(1) or 0)
         if back >= len(visible):

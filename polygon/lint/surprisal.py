@@ -98,6 +98,15 @@ def _token_surprisals(llm: Any, tokens: list[int]) -> np.ndarray[Any, np.dtype[n
 def _token_spans(llm: Any, text: str, tokens: list[int]) -> list[tuple[int, int]]:
     """Each token's character span, found by walking the text with each token's bytes."""
     data = text.encode()
+    # byte offset → character offset, built once (decoding every prefix would be quadratic);
+    # an offset inside a character counts as that character's start
+    char_of = [0] * (len(data) + 1)
+    byte = 0
+    for i, ch in enumerate(text):
+        width = len(ch.encode())
+        char_of[byte : byte + width] = [i] * width
+        byte += width
+    char_of[len(data)] = len(text)
     spans: list[tuple[int, int]] = []
     at = 0
     for tok in tokens:
@@ -105,7 +114,7 @@ def _token_spans(llm: Any, text: str, tokens: list[int]) -> list[tuple[int, int]
         found = data.find(piece, at, at + len(piece) + 8) if piece else -1
         start = found if found >= 0 else at
         end = start + len(piece) if found >= 0 else at
-        spans.append((len(data[:start].decode(errors="ignore")), len(data[:end].decode(errors="ignore"))))
+        spans.append((char_of[start], char_of[end]))
         at = max(at, end)
     return spans
 

@@ -68,7 +68,7 @@ def test_every_step_is_an_event(tmp_path: Path) -> None:
     assert run_id == "r"
 
 
-def _wait_for_conversations(path: Path, count: int, timeout: float) -> None:
+def wait_for_conversations(path: Path, count: int, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -99,7 +99,7 @@ def test_resume_after_sigkill_equals_an_uninterrupted_run(tmp_path: Path) -> Non
         "--no-progress",
     ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _wait_for_conversations(killed, 3, timeout=60)
+    wait_for_conversations(killed, 3, timeout=60)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     partial = contents(killed)

@@ -8,7 +8,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -22,6 +21,7 @@ from polygon.events.families import (
     SweepFinished,
     SweepStopped,
 )
+from tests.app.test_run import wait_for_conversations
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "clinic"
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -127,20 +127,6 @@ def test_a_first_point_too_big_for_the_limit_is_refused_before_any_call(tmp_path
     assert refused.basis.startswith("first point:") and not any(isinstance(e, RunStarted) for e in events)
 
 
-def _wait_for_calls(log: Path, n: int, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if (log / "data.mdb").exists():
-            try:
-                with LmdbLog(log, readonly=True) as opened:
-                    if sum(1 for s in opened.streams("conv/")) >= n:
-                        return
-            except Exception:  # noqa: BLE001 - the writer may be mid-open; poll again
-                pass
-        time.sleep(0.05)
-    raise AssertionError(f"fewer than {n} calls started within {timeout}s")
-
-
 def test_a_sweep_killed_mid_point_resumes_to_the_same_leaderboard(tmp_path: Path) -> None:
     sweep = str(FIXTURES / "slow_sweep.yaml")
     killed = tmp_path / "killed"
@@ -158,7 +144,7 @@ def test_a_sweep_killed_mid_point_resumes_to_the_same_leaderboard(tmp_path: Path
         "2",
     ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _wait_for_calls(killed, 3, timeout=60)
+    wait_for_conversations(killed, 3, timeout=60)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     assert not any(isinstance(e, SweepFinished) for e in _payloads(killed))

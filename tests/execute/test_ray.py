@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
 from polygon.execute import LocalExecutor
+from tests.app.test_run import wait_for_conversations
 
 ray = pytest.importorskip("ray")
 
@@ -92,20 +93,6 @@ def test_a_worker_killed_mid_run_loses_and_doubles_nothing(cluster: str, tmp_pat
     assert contents(tmp_path / "ray") == contents(tmp_path / "local")
 
 
-def _wait_for_calls(log: Path, n: int, timeout: float = 90) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if (log / "data.mdb").exists():
-            try:
-                with LmdbLog(log, readonly=True) as opened:
-                    if sum(1 for _ in opened.streams("conv/")) >= n:
-                        return
-            except Exception:  # noqa: BLE001 - the writer may be mid-open: poll again
-                pass
-        time.sleep(0.05)
-    raise AssertionError(f"fewer than {n} calls within {timeout}s")
-
-
 @pytest.mark.parametrize(("first", "then"), [("ray", "ray"), ("local", "ray"), ("ray", "local")])
 def test_a_killed_driver_resumes_on_either_executor(
     cluster: str, tmp_path: Path, first: str, then: str
@@ -125,7 +112,7 @@ def test_a_killed_driver_resumes_on_either_executor(
     ]
     cmd += ["--concurrency", "2", "--executor", first, "--ray-address", cluster]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _wait_for_calls(killed, 3)
+    wait_for_conversations(killed, 3, timeout=90)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     partial = contents(killed)
@@ -200,7 +187,15 @@ def test_a_dead_model_server_stops_a_ray_run_with_one_clear_error(cluster: str, 
         **{"caller: {model: scripted/caller}": "caller: {model: openai/caller}", "trials: 1": "trials: 4"},
     )
     args = ["--log", str(tmp_path / "log"), "run", str(suite), "--config", "good", "--run-id", "d"]
-    args += ["--concurrency", "1", "--base-url", "http://127.0.0.1:9/v1", "--executor", "ray", "--no-progress"]
+    args += [
+        "--concurrency",
+        "1",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--executor",
+        "ray",
+        "--no-progress",
+    ]
     res = CliRunner().invoke(cli, args)
     assert res.exit_code == 2, res.output
     assert "is unreachable" in res.output and "--resume d" in res.output
