@@ -50,6 +50,8 @@ def sweep(
     Progress goes to stderr, a line per point.
     """
     loaded = load_sweep(sweep_file)
+    for warning in loaded.warnings:
+        click.echo(f"warning: {warning}", err=True)
     settings = obj.model_settings(base_url or loaded.suite.suite.openai_base_url)
     say = (lambda line: None) if as_json else (lambda line: click.echo(line, err=True))
     with open_log(obj.log_path, readonly=False) as log:

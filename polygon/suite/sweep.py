@@ -101,6 +101,8 @@ class LoadedSweep(BaseModel):
     prompts: dict[str, str]
     """Each ``prompt_file`` value → its text (read inside the sweep's folder)."""
     sweep_hash: str
+    warnings: list[str] = []
+    """Things that would make a leaderboard mislead (printed before the sweep runs)."""
 
 
 def load_sweep(path: str | Path) -> LoadedSweep:
@@ -134,7 +136,26 @@ def load_sweep(path: str | Path) -> LoadedSweep:
     digest = content_hash(
         {"sweep": spec.model_dump(mode="json"), "suite": suite.suite_hash, "prompts": prompts}
     )
-    return LoadedSweep(path=path, spec=spec, suite=suite, prompts=prompts, sweep_hash=digest)
+    return LoadedSweep(
+        path=path,
+        spec=spec,
+        suite=suite,
+        prompts=prompts,
+        sweep_hash=digest,
+        warnings=_warnings(path, spec, agent),
+    )
+
+
+def _warnings(path: Path, spec: SweepSpec, agent: str) -> list[str]:
+    """Model parameters swept on an agent that is not a model: its points may all be one agent."""
+    if agent.startswith("model:"):
+        return []
+    model_only = [p for p in ("temperature", "top_p", "max_tokens") if p in spec.parameters]
+    return [
+        f"{path}: parameters.{p}: the base configuration {spec.base} is not a model agent ({agent}); "
+        "it receives the value in its params and may ignore it — equal points would then say nothing"
+        for p in model_only
+    ]
 
 
 def _prompt_files(path: Path, spec: SweepSpec) -> dict[str, str]:

@@ -209,3 +209,14 @@ def test_random_points_are_drawn_from_the_seed(tmp_path: Path) -> None:
     assert all(0 <= v["temperature"] <= 1.5 for v in first)
     path.write_text(text.replace("seed: 3", "seed: 4"))
     assert [p.values for p in make_points(load_sweep(path))] != first
+
+
+def test_a_model_parameter_swept_on_a_python_agent_is_warned_about(tmp_path: Path) -> None:
+    sweep = (
+        "name: t\nsuite: suite.yaml\nbase: v1\nmode: grid\n"
+        "parameters: {temperature: [0.0, 0.5]}\nscenarios: [coop-booking]\n"
+    )
+    code, _, out = _cli(tmp_path / "log", "sweep", str(_clinic(tmp_path, sweep)))
+    assert code == 0 and "parameters.temperature: the base configuration v1 is not a model agent" in out
+    code, _, out = _cli(tmp_path / "log", "sweep", str(EXAMPLES / "sweep.yaml"))
+    assert code == 0 and "warning:" not in out
