@@ -12,6 +12,10 @@ identity already written and break ``--resume`` of older runs.
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+from collections.abc import Callable
+
 RUN_PREFIX = "run/"
 CONVERSATION_PREFIX = "conv/"
 LABELS_PREFIX = "labels/"
@@ -126,3 +130,18 @@ def is_conversation_stream(stream: str) -> bool:
 def valid_run_id(run_id: str) -> bool:
     """A run id must not hold the separators of conversation ids and streams."""
     return bool(run_id) and "." not in run_id and "/" not in run_id
+
+
+def fresh_id(prefix: str, basis: str, taken: Callable[[str], bool]) -> str:
+    """A short id (``prefix`` + 8 hex digits) derived from ``basis`` that ``taken`` says is free.
+
+    Ids come from what a command starts with (content hashes and the start time, to the
+    second), so two starts within one second share a basis: the n-th candidate salts the hash
+    with n, and each invocation against a log gets an id of its own.
+    """
+    for n in itertools.count():
+        salted = basis if n == 0 else f"{basis}\0{n}"
+        candidate = prefix + hashlib.blake2b(salted.encode(), digest_size=4).hexdigest()
+        if not taken(candidate):
+            return candidate
+    raise AssertionError("unreachable")  # pragma: no cover

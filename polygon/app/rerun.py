@@ -10,7 +10,6 @@ ordinary conversation in a new run, linked to its source, scored like any other.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,7 +22,7 @@ from polygon.compare.divergence import agent_turn_divergence
 from polygon.errors import UserInputError
 from polygon.events import EventLog, Pending
 from polygon.events.families import RunStarted
-from polygon.events.streams import conversation_id, conversation_stream
+from polygon.events.streams import conversation_id, conversation_stream, fresh_id, run_stream
 from polygon.models.hub import ModelHub, ModelSettings
 from polygon.recording import StreamRecorder
 from polygon.score.conversation import JudgeSettings, make_judge
@@ -86,11 +85,8 @@ def rerun(
             "rerun without --continue"
         )
     scenario = source.started.scenario if source.started else "rerun"
-    run_id = (
-        run_id
-        or "x"
-        + hashlib.blake2b(f"{source_id}\0{config}\0{keep_going}\0{now()}".encode(), digest_size=4).hexdigest()
-    )
+    basis = f"{source_id}\0{config}\0{keep_going}\0{now()}"
+    run_id = run_id or fresh_id("x", basis, lambda rid: bool(log.stream_length(run_stream(rid))))
     cid = conversation_id(run_id, config, scenario, 0)
     started = RunStarted(
         run_id=run_id,

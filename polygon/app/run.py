@@ -9,7 +9,6 @@ reused, so the result equals an uninterrupted run.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from polygon.app.progress import Progress, no_progress
 from polygon.errors import ModelServerDownError, ResumeRefusedError, UnknownIdError, UserInputError
 from polygon.events import EventLog, Pending, identity
 from polygon.events.families import ConversationEnded, RunFinished, RunStarted
-from polygon.events.streams import RUN_FINISHED, conversation_stream, run_stream, valid_run_id
+from polygon.events.streams import RUN_FINISHED, conversation_stream, fresh_id, run_stream, valid_run_id
 from polygon.models.hub import ModelHub
 from polygon.probe.answering import ProbeAnswerer
 from polygon.probe.library import DETECTOR
@@ -70,9 +69,9 @@ class RunSummary:
     scoring: ScoreSummary | None = None
 
 
-def new_run_id(suite_hash: str, seed: int, now: str) -> str:
-    """A short run id; unique per start time (pass --run-id for a fixed one)."""
-    return "r" + hashlib.blake2b(f"{suite_hash}{seed}{now}".encode(), digest_size=4).hexdigest()
+def new_run_id(log: EventLog, suite_hash: str, seed: int, now: str) -> str:
+    """A short run id, unused in ``log``: two starts in one second get two ids (--run-id fixes one)."""
+    return fresh_id("r", f"{suite_hash}{seed}{now}", lambda rid: bool(log.stream_length(run_stream(rid))))
 
 
 def _select_configs(loaded: LoadedSuite, wanted: tuple[str, ...]) -> tuple[str, ...]:
@@ -227,7 +226,7 @@ def run_suite(
     wanted = options.configs or (tuple(_started_configs(log, options.resume)) if options.resume else ())
     configs = _select_configs(loaded, wanted)
     seed = loaded.suite.seed if options.seed is None else options.seed
-    run_id = options.resume or options.run_id or new_run_id(loaded.suite_hash, seed, now())
+    run_id = options.resume or options.run_id or new_run_id(log, loaded.suite_hash, seed, now())
     if not valid_run_id(run_id):
         raise UserInputError(f"run id {run_id!r} must not contain '.' or '/'")
     started = _run_started(loaded, run_id, seed, configs)

@@ -10,7 +10,6 @@ sweep stops and says so.
 
 from __future__ import annotations
 
-import hashlib
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ from polygon.events.streams import (
     SWEEP_FINISHED,
     SWEEP_STARTED,
     SWEEP_STOPPED,
+    fresh_id,
     keyed,
     run_stream,
     sweep_stream,
@@ -251,10 +251,8 @@ def _begin(
     )
     if options.resume:
         return options.resume, _resumed(log, options.resume, started)
-    sweep_id = (
-        options.sweep_id
-        or "w" + hashlib.blake2b(f"{loaded.sweep_hash}{now()}".encode(), digest_size=4).hexdigest()
-    )
+    taken = lambda sid: bool(log.stream_length(sweep_stream(sid)))  # noqa: E731
+    sweep_id = options.sweep_id or fresh_id("w", f"{loaded.sweep_hash}{now()}", taken)
     if not valid_run_id(sweep_id):
         raise UserInputError(f"sweep id {sweep_id!r} must not contain '.' or '/'")
     if log.stream_length(sweep_stream(sweep_id)):

@@ -50,7 +50,7 @@ def parse_answer(raw: str | None) -> Answer:
     """A model's answer; anything unreadable is n/a with the raw text as evidence (never a no)."""
     try:
         data = json.loads(raw or "", strict=False)
-    except ValueError:
+    except (ValueError, RecursionError):  # garbage, or nesting deeper than the parser goes
         return "n/a", f"unreadable answer: {(raw or '')[:120]}"
     answer = data.get("answer") if isinstance(data, dict) else None
     if answer not in ("yes", "no", "n/a"):

@@ -150,5 +150,5 @@ async def model_persona(
             facts=data["facts"],
             prompt_hash=prompt_hash,
         )
-    except (ValueError, KeyError, TypeError, ValidationError) as exc:
+    except (ValueError, KeyError, TypeError, ValidationError, RecursionError) as exc:
         return f"persona {slot.index}: unusable answer ({type(exc).__name__}): {(answer.text or '')[:120]}"

@@ -47,6 +47,16 @@ def test_same_suite_and_seed_give_the_same_events(tmp_path: Path) -> None:
     assert contents(tmp_path / "c") != contents(tmp_path / "a")
 
 
+def test_two_runs_started_in_one_second_get_two_ids(tmp_path: Path) -> None:
+    """The run id comes from the suite, the seed and the start second; a second start in that
+    second (the clock stands still here) must not meet the first run's id."""
+    first = run_clinic(tmp_path / "log", configs=("v1",))
+    second = run_clinic(tmp_path / "log", configs=("v1",))
+    assert first != second
+    with LmdbLog(tmp_path / "log", readonly=True) as log:
+        assert {e.payload.run_id for e in log.read_all(tags={"run.started"})} == {first, second}
+
+
 def test_every_step_is_an_event(tmp_path: Path) -> None:
     run_id = run_clinic(tmp_path / "log", run_id="r")
     with LmdbLog(tmp_path / "log", readonly=True) as log:

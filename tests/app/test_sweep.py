@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from polygon.cli.main import cli
@@ -67,11 +68,28 @@ def test_the_example_sweep_ranks_its_points_and_a_second_sweep_reuses_them(tmp_p
     # the same sweep again: every point's profile and settings met again → the same runs, no call re-run
     runs_before = sum(isinstance(e, RunStarted) for e in _payloads(log))
     code, again, out = _cli(log, "sweep", str(EXAMPLES / "sweep.yaml"))
-    assert code == 0, out and "reusing run" in out
+    assert code == 0 and "reusing run" in out, out
     assert sum(isinstance(e, RunStarted) for e in _payloads(log)) == runs_before
     second = _board(log, again.strip())
     assert [r["mean"] for r in second["rows"]] == [r["mean"] for r in board["rows"]]
     assert all(r["reused"] for r in second["rows"])
+
+
+def test_two_sweeps_started_in_one_second_get_two_ids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock stands still (a fast machine starts both in one second): each start has its own id."""
+    import polygon.cli.sweep_cmd as sweep_cmd
+
+    monkeypatch.setattr(sweep_cmd, "system_now", lambda: "2026-01-01T00:00:00Z")
+    sweep = _clinic(tmp_path, "name: s\nsuite: suite.yaml\nbase: v2\nmode: oat\nparameters: {patience: [2]}\n")
+    code, first, out = _cli(tmp_path / "log", "sweep", str(sweep))
+    assert code == 0, out
+    code, second, out = _cli(tmp_path / "log", "sweep", str(sweep))
+    assert code == 0 and "reusing run" in out, out
+    assert first.strip() != second.strip()
+    assert {e.sweep_id for e in _payloads(tmp_path / "log") if isinstance(e, SweepFinished)} == {
+        first.strip(),
+        second.strip(),
+    }
 
 
 def test_the_first_point_below_the_floor_stops_the_sweep(tmp_path: Path) -> None:

@@ -169,6 +169,13 @@ def test_any_model_answer_is_read_or_unreadable(body: Any, raw: str | None) -> N
     assert verdict in ("yes", "no", "n/a")
 
 
+def test_a_model_answer_nested_past_the_parser_is_unreadable_not_a_crash() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    for raw in (deep, '{"goal_achievement": ' + deep + "}"):
+        assert {s.status for s in parse_scores(raw, list(CRITERIA)).values()} <= {"unscored", "missing"}
+        assert parse_answer(raw)[0] == "n/a"
+
+
 # -- agent replies ----------------------------------------------------------------------------
 
 

@@ -125,8 +125,17 @@ def test_one_whole_call_with_gemma_as_agent_caller_and_judge(
     failed = [(c.role, c.turn, c.errors) for c in calls if c.response is None or c.attempts < 1]
     assert not failed, failed
     (judged,) = [e.payload for e in events if e.tag == "judge.scored"]
-    assert isinstance(json.loads(judged.raw, strict=False), dict)  # grammar-constrained JSON from the model
-    assert {s.status for s in judged.scores.values()} <= {"scored", "unscored", "missing"}
+    # What a 270M model writes is its business (its grammar-constrained answer can still be cut
+    # mid-string at max_tokens); Polygon's is to record it raw and read it by the SPEC's rules.
+    assert judged.raw
+    try:
+        answer = json.loads(judged.raw, strict=False)
+    except ValueError:
+        answer = None
+    if isinstance(answer, dict):
+        assert {s.status for s in judged.scores.values()} <= {"scored", "unscored", "missing"}
+    else:  # unreadable: every criterion unscored, never a number, so no gate fires by accident
+        assert {s.status for s in judged.scores.values()} == {"unscored"}
     assert not judged.heuristic and judged.judge == "openai/gemma-3-270m"
     spoken = [e.payload for e in events if e.tag == "conversation.turn_spoken"]
     assert any(t.speaker == "agent" for t in spoken) and any(t.speaker == "caller" for t in spoken)

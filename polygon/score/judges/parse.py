@@ -18,7 +18,7 @@ def parse_scores(raw: str | None, criteria: Sequence[str]) -> dict[str, Criterio
     """Criterion id → parsed score, for every criterion of the rubric."""
     try:
         data = json.loads(raw, strict=False) if raw is not None else None  # control chars tolerated
-    except ValueError:
+    except (ValueError, RecursionError):  # garbage, or nesting deeper than the parser goes
         data = None
     if not isinstance(data, dict):
         shown = (raw or "")[:200]
