@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 LOCAL_STAMP := $(VENV)/.installed-local-stamp
 
-.PHONY: demo test lint typecheck pytest bench fuzz clean
+.PHONY: demo test lint typecheck pytest test-random test-busy test-parallel bench fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,10 +16,14 @@ $(STAMP): pyproject.toml
 # The test suite also starts a real llama.cpp server (the `local` extra: the first time
 # llama-cpp-python compiles from source, a few minutes), tests every lint tier (`lint`), a
 # local Ray (`ray`), and the web UI in Debian's chromium driven by Playwright (`web`; the
-# browser comes from apt, never a download by Playwright).
+# browser comes from apt, never a download by Playwright). llama.cpp's multimodal library
+# (llava/mtmd, a quarter of the compile) is never used here, so it is not built.
+# Chromium downloads while llama.cpp compiles (one waits on the network, the other on the CPU).
 $(LOCAL_STAMP): $(STAMP)
-	$(PY) -m pip install -q -e '.[dev,local,lint,ray,web]'
-	command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+	( command -v chromium >/dev/null || (apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) ) > $(VENV)/chromium.log 2>&1 & apt=$$!; \
+	CMAKE_ARGS="-DLLAVA_BUILD=OFF $$CMAKE_ARGS" $(PY) -m pip install -q -e '.[dev,local,lint,ray,web]'; pip=$$?; \
+	wait $$apt || { cat $(VENV)/chromium.log; exit 1; }; exit $$pip
 	touch $(LOCAL_STAMP)
 
 demo: $(STAMP)
@@ -39,8 +43,22 @@ typecheck: $(STAMP)
 	cd .typecheck && ../$(VENV)/bin/mypy --config-file ../pyproject.toml -p polygon
 	cd .typecheck && PYTHONPATH=. ../$(VENV)/bin/lint-imports ../pyproject.toml
 
+# In file order (-p no:randomly), with the slowest tests named at the end.
 pytest: $(LOCAL_STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -p no:randomly --durations=15
+
+# No test may depend on order, speed or running alone. These three prove it (see README):
+# random order (pytest-randomly prints the seed; rerun that order with --randomly-seed=N),
+# pinned to one core that a busy loop also wants, and two xdist workers.
+test-random: $(LOCAL_STAMP)
+	$(PY) -m pytest -q --durations=15
+
+test-busy: $(LOCAL_STAMP)
+	taskset -c 0 sh -c 'while :; do :; done' & hog=$$!; \
+	taskset -c 0 $(PY) -m pytest -q -p no:randomly --durations=15; rc=$$?; kill $$hog; exit $$rc
+
+test-parallel: $(LOCAL_STAMP)
+	$(PY) -m pytest -q -p no:randomly -n 2 --durations=15
 
 # The four outside boundaries (suite files, transcripts, model answers, agent replies) with
 # 2,500 generated inputs each: 10,000 in all (make test runs 60 each, always the same).

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -71,9 +70,7 @@ def test_a_hostile_suite_is_one_clear_error(tmp_path: Path, what: str, text: str
     folder.mkdir()
     suite = folder / "suite.yaml"
     suite.write_text(text)
-    started = time.monotonic()
-    res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "run", str(suite)])
-    assert time.monotonic() - started < 20
+    res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "run", str(suite)])  # hangs: pytest-timeout
     assert res.exit_code == 2, res.output
     assert res.output.startswith(f"error: {suite}") and res.output.count("\n") == 1, res.output
     assert message in res.output
