@@ -48,10 +48,11 @@ pytest: $(LOCAL_STAMP)
 	$(PY) -m pytest -q -p no:randomly --durations=15
 
 # No test may depend on order, speed or running alone. These three prove it (see README):
-# random order (pytest-randomly prints the seed; rerun that order with --randomly-seed=N),
+# random order (the seed is printed first; SEED=N make test-random reruns that order),
 # pinned to one core that a busy loop also wants, and two xdist workers.
 test-random: $(LOCAL_STAMP)
-	$(PY) -m pytest -q --durations=15
+	seed=$${SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; echo "random order, --randomly-seed=$$seed"; \
+	$(PY) -m pytest -q -p randomly --randomly-seed=$$seed --durations=15
 
 test-busy: $(LOCAL_STAMP)
 	taskset -c 0 sh -c 'while :; do :; done' & hog=$$!; \
