@@ -76,7 +76,10 @@ def _save(site: dict[str, Any], filename: str, **over: str) -> httpx.Response:
     headers = {"origin": over.pop("origin", BASE), **({"host": over.pop("host")} if "host" in over else {})}
     return _secured(
         site["client"].post(
-            "/prompt/save", data={**form, "filename": filename, **over}, headers=headers, follow_redirects=False
+            "/prompt/save",
+            data={**form, "filename": filename, **over},
+            headers=headers,
+            follow_redirects=False,
         )
     )
 
@@ -90,7 +93,9 @@ def test_a_foreign_host_is_refused_on_every_page(site: dict[str, Any], host: str
     assert response.status_code == 421 and "rone" not in response.text and "token" not in response.text
 
 
-@pytest.mark.parametrize("host", [f"127.0.0.1:{PORT}", f"localhost:{PORT}", f"[::1]:{PORT}", f"LOCALHOST:{PORT}"])
+@pytest.mark.parametrize(
+    "host", [f"127.0.0.1:{PORT}", f"localhost:{PORT}", f"[::1]:{PORT}", f"LOCALHOST:{PORT}"]
+)
 def test_its_own_names_are_served(site: dict[str, Any], host: str) -> None:
     assert _secured(site["client"].get("/", headers={"host": host})).status_code == 200
 
@@ -134,7 +139,12 @@ def test_lint_is_json_only_and_capped(site: dict[str, Any]) -> None:
 
     for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data", ""):
         assert _lint(site, json.dumps({"text": "a"}), **{"content-type": kind}).status_code == 415, kind
-    assert _lint(site, json.dumps({"text": "a"}), **{"content-type": "application/json; charset=utf-8"}).status_code == 200
+    assert (
+        _lint(
+            site, json.dumps({"text": "a"}), **{"content-type": "application/json; charset=utf-8"}
+        ).status_code
+        == 200
+    )
     for body in ("[1, 2]", '"x"', "{no", "", "[" * 50_000, '{"text": 5}', '{"text": "a", "tiers": [1]}'):
         assert _lint(site, body).status_code == 400, body[:20]
     assert _lint(site, {"text": "x " * (server.LINT_MAX_BYTES // 2 + 10)}).status_code == 413
@@ -259,13 +269,15 @@ def test_a_config_name_with_a_slash_gives_working_links(tmp_path: Path) -> None:
     suite_dir.mkdir()
     for name in ("agents.py", "prompt_v1.md", "prompt_v2.md"):
         shutil.copy(SUITE.parent / name, suite_dir / name)
-    text = SUITE.read_text().replace("\n  v1:\n", "\n  \"team/v1 #a?b\":\n", 1)
+    text = SUITE.read_text().replace("\n  v1:\n", '\n  "team/v1 #a?b":\n', 1)
     (suite_dir / "suite.yaml").write_text(text)
     log = tmp_path / "log"
     _run(log, "rslash", suite_dir / "suite.yaml")
     client = TestClient(server.make_app(log, port=PORT), base_url=BASE)
     report = client.get("/runs/rslash").text
-    links = sorted({part.split('"', 1)[0] for part in report.split('href="')[1:] if part.startswith("/replay/")})
+    links = sorted(
+        {part.split('"', 1)[0] for part in report.split('href="')[1:] if part.startswith("/replay/")}
+    )
     slashed = [link for link in links if "team%2Fv1" in link]
     assert slashed, links
     for link in slashed[:3]:
