@@ -120,7 +120,10 @@ class Guard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """One request (or the lifespan, passed through)."""
-        if scope["type"] not in ("http", "websocket"):
+        if scope["type"] == "websocket":  # none is served
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        if scope["type"] != "http":
             await self.app(scope, receive, send)  # lifespan
             return
 
@@ -132,7 +135,7 @@ class Guard:
             await send(message)
 
         host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1").lower()
-        if scope["type"] != "http" or host not in self.hosts:
+        if host not in self.hosts:
             why = "refused: this server answers only to its own address (127.0.0.1, localhost)"
             await _plain(with_headers, 421, why)
             return
@@ -271,9 +274,12 @@ def make_app(log_path: Path, suites: list[Path] | None = None, *, port: int = DE
         return guarded(read)
 
     def runs_json(request: Request) -> JSONResponse:
-        with shared.reading() as log:
-            # polled every 2 s while a run is going: calls so far, never a fold of the run
-            return JSONResponse(to_builtins(list_runs(log, verdicts=False)))
+        try:
+            with shared.reading() as log:
+                # polled every 2 s while a run is going: calls so far, never a fold of the run
+                return JSONResponse(to_builtins(list_runs(log, verdicts=False)))
+        except PolygonError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=503)
 
     def run(request: Request) -> HTMLResponse:
         def read(log: EventLog) -> HTMLResponse:

@@ -318,3 +318,10 @@ def test_a_real_server_refuses_a_rebound_host(served: str) -> None:
     rebound = httpx.get(served + "/", headers={"host": f"attacker.test:{port}"})
     assert _secured(rebound).status_code == 421 and "rone" not in rebound.text
     assert httpx.get(f"http://localhost:{port}/").status_code == 200
+
+
+def test_no_websocket_is_served(site: dict[str, Any]) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect), site["client"].websocket_connect("/"):
+        pass
