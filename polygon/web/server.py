@@ -229,7 +229,18 @@ def make_app(log_path: Path, suites: list[Path] | None = None, *, port: int = DE
     """
     shared = SharedLog(log_path)
     hosts = own_hosts(port)
-    lint_slot = anyio.CapacityLimiter(1)  # one reading at a time: the rest wait (within budget)
+    lint_slot = anyio.CapacityLimiter(1)
+    reading_now = threading.Lock()  # taken and released by the reading thread itself
+
+    def read_draft(text: str, tiers: tuple[str, ...]) -> Any:
+        """A reading, or None while another (perhaps one abandoned past its budget) still runs."""
+        if not reading_now.acquire(blocking=False):
+            return None
+        try:
+            return _lint_draft(text, tiers)
+        finally:
+            reading_now.release()
+
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("polygon.web", "templates"),
         autoescape=True,
@@ -407,10 +418,14 @@ def make_app(log_path: Path, suites: list[Path] | None = None, *, port: int = DE
             text, tiers = lint_request(await capped_body(request, LINT_MAX_BYTES))
             if not text.strip():
                 return JSONResponse({"scores": {}, "marks": [], "skipped": {}})
+            # One reading at a time, ever: a reading past its budget is abandoned (a thread
+            # cannot be stopped) but holds the lock until it ends, so none piles up beside it.
             with anyio.fail_after(LINT_SECONDS):
                 result = await anyio.to_thread.run_sync(
-                    _lint_draft, text, tiers, abandon_on_cancel=True, limiter=lint_slot
+                    read_draft, text, tiers, abandon_on_cancel=True, limiter=lint_slot
                 )
+            if result is None:
+                raise Refused(503, "another reading is still running; try again in a moment")
         except Refused as exc:
             return JSONResponse({"error": str(exc)}, status_code=exc.status)
         except TimeoutError:
