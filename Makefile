@@ -61,8 +61,9 @@ test-busy: $(LOCAL_STAMP)
 test-parallel: $(LOCAL_STAMP)
 	$(PY) -m pytest -q -p no:randomly -n 2 --durations=15
 
-# The four outside boundaries (suite files, transcripts, model answers, agent replies) with
-# 2,500 generated inputs each: 10,000 in all (make test runs 60 each, always the same).
+# The outside boundaries (suite files, transcripts, model answers, agent replies, the web UI's
+# endpoints, label files) with 2,500 generated inputs each (make test runs 60 each, always the
+# same). `python -m tests.fuzz.hostile_table` and `tests.fuzz.ray_table` count named hostile tries.
 fuzz: $(STAMP)
 	POLYGON_FUZZ_EXAMPLES=2500 $(PY) -m pytest -q -p no:cacheprovider tests/fuzz
 

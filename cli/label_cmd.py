@@ -55,7 +55,7 @@ def labels() -> None:
     "run_id",
     default=None,
     metavar="RUN",
-    help="Resolve ids relative to RUN (and imported source ids).",
+    help="Only calls of RUN: ids relative to it, imported source ids, full ids of RUN.",
 )
 @click.option("--by", default="", metavar="NAME", help="Labeller for rows that name none (default: $USER).")
 @click.pass_obj
@@ -63,9 +63,10 @@ def import_labels(obj: Context, file: Path, run_id: str | None, by: str) -> None
     """Import labels from CSV (with a header) or JSONL.
 
     Columns / keys: conversation (a full id, or relative to --run) or source_id (an imported
-    transcript's own id, with --run); verdict (pass/fail) and/or reward and/or criterion
-    scores (a column per criterion, e.g. goal_achievement or criterion.safety); by; note.
-    Nothing is recorded unless every row is good.
+    transcript's own id, with --run); verdict (pass/fail) and/or reward (0 failed .. 1
+    achieved) and/or criterion scores (a column per criterion, e.g. goal_achievement or
+    criterion.safety); by; note. With --run every row must be a call of that run. Nothing is
+    recorded unless every row is good.
     """
     with open_log(obj.log_path, readonly=False) as log:
         rows = read_label_file(log, file, run_id, by or obj.user)

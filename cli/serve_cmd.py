@@ -39,4 +39,4 @@ def serve(obj: Context, port: int, suites: tuple[Path, ...]) -> None:
             raise UserInputError(f"--suite {s}: no suite file there")
         resolved.append(path)
     click.echo(f"Polygon on http://127.0.0.1:{port}/ (log {obj.log_path}); Ctrl-C stops it", err=True)
-    uvicorn.run(make_app(obj.log_path, resolved), host="127.0.0.1", port=port, log_level="warning")
+    uvicorn.run(make_app(obj.log_path, resolved, port=port), host="127.0.0.1", port=port, log_level="warning")

@@ -10,6 +10,7 @@ This module imports nothing: every layer, the event log included, may raise thes
     │   ├── UnknownIdError      a run or conversation id the log does not hold
     │   └── ResumeRefusedError  --resume on a run whose suite, prompt or seed changed
     ├── ModelServerDownError    a model server stopped answering: the run stops, resumable
+    ├── InfrastructureError     a worker lacks what a job needs, or Ray failed: stops, resumable
     └── LogError                the event log (``polygon.events.errors``)
 """
 
@@ -40,3 +41,11 @@ class ResumeRefusedError(UserInputError):
 
 class ModelServerDownError(PolygonError):
     """A model server failed so many connections in a row that going on would only fail more."""
+
+
+class InfrastructureError(PolygonError):
+    """Where the work runs failed it, not the agent: a worker without a key or a module, Ray.
+
+    The run stops as on a dead server; the calls the fault hit are not recorded (a resume
+    runs them again).
+    """

@@ -35,6 +35,10 @@ from polygon.recording import StreamRecorder
 from polygon.score.rubric import CRITERIA
 
 VERDICTS = {"pass": "pass", "fail": "fail", "good": "pass", "bad": "fail", "1": "pass", "0": "fail"}
+REWARD_RANGE = (0.0, 1.0)
+"""A label's reward: 0 (failed) to 1 (achieved); it counts as pass at ``--reward-pass-at`` (0.5)."""
+FIELD_LIMIT = 128 * 1024
+"""Longest CSV field (Python's csv default): a note is a line, not a transcript."""
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,7 @@ def _earlier(log: EventLog, run_id: str) -> Counter[tuple[str, str]]:
 
 def read_label_file(log: EventLog, path: Path, run_id: str | None, default_by: str) -> list[LabelInput]:
     """CSV (with a header) or JSONL rows → labels; the first bad row is one error naming FILE:LINE."""
-    text = read_text(path, "labels")
+    text = read_text(path, "labels").removeprefix("\ufeff")  # Excel's UTF-8 CSV starts with a BOM
     rows = list(_jsonl(path, text) if _looks_jsonl(text) else _csv(path, text))
     if not rows:
         raise UserInputError(f"{path}: no labels in the file")
@@ -136,6 +140,9 @@ def _jsonl(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
             row = json.loads(line)
         except ValueError as exc:
             raise UserInputError(f"{path}:{number}: not valid JSON ({getattr(exc, 'msg', exc)})") from None
+        except RecursionError:
+            why = "JSON nested too deep (a label is one flat object)"
+            raise UserInputError(f"{path}:{number}: {why}") from None
         if not isinstance(row, dict):
             raise UserInputError(f"{path}:{number}: expected a JSON object")
         yield number, row
@@ -143,10 +150,20 @@ def _jsonl(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
 
 def _csv(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
     reader = csv.DictReader(io.StringIO(text))
-    if not reader.fieldnames:
-        raise UserInputError(f"{path}: expected a header row (conversation, verdict, …)")
-    for row in reader:
-        yield reader.line_num, {k.strip(): (v or "").strip() for k, v in row.items() if k}
+    try:
+        if not reader.fieldnames:
+            raise UserInputError(f"{path}: expected a header row (conversation, verdict, …)")
+        for row in reader:
+            yield reader.line_num, {k.strip(): _cell(v) for k, v in row.items() if k}
+    except csv.Error as exc:
+        line = reader.line_num + (0 if reader.line_num else 1)
+        why = f"a field longer than {FIELD_LIMIT // 1024} KB" if "field limit" in str(exc) else str(exc)
+        raise UserInputError(f"{path}:{line}: not a usable CSV row ({why})") from None
+
+
+def _cell(value: Any) -> str:
+    """A CSV cell as text (a row longer than the header puts its extra cells in a list)."""
+    return value.strip() if isinstance(value, str) else ""
 
 
 def _label(
@@ -160,7 +177,7 @@ def _label(
 ) -> LabelInput:
     where = f"{path}:{line}"
     cid = _conversation(log, where, row, run_id, keys)
-    raw_verdict = str(row.get("verdict", row.get("label", "")) or "").strip().lower()
+    raw_verdict = _field(where, row, "verdict", "label", numbers=True).lower()
     if raw_verdict and raw_verdict not in VERDICTS:
         raise UserInputError(f"{where}: verdict {raw_verdict!r}: expected pass or fail")
     reward = _reward(where, row.get("reward"))
@@ -178,10 +195,26 @@ def _label(
     criteria = check_criteria(named, where)
     if not raw_verdict and reward is None and not criteria:
         raise UserInputError(f"{where}: a row needs a verdict, a reward or criterion scores")
-    by = str(row.get("by") or row.get("labeller") or default_by)
-    return LabelInput(
-        cid, VERDICTS.get(raw_verdict, ""), criteria, reward, by, str(row.get("note") or ""), where
-    )
+    by = _field(where, row, "by", "labeller") or default_by
+    note = _field(where, row, "note")
+    return LabelInput(cid, VERDICTS.get(raw_verdict, ""), criteria, reward, by, note, where)
+
+
+def _field(where: str, row: dict[str, Any], *names: str, numbers: bool = False) -> str:
+    """The first of ``names`` the row has, as text; a list, an object or a bool is refused.
+
+    With ``numbers``, a whole number is taken as written (a verdict of 1, a source id of 17).
+    """
+    for name in names:
+        value = row.get(name)
+        if value in (None, ""):
+            continue
+        if isinstance(value, str):
+            return value.strip()
+        if numbers and isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        raise UserInputError(f"{where}: {name} {value!r:.60}: expected text")
+    return ""
 
 
 def _reward(where: str, value: Any) -> float | None:
@@ -193,17 +226,26 @@ def _reward(where: str, value: Any) -> float | None:
         raise UserInputError(f"{where}: reward {value!r}: expected a number") from None
     if isinstance(value, bool) or not math.isfinite(reward):
         raise UserInputError(f"{where}: reward {value!r}: expected a finite number")
+    low, high = REWARD_RANGE
+    if not low <= reward <= high:
+        raise UserInputError(f"{where}: reward {value!r}: expected {low:g} (failed) to {high:g} (achieved)")
     return reward
 
 
 def _conversation(
     log: EventLog, where: str, row: dict[str, Any], run_id: str | None, keys: dict[str, str]
 ) -> str:
-    given = str(row.get("conversation") or row.get("conversation_id") or "").strip()
-    source = str(row.get("source_id") or row.get("id") or "").strip()
+    given = _field(where, row, "conversation", "conversation_id")
+    source = _field(where, row, "source_id", "id", numbers=True)
     if given:
-        for candidate in (given, f"{run_id}.{given}" if run_id else ""):
-            if candidate and log.stream_length(conversation_stream(candidate)):
+        # with --run, only calls of that run: relative ids first, then a full id of the run
+        candidates = (f"{run_id}.{given}", given) if run_id else (given,)
+        for candidate in candidates:
+            if log.stream_length(conversation_stream(candidate)):
+                if run_id and run_of(candidate) != run_id:
+                    raise UserInputError(
+                        f"{where}: {given!r} is a call of run {run_of(candidate)!r}, not of --run {run_id}"
+                    )
                 return candidate
         raise UnknownIdError(
             f"{where}: no conversation {given!r} in the log"

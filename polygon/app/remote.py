@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -20,6 +21,7 @@ from typing import Any
 from polygon.app.judge import Scoring
 from polygon.app.passes import Visit
 from polygon.app.probe import Probing
+from polygon.errors import InfrastructureError, PolygonError
 from polygon.events import Envelope, EventLog, Pending
 from polygon.events.families import ConversationStarted, ModelCalled, RunStarted
 from polygon.events.streams import conversation_stream, run_conversations
@@ -80,6 +82,9 @@ class SimulationResult:
     """Why a model server this call used is taken as down (empty when none is)."""
     failing: tuple[int, str] = (0, "")
     """Connections to a server that failed in a row at the call's end, and the server."""
+    fault: str = ""
+    """Why the worker could not do the call (no key, no module): the run stops, nothing of
+    the call is recorded (it is not the agent's error; a resume runs it again)."""
 
 
 class _Collecting(StreamRecorder):
@@ -113,16 +118,33 @@ async def _simulate(job: SimulationJob) -> SimulationResult:
         seed=plan.seed,
         now=job.now,
     )
-    agent = pool.make(plan.config, sink)
+    try:
+        agent = pool.make(plan.config, sink)
+    except (ImportError, PolygonError) as exc:  # the driver made it at load: this worker cannot
+        await pool.aclose()
+        await hub.aclose()
+        return SimulationResult(
+            plan.conversation_id, [], "", fault=worker_fault(f"cannot make the agent: {exc}")
+        )
     try:
         reason = await Conversation(plan, agent, sink, pool.caller(plan, sink)).run()
-        down, failing = hub.unreachable(), hub.failing()
+        down, failing, refused = hub.unreachable(), hub.failing(), hub.refused()
     finally:
         await agent.aclose()
         await pool.aclose()
         await hub.aclose()
+    if refused:
+        return SimulationResult(plan.conversation_id, [], reason, fault=worker_fault(refused))
     sink.flush()
     return SimulationResult(plan.conversation_id, sink.collected, reason, down, failing)
+
+
+def worker_fault(problem: str) -> str:
+    """A worker's fault in one line, naming the worker (and the key its environment lacks)."""
+    where = f"a worker on {socket.gethostname()} (pid {os.getpid()})"
+    if "API key" in problem and not os.environ.get("OPENAI_API_KEY"):
+        problem += "; OPENAI_API_KEY is not set there (set it on every node)"
+    return f"{where}: {problem}"
 
 
 def simulate_on(
@@ -159,6 +181,8 @@ def simulate_on(
     down, streak = "", 0
     with _Batches(log) as batches:
         for done, result in enumerate(executor.map(simulate_one, jobs(), window=window), start=1):
+            if result.fault:  # what arrived before is committed; this call and later ones are not
+                raise InfrastructureError(result.fault)
             batches.add(result.events)
             on_end(result.end_reason)
             finished(done)
@@ -244,6 +268,8 @@ class VisitResult:
     scored_before: int = 0
     probed: int = 0
     probed_before: int = 0
+    fault: str = ""
+    """Why the worker could not score or probe the call (nothing of it is recorded)."""
 
 
 def visit_one(job: VisitJob) -> VisitResult:
@@ -269,8 +295,13 @@ async def _visit(job: VisitJob) -> VisitResult:
             await scoring.visit(visit)
         if probing is not None:
             await probing.visit(visit)
+        refused = hub.refused()
+    except (ImportError, PolygonError) as exc:
+        return VisitResult([], fault=worker_fault(f"cannot score the call: {exc}"))
     finally:
         await hub.aclose()
+    if refused:
+        return VisitResult([], fault=worker_fault(refused))
     return VisitResult(
         sink.pending,
         scoring.done if scoring else 0,
@@ -295,11 +326,14 @@ def visit_on(
     totals = [0, 0, 0, 0]
     with _Batches(log) as batches:
         for done, result in enumerate(executor.map(visit_one, jobs, window=window), start=1):
+            if result.fault:
+                raise InfrastructureError(result.fault)
             batches.add(result.events)
             for i, n in enumerate((result.scored, result.scored_before, result.probed, result.probed_before)):
                 totals[i] += n
             progress(done, len(streams))
-    return VisitResult([], *totals)
+    scored, before, probed, probed_before = totals
+    return VisitResult([], scored, before, probed, probed_before)
 
 
 def visit_on_ray(
@@ -318,6 +352,9 @@ def visit_on_ray(
     executor = RayExecutor(ray_address or None)
     try:
         return visit_on(executor, log, recipe, window=window, now=now, progress=progress)
+    except InfrastructureError as exc:
+        hint = "fix it, then run the same command again (what was recorded is kept, never asked twice)"
+        raise InfrastructureError(f"{exc}; {hint}") from None
     finally:
         executor.close()
         asyncio.run(hub.aclose())

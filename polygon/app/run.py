@@ -20,7 +20,13 @@ from polygon.app.log import recorded_answers
 from polygon.app.passes import Visit, each_conversation, for_each, run_started, start_run
 from polygon.app.probe import Probing
 from polygon.app.progress import Progress, no_progress
-from polygon.errors import ModelServerDownError, ResumeRefusedError, UnknownIdError, UserInputError
+from polygon.errors import (
+    InfrastructureError,
+    ModelServerDownError,
+    ResumeRefusedError,
+    UnknownIdError,
+    UserInputError,
+)
 from polygon.events import EventLog, Pending, identity
 from polygon.events.families import ConversationEnded, RunFinished, RunStarted
 from polygon.events.streams import RUN_FINISHED, conversation_stream, fresh_id, run_stream, valid_run_id
@@ -392,6 +398,11 @@ def _simulate_and_score_on_ray(
             now=now,
             progress=score_progress,
         )
+    except InfrastructureError as exc:  # the worker's or Ray's fault, never the agent's
+        raise InfrastructureError(
+            f"{exc}; the run stopped (what finished is in the log). Fix it, then "
+            f"`polygon run SUITE --resume {run_id}` (on either executor)"
+        ) from None
     finally:
         executor.close()
         asyncio.run(hub.aclose())

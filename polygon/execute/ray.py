@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from polygon.errors import UserInputError
+from polygon.errors import InfrastructureError, PolygonError, UserInputError
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -53,7 +53,28 @@ class RayExecutor:
         self._remotes: dict[Callable[..., Any], Any] = {}
 
     def map(self, fn: Callable[[A], R], items: Iterable[A], *, window: int) -> Iterator[R]:
-        """Results as tasks finish; at most ``window`` tasks submitted and not yet collected."""
+        """Results as tasks finish; at most ``window`` tasks submitted and not yet collected.
+
+        Ray's own failures (a dead raylet or node, a worker that cannot import the job's
+        module) are an :class:`InfrastructureError` in one line; an exception the task itself
+        raised comes back as it was (a Polygon error as its own one line).
+        """
+        errors = self._ray.exceptions
+        try:
+            yield from self._map(fn, items, window=window)
+        except errors.RayTaskError as exc:
+            cause = getattr(exc, "cause", None)
+            if isinstance(cause, PolygonError):
+                raise cause from None
+            if isinstance(cause, ImportError):
+                raise InfrastructureError(
+                    f"a Ray worker cannot import {cause.name or cause}: install it on every node"
+                ) from None
+            raise
+        except errors.RayError as exc:
+            raise InfrastructureError(f"Ray failed: {type(exc).__name__}: {_first_line(exc)}") from None
+
+    def _map(self, fn: Callable[[A], R], items: Iterable[A], *, window: int) -> Iterator[R]:
         ray = self._ray
         remote = self._remotes.get(fn)
         if remote is None:
@@ -75,5 +96,14 @@ class RayExecutor:
     def close(self) -> None:
         """Stop the local Ray this executor started (a cluster it joined keeps running)."""
         if self._started:
-            self._ray.shutdown()
             self._started = False
+            try:
+                self._ray.shutdown()
+            # a Ray that died cannot stop cleanly; the error that stopped the run is the one to show
+            except Exception:  # noqa: BLE001
+                logging.getLogger(__name__).debug("ray.shutdown failed", exc_info=True)
+
+
+def _first_line(exc: BaseException) -> str:
+    """An exception's first non-empty line (Ray's messages run to many)."""
+    return next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)

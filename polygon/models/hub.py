@@ -102,6 +102,10 @@ class ModelHub:
         worst = max(self._servers, key=lambda s: s.failed_connections, default=None)
         return (worst.failed_connections, worst.base_url) if worst is not None else (0, "")
 
+    def refused(self) -> str:
+        """Why a model server refused our key (401/403; empty when none has)."""
+        return next((s.refused for s in self._servers if s.refused), "")
+
     def unreachable(self) -> str:
         """Why a model server is taken as down (empty when none is): the run stops on it."""
         return next((s.dead for s in self._servers if s.dead), "")

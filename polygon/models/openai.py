@@ -86,6 +86,8 @@ class OpenAIClient:
         self._failed_connections = 0
         self.dead = ""
         """Why the server is taken as down (empty while it is not); the run stops on it."""
+        self.refused = ""
+        """Why the server refused our credentials (401/403; empty while it has not)."""
 
     async def aclose(self) -> None:
         """Close the pool if this client made it."""
@@ -184,6 +186,8 @@ class OpenAIClient:
             raise _Retry("429 Too Many Requests", _retry_after(response))
         if status >= 500:
             raise _Retry(f"{status} server error: {_snippet(response.text)}")
+        if status in (401, 403) and not self.refused:
+            self.refused = f"model server {self.base_url} answered {status}: the API key is missing or wrong"
         if status >= 400:
             raise _Fatal(f"{status}: {_snippet(response.text)}")
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -9,16 +10,16 @@ from contextlib import asynccontextmanager, contextmanager
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, quote, urlencode
 
+import anyio
 import jinja2
 from starlette.applications import Starlette
-from starlette.middleware import Middleware
-from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from polygon.app.calibrate import calibrate_runs
 from polygon.app.compare import compare_runs
@@ -37,7 +38,7 @@ from polygon.events.memory import MemoryLog
 from polygon.events.streams import labels_stream, run_conversations
 from polygon.probe.library import probes_from
 from polygon.projections.report import make_report
-from polygon.suite.loading import inside, load_suite
+from polygon.suite.loading import load_suite
 from polygon.web.svg import heat_class, interval_bar
 
 T = TypeVar("T")
@@ -60,6 +61,8 @@ class SharedLog:
     def reading(self) -> Iterator[EventLog]:
         """The log for one request (an empty one until the log exists)."""
         with self._lock:
+            if isinstance(self._log, MemoryLog) and (self.path / "data.mdb").exists():
+                self._log = None  # the log appeared after the server started: read it from now on
             if self._log is None:
                 self._log = (
                     open_log(self.path, readonly=True) if (self.path / "data.mdb").exists() else MemoryLog()
@@ -79,26 +82,172 @@ class SharedLog:
         self._log = None
 
 
-class _Headers(BaseHTTPMiddleware):
-    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
-        response = await call_next(request)
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = (
-            "same-origin"  # no-referrer would send Origin: null on our own form
+DEFAULT_PORT = 8765
+LINT_MAX_BYTES = 64 * 1024
+"""Largest lint request (the editor's drafts are a few KB; beyond this: 413)."""
+LINT_SECONDS = 20.0
+"""Time budget of one lint request; past it the answer is 503 (the reading is abandoned)."""
+SAVE_MAX_BYTES = 1024 * 1024
+"""Largest prompt save (the form, URL-encoded)."""
+NAME_MAX = 120
+"""Longest file name a save accepts."""
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),  # no-referrer would send Origin: null on our own form
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+    (b"cache-control", b"no-store"),
+]
+
+
+def own_hosts(port: int) -> frozenset[str]:
+    """The Host values this server answers to: its loopback names with its port, nothing else."""
+    return frozenset(f"{name}:{port}" for name in ("127.0.0.1", "localhost", "[::1]"))
+
+
+class Guard:
+    """The outermost ASGI layer: a foreign Host is refused, every response carries the headers.
+
+    A foreign Host is a DNS-rebinding page; the headers go on a 404 or a 500 too (this wraps
+    Starlette's own error layer, which middleware inside the app never sees).
+    """
+
+    def __init__(self, app: ASGIApp, port: int) -> None:
+        self.app = app
+        self.hosts = own_hosts(port)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """One request (or the lifespan, passed through)."""
+        if scope["type"] == "websocket":  # none is served
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)  # lifespan
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {k for k, _ in SECURITY_HEADERS}
+                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in names]
+                message = {**message, "headers": [*kept, *SECURITY_HEADERS]}
+            await send(message)
+
+        host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1").lower()
+        if host not in self.hosts:
+            why = "refused: this server answers only to its own address (127.0.0.1, localhost)"
+            await _plain(with_headers, 421, why)
+            return
+        await self.app(scope, receive, with_headers)
+
+
+async def _plain(send: Send, status: int, text: str) -> None:
+    body = text.encode()
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class Refused(Exception):
+    """A request refused with a status and one line (turned into a page or JSON by the caller)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def same_origin(request: Request, hosts: frozenset[str], token: str, given: object) -> None:
+    """Refuse a state-changing or expensive request that did not come from our own page.
+
+    It needs the per-server token (read from the page, which another origin cannot read) and
+    an Origin whose scheme, host and port are this server's (http://127.0.0.1:PORT, aliases).
+    """
+    origin = request.headers.get("origin", "").lower()
+    if origin not in {f"http://{h}" for h in hosts}:
+        raise Refused(403, "refused: the request did not come from this server's own page (Origin)")
+    if not isinstance(given, str) or not secrets.compare_digest(given.encode(), token.encode()):
+        raise Refused(403, "refused: the request did not come from this server's own page (token)")
+
+
+async def capped_body(request: Request, limit: int) -> bytes:
+    """The request's body, refused with 413 past ``limit`` bytes (read no further than that)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) > limit:
+        raise Refused(413, f"refused: the request is larger than {limit} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise Refused(413, f"refused: the request is larger than {limit} bytes")
+    return bytes(body)
+
+
+def media_type(request: Request) -> str:
+    """The request's content type without parameters (``application/json; charset=utf-8`` → …)."""
+    return request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
+
+def lint_request(body: bytes) -> tuple[str, tuple[str, ...]]:
+    """The text and tiers of a lint request (a JSON object), or a 400 naming what is wrong."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        raise Refused(400, 'expected a JSON object {"text": …, "tiers": …}') from None
+    if not isinstance(data, dict):
+        raise Refused(400, 'expected a JSON object {"text": …, "tiers": …}')
+    text, tiers = data.get("text", ""), data.get("tiers", "rules")
+    if not isinstance(text, str) or not isinstance(tiers, str):
+        raise Refused(400, "text and tiers must be strings")
+    known = tuple(t for t in tiers.split(",") if t in ("rules", "surprisal", "embeddings"))
+    return text, known or ("rules",)
+
+
+def save_form(body: bytes) -> dict[str, str]:
+    """A URL-encoded form (the editor's save), each field once."""
+    try:
+        fields = parse_qs(
+            body.decode("utf-8"), keep_blank_values=True, max_num_fields=16, strict_parsing=False
         )
-        return response
+    except (UnicodeDecodeError, ValueError):
+        raise Refused(400, "expected a URL-encoded form") from None
+    return {k: v[0] for k, v in fields.items()}
 
 
-def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
-    """The web UI over the log at ``log_path``; ``suites`` may be edited in the prompt editor."""
+def seg(value: object) -> str:
+    """``value`` quoted as one URL path segment or query value.
+
+    A ``/``, ``?`` or ``#`` in a config or scenario name must not break a link.
+    """
+    return quote(str(value), safe="")
+
+
+def make_app(log_path: Path, suites: list[Path] | None = None, *, port: int = DEFAULT_PORT) -> ASGIApp:
+    """The web UI over the log at ``log_path``, served on 127.0.0.1:``port``.
+
+    ``suites`` may be edited in the prompt editor.
+    """
     shared = SharedLog(log_path)
+    hosts = own_hosts(port)
+    lint_slot = anyio.CapacityLimiter(1)
+    reading_now = threading.Lock()  # taken and released by the reading thread itself
+
+    def read_draft(text: str, tiers: tuple[str, ...]) -> Any:
+        """A reading, or None while another (perhaps one abandoned past its budget) still runs."""
+        if not reading_now.acquire(blocking=False):
+            return None
+        try:
+            return _lint_draft(text, tiers)
+        finally:
+            reading_now.release()
+
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("polygon.web", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
     )
     env.globals.update(interval_bar=interval_bar, heat_class=heat_class, request_args=_request_args)
+    env.filters["seg"] = seg
     token = secrets.token_urlsafe(24)
     editable = [p.resolve() for p in suites or []]
     memo: dict[tuple[object, ...], Any] = {}
@@ -136,9 +285,12 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
         return guarded(read)
 
     def runs_json(request: Request) -> JSONResponse:
-        with shared.reading() as log:
-            # polled every 2 s while a run is going: calls so far, never a fold of the run
-            return JSONResponse(to_builtins(list_runs(log, verdicts=False)))
+        try:
+            with shared.reading() as log:
+                # polled every 2 s while a run is going: calls so far, never a fold of the run
+                return JSONResponse(to_builtins(list_runs(log, verdicts=False)))
+        except PolygonError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=503)
 
     def run(request: Request) -> HTMLResponse:
         def read(log: EventLog) -> HTMLResponse:
@@ -233,12 +385,12 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
             return page(
                 "prompt.html", suites=[], loaded=None, targets=[], chosen="", config="", text="", token=token
             )
-        suite_path = Path(chosen).resolve() if chosen else editable[0]
-        if suite_path not in editable:
+        suite_path = _editable(editable, chosen) if chosen else editable[0]
+        if suite_path is None:
             return page(
                 "error.html",
                 status=404,
-                message=f"{chosen}: not a suite this server was started with (--suite)",
+                message=f"{chosen!r:.200}: not a suite this server was started with (--suite)",
             )
         try:
             loaded = load_suite(suite_path, personas_optional=True)
@@ -259,55 +411,52 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
         )
 
     async def lint_api(request: Request) -> JSONResponse:
-        body = await request.json()
-        text = str(body.get("text", ""))
-        tiers = tuple(
-            t for t in str(body.get("tiers", "rules")).split(",") if t in ("rules", "surprisal", "embeddings")
-        )
-        if not text.strip():
-            return JSONResponse({"scores": {}, "marks": [], "skipped": {}})
-        memory = MemoryLog()  # the editor reads drafts: nothing of a draft goes into the log
-        [result] = lint_targets(
-            memory,
-            [Target(name="draft", path="draft", text=text)],
-            LintOptions(tiers=tiers or ("rules",)),
-            now=lambda: "",
-            readers=Readers(),
-        )
-        return JSONResponse(to_builtins(result))
+        try:
+            same_origin(request, hosts, token, request.headers.get("x-polygon-token"))
+            if media_type(request) != "application/json":
+                raise Refused(415, "expected Content-Type: application/json")
+            text, tiers = lint_request(await capped_body(request, LINT_MAX_BYTES))
+            if not text.strip():
+                return JSONResponse({"scores": {}, "marks": [], "skipped": {}})
+            # One reading at a time, ever: a reading past its budget is abandoned (a thread
+            # cannot be stopped) but holds the lock until it ends, so none piles up beside it.
+            with anyio.fail_after(LINT_SECONDS):
+                result = await anyio.to_thread.run_sync(
+                    read_draft, text, tiers, abandon_on_cancel=True, limiter=lint_slot
+                )
+            if result is None:
+                raise Refused(503, "another reading is still running; try again in a moment")
+        except Refused as exc:
+            return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        except TimeoutError:
+            message = f"the reading took longer than {LINT_SECONDS:.0f} s; try a shorter prompt"
+            return JSONResponse({"error": message}, status_code=503)
+        return JSONResponse(result)
 
     async def save_prompt(request: Request) -> Response:
-        form = await request.form()
-        origin = request.headers.get("origin", "")
-        host = request.headers.get("host", "")
-        if form.get("token") != token or (origin and origin.split("//", 1)[-1] != host):
-            return page("error.html", status=403, message="refused: the form did not come from this page")
-        suite_path = Path(str(form.get("suite", ""))).resolve()
-        if suite_path not in editable:
-            return page("error.html", status=403, message="refused: not a suite this server was started with")
-        name = str(form.get("filename", "")).strip()
         try:
-            target = inside(suite_path, "filename", name)
-        except PolygonError as exc:
-            return page("error.html", status=400, message=str(exc))
-        if target.suffix not in (".md", ".txt") or target.exists():
-            return page(
-                "error.html",
-                status=400,
-                message=f"{name}: give a new .md or .txt file name (nothing is overwritten)",
-            )
-        target.write_text(str(form.get("text", "")), encoding="utf-8")
-        return RedirectResponse(f"/prompt?suite={suite_path}&saved={target.name}", status_code=303)
+            if media_type(request) != "application/x-www-form-urlencoded":
+                raise Refused(415, "expected the editor's form (application/x-www-form-urlencoded)")
+            form = save_form(await capped_body(request, SAVE_MAX_BYTES))
+            same_origin(request, hosts, token, form.get("token"))
+            suite_path = _editable(editable, form.get("suite", ""))
+            if suite_path is None:
+                raise Refused(403, "refused: not a suite this server was started with")
+            target = _new_file(suite_path, form.get("filename", "").strip(), form.get("text", ""))
+        except Refused as exc:
+            return page("error.html", status=exc.status, message=str(exc))
+        query = urlencode({"suite": str(suite_path), "saved": target.name})
+        return RedirectResponse(f"/prompt?{query}", status_code=303)
 
     static = StaticFiles(directory=str(files("polygon.web").joinpath("static")))
     routes = [
         Route("/", runs),
         Route("/api/runs", runs_json),
-        Route("/runs/{run}", run),
+        Route("/runs/{run:path}", run),
         Route("/compare", compare),
         Route("/pair", pair),
-        Route("/replay/{cid}", replay),
-        Route("/explain/{cid}", explain),
+        Route("/replay/{cid:path}", replay),
+        Route("/explain/{cid:path}", explain),
         Route("/prompt", prompt),
         Route("/api/lint", lint_api, methods=["POST"]),
         Route("/prompt/save", save_prompt, methods=["POST"]),
@@ -319,7 +468,55 @@ def make_app(log_path: Path, suites: list[Path] | None = None) -> Starlette:
         yield
         shared.close()
 
-    return Starlette(routes=routes, middleware=[Middleware(_Headers)], lifespan=lifespan)
+    return Guard(Starlette(routes=routes, lifespan=lifespan), port)
+
+
+def _lint_draft(text: str, tiers: tuple[str, ...]) -> Any:
+    """One draft read by the lint tiers (in a worker thread: never on the event loop)."""
+    memory = MemoryLog()  # the editor reads drafts: nothing of a draft goes into the log
+    [result] = lint_targets(
+        memory,
+        [Target(name="draft", path="draft", text=text)],
+        LintOptions(tiers=tiers),
+        now=lambda: "",
+        readers=Readers(),
+    )
+    return to_builtins(result)
+
+
+def _editable(editable: list[Path], given: str) -> Path | None:
+    """The suite ``given`` names if the server was started with it (else None).
+
+    A NUL or an over-long name is just "not one of ours", never an error.
+    """
+    by_name = {str(p): p for p in editable}
+    if given in by_name:
+        return by_name[given]
+    try:
+        resolved = Path(given).resolve()
+    except (OSError, ValueError):
+        return None
+    return resolved if resolved in editable else None
+
+
+def _new_file(suite_path: Path, name: str, text: str) -> Path:
+    """``text`` saved as a new file beside the suite: a plain .md/.txt name, created exclusively.
+
+    An existing file is never overwritten, even one that appears between a check and a write.
+    """
+    plain = name and "/" not in name and "\\" not in name and "\x00" not in name and name not in (".", "..")
+    if not plain or len(name) > NAME_MAX or Path(name).suffix not in (".md", ".txt"):
+        why = f"give a new .md or .txt file name (no folders, at most {NAME_MAX} characters)"
+        raise Refused(400, f"{name!r:.80}: {why}")
+    target = suite_path.parent / name
+    try:
+        with open(target, "x", encoding="utf-8") as out:
+            out.write(text)
+    except FileExistsError:
+        raise Refused(400, f"{name}: that file exists (nothing is overwritten); give a new name") from None
+    except (OSError, UnicodeEncodeError) as exc:
+        raise Refused(400, f"{name!r:.80}: cannot save there ({exc.__class__.__name__})") from None
+    return target
 
 
 def _calibration(log: EventLog, run_id: str, version: str) -> Any:
@@ -345,7 +542,8 @@ PER_PAGE = 200
 
 
 def _page_number(arg: str) -> int:
-    return int(arg) if arg.isdigit() and int(arg) > 0 else 1
+    """The page asked for; anything that is not a plain number (``²``, ``-1``, 10**9 digits) is 1."""
+    return int(arg) if arg.isascii() and arg.isdigit() and 0 < len(arg) < 10 and int(arg) > 0 else 1
 
 
 def _request_args(wanted: dict[str, str], page_number: int) -> str:

@@ -78,11 +78,14 @@ function promptLint() {
     status.textContent = tiers === "rules" ? "" : "reading…";
     const response = await fetch("/api/lint", {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      // the per-server token: only this page can read it, so no other site can ask us to lint
+      headers: { "content-type": "application/json", "x-polygon-token": area.dataset.token },
       body: JSON.stringify({ text, tiers }),
     });
-    render(await response.json(), text);
-    status.textContent = tiers === "rules" ? "rules tier (live)" : "all offline tiers";
+    const result = await response.json();
+    render(result, text);
+    status.textContent = !response.ok ? result.error
+      : tiers === "rules" ? "rules tier (live)" : "all offline tiers";
   };
   area.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => read("rules"), 250); });
   document.getElementById("deeper").addEventListener("click", (e) => read(e.target.dataset.tiers));
