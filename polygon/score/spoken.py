@@ -80,12 +80,12 @@ def claims(text: str) -> Claims:
             if iso:
                 dates.setdefault(iso, m.group(0))
         rest = pattern.sub(" ; ", rest)  # a date's digits are not also a number
-    numbers = {}
+    numbers: dict[str, str] = {}
     for run in digit_runs(rest):
         digits = run.digits.lstrip("0")
         if len(digits) >= MIN_DIGITS:
             numbers.setdefault(digits, rest[run.start : run.end])
-    days = {}
+    days: dict[str, str] = {}
     for w in _WORD.findall(text.lower()):
         day = next((names[0] for names in _WEEKDAYS if w in names), None)
         if day:
