@@ -415,7 +415,7 @@ def _check_gates(checks: list[Checked]) -> dict[str, GateResult]:
         out[POLICY_GATE] = GateResult(
             gate=POLICY_GATE,
             fired=bool(broken),
-            reason="; ".join(f"{c.event.check}: {c.event.detail}" for c in broken),
+            reason=("broken: " + ", ".join(c.event.check for c in broken)) if broken else "",
             evidence=[ev for c in broken for ev in c.event.evidence],
         )
     for c in checks:
