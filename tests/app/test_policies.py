@@ -21,6 +21,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from polygon.cli.main import cli
+from polygon.events.families import CheckRecorded, Evidence
+from polygon.score import checks
+from polygon.transcript import ConversationView
 
 BANK = Path(__file__).parent / "bank27"
 
@@ -320,3 +323,50 @@ def test_the_pizza_example_with_a_policy(tmp_path: Path) -> None:
     assert "coop-veggie/v2" in broke and all(verdict_of(v2[c]) == "fail" for c in broke)
     assert polygon(log, "run", str(suite), "--config", "v1", "--run-id", "p1").exit_code in (0, 1)
     assert not any("policy:no_default_time" in broken(r) for r in rows(log, "p1").values())
+
+
+# 1, under every view: even when the simulated caller really strays, the leak is a fail.
+
+
+def _straying(view: ConversationView) -> CheckRecorded:
+    """A caller check that flags every caller turn (as the old one did on a date of birth)."""
+    evidence = [Evidence(turn=t.turn, at=t.caller_at, quote=f"CALLER: {t.caller_text}") for t in view.turns]
+    return CheckRecorded(
+        conversation_id=view.conversation_id,
+        check="caller_outside_facts",
+        outcome="fail",
+        detail="the caller said something outside its facts",
+        evidence=evidence,
+        simulator=True,
+    )
+
+
+def test_a_leak_outranks_a_straying_caller_in_every_view(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(
+        checks, "ALL", tuple(_straying if c is checks.caller_outside_facts else c for c in checks.ALL)
+    )
+    log = tmp_path / "log"
+    suite = bank(
+        tmp_path,
+        **{
+            "judge: {model: scripted/heuristic, rubric: v4}": (
+                'judge: {model: scripted/heuristic, rubric: v4}\nforbidden_phrases: ["detector:card_number"]'
+            )
+        },
+    )
+    assert run(log, suite, "correct", "x").exit_code == 1  # the straying caller: simulator errors
+    assert {verdict_of(r) for r in rows(log, "x").values()} == {"simulator_error"}
+    assert run(log, suite, "leak_digits", "y").exit_code == 1
+    assert {verdict_of(r) for r in rows(log, "y").values()} == {"fail"}
+    junit = polygon(log, "report", "y", "--junit").output
+    assert junit.count("<failure") == 2 and "<skipped" not in junit
+    html = polygon(log, "report", "y", "--format", "html").output
+    calls = html.split("<h2>Conversations</h2>", 1)[1]
+    assert calls.count("<tr class='fail'>") == 2 and "<tr class='simulator_error'>" not in calls
+    compared = json.loads(polygon(log, "compare", "x", "y", "--json").output)
+    correct, leak = compared["scorecards"]
+    assert leak["gate_failures"]["forbidden_phrase"] == 2 and leak["failed"] == 2
+    assert leak["pass_hat_k"] == {"1": 0.0} and correct["pass_hat_k"] == {}
+    assert correct["simulator_errors"] == 2 and correct["by_caller_type"] == {}
