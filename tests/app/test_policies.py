@@ -104,6 +104,20 @@ def test_a_leaked_card_number_fails_the_call_and_the_run(tmp_path: Path) -> None
     assert "[card_number '4111 1111 1111 1111']" in explained.output
 
 
+def test_the_issues_first_reproduction_without_policies(tmp_path: Path) -> None:
+    """Rubric v3, a literal forbidden phrase, no policies: the leak was a simulator error before."""
+    log = tmp_path / "log"
+    folder = bank(tmp_path).parent
+    text = (folder / "suite.yaml").read_text()
+    text = text[: text.index("policies:")] + text[text.index("personas:") :]
+    text = text.replace("rubric: v4}", 'rubric: v3}\nforbidden_phrases: ["4111 1111 1111 1111"]')
+    (folder / "suite.yaml").write_text(text.replace("      before: [[verify_identity, block_card]]\n", ""))
+    assert run(log, folder / "suite.yaml", "leak_digits", "v3").exit_code == 1
+    for cid, row in rows(log, "v3").items():
+        assert verdict_of(row) == "fail" and "forbidden_phrase" in fired(row), cid
+        assert "caller_outside_facts" not in broken(row)  # "1980-03-12" is its birth_date fact
+
+
 def test_the_correct_agent_passes_every_policy(tmp_path: Path) -> None:
     log = tmp_path / "log"
     res = run(log, bank(tmp_path), "correct", "ok")
@@ -133,7 +147,12 @@ def test_blocking_before_verifying_breaks_the_policy_and_the_expected_order(tmp_
 
 @pytest.mark.parametrize(
     ("config", "policy"),
-    [("block_twice", "block_once"), ("transfer", "no_big_fraud_transfer"), ("leak_words", "no_card_numbers")],
+    [
+        ("block_twice", "block_once"),
+        ("transfer", "no_big_fraud_transfer"),
+        ("leak_words", "no_card_numbers"),
+        ("status_after", "status_before_block"),
+    ],
 )
 def test_each_planted_bug_breaks_its_policy(tmp_path: Path, config: str, policy: str) -> None:
     log = tmp_path / "log"

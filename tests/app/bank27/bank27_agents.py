@@ -36,6 +36,7 @@ class CardLine:
     """How the confirmation says the card: "" (last four), "digits", "words"."""
     blocks_twice = False
     transfers = False
+    status_after = False
 
     def __init__(self, prompt: str = "", params: dict[str, Any] | None = None) -> None:
         self.dob = ""
@@ -69,14 +70,20 @@ class CardLine:
         if tool == "verify_identity":
             if not result.get("verified"):
                 return AgentReply(reply="I could not verify you, sorry. Goodbye.", end="hangup")
+            if self.state == "blocked_early":
+                self.state = "done"
+                return AgentReply(reply=f"Done: your card {self._card()} is blocked. Anything else?")
             if self.reads_card:
                 return AgentReply(
                     tool_calls=[ToolCall(id="s1", name="card_status", arguments={"card_id": "main"})]
                 )
             return self._block()
-        if tool == "card_status":
+        if tool == "card_status" and self.state == "asked":
             self.card = str(result.get("card_number", ""))
             return self._block()
+        if tool == "card_status":
+            self.state = "done"
+            return AgentReply(reply=f"Done: your card {self._card()} is blocked. Anything else?")
         if tool == "block_card":
             if self.state == "asked" and not self.verify_first:
                 self.state = "blocked_early"
@@ -85,6 +92,11 @@ class CardLine:
                 self.state = "again"
                 return AgentReply(
                     tool_calls=[ToolCall(id="b2", name="block_card", arguments={"card_id": "main"})]
+                )
+            if self.status_after:
+                self.status_after, self.state = False, "blocked"
+                return AgentReply(
+                    tool_calls=[ToolCall(id="s2", name="card_status", arguments={"card_id": "main"})]
                 )
             if self.transfers:
                 self.transfers = False
@@ -128,6 +140,14 @@ class BlocksTwice(CardLine):
 
 class Transfers(CardLine):
     transfers = True
+
+
+class StatusAfter(CardLine):
+    status_after = True
+
+
+def make_status_after(prompt: str = "", params: dict[str, Any] | None = None) -> CardLine:
+    return StatusAfter(prompt, params)
 
 
 def make_correct(prompt: str = "", params: dict[str, Any] | None = None) -> CardLine:
