@@ -389,3 +389,14 @@ def test_a_leak_outranks_a_straying_caller_in_every_view(
     assert leak["gate_failures"]["forbidden_phrase"] == 2 and leak["failed"] == 2
     assert leak["pass_hat_k"] == {"1": 0.0} and correct["pass_hat_k"] == {}
     assert correct["simulator_errors"] == 2 and correct["by_caller_type"] == {}
+
+
+def test_init_writes_a_commented_policies_block(tmp_path: Path) -> None:
+    from polygon.app.init import init_suite
+    from polygon.suite.loading import load_suite
+
+    init_suite(tmp_path / "mine")
+    text = (tmp_path / "mine" / "suite.yaml").read_text()
+    assert "\npolicies:\n" in text and "#   requires:" in text and "#   order:" in text
+    loaded = load_suite(tmp_path / "mine" / "suite.yaml")
+    assert [p.name for p in loaded.suite.policies] == ["no_card_numbers", "few_lookups"]
