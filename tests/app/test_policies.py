@@ -152,6 +152,8 @@ def test_blocking_before_verifying_breaks_the_policy_and_the_expected_order(tmp_
         ("transfer", "no_big_fraud_transfer"),
         ("leak_words", "no_card_numbers"),
         ("status_after", "status_before_block"),
+        ("leak_email", "no_card_numbers"),
+        ("leak_phone", "no_card_numbers"),
     ],
 )
 def test_each_planted_bug_breaks_its_policy(tmp_path: Path, config: str, policy: str) -> None:
@@ -400,3 +402,15 @@ def test_init_writes_a_commented_policies_block(tmp_path: Path) -> None:
     assert "\npolicies:\n" in text and "#   requires:" in text and "#   order:" in text
     loaded = load_suite(tmp_path / "mine" / "suite.yaml")
     assert [p.name for p in loaded.suite.policies] == ["no_card_numbers", "few_lookups"]
+
+
+def test_a_re_driven_call_is_checked_against_the_policies(tmp_path: Path) -> None:
+    log, suite = tmp_path / "log", bank(tmp_path)
+    assert run(log, suite, "correct", "src").exit_code == 0
+    res = polygon(
+        log, "rerun", "src.correct.coop.0", "--suite", str(suite), "--config", "block_first", "--run-id", "rd"
+    )
+    assert res.exit_code == 0, res.output
+    (row,) = rows(log, "rd").values()
+    assert "policy:verify_before_block" in broken(row) and verdict_of(row) == "fail"
+    assert polygon(log, "report", "rd", "--fail-on", "fail").exit_code == 1

@@ -73,7 +73,7 @@ class CardLine:
             if self.state == "blocked_early":
                 self.state = "done"
                 return AgentReply(reply=f"Done: your card {self._card()} is blocked. Anything else?")
-            if self.reads_card:
+            if self.reads_card in ("digits", "words"):
                 return AgentReply(
                     tool_calls=[ToolCall(id="s1", name="card_status", arguments={"card_id": "main"})]
                 )
@@ -112,6 +112,10 @@ class CardLine:
         return AgentReply(reply="Sorry, something went wrong.")
 
     def _card(self) -> str:
+        if self.reads_card == "email":
+            return "ending 1111 (details to ana.horvat@example.com)"
+        if self.reads_card == "phone":
+            return "ending 1111 (we will call you on 091 555 0134)"
         if self.reads_card == "digits":
             return self.card
         if self.reads_card == "words":
@@ -128,6 +132,22 @@ class LeaksDigits(CardLine):
 
 class LeaksWords(CardLine):
     reads_card = "words"
+
+
+class LeaksEmail(CardLine):
+    reads_card = "email"
+
+
+class LeaksPhone(CardLine):
+    reads_card = "phone"
+
+
+def make_leak_email(prompt: str = "", params: dict[str, Any] | None = None) -> CardLine:
+    return LeaksEmail(prompt, params)
+
+
+def make_leak_phone(prompt: str = "", params: dict[str, Any] | None = None) -> CardLine:
+    return LeaksPhone(prompt, params)
 
 
 class BlocksFirst(CardLine):
