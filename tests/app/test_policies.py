@@ -414,3 +414,31 @@ def test_a_re_driven_call_is_checked_against_the_policies(tmp_path: Path) -> Non
     (row,) = rows(log, "rd").values()
     assert "policy:verify_before_block" in broken(row) and verdict_of(row) == "fail"
     assert polygon(log, "report", "rd", "--fail-on", "fail").exit_code == 1
+
+
+def test_a_suite_without_policies_keeps_its_hash(tmp_path: Path) -> None:
+    """Runs started before policies existed resume: saying nothing of policies changes no hash."""
+    from polygon.events import content_hash
+    from polygon.suite.loading import load_suite
+
+    plain = bank(tmp_path)
+    text = plain.read_text()
+    text = text[: text.index("policies:")] + text[text.index("personas:") :]
+    text = text.replace("      before: [[verify_identity, block_card]]\n", "")
+    plain.write_text(text)
+    empty = plain.parent / "empty.yaml"
+    empty.write_text(text.replace("personas:\n", "policies: []\npersonas:\n", 1))
+    assert load_suite(plain).suite_hash == load_suite(empty).suite_hash
+    # An expect that names no order hashes as it did before `before:` existed: the hash is
+    # that of the suite's dump without the two new fields.
+    bare = plain.parent / "bare.yaml"
+    bare.write_text(
+        text.replace("    persona: busy\n", "    persona: busy\n    expect: {end: [caller_done]}\n")
+    )
+    loaded = load_suite(bare)
+    dumped = loaded.suite.model_dump(mode="json")
+    del dumped["lint"], dumped["policies"]
+    for scenario in dumped["scenarios"]:
+        if scenario["expect"]:
+            del scenario["expect"]["before"]
+    assert loaded.suite_hash == content_hash({"suite": dumped, "prompts": loaded.prompts})
