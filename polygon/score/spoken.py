@@ -86,8 +86,8 @@ def claims(text: str) -> Claims:
         if len(digits) >= MIN_DIGITS:
             numbers.setdefault(digits, rest[run.start : run.end])
     days: dict[str, str] = {}
-    for w in _WORD.findall(text.lower()):
-        day = next((names[0] for names in _WEEKDAYS if w in names), None)
+    for w in _WORD.findall(text):
+        day = next((names[0] for names in _WEEKDAYS if w.lower() in names), None)
         if day:
             days.setdefault(day, w)
     return Claims(dates, numbers, days)
