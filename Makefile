@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 LOCAL_STAMP := $(VENV)/.installed-local-stamp
 
-.PHONY: demo test lint typecheck pytest bench fuzz clean
+.PHONY: demo test lint typecheck pytest bench fuzz clean docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,12 @@ typecheck: $(STAMP)
 	for d in events projections cli rubrics examples; do cp -rs "$$PWD/$$d" .typecheck/polygon/$$d; done
 	cd .typecheck && ../$(VENV)/bin/mypy --config-file ../pyproject.toml -p polygon
 	cd .typecheck && PYTHONPATH=. ../$(VENV)/bin/lint-imports ../pyproject.toml
+
+# The reference pages (docs/reference/) and the JSON Schemas shipped in the package are generated
+# from the code; a test fails when they drift. Regenerate them after changing a model, a command,
+# an event or the agent protocol.
+docs: $(STAMP)
+	$(PY) -m polygon.docs
 
 pytest: $(LOCAL_STAMP)
 	$(PY) -m pytest -q
