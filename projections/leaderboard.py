@@ -26,6 +26,7 @@ import msgspec
 
 from polygon.events.families import PointRan, PointRefused, SweepStarted, SweepStopped
 from polygon.projections.compare import Side, bootstrap_mean, paired
+from polygon.projections.report import LATENCY_NOTE, latency_cell
 from polygon.projections.verdicts import ConversationVerdict
 from polygon.score.verdict import GRADED, STATES
 from polygon.texttable import LEFT, RIGHT, table
@@ -47,6 +48,9 @@ class Row(msgspec.Struct, frozen=True, kw_only=True):
     high: float | None = None
     stability: float | None = None
     speed_ms: float | None = None
+    """Median of the point's calls' p95 agent turn latency, over the ``speed_calls`` measured."""
+    speed_calls: int = 0
+    """How many of the point's calls had any latency measured."""
     states: dict[str, int] = {}
     tie: bool = False
     """Within noise of the leader (paired bootstrap); the leader itself is not a tie."""
@@ -149,6 +153,7 @@ def _measured(started: SweepStarted, index: int, rows: Sequence[ConversationVerd
         high=None if high is None else round(high, 2),
         stability=round(statistics.pstdev(graded), 2) if graded else None,
         speed_ms=round(statistics.median(latencies), 1) if latencies else None,
+        speed_calls=len(latencies),
         states={s: states[s] for s in (*STATES, "unjudged") if states[s]},
         tokens=ran.tokens,
         reused=ran.reused,
@@ -235,6 +240,8 @@ def leaderboard_lines(board: Leaderboard) -> Iterator[str]:
             [("-", RIGHT), ("point", LEFT), ("why not ranked", LEFT)],
             (["-", _values(row, board.centre), row.note] for row in others),
         )
+    if any(r.speed_ms is not None for r in board.rows):
+        yield LATENCY_NOTE
     yield ""
     yield "Each point's calls are an ordinary run: polygon report RUN, replay RUN.<config>.<scenario>.<trial>"
     for row in board.rows:
@@ -260,7 +267,7 @@ RANKED_COLUMNS = [
 def _ranked_cells(board: Leaderboard, row: Row) -> list[str]:
     """A ranked point's cells: its label whole (never cut, so two points never read alike)."""
     ci = f"[{row.low:.1f}, {row.high:.1f}]" if row.low is not None and row.high is not None else "—"
-    speed = f"{row.speed_ms:.0f}" if row.speed_ms is not None else "—"
+    speed = latency_cell(row.speed_ms, row.speed_calls, row.calls)
     if row.rank == 1:
         vs = "leader"
     elif row.difference is None:
