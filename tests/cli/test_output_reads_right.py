@@ -280,3 +280,12 @@ def test_markdown_escapes_pipes() -> None:
     report.configs = _summaries(report.conversations)
     out = render_markdown(report)
     assert "| c\\|d |" in out
+
+
+def test_personas_list_fits_forty_character_ids(long_log: Path) -> None:
+    suite = long_log.parent / "s" / "suite.yaml"
+    code, out, all_ = _cli(long_log, "personas", "list", str(suite))
+    assert code == 0, all_
+    for persona in ("cooperative-check".ljust(40, "x"), "busy-check".ljust(40, "x")):
+        _whole(persona, out)
+    _aligned(out, "persona ", "type")
