@@ -10,6 +10,7 @@ so a field added without regenerating fails the test.
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 import typing
@@ -37,6 +38,7 @@ from polygon.matching import FACT, OPERATORS
 from polygon.score.checks import AGENT_CHECKS
 from polygon.score.rubric import BUILTIN_GATES, CHECK_GATE, CRITERIA, GATE_TEXT, Rubric, bundled_versions
 from polygon.simulate.agents import AgentReply, AgentStep, Message, ToolCall, ToolResult
+from polygon.simulate.agents.http import HttpAgent
 from polygon.simulate.callers.packs import EN as EN_PACK
 from polygon.simulate.engine import AGENT_ENDINGS, MAX_TOOL_ROUNDS
 from polygon.simulate.plan import tool_definitions
@@ -50,6 +52,8 @@ REGENERATE = "python -m polygon.docs"
 """The one command that regenerates every generated page and schema (also ``make docs``)."""
 SERVER_EXAMPLE = "docs/reference/agent_server.py"
 """The runnable stdlib example server, included verbatim in the HTTP agent page (a test runs it)."""
+HTTP_TIMEOUT_S = inspect.signature(HttpAgent).parameters["timeout_s"].default
+"""How long an HTTP agent's step may take (the adapter's default)."""
 GENERATED = (
     f"<!-- Generated from the code by `{REGENERATE}`: do not edit; change the code and regenerate. -->\n\n"
 )
@@ -798,7 +802,7 @@ def http_agent_page() -> str:
         "Any of these ends the call with the end reason `agent_error` (verdict state `error`, which",
         "counts against the agent); the reason is recorded and shown by `polygon replay`:",
         "",
-        "- the endpoint cannot be reached, or takes longer than 30 s;",
+        f"- the endpoint cannot be reached, or takes longer than {HTTP_TIMEOUT_S:g} s;",
         "- an HTTP status other than 200;",
         "- a body that is not JSON of the reply's shape (`answered malformed JSON: …`);",
         "- `end` other than " + ", ".join(f'`"{e}"`' for e in AGENT_ENDINGS) + " (a protocol violation);",
