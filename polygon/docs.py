@@ -890,7 +890,8 @@ def cli_page() -> str:
     from polygon.cli.main import COMMANDS, cli
 
     out = ["# Command reference", "", "Every command's `--help`, as `polygon` prints it.", ""]
-    root = click.Context(cli, info_name="polygon", terminal_width=100, max_content_width=100)
+    # make_context applies the group's context settings (-h as well as --help), as `polygon` does
+    root = cli.make_context("polygon", [], resilient_parsing=True, terminal_width=100, max_content_width=100)
     out += ["## polygon", "", "```text", cli.get_help(root).rstrip(), "```"]
     for name in sorted(COMMANDS):
         command = cli.get_command(root, name)
@@ -900,9 +901,7 @@ def cli_page() -> str:
 
 
 def _command_help(command: click.Command, path: str, parent: click.Context) -> Iterator[str]:
-    ctx = click.Context(
-        command, info_name=path.rsplit(" ", 1)[-1], parent=parent, terminal_width=100, max_content_width=100
-    )
+    ctx = command.make_context(path.rsplit(" ", 1)[-1], [], parent=parent, resilient_parsing=True)
     yield from ["", f"## {path}", "", "```text", command.get_help(ctx).rstrip(), "```"]
     if isinstance(command, click.Group):
         for sub in sorted(command.list_commands(ctx)):
