@@ -161,3 +161,14 @@ def test_the_documented_http_protocol_is_what_the_example_server_receives(
     assert answered["tool_call_id"] == call["id"] and answered["name"] == "parcel_status"
     page = (ROOT / "docs" / "reference" / "http-agent.md").read_text()
     assert "OpenAI chat shapes" not in page and '"tool_call_id": "c1"' in page
+
+
+def test_every_relative_link_in_the_readme_and_docs_resolves() -> None:
+    import re
+
+    broken = []
+    for page in [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
+            if not target.startswith(("http://", "https://")) and not (page.parent / target).exists():
+                broken.append(f"{page.relative_to(ROOT)} → {target}")
+    assert not broken, broken
