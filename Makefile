@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 LOCAL_STAMP := $(VENV)/.installed-local-stamp
 
-.PHONY: demo test lint typecheck pytest test-random test-busy test-parallel bench fuzz clean
+.PHONY: demo test lint typecheck pytest test-random test-busy test-parallel bench fuzz clean docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,11 +43,17 @@ typecheck: $(STAMP)
 	cd .typecheck && ../$(VENV)/bin/mypy --config-file ../pyproject.toml -p polygon
 	cd .typecheck && PYTHONPATH=. ../$(VENV)/bin/lint-imports ../pyproject.toml
 
+# The reference pages (docs/reference/) and the JSON Schemas shipped in the package are generated
+# from the code; a test fails when they drift. Regenerate them after changing a model, a command,
+# an event or the agent protocol.
+docs: $(STAMP)
+	$(PY) -m polygon.docs
+
 # In file order (-p no:randomly), with the slowest tests named at the end.
 pytest: $(LOCAL_STAMP)
 	$(PY) -m pytest -q -p no:randomly --durations=15
 
-# No test may depend on order, speed or running alone. These three prove it (see README):
+# No test may depend on order, speed or running alone. These three prove it (docs/testing.md):
 # random order (the seed is printed first; SEED=N make test-random reruns that order),
 # pinned to one core that a busy loop also wants, and two xdist workers.
 test-random: $(LOCAL_STAMP)

@@ -7,7 +7,7 @@ import click
 from polygon.app.compare import compare_runs
 from polygon.app.log import open_log
 from polygon.cli.context import RUN, Context
-from polygon.projections.compare_render import comparison_json, comparison_lines
+from polygon.projections.compare_render import comparison_json, comparison_lines, comparison_markdown
 
 
 @click.command()
@@ -19,7 +19,15 @@ from polygon.projections.compare_render import comparison_json, comparison_lines
     is_flag=True,
     help="Compare sides that differ in caller, judge or noise (said in the header).",
 )
-@click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+    help="markdown: for a pull-request comment or a CI step summary.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.pass_obj
 def compare(
     obj: Context,
@@ -27,6 +35,7 @@ def compare(
     rubric: str | None,
     configs: tuple[str, ...],
     allow_mixed: bool,
+    fmt: str,
     as_json: bool,
 ) -> None:
     """Compare configurations: scorecards, scenarios by spread, divergence, analysis.
@@ -37,8 +46,11 @@ def compare(
     """
     with open_log(obj.log_path, readonly=True) as log:
         result = compare_runs(log, runs, rubric=rubric, configs=configs, allow_mixed=allow_mixed)
-    if as_json:
+    if as_json or fmt == "json":
         click.echo(comparison_json(result), nl=False)
+        return
+    if fmt == "markdown":
+        click.echo(comparison_markdown(result), nl=False)
         return
     for line in comparison_lines(result):
         click.echo(line)

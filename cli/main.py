@@ -51,6 +51,7 @@ COMMANDS = {
     "leaderboard": "leaderboard_cmd:leaderboard",
     "log": "log_cmd:log",
     "runs": "runs_cmd:runs",
+    "schema": "schema_cmd:schema",
     "serve": "serve_cmd:serve",
 }
 """Command → ``module:attribute`` in ``polygon.cli``: one module per command, imported only
@@ -78,6 +79,7 @@ SUMMARIES = {
     "rerun": "Feed CONVERSATION's caller turns, as heard, to another configuration.",
     "runs": "The runs in the log, newest first: calls, verdicts, rubrics, finished or not.",
     "run": "Simulate every scenario of SUITE against each configuration; print the run id.",
+    "schema": "The JSON Schema of a suite, rubric or sweep file (for editors: see docs/reference/).",
     "serve": "The web UI on 127.0.0.1: runs, reports, comparison, replay, explain, prompt editor.",
     "sweep": "Run a sweep: each point a profile and an ordinary run; print the leaderboard.",
     "trend": "A probe's compliance across runs, in log order; a reworded probe starts a new series.",

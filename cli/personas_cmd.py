@@ -13,6 +13,7 @@ from polygon.cli.context import Context, system_now
 from polygon.models.hub import ModelHub
 from polygon.suite.loading import load_suite
 from polygon.suite.personas import OFFLINE_GENERATOR
+from polygon.texttable import LEFT, RIGHT, table
 
 
 @click.group()
@@ -78,11 +79,27 @@ def list_personas(suite: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, sort_keys=True))
         return
-    for r in rows:
-        mark = "STALE" if r["stale"] else ("generated" if r["generated"] else "written")
-        click.echo(
-            f"{r['id']:<34}{r['type']:<13}{r['outcome']:<10}{r['difficulty']:>2}  {mark:<10} {r['goal']}"
-        )
+    cells = [
+        [
+            r["id"],
+            r["type"],
+            r["outcome"],
+            r["difficulty"],
+            "STALE" if r["stale"] else ("generated" if r["generated"] else "written"),
+            r["goal"],
+        ]
+        for r in rows
+    ]
+    columns = [
+        ("persona", LEFT),
+        ("type", LEFT),
+        ("outcome", LEFT),
+        ("difficulty", RIGHT),
+        ("source", LEFT),
+        ("goal", LEFT),
+    ]
+    for line in table(columns, cells):
+        click.echo(line)
     if stale:
         click.echo(f"{len(stale)} stale: regenerate with `polygon personas generate {suite}`", err=True)
     click.echo(f"generated personas file: {personas_path(loaded)}", err=True)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+from typing import TextIO
 
 import click
 
@@ -15,7 +17,11 @@ from polygon.projections.replay import as_data, ending_lines, header_lines, poli
 
 @click.command()
 @click.argument("conversation", type=CONVERSATION)
-@click.option("--step", is_flag=True, help="Wait for Enter between turns.")
+@click.option(
+    "--step",
+    is_flag=True,
+    help="Wait for a line on stdin before each turn (Enter at a terminal; q or the end of stdin stops).",
+)
 @click.option("--json", "as_json", is_flag=True, help="The same content as JSON.")
 @click.pass_obj
 def replay(obj: Context, conversation: str, step: bool, as_json: bool) -> None:
@@ -36,12 +42,23 @@ def replay(obj: Context, conversation: str, step: bool, as_json: bool) -> None:
         return
     for line in header_lines(view):
         click.echo(line)
-    for t in view.turns:
-        if step:
-            click.prompt("", default="", show_default=False, prompt_suffix="(Enter for the next turn)")
+    stdin = sys.stdin
+    for shown, t in enumerate(view.turns):
+        if step and not _next_turn(stdin):
+            # stdin ended (a pipe ran dry, or Ctrl-D): stop where we are, in one line, not "Aborted!"
+            click.echo(f"stopped after {shown} of {len(view.turns)} turns: stdin ended", err=True)
+            return
         for line in turn_lines(t):
             click.echo(line)
     for line in ending_lines(view):
         click.echo(line)
     for line in policy_lines(broken, view):
         click.echo(line)
+
+
+def _next_turn(stdin: TextIO) -> bool:
+    """Wait for a line on stdin (Enter at a terminal, any line from a pipe); False at its end or on q."""
+    if stdin.isatty():
+        click.echo("(Enter for the next turn, q to stop)", nl=False, err=True)
+    line = stdin.readline()
+    return bool(line) and line.strip().lower() not in ("q", "quit")

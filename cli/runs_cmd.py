@@ -7,9 +7,10 @@ import json
 import click
 
 from polygon.app.log import open_log
-from polygon.app.runs import hide_run, list_runs
+from polygon.app.runs import RunRow, hide_run, list_runs, run_state
 from polygon.cli.context import RUN, Context, system_now
 from polygon.events import to_builtins
+from polygon.texttable import LEFT, RIGHT, table
 
 
 @click.group(invoke_without_command=True)
@@ -30,15 +31,27 @@ def runs(ctx: click.Context, suite: str | None, include_hidden: bool, as_json: b
     if not rows:
         click.echo("no runs (polygon demo, or polygon run SUITE)")
         return
-    click.echo(f"{'run':<12}{'suite':<16}{'started':<22}{'calls':>6}  {'state':<10}{'rubrics':<10}verdicts")
-    for r in rows:
-        state = "hidden" if r.hidden else "finished" if r.finished else "UNFINISHED"
-        verdicts = " ".join(f"{k} {v}" for k, v in r.states.items()) or "not judged"
-        rubrics = ",".join(r.rubrics) or "—"
-        click.echo(
-            f"{r.run_id:<12}{r.suite[:15]:<16}{r.started:<22}{r.calls:>6}  {state:<10}{rubrics:<10}{verdicts}"
-        )
+    for line in table(
+        [
+            ("run", LEFT),
+            ("suite", LEFT),
+            ("started", LEFT),
+            ("calls", RIGHT),
+            ("state", LEFT),
+            ("rubrics", LEFT),
+            ("verdicts", LEFT),
+        ],
+        (
+            [r.run_id, r.suite, r.started, r.calls, run_state(r), ",".join(r.rubrics) or "—", _verdicts(r)]
+            for r in rows
+        ),
+    ):
+        click.echo(line)
     click.echo("refer to the newest as `latest` (and `latest~1` …) wherever a run id is asked for", err=True)
+
+
+def _verdicts(r: RunRow) -> str:
+    return " ".join(f"{k} {v}" for k, v in r.states.items()) or "not judged"
 
 
 @runs.command("hide")

@@ -10,6 +10,7 @@ from polygon.app.log import open_log
 from polygon.app.trend import probe_trend
 from polygon.cli.context import Context
 from polygon.events import to_builtins
+from polygon.texttable import LEFT, table
 
 
 @click.command()
@@ -24,6 +25,7 @@ def trend(obj: Context, probe_id: str, config: str | None, as_json: bool) -> Non
     if as_json:
         click.echo(json.dumps(to_builtins(points), sort_keys=True))
         return
+    rows = []
     for p in points:
         r = p.rate
         rate = (
@@ -31,5 +33,7 @@ def trend(obj: Context, probe_id: str, config: str | None, as_json: bool) -> Non
             if r.rate is None
             else f"{r.rate * 100:.0f}% [{(r.low or 0) * 100:.0f}–{(r.high or 0) * 100:.0f}]"
         )
-        note = f"  ← {p.note}" if p.note else ""
-        click.echo(f"{p.run_id:<12}{p.config:<10}{rate:<18} n={r.applicable} (n/a {r.not_applicable}){note}")
+        rows.append([p.run_id, p.config, rate, f"n={r.applicable} (n/a {r.not_applicable})", p.note])
+    columns = [("run", LEFT), ("config", LEFT), ("rate", LEFT), ("calls", LEFT), ("note", LEFT)]
+    for line in table(columns, rows):
+        click.echo(line)

@@ -29,6 +29,7 @@ import numpy as np
 
 from polygon.events.families import LabelRecorded
 from polygon.projections.verdicts import ConversationVerdict
+from polygon.texttable import LEFT, RIGHT, table
 
 BOOTSTRAP_SEED = 20261130
 RESAMPLES = 2000
@@ -334,11 +335,26 @@ def calibration_lines(c: Calibration) -> Iterator[str]:
         yield "  criteria: no labelled criterion scores, and one judge repeat a call (α needs --repeats ≥ 2)"
     else:
         yield ""
-        yield f"  {'criterion':<24}{'Spearman ρ':>12}{'n':>5}{'α repeats':>12}{'calls':>7}"
-        for a in shown:
-            rho = "—" if a.spearman is None else f"{a.spearman:+.2f}"
-            alpha = "—" if a.repeats_alpha is None else f"{a.repeats_alpha:.2f}"
-            yield f"  {a.criterion:<24}{rho:>12}{a.labelled:>5}{alpha:>12}{a.calls_with_repeats:>7}"
+        yield from table(
+            [
+                ("criterion", LEFT),
+                ("Spearman ρ", RIGHT),
+                ("n", RIGHT),
+                ("α repeats", RIGHT),
+                ("calls", RIGHT),
+            ],
+            (
+                [
+                    a.criterion,
+                    "—" if a.spearman is None else f"{a.spearman:+.2f}",
+                    str(a.labelled),
+                    "—" if a.repeats_alpha is None else f"{a.repeats_alpha:.2f}",
+                    str(a.calls_with_repeats),
+                ]
+                for a in shown
+            ),
+            indent="  ",
+        )
         yield "  (ρ: judge's median against labelled scores; α: the judge against itself across repeats)"
     if c.disagreements:
         yield ""

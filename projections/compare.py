@@ -19,7 +19,7 @@ import numpy as np
 
 from polygon.compare.divergence import Divergence, find_divergence
 from polygon.projections.probes import ProbeTable, Rate
-from polygon.projections.report import call_latency, scenario_trials
+from polygon.projections.report import call_latency, latency_measured, measured_latencies, scenario_trials
 from polygon.projections.verdicts import ConversationVerdict
 from polygon.score.verdict import GRADED, OUT_OF_SCORECARD
 from polygon.transcript import ConversationView
@@ -63,7 +63,13 @@ class Scorecard(msgspec.Struct, frozen=True, kw_only=True):
     flip_rate: float = 0.0
     """Mean over scenarios of the share of trials that differ from the scenario's usual state."""
     latency_p95_ms: float | None = None
-    """Median over calls of each call's p95 agent turn latency."""
+    """Median of each call's p95 agent turn latency, over this side's ``latency_calls`` measured calls."""
+    latency_calls: int = 0
+    """This side's calls with any latency measured."""
+    latency_common_p95_ms: float | None = None
+    """The same median over only the (scenario, trial) calls measured on every side: like with like."""
+    latency_common_calls: int = 0
+    """How many (scenario, trial) calls every side measured (the base of ``latency_common_p95_ms``)."""
 
 
 class MatrixRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -203,6 +209,7 @@ def scorecard(label: str, rows: Sequence[ConversationVerdict], probes: ProbeTabl
         failed=sum(v.verdict == "fail" for v in judged),
         criteria={c: round(statistics.fmean(v), 4) for c, v in criteria.items()},
         latency_p95_ms=call_latency(list(rows)),
+        latency_calls=len(measured_latencies(list(rows))),
         by_caller_type=_group_mean(rows, "persona_type"),
         by_difficulty=_group_mean(rows, "difficulty"),
         probes=probe_rates,
@@ -215,6 +222,26 @@ def scorecard(label: str, rows: Sequence[ConversationVerdict], probes: ProbeTabl
         flaky=[t.scenario for t in trials if t.flaky],
         flip_rate=round(statistics.fmean(t.flip_rate for t in trials), 4) if trials else 0.0,
     )
+
+
+def common_latency(
+    cards: list[Scorecard], sides: Sequence[Side], rows: dict[str, list[ConversationVerdict]]
+) -> list[Scorecard]:
+    """Each card with its p95 over the (scenario, trial) calls that every side measured.
+
+    One side's p95 over its own measured calls is not comparable with another's when they
+    measured different calls (a Python agent measures only the calls that used a stub).
+    """
+    measured = [
+        {(r.record.scenario, r.record.trial): r for r in rows[s.label] if latency_measured(r)} for s in sides
+    ]
+    common = set.intersection(*(set(m) for m in measured)) if measured else set()
+    out = []
+    for card, mine in zip(cards, measured, strict=True):
+        values = [mine[key].record.latency_p95_ms for key in common]
+        p95 = round(statistics.median(values), 1) if values else None
+        out.append(msgspec.structs.replace(card, latency_common_p95_ms=p95, latency_common_calls=len(common)))
+    return out
 
 
 def _scenario_means(rows: Sequence[ConversationVerdict]) -> dict[str, float]:
@@ -410,7 +437,9 @@ def compare(
     prompt_lint: Mapping[str, dict[str, float]] | None = None,
 ) -> Comparison:
     """The whole comparison; the first side is the baseline."""
-    cards = [scorecard(s.label, rows[s.label], probes.get(s.run_id)) for s in sides]
+    cards = common_latency(
+        [scorecard(s.label, rows[s.label], probes.get(s.run_id)) for s in sides], sides, rows
+    )
     table = matrix(sides, rows)
     diffs = [paired(sides[0], s, rows) for s in sides[1:]]
     splits = [d for s in sides[1:] for d in divergences(sides[0], s, rows, views)]

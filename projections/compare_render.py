@@ -7,8 +7,10 @@ from collections.abc import Callable, Iterator
 
 from polygon.events import to_builtins
 from polygon.lint import AXES as LINT_AXES
-from polygon.projections.compare import Comparison, Scorecard
+from polygon.projections.compare import Comparison, PairedDifference, Scorecard
 from polygon.projections.probes import Rate
+from polygon.projections.report import markdown_table
+from polygon.texttable import LEFT, RIGHT, table
 
 
 def _num(value: float | None, fmt: str = "{:.1f}") -> str:
@@ -21,47 +23,94 @@ def _rate(rate: Rate | None) -> str:
     return f"{rate.rate * 100:.0f}% [{rate.low * 100:.0f}–{rate.high * 100:.0f}] n={rate.applicable}"  # type: ignore[operator]
 
 
+SCORECARD_COLUMNS = [
+    ("", LEFT),
+    ("calls", RIGHT),
+    ("mean", RIGHT),
+    ("95% CI", RIGHT),
+    ("pass", RIGHT),
+    ("warn", RIGHT),
+    ("fail", RIGHT),
+    ("error", RIGHT),
+    ("incon", RIGHT),
+    ("simerr", RIGHT),
+    ("loops", RIGHT),
+    ("p95 ms", RIGHT),
+    ("pass^k", LEFT),
+]
+
+
+def scorecard_cells(s: Scorecard) -> list[str]:
+    """One side's scorecard cells, in :data:`SCORECARD_COLUMNS` order (p95 over the common calls)."""
+    return [
+        s.label,
+        str(s.conversations),
+        _num(s.composite_mean),
+        f"[{_num(s.composite_low)}, {_num(s.composite_high)}]",
+        str(s.passed),
+        str(s.warned),
+        str(s.failed),
+        str(s.errored),
+        str(s.inconclusive),
+        str(s.simulator_errors),
+        str(s.loops),
+        _num(s.latency_common_p95_ms, "{:.0f}"),
+        " ".join(f"^{k}={v:.2f}" for k, v in s.pass_hat_k.items()),
+    ]
+
+
+def latency_note(c: Comparison) -> str | None:
+    """Over which calls the p95 column is taken, and each side's own figure beside it."""
+    if all(s.latency_p95_ms is None for s in c.scorecards):
+        return None
+    own = "; ".join(
+        f"{s.label} {_num(s.latency_p95_ms, '{:.0f}')} over {s.latency_calls} of {s.conversations} calls"
+        for s in c.scorecards
+    )
+    common = c.scorecards[0].latency_common_calls if c.scorecards else 0
+    return (
+        f"p95 ms: median of each call's p95 agent turn latency over the {common} (scenario, trial) calls "
+        f"measured on every side (like with like); each side alone: {own}"
+    )
+
+
 def comparison_lines(c: Comparison, *, top: int = 0) -> Iterator[str]:
     """The comparison screen as text; ``top`` limits the matrix and divergences (0: all)."""
     labels = [s.label for s in c.sides]
-    width = max(10, *(len(x) + 2 for x in labels))
     yield f"Comparison · rubric {c.rubric_version} · judge: {c.judge}"
     yield "Shown: the newest rubric every side shares, each call's latest pass · choose with --rubric"
     for difference in c.mixed:
         yield f"MIXED SETTINGS (--allow-mixed): {difference}"
     yield ""
     yield "Scorecards (mean and CI over graded calls: pass, warn, fail)"
-    head = (
-        f"{'calls':>6}{'mean':>7}{'95% CI':>16}{'pass':>6}{'warn':>6}{'fail':>6}{'error':>6}{'incon':>6}"
-        f"{'simerr':>7}{'loops':>7}{'p95 ms':>8}  pass^k"
-    )
-    yield f"{'':<{width}}{head}"
-    for s in c.scorecards:
-        ci = f"[{_num(s.composite_low)}, {_num(s.composite_high)}]"
-        ks = " ".join(f"^{k}={v:.2f}" for k, v in s.pass_hat_k.items())
-        latency = f"{s.latency_p95_ms:.0f}" if s.latency_p95_ms is not None else "—"
-        yield (
-            f"{s.label:<{width}}{s.conversations:>6}{_num(s.composite_mean):>7}{ci:>16}{s.passed:>6}"
-            f"{s.warned:>6}{s.failed:>6}{s.errored:>6}{s.inconclusive:>6}{s.simulator_errors:>7}"
-            f"{s.loops:>7}{latency:>8}  {ks}"
-        )
+    yield from table(SCORECARD_COLUMNS, (scorecard_cells(s) for s in c.scorecards))
+    note = latency_note(c)
+    if note:
+        yield note
     for s in c.scorecards:
         if s.flaky:
             flaky = ", ".join(s.flaky)
             yield f"  {s.label}: flaky scenarios (trials disagree): {flaky}; flip rate {s.flip_rate:.0%}"
-    yield from _prompt_lint(c, width)
-    yield from _table("Criteria (mean score 1–5)", c, lambda s: s.criteria, "{:.2f}", width)
-    yield from _table("By caller type (mean composite)", c, lambda s: s.by_caller_type, "{:.1f}", width)
-    yield from _table("By difficulty (mean composite)", c, lambda s: s.by_difficulty, "{:.1f}", width)
-    yield from _gates(c, width)
+    yield from _prompt_lint(c)
+    yield from _table("Criteria (mean score 1–5)", c, lambda s: s.criteria, "{:.2f}")
+    yield from _table("By caller type (mean composite)", c, lambda s: s.by_caller_type, "{:.1f}")
+    yield from _table("By difficulty (mean composite)", c, lambda s: s.by_difficulty, "{:.1f}")
+    yield from _gates(c)
     yield from _probes(c)
     yield ""
     yield "Scenarios by spread (best − worst configuration)"
-    yield f"{'scenario':<24}" + "".join(f"{x:>{width}}" for x in labels) + f"{'spread':>9}"
     rows = c.matrix[:top] if top else c.matrix
-    for r in rows:
-        spread = "incomparable" if r.incomparable else f"{r.spread:.1f}"
-        yield f"{r.scenario:<24}" + "".join(f"{_num(r.values[x]):>{width}}" for x in labels) + f"{spread:>9}"
+    yield from table(
+        [("scenario", LEFT), *((x, RIGHT) for x in labels), ("spread", RIGHT)],
+        (
+            [
+                r.scenario,
+                *(_num(r.values[x]) for x in labels),
+                "incomparable" if r.incomparable else f"{r.spread:.1f}",
+            ]
+            for r in rows
+        ),
+    )
     if top and len(c.matrix) > top:
         yield f"… {len(c.matrix) - top} more (polygon compare shows all)"
     yield ""
@@ -96,19 +145,21 @@ def comparison_lines(c: Comparison, *, top: int = 0) -> Iterator[str]:
 
 
 def _table(
-    title: str, c: Comparison, pick: Callable[[Scorecard], dict[str, float]], fmt: str, width: int
+    title: str, c: Comparison, pick: Callable[[Scorecard], dict[str, float]], fmt: str
 ) -> Iterator[str]:
     keys = sorted({k for s in c.scorecards for k in pick(s)})
     if not keys:
         return
     yield ""
     yield title
-    for k in keys:
-        cells = "".join(f"{(fmt.format(pick(s)[k]) if k in pick(s) else '—'):>{width}}" for s in c.scorecards)
-        yield f"  {k:<22}{cells}"
+    yield from table(
+        [("", LEFT), *((s.label, RIGHT) for s in c.scorecards)],
+        ([k, *(fmt.format(pick(s)[k]) if k in pick(s) else "—" for s in c.scorecards)] for k in keys),
+        indent="  ",
+    )
 
 
-def _prompt_lint(c: Comparison, width: int) -> Iterator[str]:
+def _prompt_lint(c: Comparison) -> Iterator[str]:
     """Each side's prompt lint beside its behaviour: the axis, and the change from the baseline."""
     if not c.prompt_lint:
         return
@@ -116,11 +167,11 @@ def _prompt_lint(c: Comparison, width: int) -> Iterator[str]:
     axes = [a for a in LINT_AXES if any(a in v for v in c.prompt_lint.values())]
     yield ""
     yield "Prompt lint (0–1, higher is worse; change against the baseline; `polygon lint` shows the spans)"
-    yield f"{'':<{width}}" + "".join(f"{a.replace('_attention', ''):>15}" for a in axes)
+    rows = []
     for side in c.sides:
         scores = c.prompt_lint.get(side.label)
         if scores is None:
-            yield f"{side.label:<{width}}  (not linted)"
+            rows.append([side.label, *("(not linted)" if i == 0 else "" for i in range(len(axes)))])
             continue
         cells = []
         for a in axes:
@@ -129,16 +180,20 @@ def _prompt_lint(c: Comparison, width: int) -> Iterator[str]:
                 "" if value is None or side is c.sides[0] or a not in base else f" ({value - base[a]:+.2f})"
             )
             cells.append(f"{'—' if value is None else f'{value:.2f}'}{delta}")
-        yield f"{side.label:<{width}}" + "".join(f"{cell:>15}" for cell in cells)
+        rows.append([side.label, *cells])
+    yield from table([("", LEFT), *((a.replace("_attention", ""), RIGHT) for a in axes)], rows)
 
 
-def _gates(c: Comparison, width: int) -> Iterator[str]:
+def _gates(c: Comparison) -> Iterator[str]:
     gates = sorted({g for s in c.scorecards for g in s.gate_failures})
     if gates:
         yield ""
         yield "Gate failures"
-        for g in gates:
-            yield f"  {g:<22}" + "".join(f"{s.gate_failures.get(g, 0):>{width}}" for s in c.scorecards)
+        yield from table(
+            [("", LEFT), *((s.label, RIGHT) for s in c.scorecards)],
+            ([g, *(str(s.gate_failures.get(g, 0)) for s in c.scorecards)] for g in gates),
+            indent="  ",
+        )
 
 
 def _probes(c: Comparison) -> Iterator[str]:
@@ -148,10 +203,61 @@ def _probes(c: Comparison) -> Iterator[str]:
     yield ""
     detector = " (scripted/detector: deterministic detectors, not a model)" if c.heuristic else ""
     yield f"Probe compliance, Wilson 95%{detector}"
+    width = max(len(s.label) for s in c.scorecards)
     for p in probes:
         yield f"  {p}"
         for s in c.scorecards:
-            yield f"      {s.label:<16}{_rate(s.probes.get(p))}"
+            yield f"      {s.label:<{width}}  {_rate(s.probes.get(p))}"
+
+
+def comparison_markdown(c: Comparison) -> str:
+    """The comparison for a pull-request comment: scorecards, paired differences, analysis."""
+    lines = [
+        f"### Polygon comparison · rubric {c.rubric_version}",
+        "",
+        f"Judge: {c.judge} · baseline: `{c.sides[0].label}`" if c.sides else f"Judge: {c.judge}",
+        "",
+        *markdown_table(SCORECARD_COLUMNS, (scorecard_cells(s) for s in c.scorecards)),
+    ]
+    note = latency_note(c)
+    if note:
+        lines += ["", f"<sub>{note}</sub>"]
+    if c.differences:
+        lines += ["", "#### Paired differences (bootstrap 95% CI over scenarios)", ""]
+        lines += markdown_table(
+            [("change", LEFT), ("mean", RIGHT), ("95% CI", RIGHT), ("calls", RIGHT), ("", LEFT)],
+            (_difference_cells(p) for p in c.differences),
+        )
+    spread = [r for r in c.matrix if r.incomparable or (r.spread or 0) > 0][:10]
+    if spread:
+        labels = [s.label for s in c.sides]
+        lines += ["", "#### Scenarios by spread (top 10)", ""]
+        lines += markdown_table(
+            [("scenario", LEFT), *((x, RIGHT) for x in labels), ("spread", RIGHT)],
+            (
+                [
+                    r.scenario,
+                    *(_num(r.values[x]) for x in labels),
+                    "incomparable" if r.incomparable else f"{r.spread:.1f}",
+                ]
+                for r in spread
+            ),
+        )
+    if c.analysis:
+        lines += ["", "#### Analysis", "", *(f"- {line}" for line in c.analysis)]
+    return "\n".join(lines) + "\n"
+
+
+def _difference_cells(p: PairedDifference) -> list[str]:
+    if p.mean_difference is None:
+        return [f"{p.b} − {p.a}", "—", "—", "0", "no scenario judged on both sides"]
+    return [
+        f"{p.b} − {p.a}",
+        f"{p.mean_difference:+.1f}",
+        f"[{p.low:+.1f}, {p.high:+.1f}]",
+        str(p.pairs),
+        "within noise" if p.within_noise else "beyond noise",
+    ]
 
 
 def comparison_json(c: Comparison) -> str:

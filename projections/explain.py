@@ -17,6 +17,7 @@ from polygon.events.families import CriterionScore, Evidence, RubricRecorded
 from polygon.projections.report import HEURISTIC_LABEL
 from polygon.projections.verdicts import ConversationVerdict, RunRecord, choose_pass, choose_version, verdicts
 from polygon.score.verdict import GRADED
+from polygon.texttable import LEFT, RIGHT, table
 from polygon.transcript import ConversationView
 
 _TURN = re.compile(r"\[turn (\d+)\]")
@@ -75,15 +76,24 @@ def explain_lines(row: ConversationVerdict, rubric: RubricRecorded, view: Conver
     yield f"scored weight {v.scored_weight:.0f}% (inconclusive below {rubric.min_scored_weight:g}%)"
     yield ""
     counted = sum(c.weight for c in v.criteria if c.value is not None)
-    yield f"{'criterion':<24}{'weight':>6}  {'repeats':<22}{'median':>7}{'points':>9}"
+    rows = []
     for cr in v.criteria:
         reps = ", ".join(_repeat(s) for s in cr.repeats)
         median = f"{cr.value:g}" if cr.value is not None else "—"
         how = (
             f"= 100×{cr.weight}×({median}−1)/4/{counted}" if cr.value is not None else "(unscored: left out)"
         )
-        yield f"{cr.criterion:<24}{cr.weight:>6}  {reps:<22}{median:>7}{cr.contribution:>9.2f}  {how}"
-    yield f"{'':<59}{'total':>7}{v.composite:>9.2f}"
+        rows.append([cr.criterion, str(cr.weight), reps, median, f"{cr.contribution:.2f}", how])
+    rows.append(["", "", "", "total", f"{v.composite:.2f}", ""])
+    columns = [
+        ("criterion", LEFT),
+        ("weight", RIGHT),
+        ("repeats", LEFT),
+        ("median", RIGHT),
+        ("points", RIGHT),
+        ("", LEFT),
+    ]
+    yield from table(columns, rows)
     yield f"unscored: {', '.join(v.unscored) or 'none'}"
     yield f"missing (counted as 1): {', '.join(v.missing) or 'none'}"
     if v.partial:

@@ -26,8 +26,10 @@ import msgspec
 
 from polygon.events.families import PointRan, PointRefused, SweepStarted, SweepStopped
 from polygon.projections.compare import Side, bootstrap_mean, paired
+from polygon.projections.report import LATENCY_NOTE, latency_cell
 from polygon.projections.verdicts import ConversationVerdict
 from polygon.score.verdict import GRADED, STATES
+from polygon.texttable import LEFT, RIGHT, table
 
 
 class Row(msgspec.Struct, frozen=True, kw_only=True):
@@ -46,6 +48,9 @@ class Row(msgspec.Struct, frozen=True, kw_only=True):
     high: float | None = None
     stability: float | None = None
     speed_ms: float | None = None
+    """Median of the point's calls' p95 agent turn latency, over the ``speed_calls`` measured."""
+    speed_calls: int = 0
+    """How many of the point's calls had any latency measured."""
     states: dict[str, int] = {}
     tie: bool = False
     """Within noise of the leader (paired bootstrap); the leader itself is not a tie."""
@@ -148,6 +153,7 @@ def _measured(started: SweepStarted, index: int, rows: Sequence[ConversationVerd
         high=None if high is None else round(high, 2),
         stability=round(statistics.pstdev(graded), 2) if graded else None,
         speed_ms=round(statistics.median(latencies), 1) if latencies else None,
+        speed_calls=len(latencies),
         states={s: states[s] for s in (*STATES, "unjudged") if states[s]},
         tokens=ran.tokens,
         reused=ran.reused,
@@ -225,18 +231,17 @@ def leaderboard_lines(board: Leaderboard) -> Iterator[str]:
     if board.stopped:
         yield f"STOPPED EARLY: {board.stopped.removeprefix('stopped early: ')}"
     yield ""
-    yield (
-        f"{'#':>3}  {'point':<34}{'mean':>7}{'95% CI':>16}{'sd':>7}{'p95 ms':>8}{'calls':>7}  "
-        f"{'vs leader':<25}states"
-    )
-    for row in board.rows:
-        if row.status == "ran" and row.mean is not None:
-            yield _ranked_line(board, row)
+    ranked = [r for r in board.rows if r.status == "ran" and r.mean is not None]
+    yield from table(RANKED_COLUMNS, (_ranked_cells(board, row) for row in ranked))
     others = [r for r in board.rows if r.status != "ran" or r.mean is None]
     if others:
         yield ""
-        for row in others:
-            yield f"  -  {_values(row, board.centre)[:33]:<34}{row.note}"
+        yield from table(
+            [("-", RIGHT), ("point", LEFT), ("why not ranked", LEFT)],
+            (["-", _values(row, board.centre), row.note] for row in others),
+        )
+    if any(r.speed_ms is not None for r in board.rows):
+        yield LATENCY_NOTE
     yield ""
     yield "Each point's calls are an ordinary run: polygon report RUN, replay RUN.<config>.<scenario>.<trial>"
     for row in board.rows:
@@ -246,21 +251,40 @@ def leaderboard_lines(board: Leaderboard) -> Iterator[str]:
             yield f"  point {row.index} ({point}): run {row.run_id}{reused}, {row.tokens:,} tokens"
 
 
-def _ranked_line(board: Leaderboard, row: Row) -> str:
+RANKED_COLUMNS = [
+    ("#", RIGHT),
+    ("point", LEFT),
+    ("mean", RIGHT),
+    ("95% CI", RIGHT),
+    ("sd", RIGHT),
+    ("p95 ms", RIGHT),
+    ("calls", RIGHT),
+    ("vs leader", LEFT),
+    ("states", LEFT),
+]
+
+
+def _ranked_cells(board: Leaderboard, row: Row) -> list[str]:
+    """A ranked point's cells: its label whole (never cut, so two points never read alike)."""
     ci = f"[{row.low:.1f}, {row.high:.1f}]" if row.low is not None and row.high is not None else "—"
-    speed = f"{row.speed_ms:.0f}" if row.speed_ms is not None else "—"
+    speed = latency_cell(row.speed_ms, row.speed_calls, row.calls)
     if row.rank == 1:
         vs = "leader"
     elif row.difference is None:
         vs = "no shared calls"
     else:
         vs = f"{row.difference:+.1f} {'tie (within noise)' if row.tie else 'worse'}"
-    states = " ".join(f"{k} {v}" for k, v in row.states.items())
-    point = _values(row, board.centre)[:33]
-    return (
-        f"{row.rank:>3}  {point:<34}{row.mean or 0.0:>7.1f}{ci:>16}{row.stability or 0.0:>7.1f}{speed:>8}"
-        f"{row.calls:>7}  {vs:<25}{states}"
-    )
+    return [
+        str(row.rank),
+        _values(row, board.centre),
+        f"{row.mean or 0.0:.1f}",
+        ci,
+        f"{row.stability or 0.0:.1f}",
+        speed,
+        str(row.calls),
+        vs,
+        " ".join(f"{k} {v}" for k, v in row.states.items()),
+    ]
 
 
 def leaderboard_json(board: Leaderboard) -> str:

@@ -26,6 +26,7 @@ from polygon.projections.verdicts import (
     versions,
 )
 from polygon.score.verdict import GRADED
+from polygon.texttable import LEFT, RIGHT, table
 
 HEURISTIC_LABEL = "heuristic baseline (scripted/heuristic) — not a model's judgement"
 
@@ -51,7 +52,9 @@ class ConfigSummary(msgspec.Struct, kw_only=True):
     inconclusive: int = 0
     simulator_errors: int = 0
     latency_p95_ms: float | None = None
-    """Median over the configuration's calls of each call's p95 agent turn latency."""
+    """Median of each call's p95 agent turn latency, over the ``latency_calls`` measured calls."""
+    latency_calls: int = 0
+    """How many of the configuration's calls had any latency measured (the p95's base)."""
 
 
 class ScenarioTrials(msgspec.Struct, kw_only=True):
@@ -143,6 +146,7 @@ def _summaries(rows: list[ConversationVerdict]) -> list[ConfigSummary]:
                 inconclusive=count["inconclusive"],
                 simulator_errors=count["simulator_error"],
                 latency_p95_ms=call_latency(mine),
+                latency_calls=len(measured_latencies(mine)),
             )
         )
     return out
@@ -154,8 +158,31 @@ def call_latency(rows: list[ConversationVerdict]) -> float | None:
     None ("—") when nothing was: imported calls, or a Python agent that called no stub (its
     own time is not recorded), have no latency rather than a latency of zero.
     """
-    values = [r.record.latency_p95_ms for r in rows if r.record.turns and r.record.latency_p95_ms > 0]
+    values = measured_latencies(rows)
     return round(statistics.median(values), 1) if values else None
+
+
+def measured_latencies(rows: list[ConversationVerdict]) -> list[float]:
+    """Each measured call's p95 agent turn latency (calls with none measured left out)."""
+    return [r.record.latency_p95_ms for r in rows if latency_measured(r)]
+
+
+def latency_measured(row: ConversationVerdict) -> bool:
+    """The call recorded some agent turn latency (a zero means none was measured, not an instant)."""
+    return bool(row.record.turns and row.record.latency_p95_ms > 0)
+
+
+def latency_cell(p95: float | None, measured: int, calls: int) -> str:
+    """A p95 with its base: ``320 (4/12)`` when only some calls were measured."""
+    if p95 is None:
+        return "—"
+    return f"{p95:.0f}" if measured == calls else f"{p95:.0f} ({measured}/{calls})"
+
+
+LATENCY_NOTE = (
+    "p95 ms: the median of each call's p95 agent turn latency, over the calls where latency was "
+    "measured (n/m: over n of m calls; a Python agent's own time is not measured, only its stub tools')"
+)
 
 
 def state_of(row: ConversationVerdict) -> str:
@@ -213,30 +240,73 @@ def render_text(report: RunReport) -> str:
         f"Judge: {judge_label(report)}",
         report.shown,
         "",
-        f"{'config':<10}{'calls':>6}{'pass':>6}{'warn':>6}{'fail':>6}{'error':>6}{'incon':>6}{'simerr':>7}"
-        f"{'mean':>8}{'gates':>7}{'loops':>7}{'p95 ms':>9}",
     ]
-    for c in report.configs:
-        mean = f"{c.mean_composite:.1f}" if c.mean_composite is not None else "—"
-        latency = f"{c.latency_p95_ms:.0f}" if c.latency_p95_ms is not None else "—"
-        lines.append(
-            f"{c.config:<10}{c.conversations:>6}{c.passed:>6}{c.warned:>6}{c.failed:>6}{c.errored:>6}"
-            f"{c.inconclusive:>6}{c.simulator_errors:>7}{mean:>8}{c.gate_failures:>7}{c.loops:>7}{latency:>9}"
-        )
-    lines += ["", f"{'conversation':<44}{'verdict':<16}{'composite':>10}  why"]
-    for row in report.conversations:
-        v = row.verdict
-        label = state_of(row)
-        # an errored call's composite judges a broken call: show none rather than a number
-        composite = f"{v.composite:.2f}" + ("*" if v.partial else "") if v and label in GRADED else "—"
-        composite = f"({v.composite:.2f}*)" if v and label == "inconclusive" else composite
-        why = "; ".join(row.reasons()) if label != "pass" else ""
-        lines.append(f"{row.record.conversation_id:<44}{label:<16}{composite:>10}  {why}")
+    lines += table(CONFIG_COLUMNS, (config_cells(c) for c in report.configs))
+    lines.append("")
+    lines += table(
+        [("conversation", LEFT), ("verdict", LEFT), ("composite", RIGHT), ("why", LEFT)],
+        (conversation_cells(row) for row in report.conversations),
+    )
     lines += _trial_lines(report)
+    lines += notes(report)
+    return "\n".join(lines) + "\n"
+
+
+CONFIG_COLUMNS = [
+    ("config", LEFT),
+    ("calls", RIGHT),
+    ("pass", RIGHT),
+    ("warn", RIGHT),
+    ("fail", RIGHT),
+    ("error", RIGHT),
+    ("incon", RIGHT),
+    ("simerr", RIGHT),
+    ("mean", RIGHT),
+    ("gates", RIGHT),
+    ("loops", RIGHT),
+    ("p95 ms", RIGHT),
+]
+
+
+def config_cells(c: ConfigSummary) -> list[str]:
+    """One configuration's scorecard cells, in :data:`CONFIG_COLUMNS` order."""
+    mean = f"{c.mean_composite:.1f}" if c.mean_composite is not None else "—"
+    return [
+        c.config,
+        str(c.conversations),
+        str(c.passed),
+        str(c.warned),
+        str(c.failed),
+        str(c.errored),
+        str(c.inconclusive),
+        str(c.simulator_errors),
+        mean,
+        str(c.gate_failures),
+        str(c.loops),
+        latency_cell(c.latency_p95_ms, c.latency_calls, c.conversations),
+    ]
+
+
+def conversation_cells(row: ConversationVerdict) -> list[str]:
+    """One call's (id, state, composite, why) cells."""
+    v = row.verdict
+    label = state_of(row)
+    # an errored call's composite judges a broken call: show none rather than a number
+    composite = f"{v.composite:.2f}" + ("*" if v.partial else "") if v and label in GRADED else "—"
+    composite = f"({v.composite:.2f}*)" if v and label == "inconclusive" else composite
+    why = "; ".join(row.reasons()) if label != "pass" else ""
+    return [row.record.conversation_id, label, composite, why]
+
+
+def notes(report: RunReport) -> list[str]:
+    """The footnotes under the tables: states shown, partial composites, latency, inferred goals."""
+    lines: list[str] = []
     states = {state_of(r) for r in report.conversations}
     lines += [STATE_NOTES[s] for s in STATE_NOTES if s in states]
     if any(r.verdict and r.verdict.partial for r in report.conversations):
         lines.append("* partial: some criteria were unreadable; the composite uses the scored weights only")
+    if any(c.latency_p95_ms is not None for c in report.configs):
+        lines.append(LATENCY_NOTE)
     inferred = sum(1 for r in report.conversations if r.record.persona_type and not r.record.expected)
     if inferred:
         lines.append(
@@ -245,22 +315,90 @@ def render_text(report: RunReport) -> str:
             "their outcome is inferred from the end reason and store entries naming the caller "
             "(weaker: declare expect:)"
         )
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+TRIAL_COLUMNS = [
+    ("config", LEFT),
+    ("scenario", LEFT),
+    ("trials", RIGHT),
+    ("pass rate", RIGHT),
+    ("pass^k", RIGHT),
+    ("flips", RIGHT),
+    ("", LEFT),
+]
+
+
+def trial_cells(s: ScenarioTrials) -> list[str]:
+    """One (configuration, scenario)'s trial cells, in :data:`TRIAL_COLUMNS` order."""
+    rate = f"{s.pass_rate * 100:.0f}%" if s.pass_rate is not None else "—"
+    return [
+        s.config,
+        s.scenario,
+        str(s.trials),
+        rate,
+        "yes" if s.pass_all else "no",
+        f"{s.flip_rate * 100:.0f}%",
+        "flaky" if s.flaky else "",
+    ]
 
 
 def _trial_lines(report: RunReport) -> list[str]:
     """Per-scenario pass rates, shown only when some scenario ran more than one trial."""
     if not any(s.trials > 1 for s in report.scenarios):
         return []
-    lines = ["", f"{'config':<10}{'scenario':<28}{'trials':>7}{'pass rate':>11}{'pass^k':>8}{'flips':>7}"]
-    for s in report.scenarios:
-        rate = f"{s.pass_rate * 100:.0f}%" if s.pass_rate is not None else "—"
-        flag = "  flaky" if s.flaky else ""
-        lines.append(
-            f"{s.config:<10}{s.scenario:<28}{s.trials:>7}{rate:>11}{'yes' if s.pass_all else 'no':>8}"
-            f"{s.flip_rate * 100:>6.0f}%{flag}"
+    return ["", *table(TRIAL_COLUMNS, (trial_cells(s) for s in report.scenarios))]
+
+
+def markdown_table(columns: list[tuple[str, str]], rows: Iterable[list[str]]) -> list[str]:
+    """A GitHub-flavoured Markdown table (pipes in cells escaped, empty cells kept)."""
+    head = "| " + " | ".join(_md(h) for h, _ in columns) + " |"
+    rule = "|" + "|".join("---:" if align == RIGHT else "---" for _, align in columns) + "|"
+    return [head, rule, *("| " + " | ".join(_md(c) for c in row) + " |" for row in rows)]
+
+
+def _md(cell: str) -> str:
+    return cell.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: RunReport, *, limit: int = 50) -> str:
+    """For a pull-request comment or a CI step summary: the scorecard and the calls that did not pass.
+
+    Passing calls are counted, not listed; at most ``limit`` other calls are listed (the
+    text or HTML report has them all).
+    """
+    states = Counter(state_of(r) for r in report.conversations)
+    summary = ", ".join(f"{n} {s}" for s, n in sorted(states.items()))
+    lines = [
+        f"### Polygon run `{report.run_id}`",
+        "",
+        f"Rubric {report.rubric_version} (`{report.rubric_hash[:12]}`) · judge: {judge_label(report)} · "
+        f"{len(report.conversations)} calls: {summary or 'none'}",
+        "",
+        *markdown_table(CONFIG_COLUMNS, (config_cells(c) for c in report.configs)),
+    ]
+    failing = [r for r in report.conversations if state_of(r) != "pass"]
+    if failing:
+        lines += ["", f"#### Calls that did not pass ({len(failing)})", ""]
+        lines += markdown_table(
+            [("conversation", LEFT), ("verdict", LEFT), ("composite", RIGHT), ("why", LEFT)],
+            (conversation_cells(r) for r in failing[:limit]),
         )
-    return lines
+        if len(failing) > limit:
+            lines.append(f"\n… {len(failing) - limit} more: `polygon report {report.run_id}` lists all")
+    else:
+        lines += ["", "Every call passed."]
+    if any(s.trials > 1 for s in report.scenarios):
+        lines += [
+            "",
+            "#### Trials",
+            "",
+            *markdown_table(TRIAL_COLUMNS, (trial_cells(s) for s in report.scenarios)),
+        ]
+    extra = notes(report)
+    if extra:
+        lines += ["", *(f"<sub>{_md(n)}</sub><br>" for n in extra)]
+    return "\n".join(lines) + "\n"
 
 
 def render_json(report: RunReport) -> str:

@@ -47,5 +47,7 @@ def test_wheel_contains_every_module_and_rubric(tmp_path: Path) -> None:
     missing = sorted(expected - names)
     assert not missing, f"wheel lacks {missing}"
     assert {"polygon/rubrics/v1.yaml", "polygon/rubrics/v2.yaml"} <= names
+    # the editors' JSON Schemas (`polygon schema`, `polygon init`) ship with the package
+    assert {f"polygon/suite/json/{k}.schema.json" for k in ("suite", "rubric", "sweep")} <= names
     for forbidden in ("events/", "projections/", "cli/"):
         assert not any(n.startswith(forbidden) for n in names), "top-level package leaked"

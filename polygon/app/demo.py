@@ -20,6 +20,7 @@ from polygon.projections.compare_render import comparison_lines
 from polygon.projections.report import RunReport, make_report
 from polygon.projections.run_overview import RunOverview, build
 from polygon.suite.loading import load_suite
+from polygon.texttable import LEFT, RIGHT, table
 
 
 @dataclass(frozen=True)
@@ -77,12 +78,28 @@ def demo_lines(result: DemoResult, log_path: Path) -> Iterator[str]:
     yield f"Log: {log_path}/"
     yield ""
     reasons = sorted({r for c in result.overview.configs.values() for r in c.end_reasons})
-    head = f"{'config':<7}{'calls':>6}{'turns':>7}" + "".join(f"{r:>12}" for r in reasons)
-    yield head + f"{'bad tool args':>15}{'tool faults':>13}"
-    for cfg in result.overview.configs.values():
-        row = f"{cfg.config:<7}{cfg.conversations:>6}{cfg.turns:>7}"
-        row += "".join(f"{cfg.end_reasons.get(r, 0):>12}" for r in reasons)
-        yield row + f"{cfg.invalid_tool_calls:>15}{cfg.tool_faults:>13}"
+    columns = [
+        ("config", LEFT),
+        ("calls", RIGHT),
+        ("turns", RIGHT),
+        *((r, RIGHT) for r in reasons),
+        ("bad tool args", RIGHT),
+        ("tool faults", RIGHT),
+    ]
+    yield from table(
+        columns,
+        (
+            [
+                cfg.config,
+                cfg.conversations,
+                cfg.turns,
+                *(cfg.end_reasons.get(r, 0) for r in reasons),
+                cfg.invalid_tool_calls,
+                cfg.tool_faults,
+            ]
+            for cfg in result.overview.configs.values()
+        ),
+    )
     yield ""
     yield from comparison_lines(result.comparison, top=5)
     loops = [c for cfg in result.overview.configs.values() for c in cfg.loops]

@@ -6,13 +6,18 @@ from importlib import resources
 from pathlib import Path
 
 from polygon.errors import UserInputError
+from polygon.suite.editor_schema import shipped
 
 STARTER_FILES = ("suite.yaml", "prompt.md", "my_agent.py")
+SCHEMA_FILE = "suite.schema.json"
+SCHEMA_LINE = f"# yaml-language-server: $schema={SCHEMA_FILE}\n"
+"""The first line of the starter suite: an editor with the YAML language server validates and
+completes the file against the schema written beside it (``polygon schema suite`` refreshes it)."""
 
 
 def init_suite(target: Path) -> list[Path]:
-    """Copy the starter files into ``target``; refuse to overwrite anything."""
-    existing = [target / name for name in STARTER_FILES if (target / name).exists()]
+    """Copy the starter files and the suite's JSON Schema into ``target``; refuse to overwrite anything."""
+    existing = [target / name for name in (*STARTER_FILES, SCHEMA_FILE) if (target / name).exists()]
     if existing:
         raise UserInputError(f"{existing[0]} already exists; choose an empty directory")
     target.mkdir(parents=True, exist_ok=True)
@@ -20,6 +25,10 @@ def init_suite(target: Path) -> list[Path]:
     written = []
     for name in STARTER_FILES:
         path = target / name
-        path.write_text(source.joinpath(name).read_text(encoding="utf-8"), encoding="utf-8")
+        text = source.joinpath(name).read_text(encoding="utf-8")
+        path.write_text(SCHEMA_LINE + text if name == "suite.yaml" else text, encoding="utf-8")
         written.append(path)
+    schema = target / SCHEMA_FILE
+    schema.write_text(shipped("suite"), encoding="utf-8")
+    written.append(schema)
     return written

@@ -17,6 +17,7 @@ from polygon.projections.report import (
     render_html,
     render_json,
     render_junit,
+    render_markdown,
     render_text,
     state_of,
 )
@@ -63,7 +64,13 @@ def run_of(log: EventLog, conversation_id: str) -> str:
     raise UnknownIdError(f"no conversation {conversation_id!r} in the log")
 
 
-RENDERERS = {"text": render_text, "json": render_json, "junit": render_junit, "html": render_html}
+RENDERERS = {
+    "text": render_text,
+    "json": render_json,
+    "junit": render_junit,
+    "html": render_html,
+    "markdown": render_markdown,
+}
 
 
 def report_run(

@@ -48,6 +48,19 @@ class RunRow(msgspec.Struct, frozen=True, kw_only=True):
     """Verdict state → calls, under the newest rubric (empty when the run was never judged)."""
 
 
+def run_state(row: RunRow) -> str:
+    """``hidden``, ``imported``, ``finished`` or ``UNFINISHED``.
+
+    An import writes its calls and no ``run.finished``: it is not a simulation that
+    stopped half way, so it is never shown as one.
+    """
+    if row.hidden:
+        return "hidden"
+    if row.source == "imported":
+        return "imported"
+    return "finished" if row.finished else "UNFINISHED"
+
+
 def run_heads(log: EventLog) -> list[tuple[int, RunStarted, bool, bool, str]]:
     """Every run's (seq of its start, start, finished, hidden, when it started), oldest first."""
     out = []

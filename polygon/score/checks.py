@@ -269,9 +269,10 @@ def unmet(view: ConversationView, expect: Expectation, facts: dict[str, str]) ->
     for tool, args in expect.calls.items():
         made = [c for c in calls if c.tool == tool]
         if not any(all(_meets(c.arguments, a, cond, facts) for a, cond in args.items()) for c in made):
-            wanted = ", ".join(f"{a} {describe(cond, facts)}" for a, cond in args.items()) or "any arguments"
-            seen = f"; made: {_args_of(made[-1].arguments)}" if made else ""
-            out.append(f"no {tool} call with {wanted}{seen}")
+            # a finding, not a rule: say that no such call was made, and what was made instead
+            wanted = ", ".join(f"{a} {describe(cond, facts)}" for a, cond in args.items())
+            seen = f"; the last one made had {_args_of(made[-1].arguments)}" if made else ""
+            out.append(f"no {tool} call was made" + (f" with {wanted}" if wanted else "") + seen)
     for tool in expect.no_calls:
         if any(c.tool == tool for t in view.turns for c in t.tools):
             out.append(f"{tool} was called")

@@ -142,6 +142,27 @@ class ToolSpec(_Strict):
     parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
     stub: StubSpec = StubSpec()
 
+    @model_validator(mode="after")
+    def _stub_names_arguments(self) -> ToolSpec:
+        # A rule on an argument the tool does not take never matches: refuse it at load, not silently.
+        properties = self.parameters.get("properties")
+        declared = "parameters" in self.model_fields_set and isinstance(properties, dict)
+        if not declared or self.parameters.get("additionalProperties") not in (None, False):
+            return self  # arguments not declared (or any allowed): nothing to check against
+        assert isinstance(properties, dict)
+        have = ", ".join(sorted(properties)) or "no arguments"
+        for i, rule in enumerate(self.stub.rules):
+            for arg in rule.when:
+                if arg not in properties:
+                    raise ValueError(
+                        f"stub.rules.{i}.when: no argument {arg!r} in {self.name}'s parameters ({have})"
+                    )
+        if self.stub.key_arg and self.stub.key_arg not in properties:
+            raise ValueError(
+                f"stub.key_arg: no argument {self.stub.key_arg!r} in {self.name}'s parameters ({have})"
+            )
+        return self
+
 
 class PersonaSpec(_Strict):
     """A simulated caller with ground truth."""

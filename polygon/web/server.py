@@ -533,7 +533,7 @@ def _in_state(row: Any, state: str) -> bool:
     if state == "finished":
         return bool(row.finished)
     if state == "unfinished":
-        return not row.finished
+        return not row.finished and row.source != "imported"
     return True
 
 

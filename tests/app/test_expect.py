@@ -43,7 +43,9 @@ def test_the_wrong_order_fails_goal_reached_through_expect(tmp_path: Path) -> No
     assert wrong.outcome == "fail"
     # It says what was expected and what the agent did, in the caller's own facts.
     assert "orders[Ana Horvat] is 'pepperoni', expected = 'Medium Veggie' (fact request)" in wrong.detail
-    assert "made: name='Ana Horvat', pizza='pepperoni', time='18:00'" in wrong.detail
+    # a finding, worded as what happened (issue 28 item 12), not as a rule
+    assert "no place_order call was made with pizza = 'Medium Veggie'" in wrong.detail, wrong.detail
+    assert "the last one made had name='Ana Horvat', pizza='pepperoni', time='18:00'" in wrong.detail
     # Without expect, the same wrong order is not caught by end state: the fallback says so.
     unchecked = _goal(log, "o.wrong.veggie-unchecked.0")
     assert "inferred without expect (weaker)" in unchecked.detail

@@ -1,0 +1,22 @@
+"""``polygon schema KIND``: print (or write) the JSON Schema of a suite, rubric or sweep file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from polygon.app.schema import KINDS, schema_text
+
+
+@click.command()
+@click.argument("kind", type=click.Choice(list(KINDS)))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
+def schema(kind: str, output: Path | None) -> None:
+    """The JSON Schema of a suite, rubric or sweep file (for editors: see docs/reference/)."""
+    text = schema_text(kind)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    output.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {output}", err=True)
