@@ -110,6 +110,6 @@ def test_the_comparison_scorecard_counts_simulator_errors(tmp_path: Path) -> Non
     """Issue 27, 5: every call is in some column (the scorecard shows its simulator errors)."""
     log = tmp_path / "log"
     _run(log, "rone")
-    page = TestClient(server.make_app(log)).get("/compare?run=rone").text
+    page = _client(server.make_app(log)).get("/compare?run=rone").text
     assert "<th>simulator error</th>" in page
     assert 'data-testid="simerr-v1">0<' in page
