@@ -10,9 +10,9 @@ from typing import IO, Any
 import msgspec
 
 from polygon.errors import UserInputError
-from polygon.events import Envelope, EventLog, LmdbLog, to_builtins
+from polygon.events import Envelope, EventLog, LmdbLog, VerifyReport, to_builtins
 from polygon.events.errors import StorageError
-from polygon.events.streams import run_conversations
+from polygon.events.streams import CONVERSATION_PREFIX, run_conversations, run_stream
 
 DEFAULT_LOG_DIR = ".polygon"
 
@@ -128,3 +128,51 @@ def compact_log(log: EventLog, drop: list[str], out: Path, *, batch: int = 2000)
 def _dropped(stream: str, gone: tuple[str, ...]) -> bool:
     """The stream belongs to a dropped run: its own stream, its calls, its labels."""
     return any(stream == p or (p.endswith(".") and stream.startswith(p)) for p in gone)
+
+
+def call_damage(events: list[Envelope]) -> str:
+    """Why a conversation stream is not whole ("" when it is).
+
+    Whole: it opens with ``conversation.started`` (once), its spoken turns run 1, 2, … with
+    none skipped, and an ended call spoke no turn past the count its end records. A stream
+    cut short (a kill, a failed commit since commits poison their writer) is a whole prefix;
+    a hole in the middle was left by a Polygon whose failed commit let later batches in.
+    """
+    from polygon.events.families import ConversationEnded, ConversationStarted, TurnSpoken
+
+    if not events:
+        return ""
+    if not isinstance(events[0].payload, ConversationStarted):
+        return f"it opens with {events[0].tag}, not conversation.started"
+    last = 0
+    ended: ConversationEnded | None = None
+    for env in events[1:]:
+        p = env.payload
+        if isinstance(p, ConversationStarted):
+            return "it holds a second conversation.started"
+        if isinstance(p, TurnSpoken):
+            if p.turn not in (last, last + 1) or ended is not None:
+                return f"turn {p.turn} follows turn {last}" + (" and the call's end" if ended else "")
+            last = p.turn
+        elif isinstance(p, ConversationEnded):
+            ended = p
+    if ended is not None and last > ended.turns:
+        return f"it spoke {last} turns but its end records {ended.turns}"
+    return ""
+
+
+def verify_log(log: EventLog) -> VerifyReport:
+    """``log verify``: the log's own invariants, then every conversation is whole."""
+    report = log.verify()
+    if not report.ok:
+        return report
+    runs: dict[str, bool] = {}
+    for stream in log.streams(CONVERSATION_PREFIX):
+        run_id = stream.removeprefix(CONVERSATION_PREFIX).split(".", 1)[0]
+        if run_id not in runs:  # a call of a run (not a stream written by hand, as tests do)
+            runs[run_id] = bool(log.stream_length(run_stream(run_id)))
+        if runs[run_id] and (damage := call_damage(list(log.read_stream(stream)))):
+            return VerifyReport(
+                events=report.events, streams=report.streams, problem=f"{stream} is not whole: {damage}"
+            )
+    return report
