@@ -111,6 +111,8 @@ def export(obj: Context, output: Path | None, stream_prefix: str) -> None:
 def compact(obj: Context, drop: tuple[str, ...], output: Path) -> None:
     """Write a new, verified log without the dropped runs (the log itself stays append-only)."""
     with open_log(obj.log_path, readonly=True) as log:
-        kept, dropped = compact_log(log, list(drop), output)
-    click.echo(f"{output}: {kept} events kept, {dropped} dropped ({', '.join(drop)}); verified")
+        done = compact_log(log, list(drop), output)
+    click.echo(f"{output}: {done.kept} events kept, {done.dropped} dropped ({', '.join(drop)}); verified")
+    for sweep in done.sweeps:
+        click.echo(f"sweep {sweep} dropped too: one of its points is a dropped run", err=True)
     click.echo(f"use it with --log {output} (or POLYGON_LOG); the old log is untouched", err=True)

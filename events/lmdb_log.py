@@ -271,6 +271,32 @@ class LmdbLog:
         self._env.set_mapsize(new_size)
         self._put_meta(new_size)
 
+    @contextmanager
+    def writers_held_off(self) -> Iterator[None]:
+        """While this holds, no process writes to the log; refused if one is writing now.
+
+        For work that must see the whole log and nothing added meanwhile (compaction): it
+        takes the writer lock as a writer would, so a run that starts meanwhile is refused.
+        """
+        if self._lock_fd is not None:  # this handle is the writer
+            yield
+            return
+        try:
+            fd = _open_lock(self.path / "writer.lock")
+        except OSError:  # cannot even create the lock file: nobody can write here
+            yield
+            return
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise WriterBusyError(
+                    f"a process is writing to the log at {self.path}; wait until it ends, then run this again"
+                ) from None
+            yield
+        finally:
+            os.close(fd)
+
     # ------------------------------------------------------------------ reading
 
     def _read(self, fn: Callable[[Any], T]) -> T:
@@ -509,6 +535,13 @@ def _holds_format(path: Path) -> bool:
         return False
     finally:
         env.close()
+
+
+def _open_lock(path: Path) -> int:
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except PermissionError:
+        return os.open(path, os.O_RDONLY)  # flock needs no write access
 
 
 def _acquire_writer_lock(path: Path) -> int:

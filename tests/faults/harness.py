@@ -85,3 +85,13 @@ def holes(path: Path) -> list[str]:
         return [
             s for s in log.streams("conv/") if next(iter(log.read_stream(s))).tag != "conversation.started"
         ]
+
+
+def small_sweep(folder: Path, extra: str = "", parameters: str = "  patience: [1, 2]") -> Path:
+    """A two-point grid over the small suite (``extra``: more top-level lines)."""
+    small_suite(folder)
+    text = (
+        f"name: tiny\nsuite: suite.yaml\nbase: v1\nmode: grid\ntrials: 1\nparameters:\n{parameters}\n{extra}"
+    )
+    (folder / "sweep.yaml").write_text(text)
+    return folder / "sweep.yaml"
