@@ -118,6 +118,7 @@ def compact_log(log: EventLog, drop: list[str], out: Path, *, batch: int = 2000)
     sweeps = _sweeps_of(log, set(drop))
     gone = tuple(p for r in drop for p in (run_stream(r), conversation_stream(f"{r}."), labels_stream(r)))
     gone += tuple(sweep_stream(w) for w in sweeps)
+    _remove_stale(out)
     temp = out.parent / f".{out.name}.compacting-{os.getpid()}"
     shutil.rmtree(temp, ignore_errors=True)
     with _no_writer(log):
@@ -128,6 +129,20 @@ def compact_log(log: EventLog, drop: list[str], out: Path, *, batch: int = 2000)
             shutil.rmtree(temp, ignore_errors=True)
             raise
     return Compacted(kept, dropped, sweeps)
+
+
+def _remove_stale(out: Path) -> None:
+    """Temporary folders of compactions into ``out`` that were killed (their process is gone)."""
+    for temp in out.parent.glob(f".{out.name}.compacting-*"):
+        pid = temp.name.rsplit("-", 1)[-1]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(temp, ignore_errors=True)
+        except PermissionError:
+            pass  # alive, someone else's
 
 
 def _check_target(out: Path) -> None:

@@ -153,7 +153,8 @@ def load_sweep(path: str | Path) -> LoadedSweep:
     except ValidationError as exc:
         # A range is a list or a mapping: our own check's message beats "should be a list".
         err = next((e for e in exc.errors() if e["type"] == "value_error"), exc.errors()[0])
-        loc = ".".join(str(x) for x in err["loc"]) or "(top level)"
+        # (pydantic names union branches in the location: "function-after[...]", "list[any]")
+        loc = ".".join(str(x) for x in err["loc"] if "[" not in str(x)) or "(top level)"
         raise SuiteError(f"{path}: {loc}: {str(err['msg']).removeprefix('Value error, ')}") from None
     suite = load_suite(inside(path, "suite", spec.suite))
     if spec.base not in suite.suite.configs:

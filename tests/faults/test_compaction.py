@@ -97,3 +97,12 @@ def test_compact_into_a_non_empty_folder_is_refused(tmp_path: Path) -> None:
     res = run_cli(log, "log", "compact", "--drop", "a", "-o", str(out))
     assert res.exit_code == 2 and "not empty" in res.output
     assert (out / "x").read_text() == "mine"
+
+
+def test_a_killed_compactions_temporary_folder_is_cleared_by_the_next(tmp_path: Path) -> None:
+    log = _two_runs(tmp_path)
+    stale = tmp_path / ".small.compacting-999999999"  # no such process
+    (stale / "sub").mkdir(parents=True)
+    res = run_cli(log, "log", "compact", "--drop", "a", "-o", str(tmp_path / "small"))
+    assert res.exit_code == 0, res.output
+    assert not stale.exists()
