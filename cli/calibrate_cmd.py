@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
@@ -12,6 +13,19 @@ from polygon.app.log import open_log
 from polygon.cli.context import RUN, Context
 from polygon.events import to_builtins
 from polygon.projections.calibration import calibration_lines
+
+
+def _finite(low: float, high: float) -> click.FloatRange:
+    """A float range that refuses NaN (which compares false with both ends, so passes a range)."""
+
+    class Finite(click.FloatRange):
+        def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+            number = super().convert(value, param, ctx)
+            if number != number:
+                self.fail(f"{value!r} is not a number in [{low:g}, {high:g}]", param, ctx)
+            return number
+
+    return Finite(low, high)
 
 
 @click.command()
@@ -29,14 +43,14 @@ from polygon.projections.calibration import calibration_lines
 @click.option("--by", default=None, metavar="NAME", help="Only this labeller's labels.")
 @click.option(
     "--reward-pass-at",
-    type=float,
+    type=_finite(0, 1),
     default=0.5,
     show_default=True,
     help="A reward at or above counts as pass.",
 )
 @click.option(
     "--min-kappa",
-    type=float,
+    type=_finite(-1, 1),
     default=None,
     metavar="X",
     help="Exit 1 when Cohen's κ is below X (or undefined).",

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 import msgspec
 
-from polygon.app.log import compact_log, export_jsonl, open_log
+from polygon.app.log import compact_log, export_jsonl, open_log, verify_log
 from polygon.cli.context import RUN, Context
 from polygon.events import LogStats, to_builtins
 
@@ -57,12 +57,12 @@ def bytes_lines(result: LogStats) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_obj
 def verify(obj: Context, as_json: bool) -> None:
-    """Check the log: gapless sequence, every record decodes, indexes agree.
+    """Check the log: gapless sequence, every record decodes, indexes agree, calls are whole.
 
     Exits 1 with the first problem found.
     """
     with open_log(obj.log_path, readonly=True) as lg:
-        report = lg.verify()
+        report = verify_log(lg)
     if as_json:
         click.echo(msgspec.json.encode({**to_builtins(report), "ok": report.ok}).decode())
     elif report.ok:
@@ -111,6 +111,8 @@ def export(obj: Context, output: Path | None, stream_prefix: str) -> None:
 def compact(obj: Context, drop: tuple[str, ...], output: Path) -> None:
     """Write a new, verified log without the dropped runs (the log itself stays append-only)."""
     with open_log(obj.log_path, readonly=True) as log:
-        kept, dropped = compact_log(log, list(drop), output)
-    click.echo(f"{output}: {kept} events kept, {dropped} dropped ({', '.join(drop)}); verified")
+        done = compact_log(log, list(drop), output)
+    click.echo(f"{output}: {done.kept} events kept, {done.dropped} dropped ({', '.join(drop)}); verified")
+    for sweep in done.sweeps:
+        click.echo(f"sweep {sweep} dropped too: one of its points is a dropped run", err=True)
     click.echo(f"use it with --log {output} (or POLYGON_LOG); the old log is untouched", err=True)

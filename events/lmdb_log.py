@@ -73,9 +73,17 @@ class LmdbLog:
             raise StorageError(f"log {self.path} is already open in this process")
         if readonly and not (self.path / "data.mdb").exists():
             raise StorageError(f"no event log at {self.path}")
-        self.path.mkdir(parents=True, exist_ok=True)
         if not readonly:
-            self._lock_fd = _acquire_writer_lock(self.path / "writer.lock")
+            _check_ours(self.path)
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            if not readonly:
+                self._lock_fd = _acquire_writer_lock(self.path / "writer.lock")
+        except OSError as exc:
+            raise StorageError(
+                f"cannot write the event log at {self.path}: {exc.strerror or exc} "
+                "(it is read-only to you: reading it still works)"
+            ) from None
         # LMDB shrinks a map opened too small to exactly the used size, leaving no room even
         # for opening the sub-databases: start from at least twice the file, then apply the
         # persisted size below.
@@ -91,7 +99,9 @@ class LmdbLog:
                 sync=True,
                 metasync=True,
                 writemap=False,
-                lock=True,
+                # A log we may not write (a read-only copy, another user's) is read without
+                # the lock file: LMDB would need to write lock.mdb to take a reader slot.
+                lock=not (readonly and _unwritable(self.path)),
                 max_readers=256,
             )
             self._check_not_truncated(data)
@@ -261,6 +271,32 @@ class LmdbLog:
         self._env.set_mapsize(new_size)
         self._put_meta(new_size)
 
+    @contextmanager
+    def writers_held_off(self) -> Iterator[None]:
+        """While this holds, no process writes to the log; refused if one is writing now.
+
+        For work that must see the whole log and nothing added meanwhile (compaction): it
+        takes the writer lock as a writer would, so a run that starts meanwhile is refused.
+        """
+        if self._lock_fd is not None:  # this handle is the writer
+            yield
+            return
+        try:
+            fd = _open_lock(self.path / "writer.lock")
+        except OSError:  # cannot even create the lock file: nobody can write here
+            yield
+            return
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise WriterBusyError(
+                    f"a process is writing to the log at {self.path}; wait until it ends, then run this again"
+                ) from None
+            yield
+        finally:
+            os.close(fd)
+
     # ------------------------------------------------------------------ reading
 
     def _read(self, fn: Callable[[Any], T]) -> T:
@@ -416,7 +452,6 @@ class LmdbLog:
             yield rows
 
 
-
 _ENVELOPE_FIELDS = ("seq", "stream", "stream_version", "identity", "tag", "schema_version", "recorded_at")
 
 
@@ -433,6 +468,80 @@ def _count_parts(parts: Counter[str], raw: bytes, header: Any) -> None:
 
 
 _SIZER = msgspec.msgpack.Encoder()
+
+
+def _unwritable(path: Path) -> bool:
+    lock = path / "lock.mdb"
+    return not os.access(path, os.W_OK) or (lock.exists() and not os.access(lock, os.W_OK))
+
+
+_OURS = frozenset({"data.mdb", "lock.mdb", "writer.lock"})
+_NOT_OURS = "; Polygon writes only into a new or empty folder or its own log (point --log elsewhere)"
+
+
+def _check_ours(path: Path) -> None:
+    """Refuse, before anything is written, a path that is not a Polygon log (or new, or empty).
+
+    Another program's LMDB, a plain file, a device: each would be written into or fail with
+    a traceback. A Polygon log is one whose ``meta`` database holds the format record.
+    """
+    if not path.exists():
+        return
+    if not path.is_dir():
+        what = "a file" if path.is_file() else "not a folder (a device or a pipe)"
+        raise StorageError(f"{path} is {what}, not an event log folder{_NOT_OURS}")
+    try:
+        names = {p.name for p in path.iterdir()}
+    except OSError as exc:
+        raise StorageError(f"cannot read the folder {path}: {exc.strerror or exc}") from None
+    if "data.mdb" not in names:
+        if names - _OURS:
+            raise StorageError(f"{path} holds other files and no event log{_NOT_OURS}")
+        return
+    if not _holds_format(path):
+        raise StorageError(
+            f"{path} holds an LMDB database that is not a Polygon event log (no Polygon meta "
+            f"record){_NOT_OURS}"
+        )
+
+
+_TREES = (b"events", b"streams", b"heads", b"identities", b"meta")
+
+
+def _holds_format(path: Path) -> bool:
+    """The LMDB at ``path`` is ours: its meta holds ``format``, or it is a creation cut short.
+
+    Read without the lock file, so nothing is written into a foreign folder. A creation
+    killed before its meta record has only our (empty) sub-databases.
+    """
+    try:
+        env = lmdb.open(str(path), subdir=True, readonly=True, lock=False, max_dbs=8)
+    except lmdb.Error:
+        return True  # not readable as LMDB at all: the open that follows names what is wrong
+    try:
+        used = (env.info()["last_pgno"] + 1) * env.stat()["psize"]
+        if used > (path / "data.mdb").stat().st_size:
+            return True  # truncated: never touch its pages (SIGBUS); the open names the damage
+        with env.begin() as txn:
+            names = [bytes(k) for k in txn.cursor().iternext(keys=True, values=False)]
+        if any(name not in _TREES for name in names):
+            return False
+        trees = {name: env.open_db(name, create=False) for name in names}
+        with env.begin() as txn:
+            if b"meta" in trees and txn.get(b"format", db=trees[b"meta"]) is not None:
+                return True
+            return all(txn.stat(db)["entries"] == 0 for db in trees.values())
+    except lmdb.Error:
+        return False
+    finally:
+        env.close()
+
+
+def _open_lock(path: Path) -> int:
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except PermissionError:
+        return os.open(path, os.O_RDONLY)  # flock needs no write access
 
 
 def _acquire_writer_lock(path: Path) -> int:

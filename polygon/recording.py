@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from polygon.events import Event, EventLog, Pending, identity
+from polygon.events.errors import StorageError
 
 
 class Sink(Protocol):
@@ -88,6 +89,12 @@ class GroupWriter:
     :meth:`submit` commits when one is due, so a stage that never awaits (a Python agent,
     the heuristic judge) still commits as it goes, and :meth:`pump` commits what waits when
     submissions stop. ``max_events`` bounds what is held between two commits.
+
+    A commit that fails (a full disk, ``ulimit -f``) poisons the writer: that batch is gone,
+    and writing anything queued after it would leave a call with its middle missing (a
+    stream that no longer opens with its start). So nothing more is written by this writer:
+    every later :meth:`submit` or :meth:`commit` raises the same error, the run stops, and
+    the log holds a prefix of every call, which ``--resume`` completes.
     """
 
     def __init__(
@@ -104,19 +111,31 @@ class GroupWriter:
         self._clock = clock
         self._last = clock()
         self.commits = 0
+        self.failed: Exception | None = None
+
+    def _refuse_if_failed(self) -> None:
+        if self.failed is not None:
+            self._queue = []
+            raise StorageError(str(self.failed))
 
     def submit(self, pending: list[Pending]) -> None:
         """Queue events; commit them with everything queued if a commit is due."""
+        self._refuse_if_failed()
         self._queue.extend(pending)
         if len(self._queue) >= self._max or self._clock() - self._last >= self._interval:
             self.commit()
 
     def commit(self) -> None:
-        """Write everything queued, in one transaction."""
+        """Write everything queued, in one transaction (or nothing, ever again, if it fails)."""
+        self._refuse_if_failed()
         self._last = self._clock()
         if self._queue:
             batch, self._queue = self._queue, []
-            self._log.append(batch)
+            try:
+                self._log.append(batch)
+            except Exception as exc:
+                self.failed = exc
+                raise
             self.commits += 1
 
     async def pump(self, stop: asyncio.Event) -> None:
@@ -126,7 +145,8 @@ class GroupWriter:
                 await asyncio.wait_for(stop.wait(), timeout=self._interval)
             if self._clock() - self._last >= self._interval:
                 self.commit()
-        self.commit()
+        if self.failed is None:  # a failed writer's error is already on its way up
+            self.commit()
 
 
 class ConversationSink(StreamRecorder):

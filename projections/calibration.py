@@ -93,6 +93,9 @@ class Calibration(msgspec.Struct, frozen=True, kw_only=True):
     criteria: list[CriterionAgreement]
     disagreements: list[Disagreement]
     reward_pass_at: float
+    one_class: str = ""
+    """``pass`` or ``fail`` when every compared label is that one: κ, AUC and a best
+    threshold then measure nothing (they are left undefined, and the text says why)."""
 
 
 def label_of(label: LabelRecorded, reward_pass_at: float) -> str:
@@ -132,7 +135,11 @@ def calibrate(
     judged = [1 if r.verdict and r.verdict.verdict == "pass" else 0 for r, _, _ in compared]
     truth = [1 if y == "pass" else 0 for _, y, _ in compared]
     composites = [r.verdict.composite if r.verdict else 0.0 for r, _, _ in compared]
-    best, best_k = best_threshold(composites, truth)
+    classes = {y for _, y, _ in compared}
+    one_class = classes.pop() if len(classes) == 1 else ""
+    # With one class, κ is 0 whatever the judge says and any threshold "agrees best": say so.
+    best, best_k = (None, None) if one_class else best_threshold(composites, truth)
+    undefined = Interval(value=None)
     return Calibration(
         runs=list(runs),
         rubric_version=rubric_version,
@@ -142,15 +149,16 @@ def calibrate(
         compared=len(compared),
         set_apart=dict(sorted(set_apart.items())),
         confusion=confusion,
-        kappa=_with_interval(cohen_kappa, judged, truth),
+        kappa=undefined if one_class else _with_interval(cohen_kappa, judged, truth),
         accuracy=_with_interval(accuracy, judged, truth),
-        auc=_with_interval(auc, composites, truth),
+        auc=undefined if one_class else _with_interval(auc, composites, truth),
         pass_at=pass_at,
         best_threshold=best,
         best_threshold_kappa=best_k,
         criteria=_criteria(labelled),
         disagreements=_disagreements(compared, top),
         reward_pass_at=reward_pass_at,
+        one_class=one_class,
     )
 
 
@@ -322,6 +330,11 @@ def calibration_lines(c: Calibration) -> Iterator[str]:
         yield f"  {state:<10}{row['pass']:>10}{row['fail']:>12}"
     yield "  (agreement counts a verdict as pass only when its state is pass)"
     yield ""
+    if c.one_class:
+        yield (
+            f"  Every compared label is {c.one_class}: κ, AUC and a best threshold need labels of "
+            "both classes (label some calls of the other); accuracy alone is shown."
+        )
     yield f"  Cohen's κ    {_iv(c.kappa)}   {_kappa_words(c.kappa.value)}"
     yield f"  accuracy     {_iv(c.accuracy)}"
     yield f"  AUC          {_iv(c.auc)}   {_auc_words(c.auc.value)}"

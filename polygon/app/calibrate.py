@@ -37,6 +37,14 @@ def calibrate_runs(
     # Only the labelled calls are folded, each whole (every judge repeat, for α).
     states = {run_id: _labelled_fold(log, run_id, labels) for run_id in dict.fromkeys(run_ids)}
     version = _version(states, rubric)
+    if judge_pass is not None:
+        known = {pid for state in states.values() for pid, _judge in verdict_fold.passes(state, version)}
+        if judge_pass not in known:
+            have = ", ".join(sorted(known)) or "none"
+            raise UserInputError(
+                f"--judge {judge_pass}: no judge pass of that id scored the labelled calls under rubric "
+                f"{version} (have: {have})"
+            )
     rows: list[ConversationVerdict] = []
     pass_at = None
     for state in states.values():

@@ -67,6 +67,11 @@ class Readers:
 def targets(path: str | Path, config: str | None = None) -> list[Target]:
     """A prompt file, or each configuration's prompt of a suite (file or folder)."""
     path = Path(path)
+    if path.exists() and not (path.is_dir() or path.is_file()):
+        # A FIFO or a device would block the read forever (or never end): refuse it by type.
+        raise UserInputError(
+            f"{path}: not a regular file (a pipe or a device); lint reads a prompt file or a suite"
+        )
     if path.is_dir() or path.suffix in (".yaml", ".yml"):
         return suite_targets(load_suite(path, personas_optional=True), config)
     if config:

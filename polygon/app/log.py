@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -10,9 +12,9 @@ from typing import IO, Any
 import msgspec
 
 from polygon.errors import UserInputError
-from polygon.events import Envelope, EventLog, LmdbLog, to_builtins
+from polygon.events import Envelope, EventLog, LmdbLog, VerifyReport, to_builtins
 from polygon.events.errors import StorageError
-from polygon.events.streams import run_conversations
+from polygon.events.streams import CONVERSATION_PREFIX, run_conversations, run_stream
 
 DEFAULT_LOG_DIR = ".polygon"
 
@@ -88,23 +90,107 @@ def recorded_answers(log: EventLog, run_id: str | None = None) -> dict[str, dict
     return out
 
 
-def compact_log(log: EventLog, drop: list[str], out: Path, *, batch: int = 2000) -> tuple[int, int]:
-    """A new log at ``out`` with every event but those of the ``drop`` runs; (kept, dropped).
+class Compacted(msgspec.Struct, frozen=True):
+    """What ``log compact`` did."""
+
+    kept: int
+    dropped: int
+    sweeps: tuple[str, ...]
+    """Sweeps dropped with the runs (each had one of them as a point)."""
+
+
+def compact_log(log: EventLog, drop: list[str], out: Path, *, batch: int = 2000) -> Compacted:
+    """A new log at ``out`` with every event but those of the ``drop`` runs.
 
     The log itself stays append-only: this writes a copy, in the same order, with the same
-    identities and payloads (sequence numbers close the gaps), and verifies it.
+    identities and payloads (sequence numbers close the gaps). The copy is written under a
+    temporary name beside ``out`` and renamed only once it verifies: a killed compaction
+    leaves no log at ``out`` that looks whole. A log a run is writing is refused (the copy
+    would silently cut that run), and a sweep whose points include a dropped run is dropped
+    with it (its leaderboard and resume would name a run that is gone).
     """
-    from polygon.events import Pending
-    from polygon.events.streams import conversation_stream, labels_stream, run_stream
+    from polygon.events.streams import conversation_stream, labels_stream, run_stream, sweep_stream
 
-    if (out / "data.mdb").exists():
-        raise UserInputError(f"{out}: a log is already there; compact writes a new one")
+    _check_target(out)
     for run_id in drop:
         if not log.stream_length(run_stream(run_id)):
             raise UserInputError(f"--drop {run_id}: no such run in the log")
+    sweeps = _sweeps_of(log, set(drop))
     gone = tuple(p for r in drop for p in (run_stream(r), conversation_stream(f"{r}."), labels_stream(r)))
+    gone += tuple(sweep_stream(w) for w in sweeps)
+    _remove_stale(out)
+    temp = out.parent / f".{out.name}.compacting-{os.getpid()}"
+    shutil.rmtree(temp, ignore_errors=True)
+    with _no_writer(log):
+        try:
+            kept, dropped = _copy(log, temp, gone, batch)
+            os.replace(temp, out)
+        except BaseException:
+            shutil.rmtree(temp, ignore_errors=True)
+            raise
+    return Compacted(kept, dropped, sweeps)
+
+
+def _remove_stale(out: Path) -> None:
+    """Temporary folders of compactions into ``out`` that were killed (their process is gone)."""
+    for temp in out.parent.glob(f".{out.name}.compacting-*"):
+        pid = temp.name.rsplit("-", 1)[-1]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(temp, ignore_errors=True)
+        except PermissionError:
+            pass  # alive, someone else's
+
+
+def _check_target(out: Path) -> None:
+    if out.is_dir() and any(out.iterdir()):
+        what = "a log is already there" if (out / "data.mdb").exists() else "the folder is not empty"
+        raise UserInputError(f"{out}: {what}; compact writes a new log into a new or empty folder")
+    if out.exists() and not out.is_dir():
+        raise UserInputError(f"{out}: a file is there; compact writes a new log into a new or empty folder")
+    if not out.parent.is_dir():
+        raise UserInputError(f"{out}: its folder {out.parent} does not exist")
+
+
+def _sweeps_of(log: EventLog, runs: set[str]) -> tuple[str, ...]:
+    from polygon.events.families import PointRan, SweepStarted
+    from polygon.events.streams import SWEEP_PREFIX
+
+    out = []
+    for stream in log.streams(SWEEP_PREFIX):
+        for env in log.read_stream(stream):
+            p = env.payload
+            uses = (
+                {pt.run_id for pt in p.points}
+                if isinstance(p, SweepStarted)
+                else {p.run_id}
+                if isinstance(p, PointRan)
+                else set()
+            )
+            if uses & runs:
+                out.append(stream.removeprefix(SWEEP_PREFIX))
+                break
+    return tuple(out)
+
+
+@contextlib.contextmanager
+def _no_writer(log: EventLog) -> Iterator[None]:
+    """Hold the source log's writer lock while copying (a run that starts meanwhile is refused)."""
+    if not isinstance(log, LmdbLog):
+        yield
+        return
+    with log.writers_held_off():
+        yield
+
+
+def _copy(log: EventLog, temp: Path, gone: tuple[str, ...], batch: int) -> tuple[int, int]:
+    from polygon.events import Pending
+
     kept = dropped = 0
-    with LmdbLog(out) as target:
+    with LmdbLog(temp) as target:
         held: list[Pending] = []
         for env in log.read_all():
             if _dropped(env.stream, gone):
@@ -120,11 +206,59 @@ def compact_log(log: EventLog, drop: list[str], out: Path, *, batch: int = 2000)
                 held = []
         if held:
             kept += target.append(held).written
-        if not target.verify().ok:
-            raise UserInputError(f"{out}: the compacted log did not verify")
+        if not target.verify().ok or target.last_seq() != kept:
+            raise UserInputError("the compacted log did not verify; nothing was written")
     return kept, dropped
 
 
 def _dropped(stream: str, gone: tuple[str, ...]) -> bool:
     """The stream belongs to a dropped run: its own stream, its calls, its labels."""
     return any(stream == p or (p.endswith(".") and stream.startswith(p)) for p in gone)
+
+
+def call_damage(events: list[Envelope]) -> str:
+    """Why a conversation stream is not whole ("" when it is).
+
+    Whole: it opens with ``conversation.started`` (once), its spoken turns run 1, 2, … with
+    none skipped, and an ended call spoke no turn past the count its end records. A stream
+    cut short (a kill, a failed commit since commits poison their writer) is a whole prefix;
+    a hole in the middle was left by a Polygon whose failed commit let later batches in.
+    """
+    from polygon.events.families import ConversationEnded, ConversationStarted, TurnSpoken
+
+    if not events:
+        return ""
+    if not isinstance(events[0].payload, ConversationStarted):
+        return f"it opens with {events[0].tag}, not conversation.started"
+    last = 0
+    ended: ConversationEnded | None = None
+    for env in events[1:]:
+        p = env.payload
+        if isinstance(p, ConversationStarted):
+            return "it holds a second conversation.started"
+        if isinstance(p, TurnSpoken):
+            if p.turn not in (last, last + 1) or ended is not None:
+                return f"turn {p.turn} follows turn {last}" + (" and the call's end" if ended else "")
+            last = p.turn
+        elif isinstance(p, ConversationEnded):
+            ended = p
+    if ended is not None and last > ended.turns:
+        return f"it spoke {last} turns but its end records {ended.turns}"
+    return ""
+
+
+def verify_log(log: EventLog) -> VerifyReport:
+    """``log verify``: the log's own invariants, then every conversation is whole."""
+    report = log.verify()
+    if not report.ok:
+        return report
+    runs: dict[str, bool] = {}
+    for stream in log.streams(CONVERSATION_PREFIX):
+        run_id = stream.removeprefix(CONVERSATION_PREFIX).split(".", 1)[0]
+        if run_id not in runs:  # a call of a run (not a stream written by hand, as tests do)
+            runs[run_id] = bool(log.stream_length(run_stream(run_id)))
+        if runs[run_id] and (damage := call_damage(list(log.read_stream(stream)))):
+            return VerifyReport(
+                events=report.events, streams=report.streams, problem=f"{stream} is not whole: {damage}"
+            )
+    return report

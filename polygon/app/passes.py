@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar
 
+from polygon.app.log import call_damage
 from polygon.app.progress import Progress, no_progress
-from polygon.errors import ModelServerDownError, UnknownIdError
+from polygon.errors import ModelServerDownError, UnknownIdError, UserInputError
 from polygon.events import Envelope, EventLog, Pending, identity
 from polygon.events.families import ConversationStarted, RunStarted
 from polygon.events.streams import RUN_STARTED, run_conversations, run_stream
@@ -24,6 +25,19 @@ from polygon.recording import GroupWriter, StreamRecorder
 from polygon.transcript import ConversationView, build
 
 T = TypeVar("T")
+
+
+class DamagedCallError(UserInputError):
+    """A call's stream is not whole (holes left by an older Polygon's failed commit)."""
+
+
+def damaged_message(run_id: str, stream: str, damage: str) -> str:
+    """One line: which call, why, and the way out (the log is append-only: no repair in place)."""
+    return (
+        f"run {run_id}: {stream} is not whole ({damage}); a failed commit of an older Polygon "
+        f"left it so. Keep the other runs with `polygon log compact --drop {run_id} -o NEW`, "
+        "then run the suite again on NEW"
+    )
 
 
 def run_started(log: EventLog, run_id: str) -> RunStarted:
@@ -114,7 +128,9 @@ async def each_conversation(
             )
         events = list(log.read_stream(stream))
         head = events[0].payload
-        assert isinstance(head, ConversationStarted)  # every conversation stream opens with it
+        damage = call_damage(events)
+        if damage or not isinstance(head, ConversationStarted):
+            raise DamagedCallError(damaged_message(run_id, stream, damage))
         sink = StreamRecorder(
             run_id=run_id, stream=stream, conversation=head.conversation_id, seed=head.seed, now=now
         )

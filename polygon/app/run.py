@@ -16,8 +16,16 @@ from dataclasses import dataclass, field
 from polygon import __version__
 from polygon.app.judge import ScoreSummary, Scoring
 from polygon.app.lint import lint_before_run
-from polygon.app.log import recorded_answers
-from polygon.app.passes import Visit, each_conversation, for_each, run_started, start_run
+from polygon.app.log import call_damage, recorded_answers
+from polygon.app.passes import (
+    DamagedCallError,
+    Visit,
+    damaged_message,
+    each_conversation,
+    for_each,
+    run_started,
+    start_run,
+)
 from polygon.app.probe import Probing
 from polygon.app.progress import Progress, no_progress
 from polygon.errors import (
@@ -28,6 +36,7 @@ from polygon.errors import (
     UserInputError,
 )
 from polygon.events import EventLog, Pending, identity
+from polygon.events.errors import StorageError
 from polygon.events.families import ConversationEnded, RunFinished, RunStarted
 from polygon.events.streams import RUN_FINISHED, conversation_stream, fresh_id, run_stream, valid_run_id
 from polygon.models.hub import ModelHub
@@ -248,7 +257,7 @@ def run_suite(
     earlier: dict[str, str] = {}
     if options.resume:
         for plan in iter_plans(loaded, run_id, seed, configs):
-            if reason := _end_reason(log, plan.conversation_id):
+            if reason := _end_reason(log, run_id, plan.conversation_id):
                 earlier[plan.conversation_id] = reason
     reasons = Counter(earlier.values())
     todo = (p for p in iter_plans(loaded, run_id, seed, configs) if p.conversation_id not in earlier)
@@ -261,27 +270,15 @@ def run_suite(
     if options.resume:
         hub.remember(recorded_answers(log, run_id))  # a half-written call replays its model answers
     progress(len(earlier), total)
-    if options.executor == "ray":
-        scored = _simulate_and_score_on_ray(
+    try:
+        scored = _simulate_and_score_somewhere(
             todo, log, loaded, options, now, progress, score_progress, total, run_id, hub, ran_now, ended
         )
-    else:
-        scored = asyncio.run(
-            _simulate_and_score(
-                todo,
-                log,
-                loaded,
-                options.concurrency,
-                now,
-                progress,
-                score_progress,
-                total,
-                run_id,
-                hub,
-                todo_count=ran_now,
-                on_end=ended,
-            )
-        )
+    except StorageError as exc:  # a failed commit: the writer wrote nothing after it
+        raise StorageError(
+            f"{exc}. Nothing after that commit was written; make room, then "
+            f"`polygon run {loaded.path} --resume {run_id}`"
+        ) from None
     log.append(
         [
             Pending(
@@ -295,6 +292,43 @@ def run_suite(
         ]
     )
     return RunSummary(run_id, total, ran_now, dict(sorted(reasons.items())), scored)
+
+
+def _simulate_and_score_somewhere(
+    todo: Iterator[ConversationPlan],
+    log: EventLog,
+    loaded: LoadedSuite,
+    options: RunOptions,
+    now: Callable[[], str],
+    progress: Progress,
+    score_progress: Progress,
+    total: int,
+    run_id: str,
+    hub: ModelHub,
+    ran_now: int,
+    ended: Callable[[str], None],
+) -> ScoreSummary:
+    """Simulate and score on the chosen executor."""
+    if options.executor == "ray":
+        return _simulate_and_score_on_ray(
+            todo, log, loaded, options, now, progress, score_progress, total, run_id, hub, ran_now, ended
+        )
+    return asyncio.run(
+        _simulate_and_score(
+            todo,
+            log,
+            loaded,
+            options.concurrency,
+            now,
+            progress,
+            score_progress,
+            total,
+            run_id,
+            hub,
+            todo_count=ran_now,
+            on_end=ended,
+        )
+    )
 
 
 async def _simulate_and_score(
@@ -429,12 +463,19 @@ def _answerer(loaded: LoadedSuite, hub: ModelHub) -> ProbeAnswerer:
     return ProbeAnswerer() if model == DETECTOR else ProbeAnswerer(name=model, client=hub.client(model))
 
 
-def _end_reason(log: EventLog, conversation_id: str) -> str:
-    """Why the call ended, if the log holds its end ("" for a call not run or cut short)."""
+def _end_reason(log: EventLog, run_id: str, conversation_id: str) -> str:
+    """Why the call ended, if the log holds its end ("" for a call not run or cut short).
+
+    A call that is not whole (a hole an older Polygon's failed commit left) cannot be
+    completed in place: re-simulating it would append its missing start after its end.
+    """
     stream = conversation_stream(conversation_id)
     if not log.stream_length(stream):
         return ""
-    for env in log.read_stream(stream):
+    events = list(log.read_stream(stream))
+    if damage := call_damage(events):
+        raise DamagedCallError(damaged_message(run_id, stream, damage))
+    for env in events:
         if isinstance(env.payload, ConversationEnded):
             return env.payload.reason
     return ""

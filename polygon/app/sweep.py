@@ -154,7 +154,7 @@ def _one_point(
     sweep_id = summary.sweep_id
     label = _label(point)
     started = bool(log.stream_length(run_stream(point.run_id)))
-    reused = started and _run_finished(log, point.run_id)
+    reused = started and _reused(log, sweep_id, point)
     if not started and loaded.spec.token_limit:
         calls = len(point.suite.scenarios()) * point.suite.suite.trials
         cfg = next(iter(point.suite.suite.configs.values()))
@@ -281,8 +281,31 @@ def _finished(log: EventLog, sweep_id: str) -> bool:
     return any(isinstance(env.payload, SweepFinished) for env in log.read_stream(sweep_stream(sweep_id)))
 
 
-def _run_finished(log: EventLog, run_id: str) -> bool:
-    return any(isinstance(env.payload, RunFinished) for env in log.read_stream(run_stream(run_id)))
+def _reused(log: EventLog, sweep_id: str, point: Point) -> bool:
+    """The point's run was finished by someone else: before this sweep began, or for another point.
+
+    A run this sweep finished itself, whose ``point.ran`` a kill kept out of the log, is not
+    reused: resuming must not change what the leaderboard says.
+    """
+    finished = next(
+        (
+            env.seq
+            for env in log.read_stream(run_stream(point.run_id))
+            if isinstance(env.payload, RunFinished)
+        ),
+        None,
+    )
+    if finished is None:
+        return False
+    ours = list(log.read_stream(sweep_stream(sweep_id)))
+    if not ours or finished < ours[0].seq:
+        return True
+    return any(
+        isinstance(env.payload, PointRan)
+        and env.payload.run_id == point.run_id
+        and env.payload.index != point.index
+        for env in ours
+    )
 
 
 def _append(log: EventLog, sweep_id: str, kind: str, event: Event, now: Callable[[], str]) -> None:

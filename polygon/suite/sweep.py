@@ -20,6 +20,7 @@ a model agent's ``model:provider/name`` (a Python agent receives it as a paramet
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any, Literal
 
@@ -38,6 +39,11 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+# The event log stores integers as msgpack does: a value beyond is refused at load, not met
+# as an OverflowError when the point's run starts.
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+
+
 class Range(_Strict):
     """A numeric range a ``random`` sweep draws from (integers when both ends are)."""
 
@@ -46,9 +52,33 @@ class Range(_Strict):
 
     @model_validator(mode="after")
     def _ordered(self) -> Range:
+        for end in (self.min, self.max):
+            if not math.isfinite(end):
+                raise ValueError(f"{end}: a range needs finite ends (not NaN or infinity)")
+            if not INT_MIN <= end <= INT_MAX:
+                raise ValueError(f"{end:g}: beyond what the log stores (at most {INT_MAX:,} either way)")
         if self.max < self.min:
             raise ValueError("max must not be below min")
         return self
+
+
+def _storable(name: str, value: Any) -> None:
+    """Refuse NaN, infinity (JSON and the profile record both as null) and too large integers.
+
+    Nested lists and mappings are checked too.
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{name}: {value} is not a number a point can use (NaN or infinity)")
+    if isinstance(value, int) and not isinstance(value, bool) and not INT_MIN <= value <= INT_MAX:
+        raise ValueError(
+            f"{name}: {value:.3g} is beyond what the log stores (at most {INT_MAX:,} either way)"
+        )
+    if isinstance(value, list):
+        for item in value:
+            _storable(name, item)
+    if isinstance(value, dict):
+        for item in value.values():
+            _storable(name, item)
 
 
 class SweepSpec(_Strict):
@@ -66,9 +96,10 @@ class SweepSpec(_Strict):
     scenarios: list[str] = Field(default_factory=list)
     trials: int | None = Field(None, ge=1, le=100)
     floor: float | None = Field(None, ge=0, le=100)
-    token_limit: int = Field(0, ge=0)
+    token_limit: int = Field(0, ge=0, le=INT_MAX)
     max_points: int = Field(200, ge=1, le=10_000)
-    """A grid larger than this is refused (say so, rather than start thousands of runs)."""
+    """A sweep of more points than this is refused, whatever its mode (say so, rather than
+    start thousands of runs)."""
 
     @field_validator("parameters")
     @classmethod
@@ -80,6 +111,8 @@ class SweepSpec(_Strict):
                 raise ValueError(f"{name!r}: an empty parameter name")
             if isinstance(values, list) and not values:
                 raise ValueError(f"{name}: at least one value is needed")
+            if isinstance(values, list):
+                _storable(name, values)
         return value
 
     @model_validator(mode="after")
@@ -87,6 +120,8 @@ class SweepSpec(_Strict):
         ranged = [n for n, v in self.parameters.items() if isinstance(v, Range)]
         if ranged and self.mode != "random":
             raise ValueError(f"parameters.{ranged[0]}: a range needs mode: random (oat and grid take lists)")
+        if self.mode == "random" and self.points > self.max_points:
+            raise ValueError(f"points: {self.points} draws are more than max_points {self.max_points}")
         return self
 
 
@@ -111,12 +146,15 @@ def load_sweep(path: str | Path) -> LoadedSweep:
     raw = read_yaml(path, "sweep")
     if not isinstance(raw, dict):
         raise SuiteError(f"{path}: expected a mapping at the top level")
-    raw = log_safe(raw)
+    _check_values(path, raw.get("parameters"))
+    raw = log_safe(raw)  # (which would turn NaN and huge integers into text: checked above)
     try:
         spec = SweepSpec.model_validate(raw)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(x) for x in err["loc"]) or "(top level)"
+        # A range is a list or a mapping: our own check's message beats "should be a list".
+        err = next((e for e in exc.errors() if e["type"] == "value_error"), exc.errors()[0])
+        # (pydantic names union branches in the location: "function-after[...]", "list[any]")
+        loc = ".".join(str(x) for x in err["loc"] if "[" not in str(x)) or "(top level)"
         raise SuiteError(f"{path}: {loc}: {str(err['msg']).removeprefix('Value error, ')}") from None
     suite = load_suite(inside(path, "suite", spec.suite))
     if spec.base not in suite.suite.configs:
@@ -144,6 +182,18 @@ def load_sweep(path: str | Path) -> LoadedSweep:
         sweep_hash=digest,
         warnings=_warnings(path, spec, agent),
     )
+
+
+def _check_values(path: Path, parameters: object) -> None:
+    """Listed values as written: NaN, infinity and integers beyond the log are refused."""
+    if not isinstance(parameters, dict):
+        return  # the schema names what is wrong
+    for name, values in parameters.items():
+        if isinstance(values, list):
+            try:
+                _storable(str(name), values)
+            except ValueError as exc:
+                raise SuiteError(f"{path}: parameters.{exc}") from None
 
 
 def _warnings(path: Path, spec: SweepSpec, agent: str) -> list[str]:

@@ -40,6 +40,13 @@ def make_points(sweep: LoadedSweep) -> list[Point]:
     settings: list[dict[str, Any]]
     if spec.mode == "oat":
         settings = _one_at_a_time(sweep)
+        if len(settings) > spec.max_points:
+            from polygon.errors import SuiteError
+
+            raise SuiteError(
+                f"{sweep.path}: one at a time gives {len(settings)} points, more than max_points "
+                f"{spec.max_points}"
+            )
     elif spec.mode == "grid":
         lists = {k: v for k, v in spec.parameters.items() if isinstance(v, list)}
         size = 1
