@@ -7,13 +7,16 @@ contradiction candidate) and the hard rules (whose position matters in a long pr
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import regex
 
+from polygon.lint import MAX_PARTNERS
 from polygon.lint.lexicon import LEXICONS, Lexicon, words_of
+from polygon.lint.modality import Rule, read_rule
 from polygon.lint.text import Prompt, Unit
 
 _CYRILLIC = regex.compile(r"\p{Cyrillic}")
@@ -21,6 +24,8 @@ _HR_LETTERS = regex.compile(r"[čćžšđ]", regex.IGNORECASE)
 _HR_WORDS = frozenset(words_of("je i u se da na za ne što su uvijek nikada molim ako ili kada"))
 _EN_WORDS = frozenset(words_of("the and you to of a is if for with your are be not"))
 _CODE = regex.compile(r"`[^`\n]*`")
+NO_RULE = Rule(modality="", action="")
+_WORDS = regex.compile(r"[\p{L}\p{N}_'’-]+")
 
 
 def detect_language(text: str) -> str:
@@ -58,6 +63,8 @@ class UnitReading:
     """The must/never markers themselves."""
     stems: frozenset[str]
     """The unit's content words, crudely stemmed: what the rule is about."""
+    rule: Rule = NO_RULE
+    """What the unit asks (modality, action, order), read as a reviewer reads a rule."""
 
     @property
     def hard(self) -> bool:
@@ -84,6 +91,17 @@ class Reading:
         """The unit's stems less the ubiquitous ones."""
         return reading.stems - self.common
 
+    @cached_property
+    def _rule_objects(self) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+        return tuple((_rule_words(u, u.stems - self.common), _rule_words(u, u.stems)) for u in self.units)
+
+    def rule_objects(self, reading: UnitReading, *, common: bool = False) -> frozenset[str]:
+        """What a rule acts on: its content words less its verb's own.
+
+        Less the prompt's ubiquitous words too, unless ``common``.
+        """
+        return self._rule_objects[reading.unit.index][1 if common else 0]
+
     def sharing(self, least: int, *, common_too: bool = False) -> list[tuple[UnitReading, UnitReading]]:
         """Pairs of units (in order) sharing at least ``least`` stems.
 
@@ -91,28 +109,64 @@ class Reading:
         thousands of pairs).
         """
         index: dict[str, list[int]] = {}
+        counts: Counter[tuple[int, int]] = Counter()
         for i, u in enumerate(self.units):
             for stem_ in u.stems if common_too else self.objects(u):
-                index.setdefault(stem_, []).append(i)
-        counts: Counter[tuple[int, int]] = Counter()
-        for holders in index.values():
-            for x, i in enumerate(holders):
-                for j in holders[x + 1 :]:
-                    counts[(i, j)] += 1
-        return [(self.units[i], self.units[j]) for (i, j), n in sorted(counts.items()) if n >= least]
+                holders = index.setdefault(stem_, [])
+                for j in partners(holders):
+                    counts[(j, i)] += 1
+                holders.append(i)
+        found = sorted(pair for pair, n in counts.items() if n >= least)
+        return [(self.units[i], self.units[j]) for i, j in found]
+
+
+def _rule_words(u: UnitReading, words: frozenset[str]) -> frozenset[str]:
+    r = u.rule
+    return frozenset(s for s in words if s != r.verb and not (r.action and s.startswith(r.action)))
+
+
+def partners(holders: list[int]) -> list[int]:
+    """The earlier holders of a word a unit is compared with, never all (linear work).
+
+    The first few (a rule said early and echoed late is the scattered pair) and the nearest.
+    """
+    if len(holders) <= MAX_PARTNERS:
+        return holders
+    head = MAX_PARTNERS // 3
+    return holders[:head] + holders[head - MAX_PARTNERS :]
 
 
 def read_prompt(prompt: Prompt, language: str) -> Reading:
     """Read every unit with the language's lexicon."""
     lex = LEXICONS[language]
-    units = tuple(_read_unit(prompt, unit, lex) for unit in prompt.units)
+    units = tuple(_read_unit(prompt, unit, lex, language) for unit in prompt.units)
     counts = Counter(stem for u in units for stem in u.stems)
     limit = max(3, int(0.3 * len(units)))
     common = frozenset(stem for stem, n in counts.items() if n > limit)
     return Reading(prompt=prompt, language=language, units=units, common=common)
 
 
-def _read_unit(prompt: Prompt, unit: Unit, lex: Lexicon) -> UnitReading:
+def _marker_end(unit: Unit, hits: tuple[Hit, ...], lex: Lexicon) -> int:
+    """Where the first force or permission marker ends, relative to the unit (-1: none).
+
+    A pattern hit ("не называйте") holds its verb: the verb starts after the particle.
+    """
+    if not hits:
+        return -1
+    first = min(hits, key=lambda h: h.start)
+    if first.marker not in lex.never and first.marker not in lex.must and first.marker not in lex.allow:
+        return first.start - unit.start + first.marker.find(" ") + 1
+    return first.end - unit.start
+
+
+def _content(text: str, lex: Lexicon) -> frozenset[str]:
+    """The stems of the content words of a stretch of a rule."""
+    return frozenset(
+        stem(w, lex) for w in _WORDS.findall(text) if w not in lex.stop and len(w) > 2 and not w.isdigit()
+    )
+
+
+def _read_unit(prompt: Prompt, unit: Unit, lex: Lexicon, language: str) -> UnitReading:
     text = _CODE.sub(lambda m: " " * len(m.group()), unit.text.lower())
     must = _find(text, unit.start, lex.must)
     never = _find(text, unit.start, lex.never) + _find_patterns(text, unit.start, lex.never_patterns)
@@ -121,8 +175,18 @@ def _read_unit(prompt: Prompt, unit: Unit, lex: Lexicon) -> UnitReading:
     polarity = -1 if never else 1 if must else 0
     if polarity == -1 and _find(text, unit.start, lex.without):
         polarity = 1  # "never book without confirming" asks to confirm: a must
-    words = [w.text for w in prompt.unit_words(unit) if not _in_code(unit.text, w.start - unit.start)]
+    words = [w.text for w in prompt.unit_words(unit) if not _in_code(unit, w.start)]
     stems = frozenset(stem(w, lex) for w in words if w not in lex.stop and len(w) > 2 and not w.isdigit())
+    rule = read_rule(
+        text,
+        language,
+        must=bool(must),
+        must_not=bool(never),
+        allows=bool(allow),
+        marker_end=_marker_end(unit, never or allow or must, lex),
+        stem=lambda w: stem(w, lex),
+        content=lambda part: _content(part, lex),
+    )
     vague = _find(text, unit.start, lex.vague)
     weak = tuple(h for h in _find(text, unit.start, lex.weak_vague) if not _overlaps_any(h, vague))
     return UnitReading(
@@ -133,6 +197,7 @@ def _read_unit(prompt: Prompt, unit: Unit, lex: Lexicon) -> UnitReading:
         weak_vague=weak,
         force=(never or must),
         stems=stems,
+        rule=rule,
     )
 
 
@@ -147,8 +212,16 @@ def stem(word: str, lex: Lexicon) -> str:
     return word[:6]
 
 
-def _in_code(text: str, at: int) -> bool:
-    return text.count("`", 0, at) % 2 == 1
+def _in_code(unit: Unit, at: int) -> bool:
+    """Whether offset ``at`` lies in a `code` span of ``unit`` (tool names are no object)."""
+    spans = _code_spans(unit.text)
+    i = bisect.bisect_right(spans, (at - unit.start, 1 << 62)) - 1
+    return i >= 0 and spans[i][0] <= at - unit.start < spans[i][1]
+
+
+@lru_cache(maxsize=256)
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _CODE.finditer(text)]
 
 
 def _inside_any(hit: Hit, others: tuple[Hit, ...]) -> bool:

@@ -71,12 +71,8 @@ class Prompt:
     def unit_words(self, unit: Unit) -> list[Word]:
         """The words inside ``unit``."""
         lo = bisect.bisect_left(self._word_starts, unit.start)
-        out: list[Word] = []
-        for word in self.words[lo:]:
-            if word.start >= unit.end:
-                break
-            out.append(word)
-        return out
+        hi = bisect.bisect_left(self._word_starts, unit.end, lo)
+        return self.words[lo:hi]
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column of a character offset."""
