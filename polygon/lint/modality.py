@@ -327,7 +327,7 @@ def _modality(text: str, main: str, w: Words, *, must: bool, must_not: bool, all
         return "may"
     if must:
         return "must"
-    if _re(r"(?<!\w)(?:" + "|".join(regex.escape(s) for s in w.should) + r")(?!\w)").search(text):
+    if _any_of(w.should).search(text):
         return "should"
     return "must" if _imperative(main, w) else ""
 
@@ -348,6 +348,11 @@ def _imperative(main: str, w: Words) -> str:
         return ""
     lead = [x for x in words[:3] if x not in ("please", "also", "then", "first", "just", "now")]
     return lead[0] if lead and lead[0] in w.verbs else ""
+
+
+@lru_cache(maxsize=8)
+def _any_of(words: tuple[str, ...]) -> regex.Pattern[str]:
+    return regex.compile(r"(?<!\w)(?:" + "|".join(regex.escape(s) for s in words) + r")(?!\w)")
 
 
 @lru_cache(maxsize=128)

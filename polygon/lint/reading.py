@@ -25,6 +25,7 @@ _HR_WORDS = frozenset(words_of("je i u se da na za ne što su uvijek nikada moli
 _EN_WORDS = frozenset(words_of("the and you to of a is if for with your are be not"))
 _CODE = regex.compile(r"`[^`\n]*`")
 NO_RULE = Rule(modality="", action="")
+_LANGUAGE_OF = {id(lex): language for language, lex in LEXICONS.items()}
 _WORDS = regex.compile(r"[\p{L}\p{N}_'’-]+")
 
 
@@ -108,6 +109,27 @@ class Reading:
         Found through an index of stems, not by comparing every pair (a long prompt has
         thousands of pairs).
         """
+        counts = self._pairs_all if common_too else self._pairs_objects
+        return [(self.units[i], self.units[j]) for (i, j), n in counts if n >= least]
+
+    @cached_property
+    def _pairs_objects(self) -> list[tuple[tuple[int, int], int]]:
+        return self._pair_counts(common_too=False)
+
+    @cached_property
+    def _pairs_all(self) -> list[tuple[tuple[int, int], int]]:
+        """Pairs sharing two objects, counted with the ubiquitous words they share as well.
+
+        Pairs that share only ubiquitous words are left out: "the caller", "the booking"
+        in common say nothing of one rule repeating another (and counting them is most of
+        the work in a long prompt).
+        """
+        units, common = self.units, self.common
+        return [
+            ((i, j), n + len(units[i].stems & units[j].stems & common)) for (i, j), n in self._pairs_objects
+        ]
+
+    def _pair_counts(self, *, common_too: bool) -> list[tuple[tuple[int, int], int]]:
         index: dict[str, list[int]] = {}
         counts: Counter[tuple[int, int]] = Counter()
         for i, u in enumerate(self.units):
@@ -116,8 +138,7 @@ class Reading:
                 for j in partners(holders):
                     counts[(j, i)] += 1
                 holders.append(i)
-        found = sorted(pair for pair, n in counts.items() if n >= least)
-        return [(self.units[i], self.units[j]) for i, j in found]
+        return sorted((pair, n) for pair, n in counts.items() if n >= 2)  # one shared word pairs nothing
 
 
 def _rule_words(u: UnitReading, words: frozenset[str]) -> frozenset[str]:
@@ -203,6 +224,16 @@ def _read_unit(prompt: Prompt, unit: Unit, lex: Lexicon, language: str) -> UnitR
 
 def stem(word: str, lex: Lexicon) -> str:
     """A crude stem: a known ending off, then the first six letters."""
+    language = _LANGUAGE_OF.get(id(lex))
+    return _stem_in(word, language) if language else _stem(word, lex)
+
+
+@lru_cache(maxsize=1 << 16)
+def _stem_in(word: str, language: str) -> str:
+    return _stem(word, LEXICONS[language])
+
+
+def _stem(word: str, lex: Lexicon) -> str:
     for suffix in lex.suffixes:
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             word = word[: -len(suffix)]

@@ -198,3 +198,17 @@ def rules_time_per_prompt() -> float:
         read_rules(read_prompt(Prompt(item.text), item.language))
         times.append((time.perf_counter() - began) * 1000)
     return statistics.median(times)
+
+
+def rules_ms_per_thousand_words() -> float:
+    """The rules tier's milliseconds per 1,000 words: a 1,500-word prompt and a 200,000-character
+    one (the longest lint reads), the slower of the two (issue 30's goal: at most 10 ms)."""
+    from polygon.lint import MAX_PROMPT_CHARS
+
+    worst = 0.0
+    for text in (long_prompt(), long_prompt(10**6)[:MAX_PROMPT_CHARS]):
+        read_rules(read_prompt(Prompt(text), "en"))  # warm: regular expressions compiled once
+        began = time.perf_counter()
+        read_rules(read_prompt(Prompt(text), "en"))
+        worst = max(worst, (time.perf_counter() - began) * 1000 / (len(text.split()) / 1000))
+    return worst
