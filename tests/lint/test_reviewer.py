@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -165,3 +166,47 @@ def test_a_prompt_over_the_cap_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert res.exit_code == 2
     assert "lint reads at most" in res.output and "Traceback" not in res.output
     assert len(res.output.strip().splitlines()) == 1
+
+
+def test_the_judge_is_asked_to_confirm_the_pairs_the_rules_suspect() -> None:
+    from polygon.lint.judge import judge_request
+
+    user = judge_request(read_prompt(Prompt(CARD), "en"), {})["messages"][1]["content"]
+    asked = [line for line in user.splitlines() if line.startswith("- contradiction?")]
+    assert len(asked) >= 3
+    for one, other in PAIRS:
+        assert any(one in line and other in line for line in asked), (one, other)
+
+
+class _Topics:
+    """A stand-in embedder: texts on one topic (a keyword) share a vector, others are apart."""
+
+    identity = "test/topics"
+
+    def __init__(self, topics: list[str]) -> None:
+        self.topics = topics
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), len(self.topics) + len(texts)), dtype=np.float32)
+        for i, text in enumerate(texts):
+            hit = [k for k, topic in enumerate(self.topics) if topic in text.lower()]
+            out[i, hit[0] if hit else len(self.topics) + i] = 1.0
+        return out
+
+
+def test_the_embeddings_tier_pairs_rules_that_share_a_subject_but_few_words() -> None:
+    from polygon.lint.embeddings import read_embeddings
+
+    text = (
+        "Rules:\n- Never give dosage advice on the phone.\n- Book pharmacist calls with the booking tool.\n"
+        "- If a caller asks how much of a medicine to take, tell them the usual dosage from the leaflet."
+    )
+    reading = read_prompt(Prompt(text), "en")
+    assert read_rules(reading).scores["contradiction"] < 0.5  # one shared word: the rules alone are unsure
+    out = read_embeddings(reading, _Topics(["dosage"]))
+    assert out.scores["contradiction"] >= 0.5
+    marked = {text[m.start : m.end] for m in out.marks if m.axis == "contradiction"}
+    assert marked == {
+        "Never give dosage advice on the phone.",
+        "If a caller asks how much of a medicine to take, tell them the usual dosage from the leaflet.",
+    }
