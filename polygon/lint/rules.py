@@ -240,7 +240,7 @@ def _diluted(reading: Reading) -> tuple[float, list[LintMark]]:
     marks: list[LintMark] = []
     for u in reading.units:
         middle = 0.3 <= reading.prompt.position(u.unit) <= 0.75
-        if u.hard and middle and not u.unit.bullet and _commands(u):
+        if u.hard and middle and not u.unit.bullet and _commands(u) and _among_descriptions(reading, u):
             reason = "a hard rule buried mid-paragraph in the middle of a long prompt (lost in the middle)"
             marks.append(
                 LintMark(
@@ -253,6 +253,26 @@ def _diluted(reading: Reading) -> tuple[float, list[LintMark]]:
             )
     marks.extend(_scatter(reading))
     return max((m.strength for m in marks), default=0.0), marks
+
+
+def _among_descriptions(reading: Reading, u: UnitReading) -> bool:
+    """The sentences around it (same section) describe and ask nothing.
+
+    The rule is hidden in prose, not one of a paragraph of instructions ("Things you do not
+    do: …").
+    """
+    i = u.unit.index
+    around = [reading.units[j] for j in (i - 1, i + 1) if 0 <= j < len(reading.units)]
+    return not any(_instructs(n) and n.unit.section == u.unit.section for n in around)
+
+
+def _instructs(u: UnitReading) -> bool:
+    """An instruction: a bare imperative, or a force word that opens it.
+
+    Not "the hotel is almost always full", not "there is a room where you can leave a child".
+    """
+    imperative = u.rule.modality == "must" and not u.force and not u.allows
+    return imperative or _commands(u)
 
 
 def _commands(u: UnitReading) -> bool:
