@@ -21,7 +21,7 @@ from polygon.errors import UserInputError
 from polygon.events.families import LintMark
 from polygon.lint import Embedder, TierReading
 from polygon.lint.reading import Reading, UnitReading
-from polygon.lint.rules import CANDIDATE, POSITIVE, conflict
+from polygon.lint.rules import SITUATIONAL, conflict
 
 EMBEDDINGS_VERSION = "2"
 SAME = 0.945
@@ -151,8 +151,11 @@ def _redundancy(reading: Reading, pairs: list[Pair]) -> tuple[float, list[LintMa
         ra, rb = a.rule, b.rule
         if sim < SAME or not ra.modality or ra.modality != rb.modality:
             continue  # two descriptions alike, or a rule and its opposite, repeat nothing
-        if not (reading.objects(a) & reading.objects(b)) or conflict(reading, a, b)[0]:
-            continue
+        if ra.action and rb.action and ra.action != rb.action:
+            continue  # "never reserve X" and "never mention Y": one shape, two rules
+        shared = reading.rule_objects(a) & reading.rule_objects(b)
+        if not shared or (ra.generic and len(shared) < 2) or conflict(reading, a, b)[0]:
+            continue  # a generic verb ("tell", "ask") on one shared word is two rules of one shape
         reason = f"says again what line {_line(reading, a)} says (similarity {sim:.2f})"
         marks.extend(_marks("redundancy", reading, a, b, reason, 0.6 + 8 * (sim - SAME)))
     return max((m.strength for m in marks), default=0.0), marks
@@ -161,33 +164,19 @@ def _redundancy(reading: Reading, pairs: list[Pair]) -> tuple[float, list[LintMa
 def _contradiction(reading: Reading, pairs: list[Pair]) -> tuple[float, list[LintMark]]:
     """Rules on the same subject (by meaning) that forbid what the other asks or allows.
 
-    The rules tier's reading decides what each asks; similarity decides that they speak of
-    the same thing, so "never give dosage advice" meets "tell them the usual dosage".
+    The rules tier's reading decides what each asks and proposes the pair (a candidate when
+    it is unsure); similarity confirms that they speak of the same thing, so "never give
+    dosage advice" meets "tell them the usual dosage".
     """
     marks: list[LintMark] = []
     for a, b, sim in pairs:
         why, sure = conflict(reading, a, b)
-        if why and sure > CANDIDATE:
-            strength = max(sure, 0.5 + 6 * (sim - RELATED))
-        elif sim >= RELATED and _opposed_by_meaning(reading, a, b):
-            why = "forbids what the other asks or allows"
-            strength = 0.5 + 6 * (sim - RELATED)
-        else:
+        if not why or sim < RELATED or sure == SITUATIONAL:
             continue
+        strength = max(sure, 0.5 + 6 * (sim - RELATED))  # a candidate of the rules, confirmed by meaning
         reason = f"contradicts line {_line(reading, a)} on the same subject (similarity {sim:.2f}): {why}"
         marks.extend(_marks("contradiction", reading, a, b, reason, strength))
     return max((m.strength for m in marks), default=0.0), marks
-
-
-def _opposed_by_meaning(reading: Reading, a: UnitReading, b: UnitReading) -> bool:
-    """One forbids outright, the other asks or allows, and their words meet somewhere."""
-    ra, rb = a.rule, b.rule
-    banned, other = (ra, rb) if ra.modality == "must_not" else (rb, ra)
-    if banned.modality != "must_not" or other.modality not in POSITIVE or banned.first:
-        return False
-    if banned.qualified and not (other.even or other.at_once):
-        return False
-    return bool(a.stems & b.stems)
 
 
 def _scatter(reading: Reading, pairs: list[Pair]) -> tuple[float, list[LintMark]]:

@@ -62,6 +62,9 @@ POSITIVE = ("must", "should", "may")
 CANDIDATE = 0.45
 """A pair the rules alone are not sure of (below "worth fixing"): the embeddings and judge
 tiers get it to confirm."""
+SITUATIONAL = 0.4
+"""A prohibition limited to a situation against a rule that may apply elsewhere: noted, and
+not confirmed by similarity (two rules alike in meaning can still hold in two situations)."""
 
 
 def rule_pairs(reading: Reading) -> list[tuple[UnitReading, UnitReading]]:
@@ -110,7 +113,7 @@ def conflict(reading: Reading, a: UnitReading, b: UnitReading) -> tuple[str, flo
         what = {"must": "asks for", "should": "advises", "may": "allows"}[other.modality]
         why = f"forbids what the other {what} (same action on {', '.join(sorted(shared)[:3])})"
         if banned.qualified and not (other.even or other.at_once):
-            return why, CANDIDATE  # "never P on the same day" and "if late, P": likely two situations
+            return why, SITUATIONAL  # "never P on the same day" and "if late, P": likely two situations
         loose = len(_objects(reading, a, common=True) & _objects(reading, b, common=True))
         if ra.generic and loose < 2:
             return why, CANDIDATE  # "never say X" and "say Y of X": too loose alone, a candidate
