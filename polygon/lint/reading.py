@@ -160,7 +160,8 @@ def partners(holders: list[int]) -> list[int]:
 def read_prompt(prompt: Prompt, language: str) -> Reading:
     """Read every unit with the language's lexicon."""
     lex = LEXICONS[language]
-    units = tuple(_read_unit(prompt, unit, lex, language) for unit in prompt.units)
+    scan = _Scan(prompt.text, lex)
+    units = tuple(_read_unit(prompt, unit, lex, language, scan) for unit in prompt.units)
     counts = Counter(stem for u in units for stem in u.stems)
     limit = max(3, int(0.3 * len(units)))
     common = frozenset(stem for stem, n in counts.items() if n > limit)
@@ -187,14 +188,51 @@ def _content(text: str, lex: Lexicon) -> frozenset[str]:
     )
 
 
-def _read_unit(prompt: Prompt, unit: Unit, lex: Lexicon, language: str) -> UnitReading:
+class _Scan:
+    """Every marker list found once over the whole prompt, then handed out per unit.
+
+    One pass per list instead of one per unit: the alternations are most of the rules
+    tier's time. Falls back to per-unit scanning when lower-casing changes the text's length
+    (offsets would no longer line up).
+    """
+
+    LISTS = ("must", "never", "allow", "without", "vague", "weak_vague")
+
+    def __init__(self, text: str, lex: Lexicon) -> None:
+        low = text.lower()
+        self.whole = len(low) == len(text)
+        self.lex = lex
+        self.hits: dict[str, tuple[list[int], list[Hit]]] = {}
+        if not self.whole:
+            return
+        low = _CODE.sub(lambda m: " " * len(m.group()), low)
+        for name in self.LISTS:
+            found = list(_find(low, 0, getattr(lex, name)))
+            if name == "never":
+                found += _find_patterns(low, 0, lex.never_patterns)
+                found.sort(key=lambda h: h.start)
+            self.hits[name] = ([h.start for h in found], found)
+
+    def find(self, name: str, unit: Unit, text: str) -> tuple[Hit, ...]:
+        """The list's markers inside ``unit`` (``text``: the unit lower-cased, code blanked)."""
+        if not self.whole:
+            found = _find(text, unit.start, getattr(self.lex, name))
+            if name == "never":
+                found += _find_patterns(text, unit.start, self.lex.never_patterns)
+            return found
+        starts, hits = self.hits[name]
+        lo, hi = bisect.bisect_left(starts, unit.start), bisect.bisect_left(starts, unit.end)
+        return tuple(h for h in hits[lo:hi] if h.end <= unit.end)
+
+
+def _read_unit(prompt: Prompt, unit: Unit, lex: Lexicon, language: str, scan: _Scan) -> UnitReading:
     text = _CODE.sub(lambda m: " " * len(m.group()), unit.text.lower())
-    must = _find(text, unit.start, lex.must)
-    never = _find(text, unit.start, lex.never) + _find_patterns(text, unit.start, lex.never_patterns)
-    allow = _find(text, unit.start, lex.allow)
+    must = scan.find("must", unit, text)
+    never = scan.find("never", unit, text)
+    allow = scan.find("allow", unit, text)
     never = tuple(h for h in never if not _inside_any(h, allow))
     polarity = -1 if never else 1 if must else 0
-    if polarity == -1 and _find(text, unit.start, lex.without):
+    if polarity == -1 and scan.find("without", unit, text):
         polarity = 1  # "never book without confirming" asks to confirm: a must
     words = [w.text for w in prompt.unit_words(unit) if not _in_code(unit, w.start)]
     stems = frozenset(stem(w, lex) for w in words if w not in lex.stop and len(w) > 2 and not w.isdigit())
@@ -208,8 +246,8 @@ def _read_unit(prompt: Prompt, unit: Unit, lex: Lexicon, language: str) -> UnitR
         stem=lambda w: stem(w, lex),
         content=lambda part: _content(part, lex),
     )
-    vague = _find(text, unit.start, lex.vague)
-    weak = tuple(h for h in _find(text, unit.start, lex.weak_vague) if not _overlaps_any(h, vague))
+    vague = scan.find("vague", unit, text)
+    weak = tuple(h for h in scan.find("weak_vague", unit, text) if not _overlaps_any(h, vague))
     return UnitReading(
         unit=unit,
         polarity=polarity,
