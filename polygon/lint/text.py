@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 import regex
 
@@ -42,9 +43,11 @@ class Section:
     title: str
 
 
-@dataclass(frozen=True)
-class Word:
-    """A word with its offsets (lower-cased for matching)."""
+class Word(NamedTuple):
+    """A word with its offsets (lower-cased for matching).
+
+    A named tuple, not a dataclass: a long prompt makes hundreds of thousands of them.
+    """
 
     start: int
     end: int
