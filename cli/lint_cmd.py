@@ -63,7 +63,8 @@ def lint(
     """Read a prompt before any call: five axes scored 0–1, offending spans marked.
 
     Tiers, cheapest first: rules (deterministic, en/ru/hr), surprisal (each phrase under the
-    packaged local model), embeddings (multilingual-e5-small), judge (a model you name).
+    packaged local model; only when asked), embeddings (multilingual-e5-small), judge (a model
+    you name). By default: rules and embeddings.
     Each reading is recorded in the log and reused for the same prompt text. Without the
     `lint` extra only the rules tier runs; the output says which tiers were skipped.
     """

@@ -28,6 +28,28 @@ TIERS = ("rules", "surprisal", "embeddings", "judge")
 OFFLINE_TIERS = ("rules", "surprisal", "embeddings")
 LANGUAGES = ("en", "ru", "hr")
 
+MAX_PROMPT_CHARS = 200_000
+"""The longest prompt lint reads (about 30,000 words; real prompts are a few thousand): the
+CLI, ``run`` and the web editor refuse longer ones in one line rather than read for minutes."""
+MAX_MARKS_PER_AXIS = 40
+"""Marks one tier keeps per axis, strongest first: a prompt of a thousand copies of one rule
+is told so by its score and forty marks, not by a million pairs."""
+MAX_MARKS = 120
+"""Marks one tier keeps in all (strongest first, whatever the axis)."""
+MAX_PARTNERS = 12
+"""Earlier units a unit is compared with per shared word (the nearest ones): pairwise work
+grows with the prompt, not with its square."""
+
+
+def size_error(text: str, where: str) -> str:
+    """Why ``text`` is too long to lint, or ``""``."""
+    if len(text) <= MAX_PROMPT_CHARS:
+        return ""
+    return (
+        f"{where}: the prompt has {len(text):,} characters; lint reads at most {MAX_PROMPT_CHARS:,} "
+        "(split it, or lint its parts)"
+    )
+
 
 class Embedder(Protocol):
     """Sentence embeddings (the embeddings tier's port)."""
@@ -71,18 +93,37 @@ class TierReading:
     error: str = ""
 
     def add(self, axis: str, score: float, marks: list[LintMark]) -> None:
-        """Record an axis's score (clamped to 0..1) and its marks."""
+        """Record an axis's score (clamped to 0..1) and its marks, the strongest few only.
+
+        At most :data:`MAX_MARKS_PER_AXIS` per axis and :data:`MAX_MARKS` in all; the kept
+        marks stay in the order they came.
+        """
         self.scores[axis] = round(min(1.0, max(0.0, score)), 3)
-        self.marks.extend(marks)
+        room = max(0, min(MAX_MARKS_PER_AXIS, MAX_MARKS - len(self.marks)))
+        self.marks.extend(strongest(marks, room))
+
+
+def strongest(marks: list[LintMark], most: int) -> list[LintMark]:
+    """The ``most`` strongest marks (earlier first on a tie), in their original order."""
+    if len(marks) <= most:
+        return list(marks)
+    ranked = sorted(range(len(marks)), key=lambda i: (-marks[i].strength, i))[:most]
+    return [marks[i] for i in sorted(ranked)]
 
 
 __all__ = [
     "AXES",
     "LANGUAGES",
+    "MAX_MARKS",
+    "MAX_MARKS_PER_AXIS",
+    "MAX_PARTNERS",
+    "MAX_PROMPT_CHARS",
     "OFFLINE_TIERS",
     "TIERS",
     "Embedder",
     "TierReading",
     "TokenScorer",
     "TokenSurprisal",
+    "size_error",
+    "strongest",
 ]

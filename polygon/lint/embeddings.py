@@ -12,7 +12,6 @@ are read against the prompt's own spread as well:
 from __future__ import annotations
 
 from functools import cached_property
-from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -22,8 +21,9 @@ from polygon.errors import UserInputError
 from polygon.events.families import LintMark
 from polygon.lint import Embedder, TierReading
 from polygon.lint.reading import Reading, UnitReading
+from polygon.lint.rules import SITUATIONAL, conflict
 
-EMBEDDINGS_VERSION = "1"
+EMBEDDINGS_VERSION = "2"
 SAME = 0.945
 """Cosine at which two units say the same thing."""
 RELATED = 0.89
@@ -36,6 +36,10 @@ CENTRE_FROM = 6
 """Units needed before the prompt's mean is a fair centre (fewer: raw cosine alone)."""
 MIN_WORDS = 3
 """Shorter units (a heading, "Thanks.") are not compared."""
+NEIGHBOURS = 8
+"""Nearest units (by meaning) each unit is compared with: pairs grow with the prompt, not its square."""
+MAX_UNITS = 600
+"""Units embedded at most (rules first): the model reads ~30 units a second on two cores."""
 
 
 class E5Embedder:
@@ -71,25 +75,62 @@ def _identity() -> str:
 
 
 def read_embeddings(reading: Reading, embedder: Embedder) -> TierReading:
-    """Redundancy, contradiction and scatter from pairwise similarity."""
+    """Redundancy, contradiction and scatter from similarity, read against each rule's modality.
+
+    Pairs come from each unit's nearest neighbours by meaning (at most :data:`NEIGHBOURS`
+    each), never all pairs; at most :data:`MAX_UNITS` units are embedded (rules first).
+    """
     out = TierReading(tier="embeddings", model=f"{embedder.identity}#e{EMBEDDINGS_VERSION}")
-    units = [u for u in reading.units if len(reading.prompt.unit_words(u.unit)) >= MIN_WORDS]
+    units = _chosen(reading)
     if len(units) < 2:
         for axis in ("redundancy", "contradiction", "diluted_attention"):
             out.add(axis, 0.0, [])
         return out
     vectors = embedder.embed([u.unit.text for u in units])
-    sims = vectors @ vectors.T
     centred = _centred(vectors) if len(units) >= CENTRE_FROM else None
     pairs = [
-        (a, b, float(sims[i, j]))
-        for (i, a), (j, b) in combinations(enumerate(units), 2)
-        if centred is None or centred[i, j] >= (SAME_CENTRED if sims[i, j] >= SAME else RELATED_CENTRED)
+        (units[i], units[j], sim)
+        for i, j, sim, near in _neighbours(vectors, centred)
+        if centred is None or near >= (SAME_CENTRED if sim >= SAME else RELATED_CENTRED)
     ]
     out.add("redundancy", *_redundancy(reading, pairs))
     out.add("contradiction", *_contradiction(reading, pairs))
     out.add("diluted_attention", *_scatter(reading, pairs))
     return out
+
+
+def _chosen(reading: Reading) -> list[UnitReading]:
+    """The units worth embedding, in prompt order: rules first when there are too many."""
+    units = [u for u in reading.units if len(reading.prompt.unit_words(u.unit)) >= MIN_WORDS]
+    if len(units) <= MAX_UNITS:
+        return units
+    ranked = sorted(units, key=lambda u: (not u.rule.modality, u.unit.index))[:MAX_UNITS]
+    return sorted(ranked, key=lambda u: u.unit.index)
+
+
+def _neighbours(
+    vectors: npt.NDArray[np.float32], centred: npt.NDArray[np.float32] | None
+) -> list[tuple[int, int, float, float]]:
+    """(i, j, cosine, centred cosine) for each unit and its nearest neighbours, i < j, once each.
+
+    Computed a block of rows at a time: memory and work grow with units × neighbours.
+    """
+    basis = centred if centred is not None else vectors
+    n = len(vectors)
+    k = min(NEIGHBOURS, n - 1)
+    found: dict[tuple[int, int], tuple[float, float]] = {}
+    for lo in range(0, n, 256):
+        block = basis[lo : lo + 256] @ basis.T
+        for r, row in enumerate(block):
+            i = lo + r
+            row[i] = -np.inf
+            for j in np.argpartition(-row, k - 1)[:k]:
+                a, b = (i, int(j)) if i < j else (int(j), i)
+                if (a, b) not in found:
+                    raw = float(vectors[a] @ vectors[b])
+                    near = float(basis[a] @ basis[b]) if centred is not None else raw
+                    found[(a, b)] = (raw, near)
+    return [(a, b, raw, near) for (a, b), (raw, near) in sorted(found.items())]
 
 
 Pair = tuple[UnitReading, UnitReading, float]
@@ -104,44 +145,37 @@ def _centred(vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
 
 
 def _redundancy(reading: Reading, pairs: list[Pair]) -> tuple[float, list[LintMark]]:
-    marks = [
-        _mark(
-            "redundancy",
-            reading,
-            a,
-            b,
-            sim,
-            f"says again what line {_line(reading, a)} says (similarity {sim:.2f})",
-            0.6 + 8 * (sim - SAME),
-        )
-        for a, b, sim in pairs
-        if sim >= SAME
-        and a.polarity == b.polarity
-        and a.allows == b.allows
-        and reading.objects(a) & reading.objects(b)
-    ]
+    """A paraphrase that asks the same: the same modality, an object in common, no conflict."""
+    marks: list[LintMark] = []
+    for a, b, sim in pairs:
+        ra, rb = a.rule, b.rule
+        if sim < SAME or not ra.modality or ra.modality != rb.modality:
+            continue  # two descriptions alike, or a rule and its opposite, repeat nothing
+        if ra.action and rb.action and ra.action != rb.action:
+            continue  # "never reserve X" and "never mention Y": one shape, two rules
+        shared = reading.rule_objects(a) & reading.rule_objects(b)
+        if not shared or (ra.generic and len(shared) < 2) or conflict(reading, a, b)[0]:
+            continue  # a generic verb ("tell", "ask") on one shared word is two rules of one shape
+        reason = f"says again what line {_line(reading, a)} says (similarity {sim:.2f})"
+        marks.extend(_marks("redundancy", reading, a, b, reason, 0.6 + 8 * (sim - SAME)))
     return max((m.strength for m in marks), default=0.0), marks
 
 
 def _contradiction(reading: Reading, pairs: list[Pair]) -> tuple[float, list[LintMark]]:
+    """Rules on the same subject (by meaning) that forbid what the other asks or allows.
+
+    The rules tier's reading decides what each asks and proposes the pair (a candidate when
+    it is unsure); similarity confirms that they speak of the same thing, so "never give
+    dosage advice" meets "tell them the usual dosage".
+    """
     marks: list[LintMark] = []
     for a, b, sim in pairs:
-        opposite = a.polarity * b.polarity == -1
-        weakened = (a.hard and b.allows and not b.hard) or (b.hard and a.allows and not a.hard)
-        shares = reading.objects(a) & reading.objects(b)  # similar in shape is not the same subject
-        if sim >= RELATED and (opposite or weakened) and shares:
-            what = "the opposite of" if opposite else "a permission against"
-            marks.append(
-                _mark(
-                    "contradiction",
-                    reading,
-                    a,
-                    b,
-                    sim,
-                    f"{what} line {_line(reading, a)} on the same subject (similarity {sim:.2f})",
-                    0.5 + 6 * (sim - RELATED),
-                )
-            )
+        why, sure = conflict(reading, a, b)
+        if not why or sim < RELATED or sure == SITUATIONAL:
+            continue
+        strength = max(sure, 0.5 + 6 * (sim - RELATED))  # a candidate of the rules, confirmed by meaning
+        reason = f"contradicts line {_line(reading, a)} on the same subject (similarity {sim:.2f}): {why}"
+        marks.extend(_marks("contradiction", reading, a, b, reason, strength))
     return max((m.strength for m in marks), default=0.0), marks
 
 
@@ -162,6 +196,17 @@ def _scatter(reading: Reading, pairs: list[Pair]) -> tuple[float, list[LintMark]
                 )
             )
     return max((m.strength for m in marks), default=0.0), marks
+
+
+def _marks(
+    axis: str, reading: Reading, a: UnitReading, b: UnitReading, reason: str, strength: float
+) -> list[LintMark]:
+    """Both sides of a pair, each naming the other's line."""
+    back = reason.replace(f"line {_line(reading, a)}", f"line {_line(reading, b)}", 1)
+    return [
+        _mark(axis, reading, a, b, 0.0, reason, strength),
+        _mark(axis, reading, b, a, 0.0, back, strength),
+    ]
 
 
 def _mark(

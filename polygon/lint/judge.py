@@ -15,9 +15,10 @@ import regex
 from polygon.events.families import LintMark
 from polygon.lint import AXES, TierReading
 from polygon.lint.reading import Reading
+from polygon.lint.rules import conflict, rule_pairs, same_rule
 from polygon.models import ModelClient
 
-JUDGE_VERSION = "1"
+JUDGE_VERSION = "2"
 
 _AXIS_ANSWER = {
     "type": "object",
@@ -51,12 +52,40 @@ Answer with JSON only: {"overload": {"score": 0.0, "spans": [{"quote": "...", "r
 with all five axes. Quote the prompt word for word; leave spans empty when the score is 0."""
 
 
+MAX_CANDIDATES = 20
+"""Rule pairs the judge is asked to confirm, at most (the strongest first)."""
+
+
+def candidates(reading: Reading) -> list[str]:
+    """Rule pairs the rules tier suspects of contradicting or repeating each other, in words.
+
+    Each names both rules' lines and what the rules tier saw; the judge confirms or rejects
+    them (and may find others): the cheap tier proposes, the model decides.
+    """
+    found: list[tuple[float, str]] = []
+    for a, b in rule_pairs(reading):
+        line_a, line_b = (reading.prompt.line_col(u.unit.start)[0] for u in (a, b))
+        quote_a, quote_b = (" ".join(u.unit.text.split())[:160] for u in (a, b))
+        both = f"line {line_a} «{quote_a}» vs line {line_b} «{quote_b}»"
+        why, sure = conflict(reading, a, b)
+        if why:
+            found.append((sure, f"contradiction? {both}: {why}"))
+        elif same := same_rule(reading, a, b):
+            found.append((same, f"redundancy? {both}"))
+    found.sort(key=lambda x: -x[0])
+    return [text for _, text in found[:MAX_CANDIDATES]]
+
+
 def judge_request(reading: Reading, params: dict[str, Any]) -> dict[str, Any]:
     """The chat request the judge tier sends (its hash keys the recorded answer)."""
+    user = f"The prompt ({reading.language}):\n<<<\n{reading.prompt.text}\n>>>"
+    if pairs := candidates(reading):
+        user += "\n\nRule pairs a cheaper reader suspects (confirm or reject each; quote both rules):\n"
+        user += "\n".join(f"- {p}" for p in pairs)
     return {
         "messages": [
             {"role": "system", "content": _INSTRUCTIONS},
-            {"role": "user", "content": f"The prompt ({reading.language}):\n<<<\n{reading.prompt.text}\n>>>"},
+            {"role": "user", "content": user},
         ],
         "response_format": {
             "type": "json_schema",

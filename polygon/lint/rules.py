@@ -13,9 +13,9 @@ from __future__ import annotations
 from polygon.events.families import LintMark
 from polygon.lint import TierReading
 from polygon.lint.lexicon import LEXICONS
-from polygon.lint.reading import Reading, UnitReading, stem
+from polygon.lint.reading import Reading, UnitReading, partners, stem
 
-RULES_MODEL = "polygon-rules/2"
+RULES_MODEL = "polygon-rules/3"
 """The rule set's identity in the cache: bump it when a rule or threshold changes."""
 
 TOTAL_BUDGET = 8
@@ -58,9 +58,84 @@ def _overload(reading: Reading) -> tuple[float, list[LintMark]]:
     ]
 
 
+POSITIVE = ("must", "should", "may")
+CANDIDATE = 0.45
+"""A pair the rules alone are not sure of (below "worth fixing"): the embeddings and judge
+tiers get it to confirm."""
+SITUATIONAL = 0.4
+"""A prohibition limited to a situation against a rule that may apply elsewhere: noted, and
+not confirmed by similarity (two rules alike in meaning can still hold in two situations)."""
+
+
+def rule_pairs(reading: Reading) -> list[tuple[UnitReading, UnitReading]]:
+    """Pairs of rules about the same action (or one's action and the other's order), in order.
+
+    Indexed by action, never all pairs: each rule meets the first few and the nearest
+    :data:`polygon.lint.MAX_PARTNERS` earlier rules of its action.
+    """
+    index: dict[str, list[int]] = {}
+    found: set[tuple[int, int]] = set()
+    for i, u in enumerate(reading.units):
+        keys = {k for k in (u.rule.action, u.rule.then) if k}
+        for k in keys:
+            holders = index.setdefault(k, [])
+            found.update((j, i) for j in partners(holders))
+            holders.append(i)
+    return [(reading.units[i], reading.units[j]) for i, j in sorted(found)]
+
+
+def conflict(reading: Reading, a: UnitReading, b: UnitReading) -> tuple[str, float]:
+    """Why two rules cannot both be followed (and how sure), or ``("", 0)``.
+
+    - order: one says Q before P, the other does P without Q (or at once, Q unmet);
+    - modality: the same action on a shared object, forbidden in one and asked or allowed in
+      the other (a prohibition with its own exception, "never P until Q", meets only the
+      order check: "once Q, P" agrees with it).
+    """
+    ra, rb = a.rule, b.rule
+    for (s, su), (t, tu) in (((ra, a), (rb, b)), ((rb, b), (ra, a))):
+        if s.first and s.then and t.action == s.then and t.modality in POSITIVE and not t.first:
+            skipped = t.skips & s.first
+            hasty = (_objects(reading, tu) & _objects(reading, su)) if t.at_once else frozenset()
+            if skipped or hasty:
+                what = ", ".join(sorted(skipped or hasty)[:3])
+                return f"order: one rule puts {what} first, the other acts without it", 0.75
+    mods = {ra.modality, rb.modality}
+    if "must_not" in mods and mods & set(POSITIVE) and ra.action and ra.action == rb.action:
+        banned, other = (ra, rb) if ra.modality == "must_not" else (rb, ra)
+        if banned.first:
+            return "", 0.0  # "never P until Q" is kept by "once Q, P"
+        shared = _objects(reading, a) & _objects(reading, b)
+        if not shared and not ra.generic:  # a specific action on the prompt's main object ("card")
+            shared = _objects(reading, a, common=True) & _objects(reading, b, common=True)
+        if not shared:
+            return "", 0.0
+        what = {"must": "asks for", "should": "advises", "may": "allows"}[other.modality]
+        why = f"forbids what the other {what} (same action on {', '.join(sorted(shared)[:3])})"
+        if banned.qualified and not (other.even or other.at_once):
+            return why, SITUATIONAL  # "never P on the same day" and "if late, P": likely two situations
+        loose = len(_objects(reading, a, common=True) & _objects(reading, b, common=True))
+        if ra.generic and loose < 2:
+            return why, CANDIDATE  # "never say X" and "say Y of X": too loose alone, a candidate
+        return why, min(0.9, 0.6 + 0.1 * (len(shared) - 1))
+    return "", 0.0
+
+
+def _objects(reading: Reading, u: UnitReading, *, common: bool = False) -> frozenset[str]:
+    return reading.rule_objects(u, common=common)
+
+
 def _contradiction(reading: Reading) -> tuple[float, list[LintMark]]:
     marks: list[LintMark] = []
+    met: set[tuple[int, int]] = set()
+    for a, b in rule_pairs(reading):
+        met.add((a.unit.index, b.unit.index))  # read as rules: the word overlap below has no say
+        why, strength = conflict(reading, a, b)
+        if why:
+            marks.extend(_both("contradiction", reading, a, b, f"contradicts line {{line}}: {why}", strength))
     for a, b in reading.sharing(2):
+        if (a.unit.index, b.unit.index) in met:
+            continue
         kind = _opposed(a, b)
         if not kind:
             continue
@@ -105,9 +180,43 @@ def _ambiguity(reading: Reading) -> tuple[float, list[LintMark]]:
     return score, marks
 
 
+def same_rule(reading: Reading, a: UnitReading, b: UnitReading) -> float:
+    """How surely ``b`` asks again what ``a`` asks: same modality, action and object (0: not)."""
+    ra, rb = a.rule, b.rule
+    if not ra.modality or ra.modality != rb.modality or not ra.action:
+        return 0.0
+    if ra.then and ra.then == rb.then and ra.first & rb.first:
+        return 0.7  # the same order, said twice
+    if ra.action != rb.action:
+        return 0.0
+    oa, ob = _objects(reading, a), _objects(reading, b)
+    shared = oa & ob
+    jaccard = len(shared) / max(1, len(oa | ob))
+    if len(shared) < 2 or jaccard < 0.25:
+        return 0.0
+    return min(0.9, 0.5 + 0.5 * jaccard)
+
+
 def _redundancy(reading: Reading) -> tuple[float, list[LintMark]]:
     marks: list[LintMark] = []
+    met: set[tuple[int, int]] = set()
+    for a, b in rule_pairs(reading):
+        strength = same_rule(reading, a, b)
+        if strength and not conflict(reading, a, b)[0]:
+            met.add((a.unit.index, b.unit.index))
+            marks.extend(
+                _both(
+                    "redundancy",
+                    reading,
+                    a,
+                    b,
+                    "asks again what line {line} asks (same action, same object)",
+                    strength,
+                )
+            )
     for a, b in reading.sharing(3, common_too=True):
+        if (a.unit.index, b.unit.index) in met or not (a.rule.modality or b.rule.modality):
+            continue  # two descriptions that overlap (a tool's line and a sentence on it) ask nothing twice
         if a.polarity != b.polarity or a.allows != b.allows:
             continue
         sa, sb = (
@@ -134,7 +243,7 @@ def _diluted(reading: Reading) -> tuple[float, list[LintMark]]:
     marks: list[LintMark] = []
     for u in reading.units:
         middle = 0.3 <= reading.prompt.position(u.unit) <= 0.75
-        if u.hard and middle and not u.unit.bullet and _commands(u):
+        if u.hard and middle and not u.unit.bullet and _commands(u) and _among_descriptions(reading, u):
             reason = "a hard rule buried mid-paragraph in the middle of a long prompt (lost in the middle)"
             marks.append(
                 LintMark(
@@ -147,6 +256,26 @@ def _diluted(reading: Reading) -> tuple[float, list[LintMark]]:
             )
     marks.extend(_scatter(reading))
     return max((m.strength for m in marks), default=0.0), marks
+
+
+def _among_descriptions(reading: Reading, u: UnitReading) -> bool:
+    """The sentences around it (same section) describe and ask nothing.
+
+    The rule is hidden in prose, not one of a paragraph of instructions ("Things you do not
+    do: …").
+    """
+    i = u.unit.index
+    around = [reading.units[j] for j in (i - 1, i + 1) if 0 <= j < len(reading.units)]
+    return not any(_instructs(n) and n.unit.section == u.unit.section for n in around)
+
+
+def _instructs(u: UnitReading) -> bool:
+    """An instruction: a bare imperative, or a force word that opens it.
+
+    Not "the hotel is almost always full", not "there is a room where you can leave a child".
+    """
+    imperative = u.rule.modality == "must" and not u.force and not u.allows
+    return imperative or _commands(u)
 
 
 def _commands(u: UnitReading) -> bool:
@@ -183,6 +312,16 @@ def _pair_mark(axis: str, later: UnitReading, earlier: UnitReading, reason: str,
         strength=round(strength, 3),
         related=(earlier.unit.start, earlier.unit.end),
     )
+
+
+def _both(
+    axis: str, reading: Reading, a: UnitReading, b: UnitReading, reason: str, strength: float
+) -> list[LintMark]:
+    """Marks on both rules of a pair, each naming the other's line (``{line}`` in ``reason``)."""
+    return [
+        _pair_mark(axis, b, a, reason.format(line=_line(reading, a)), strength),
+        _pair_mark(axis, a, b, reason.format(line=_line(reading, b)), strength),
+    ]
 
 
 def _shown(reading: Reading, u: UnitReading, stems: frozenset[str], most: int) -> str:

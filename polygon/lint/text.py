@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 import regex
 
@@ -42,9 +43,11 @@ class Section:
     title: str
 
 
-@dataclass(frozen=True)
-class Word:
-    """A word with its offsets (lower-cased for matching)."""
+class Word(NamedTuple):
+    """A word with its offsets (lower-cased for matching).
+
+    A named tuple, not a dataclass: a long prompt makes hundreds of thousands of them.
+    """
 
     start: int
     end: int
@@ -71,12 +74,8 @@ class Prompt:
     def unit_words(self, unit: Unit) -> list[Word]:
         """The words inside ``unit``."""
         lo = bisect.bisect_left(self._word_starts, unit.start)
-        out: list[Word] = []
-        for word in self.words[lo:]:
-            if word.start >= unit.end:
-                break
-            out.append(word)
-        return out
+        hi = bisect.bisect_left(self._word_starts, unit.end, lo)
+        return self.words[lo:hi]
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column of a character offset."""

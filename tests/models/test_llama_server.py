@@ -194,7 +194,7 @@ def test_the_lint_judge_tier_reads_a_prompt_through_the_llama_server(
     assert res.exit_code == 0, res.output
     [result] = json.loads(res.stdout)
     [judge] = [t for t in result["tiers"] if t["tier"] == "judge"]
-    assert judge["model"] == "openai/gemma-3-270m#j1"
+    assert judge["model"] == "openai/gemma-3-270m#j2"
     assert judge["error"] or set(judge["scores"]) == {
         "overload",
         "diluted_attention",
