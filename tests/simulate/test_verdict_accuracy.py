@@ -1,0 +1,46 @@
+"""The verdict-accuracy benchmark holds its counts (issue 32): a regression fails here.
+
+All four domains (576 calls, offline, a few seconds). The bounds are the benchmark's
+reading when they were last set; an improvement leaves them standing, a regression fails.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from tests.bench.accuracy.run import DOMAINS, Reading, measure
+
+BOUNDS = {
+    # domain: (most false passes, most false fails, most simulator_errors, most missed simulator faults)
+    "insurance": (38, 0, 59, 24),
+    "outage": (13, 0, 5, 34),
+    "hotel": (6, 0, 0, 36),
+    "pharmacy": (31, 0, 39, 10),
+}
+
+
+@pytest.fixture(scope="module")
+def readings() -> dict[str, Reading]:
+    return {d: measure(d) for d in DOMAINS}
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_each_domain_holds_its_counts(readings: dict[str, Reading], domain: str) -> None:
+    c: Counter[str] = readings[domain].counts
+    assert c["calls"] == 8 * 6 * 3  # every config, persona and trial ran
+    false_pass, false_fail, simulator, missed = BOUNDS[domain]
+    assert c["false_pass"] <= false_pass, c
+    assert c["false_fail"] <= false_fail, c
+    assert c["simulator_error"] <= simulator, c
+    assert c["missed_simulator"] <= missed, c
+
+
+def test_the_truth_is_the_trace_not_the_config(readings: dict[str, Reading]) -> None:
+    """A bug version's call where the bug never came up is a clean call; the correct line's
+    calls carry no agent bug."""
+    calls = [c for r in readings.values() for c in r.calls]
+    assert not [c for c in calls if c.config == "correct" and c.truth.bugs]
+    for bug in ("leaks", "promises", "wrong_value", "loops"):
+        assert any(bug in c.truth.bugs for c in calls if c.config == bug), bug
