@@ -1,247 +1,192 @@
-"""The scripted caller's language packs: the words of a language, not of a domain.
+"""The scripted caller's languages: one data file each (``languages/<code>.yaml``).
 
-Each pack holds what the caller needs to understand an agent in that language (stop words,
-question words and what they ask for, offers, "done", weekdays) and its own small talk per
-caller type (digressions, complaints, worries, how it says it does not know, how it
-corrects). Nothing names a business: the same caller orders pizza, books a dentist or
-rebooks a flight.
+A language file holds what the caller needs to understand an agent in that language (stop
+words, question words and the concepts they ask for, the phrases of each dialogue act) and
+every sentence the caller can say in it (goal, facts, confirmations, corrections, closings,
+each type's manner), plus the spoken label of a fact key's abbreviations. Nothing names a
+business: the same caller orders pizza, reports a power cut or refills a prescription.
+
+Every file is validated by one model on load and all have the same fields; a language
+without a file falls back to English.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
+from importlib import resources
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from polygon.errors import PolygonError
+
+CALLER_TYPES = ("cooperative", "busy", "distrustful", "confused", "aggressive", "chatty")
+LANGUAGES = ("en", "hr", "ru")
+"""The languages with their own file."""
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-@dataclass(frozen=True)
-class CallerPack:
-    """One language."""
+class Understand(_Strict):
+    """What the caller understands of an agent."""
 
     stop_words: frozenset[str]
-    question_hints: dict[str, tuple[str, ...]]
-    """Question word → the key words (or value shapes: ``time``, ``number``) it asks for."""
     weekdays: frozenset[str]
-    offers: tuple[str, ...]
-    """Phrases that put something to the caller to accept or decline."""
     wh_words: frozenset[str]
-    """Words of an open question ("which pizza would you like" is not an offer)."""
-    wants: tuple[str, ...]
-    """Phrases that ask what the caller wants ("what would you like"): the goal answers them."""
-    cannot: tuple[str, ...]
-    """Phrases of an agent saying it cannot give what was asked."""
+    question_hints: dict[str, tuple[str, ...]]
+    """A question word → the concepts (or value shapes) it asks for."""
+    concepts: dict[str, tuple[str, ...]]
+    """A concept → the words (or word starts) that name it, in a question or a fact key."""
+    person_nouns: frozenset[str]
+    """A fact key of one of these words alone holds the caller's name."""
     demands: dict[str, str]
-    """Question word → a mark the answer must carry ("email" → "@")."""
-    done: tuple[str, ...]
-    """Phrases that report something done."""
+    """A question word → a mark the answer must carry ("email" → "@")."""
     ask_goals: frozenset[str]
     """Goal verbs of a caller who only wants to know something."""
-    digressions: tuple[str, ...]
-    complaints: tuple[str, ...]
-    threats: tuple[str, ...]
-    worries: tuple[str, ...]
-    unknown: dict[str, str] = field(default_factory=dict)
-    """Caller type → how it says it does not have what was asked."""
-    correct: dict[str, str] = field(default_factory=dict)
-    """``first``, ``insist``, ``accept``: templates with ``{right}`` and ``{said}``."""
+
+    @field_validator("stop_words", mode="before")
+    @classmethod
+    def _split(cls, value: Any) -> Any:
+        return value.split() if isinstance(value, str) else value
 
 
-EN = CallerPack(
-    stop_words=_words(
-        """
-        a an the and or but if to of in on at for from by with about as is are was were be been am
-        do does did have has had i you he she it we they me my your our their this that these
-        those what which who whom whose when where why how can could would should will shall may
-        might must please thank thanks yes no not ok okay so just like want need get let us there
-        here any some one all up down out over again also very too now then than
-        """
-    ),
-    question_hints={
-        "when": ("time", "date", "day", "when"),
-        "time": ("time",),
-        "where": ("address", "location", "place", "where"),
-        "who": ("name",),
-        "number": ("number", "phone"),
-        "reach": ("phone", "number", "email"),
-        "call": ("phone", "number"),
-    },
-    weekdays=frozenset(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]),
-    wh_words=_words("what which when where who whom whose how why"),
-    demands={"email": "@", "e-mail": "@"},
-    wants=("would you like", "do you want", "can i get you", "what can i do", "how can i help", "will it be"),
-    cannot=(
-        "don't",
-        "do not",
-        "can't",
-        "cannot",
-        "i'm afraid",
-        "unfortunately",
-        "not available",
-        "no longer",
-    ),
-    offers=(
-        "shall i",
-        "should i",
-        "would you like",
-        "does that work",
-        "is that correct",
-        "is that right",
-        "do you want",
-        "can i confirm",
-        "to confirm",
-    ),
-    done=(
-        "done",
-        "all set",
-        "confirmed",
-        "booked",
-        "placed",
-        "scheduled",
-        "on its way",
-        "on the way",
-        "out for",
-        "sorted",
-        "taken care of",
-        "is ready",
-        "will be",
-    ),
-    ask_goals=frozenset({"ask", "check", "find", "know", "hear", "learn", "see"}),
-    digressions=(
-        "Sorry, it's a bit noisy here, I'm in the car.",
-        "Oh, and it's raining again here, can you believe it?",
-        "My dog is barking, sorry if you can't hear me well.",
-        "I had such a long day today, honestly.",
-    ),
-    complaints=("This is taking forever.", "I've been waiting ages.", "Honestly, this is ridiculous."),
-    threats=("Or I'll just go somewhere else.", "Otherwise I'm taking my business elsewhere."),
-    worries=("Will this take long?", "Is there any extra cost?", "Can you promise that?"),
-    unknown={
-        "cooperative": "Sorry, I don't have that.",
-        "busy": "Don't know. Next?",
-        "distrustful": "Why would you need that? I'm not giving you that.",
-        "confused": "Oh... I don't know that, should I?",
-        "aggressive": "How would I know that? Just get on with it.",
-        "chatty": "Oh goodness, I couldn't tell you that, sorry!",
-    },
-    correct={
-        "first": "No — {right}, not {said}.",
-        "insist": "No! I said {right}. Not {said}. Please get it right.",
-        "accept": "Oh... {said}? Okay, I suppose that's fine.",
-    },
-)
+class Acts(_Strict):
+    """The phrases of each dialogue act an agent's sentence can do (lower case)."""
 
-RU = CallerPack(
-    stop_words=_words(
-        """
-        и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее
-        мне было вот от меня еще нет о из ему теперь когда даже ну вдруг ли если уже или ни быть
-        был него до вас нибудь опять уж вам ведь там потом себя ничего ей может они тут где есть
-        надо ней для мы тебя их чем была сам чтобы без будто чего раз тоже себе под будет ж тогда
-        кто этот того потому этого какой совсем ним здесь этом один почти мой тем чтобы нее сейчас
-        пожалуйста спасибо ваш ваше вашу
-        """
-    ),
-    question_hints={
-        "когда": ("time", "date", "day", "время", "дата", "день"),
-        "время": ("time",),
-        "где": ("address", "адрес", "location"),
-        "куда": ("address", "адрес"),
-        "кто": ("name", "имя"),
-        "номер": ("phone", "number", "телефон"),
-        "телефон": ("phone", "number"),
-    },
-    weekdays=_words(
-        """
-        понедельник вторник среда среду четверг пятница пятницу суббота субботу воскресенье
-        """
-    ),
-    wh_words=_words("что какой какая какое какие когда где куда кто как почему сколько"),
-    demands={"email": "@", "почта": "@", "почту": "@"},
-    wants=("хотите", "желаете", "чем могу помочь"),
-    cannot=("не можем", "не могу", "нет в наличии", "к сожалению", "не делаем"),
-    offers=("хотите", "подтвердить", "подтверждаете", "верно", "правильно", "подходит"),
-    done=("готово", "подтвержден", "подтверждено", "оформлен", "записал", "записала", "в пути", "сделано"),
-    ask_goals=frozenset({"узнать", "спросить", "проверить"}),
-    digressions=(
-        "Извините, тут шумно, я в машине.",
-        "Ох, у нас опять дождь, представляете?",
-        "Собака лает, извините, если плохо слышно.",
-    ),
-    complaints=("Это так долго.", "Я уже сколько жду.", "Честно, это просто смешно."),
-    threats=("Или я пойду в другое место.",),
-    worries=("Это долго?", "Это будет стоить дополнительно?", "Вы можете это обещать?"),
-    unknown={
-        "cooperative": "Извините, этого у меня нет.",
-        "busy": "Не знаю. Дальше?",
-        "distrustful": "А зачем вам это? Я не скажу.",
-        "confused": "Ой... я не знаю, а надо?",
-        "aggressive": "Откуда мне знать? Давайте быстрее.",
-        "chatty": "Ой, этого я вам не скажу, извините!",
-    },
-    correct={
-        "first": "Нет — {right}, а не {said}.",
-        "insist": "Нет! Я сказал {right}. Не {said}.",
-        "accept": "Ой... {said}? Ну ладно, пусть так.",
-    },
-)
+    introduces: tuple[str, ...]
+    greeting: tuple[str, ...]
+    closing: tuple[str, ...]
+    offer: tuple[str, ...]
+    confirm: tuple[str, ...]
+    wants: tuple[str, ...]
+    asks: tuple[str, ...]
+    choice: tuple[str, ...]
+    done: tuple[str, ...]
+    refuse: tuple[str, ...]
+    reason: tuple[str, ...]
+    transfer: tuple[str, ...]
+    callback: tuple[str, ...]
+    repeat: tuple[str, ...]
 
-HR = CallerPack(
-    stop_words=_words(
-        """
-        i a ali da ne je su sam si smo ste biti bio bila bilo to taj ta te ti ja on ona mi vi oni
-        u na za od do s sa o po iz kod što koji koja koje kako kada gdje tko zašto li ili još već
-        samo vrlo molim hvala vaš vaša vaše vam me mi moj moja moje
-        """
-    ),
-    question_hints={
-        "kada": ("time", "date", "day", "vrijeme", "datum", "dan"),
-        "vrijeme": ("time",),
-        "gdje": ("address", "adresa", "location"),
-        "kamo": ("address", "adresa"),
-        "tko": ("name", "ime"),
-        "broj": ("phone", "number", "telefon"),
-        "telefon": ("phone", "number"),
-    },
-    weekdays=_words(
-        """
-        ponedjeljak utorak srijeda srijedu četvrtak petak subota subotu nedjelja nedjelju
-        """
-    ),
-    wh_words=_words("što koji koja koje kada gdje kamo tko kako zašto koliko"),
-    demands={"email": "@", "e-mail": "@", "mail": "@"},
-    wants=("želite", "biste li", "kako vam mogu pomoći"),
-    cannot=("ne možemo", "ne mogu", "nažalost", "nemamo", "ne radimo"),
-    offers=("želite li", "potvrđujete", "je li to točno", "odgovara li", "mogu li potvrditi"),
-    done=("gotovo", "potvrđeno", "rezervirano", "naručeno", "na putu", "sređeno", "riješeno"),
-    ask_goals=frozenset({"pitati", "provjeriti", "saznati", "čuti"}),
-    digressions=(
-        "Oprostite, bučno je, u autu sam.",
-        "Opet pada kiša ovdje, možete li vjerovati?",
-        "Pas mi laje, oprostite ako se loše čuje.",
-    ),
-    complaints=("Ovo traje vječnost.", "Čekam već dugo.", "Iskreno, ovo je smiješno."),
-    threats=("Ili ću otići negdje drugdje.",),
-    worries=("Hoće li to dugo trajati?", "Košta li to dodatno?", "Možete li to obećati?"),
-    unknown={
-        "cooperative": "Oprostite, to nemam.",
-        "busy": "Ne znam. Dalje?",
-        "distrustful": "Zašto vam to treba? Neću vam reći.",
-        "confused": "Joj... ne znam, trebam li znati?",
-        "aggressive": "Otkud bih ja to znao? Ajmo dalje.",
-        "chatty": "Joj, to vam stvarno ne znam reći, oprostite!",
-    },
-    correct={
-        "first": "Ne — {right}, a ne {said}.",
-        "insist": "Ne! Rekao sam {right}. Ne {said}.",
-        "accept": "Joj... {said}? Dobro, neka bude.",
-    },
-)
 
-PACKS = {"en": EN, "ru": RU, "hr": HR}
+class Say(_Strict):
+    """Every sentence the caller says outside its type's own manner."""
+
+    open_named: str
+    open: str
+    restate_goal: str
+    push_goal: str
+    fact_name: str
+    fact_phone: str
+    fact_email: str
+    fact_address: str
+    fact_birth: str
+    fact_last4: str
+    fact_count: str
+    fact_want: str
+    fact_labeled: str
+    also: str
+    confirm_yes: str
+    offer_yes: str
+    offer_no: str
+    ask_transfer: str
+    ask_person: str
+    accept_transfer: str
+    callback_with_number: str
+    callback: str
+    callback_done: str
+    done_bye: str
+    bye: str
+    refused_bye: str
+    never_mind: str
+    already_done: str
+    out_of_time: str
+    correct_first: str
+    correct_insist: str
+    correct_accept: str
+    interrupt: str
+
+
+class Manner(_Strict):
+    """One caller type's own sentences."""
+
+    opening: str
+    unknown: str
+    clarify: str
+    give_up: str
+    challenge: str = ""
+
+
+class SmallTalk(_Strict):
+    """What a caller says beside the point, by its type's manner."""
+
+    digressions: tuple[str, ...] = Field(min_length=1)
+    complaints: tuple[str, ...] = Field(min_length=1)
+    threats: tuple[str, ...] = Field(min_length=1)
+    worries: tuple[str, ...] = Field(min_length=1)
+
+
+class CallerPack(_Strict):
+    """One language."""
+
+    code: str
+    understand: Understand
+    acts: Acts
+    labels: dict[str, str]
+    """A fact key's word → how it is said ("dob" → "date of birth")."""
+    say: Say
+    types: dict[str, Manner]
+    small_talk: SmallTalk
+
+    @field_validator("types")
+    @classmethod
+    def _every_type(cls, value: dict[str, Manner]) -> dict[str, Manner]:
+        missing = [t for t in CALLER_TYPES if t not in value]
+        if missing:
+            raise ValueError(f"no manner for caller type(s) {', '.join(missing)}")
+        if not value["distrustful"].challenge:
+            raise ValueError("the distrustful caller needs a challenge")
+        return value
+
+    def manner(self, kind: str) -> Manner:
+        """A caller type's sentences (a cooperative caller's for a type the pack lacks)."""
+        return self.types.get(kind, self.types["cooperative"])
+
+    # Shorthands the caller's understanding reads often.
+    @property
+    def stop_words(self) -> frozenset[str]:
+        """Words that carry no meaning."""
+        return self.understand.stop_words
+
+    @property
+    def weekdays(self) -> frozenset[str]:
+        """The names of the days."""
+        return self.understand.weekdays
+
+    @property
+    def wh_words(self) -> frozenset[str]:
+        """Words of an open question."""
+        return self.understand.wh_words
+
+
+class LanguagePackError(PolygonError):
+    """A caller language file is broken (a packaging fault, not the user's)."""
+
+
+@functools.lru_cache(maxsize=8)
+def _load(code: str) -> CallerPack:
+    path = resources.files("polygon.simulate.callers").joinpath(f"languages/{code}.yaml")
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return CallerPack.model_validate(raw)
+    except (OSError, yaml.YAMLError, ValueError) as exc:
+        raise LanguagePackError(f"caller language {code!r}: {exc}") from exc
 
 
 def caller_pack(language: str) -> CallerPack:
-    """The pack of a language (English for one without its own)."""
-    return PACKS.get(language, EN)
+    """The pack of a language (English for one without its own file)."""
+    code = (language or "en").lower().split("-")[0]
+    return _load(code if code in LANGUAGES else "en")
