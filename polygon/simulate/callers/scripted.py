@@ -28,17 +28,16 @@ import re
 from dataclasses import dataclass, field
 
 from polygon.events.families import PersonaSnapshot
+from polygon.languages import CallerPack, caller_pack
+from polygon.languages.acts import Turn, read_turn
 from polygon.simulate.callers import Utterance
-from polygon.simulate.callers.packs import CallerPack, caller_pack
 from polygon.simulate.callers.understanding import (
     Misheard,
-    Turn,
     asked,
     asks_something,
     in_goal,
     key_concepts,
     misheard,
-    read_turn,
     refuses_goal,
     settled,
 )

@@ -26,13 +26,14 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from polygon.similarity import sentences, word_tuple, words
-from polygon.simulate.callers.packs import CallerPack
+from polygon.languages import CallerPack
+from polygon.languages.acts import CODE as _CODE
+from polygon.languages.acts import DATE as _DATE
+from polygon.languages.acts import NUMBER as _NUMBER
+from polygon.languages.acts import TIME as _TIME
+from polygon.languages.acts import Turn, has, read_turn
+from polygon.similarity import word_tuple, words
 
-_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\.\s?\d{1,2}\.\s?\d{4}\b\.?")
-_TIME = re.compile(r"\b(\d{1,2})[:.](\d{2})\b")
-_CODE = re.compile(r"\b([^\W\d_]{1,4})-?(\d{3,})\b")
-_NUMBER = re.compile(r"\d[\d ()+-]{3,}\d")
 _CAPITALISED = re.compile(r"[^\W\d_][^\W\d_'-]*")
 STRICT = frozenset({"name", "phone", "email", "address", "birth", "last4"})
 """Personal identifiers: given only when the question names them."""
@@ -97,100 +98,6 @@ def in_goal(value: str, goal: str, pack: CallerPack) -> bool:
     return bool(said) and said <= content(goal, pack)
 
 
-# -- dialogue acts ----------------------------------------------------------------------
-
-ACTS = (
-    "question",
-    "offer",
-    "confirm",
-    "wants",
-    "read_back",
-    "outcome",
-    "refusal",
-    "transfer",
-    "callback",
-    "repeat",
-    "greeting",
-    "closing",
-    "filler",
-)
-
-
-@dataclass(frozen=True)
-class Sentence:
-    """One of the agent's sentences and what it does."""
-
-    text: str
-    act: str
-
-
-@dataclass(frozen=True)
-class Turn:
-    """What one agent turn does: each sentence's act."""
-
-    sentences: tuple[Sentence, ...]
-    reason: bool
-    """A refusal in this turn says why."""
-
-    @property
-    def acts(self) -> frozenset[str]:
-        """Every act the turn does."""
-        return frozenset(s.act for s in self.sentences)
-
-    def of(self, *acts: str) -> list[str]:
-        """The sentences that do one of ``acts``."""
-        return [s.text for s in self.sentences if s.act in acts]
-
-
-def _has(low: str, phrases: tuple[str, ...]) -> bool:
-    return any(p in low for p in phrases)
-
-
-def _act(sentence: str, pack: CallerPack) -> str:
-    low = f" {sentence.lower()} "
-    acts = pack.acts
-    is_q = "?" in sentence
-    wh = bool(set(words(sentence)) & pack.wh_words)
-    if _has(low, acts.transfer):
-        return "transfer"
-    if _has(low, acts.callback):
-        return "callback"
-    if _has(low, acts.closing) and not is_q:
-        return "closing"
-    if _has(low, acts.repeat):
-        return "repeat"  # "I didn't catch that, sorry." asks again without a question mark
-    if not is_q and _has(low, acts.done):
-        return "outcome"  # "Done — the card is blocked and can't be used" reports, not refuses
-    if _has(low, acts.refuse) and not is_q:
-        return "refusal"
-    if _has(low, acts.greeting) and not is_q:
-        return "greeting"
-    if _has(low, acts.confirm) and not _has(low, acts.asks):
-        return "confirm"  # "can you confirm your date of birth?" asks for it
-    if _has(low, acts.wants) and (wh or _has(low, acts.choice) or not _has(low, acts.offer)):
-        return "wants"  # "Which pizza would you like?", "block it, or check its status?"
-    if _has(low, acts.offer) and not wh:
-        return "offer"
-    if is_q:
-        return "question"
-    if _has(low, acts.asks):
-        return "question"  # "Tell me your policy number, please."
-    if _values(sentence):
-        return "read_back"
-    return "filler"
-
-
-def read_turn(text: str, pack: CallerPack) -> Turn:
-    """Each sentence of an agent turn with its dialogue act."""
-    parts = tuple(Sentence(s, _act(s, pack)) for s in sentences(text) if s.strip())
-    reason = _has(f" {text.lower()} ", pack.acts.reason)
-    return Turn(parts, reason)
-
-
-def _values(text: str) -> bool:
-    return bool(_DATE.search(text) or _TIME.search(text) or _CODE.search(text) or _NUMBER.search(text))
-
-
 # -- which fact a question asks for -------------------------------------------------------
 
 
@@ -224,7 +131,7 @@ def asked(question: str, facts: Mapping[str, str], goal: str, pack: CallerPack) 
         return max(sorted(scores), key=lambda k: scores[k]), True
     # "Which pizza, what size?" in a call to order a medium veggie pizza: the question is
     # about what the goal names, and the answer is the fact the goal spells out.
-    if content(goal, pack) & q_stems or (raw & pack.wh_words and _has(question.lower(), pack.acts.wants)):
+    if content(goal, pack) & q_stems or (raw & pack.wh_words and has(question.lower(), pack.acts.wants)):
         named = [k for k, v in sorted(facts.items()) if in_goal(v, goal, pack)]
         if named:
             return named[0], False
@@ -247,7 +154,7 @@ def _shape_concepts(value: str) -> frozenset[str]:
 def asks_something(sentence: str, pack: CallerPack) -> bool:
     """A question that asks the caller for information (not "anything else?")."""
     low = sentence.lower()
-    return bool(set(words(sentence)) & pack.wh_words) or _has(low, pack.acts.asks)
+    return bool(set(words(sentence)) & pack.wh_words) or has(low, pack.acts.asks)
 
 
 # -- read-backs ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The scripted caller's languages: one data file each (``languages/<code>.yaml``).
+"""Languages: one data file each (``polygon/languages/<code>.yaml``).
 
 A language file holds what the caller needs to understand an agent in that language (stop
 words, question words and the concepts they ask for, the phrases of each dialogue act) and
@@ -7,7 +7,9 @@ each type's manner), plus the spoken label of a fact key's abbreviations. Nothin
 business: the same caller orders pizza, reports a power cut or refills a prescription.
 
 Every file is validated by one model on load and all have the same fields; a language
-without a file falls back to English.
+without a file falls back to English. The scripted caller speaks and understands through
+them; the offline probe detectors read an agent's dialogue acts through them
+(:mod:`polygon.languages.acts`).
 """
 
 from __future__ import annotations
@@ -178,7 +180,7 @@ class LanguagePackError(PolygonError):
 
 @functools.lru_cache(maxsize=8)
 def _load(code: str) -> CallerPack:
-    path = resources.files("polygon.simulate.callers").joinpath(f"languages/{code}.yaml")
+    path = resources.files("polygon.languages").joinpath(f"{code}.yaml")
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
         return CallerPack.model_validate(raw)
