@@ -65,6 +65,8 @@ class Acts(_Strict):
     confirm: tuple[str, ...]
     wants: tuple[str, ...]
     asks: tuple[str, ...]
+    requests: tuple[str, ...]
+    """Phrases that ask for something without a question mark ("Tell me your …")."""
     choice: tuple[str, ...]
     done: tuple[str, ...]
     refuse: tuple[str, ...]

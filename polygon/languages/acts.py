@@ -97,10 +97,12 @@ def _act(sentence: str, pack: CallerPack) -> str:
         return "offer"
     if is_q:
         return "question"
-    if has(low, acts.asks):
+    if has(low, acts.requests):
         return "question"  # "Tell me your policy number, please."
     if has_values(sentence):
         return "read_back"
+    if has(low, acts.asks) and len(words(sentence)) <= 6:
+        return "question"  # "And your date of birth, please." asks without a question mark
     return "filler"
 
 

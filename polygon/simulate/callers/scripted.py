@@ -167,7 +167,7 @@ class ScriptedCaller:
         if "repeat" in acts:
             return Utterance(self._s.last or self._say(self.pack.say.restate_goal), "repeat")
         if self._s.last_intent == "correct" and turn.of("question", "confirm") and not wanted:
-            return Utterance(self._s.last, "repeat")  # "what should I correct?": say it again
+            return self._insist()  # "anything else?" after a correction: say it again
         if "wants" in acts:
             if self._s.done:
                 return Utterance(self.pack.say.already_done, "goodbye", ends_call="done")
@@ -198,6 +198,14 @@ class ScriptedCaller:
             return self._give_up("correction_ignored")
         template = say.correct_insist if times or self.persona.type == "distrustful" else say.correct_first
         return Utterance(template.format(**fill), "correct")
+
+    def _insist(self) -> Utterance:
+        """The correction again (the agent went on as if not told), within the type's bound."""
+        key = max(self._s.corrected, key=lambda k: self._s.corrected[k])
+        if self._s.corrected[key] >= INSISTS.get(self.persona.type, 2):
+            return self._give_up("correction_ignored")
+        self._s.corrected[key] += 1
+        return Utterance(self._s.last, "correct")
 
     def _give_up(self, reason: str) -> Utterance:
         """The caller gives up in its manner; the intent records why."""

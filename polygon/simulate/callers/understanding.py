@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from polygon.languages import CallerPack
+from polygon.languages import CallerPack, caller_pack
 from polygon.languages.acts import CODE as _CODE
 from polygon.languages.acts import DATE as _DATE
 from polygon.languages.acts import NUMBER as _NUMBER
@@ -34,6 +34,7 @@ from polygon.languages.acts import TIME as _TIME
 from polygon.languages.acts import Turn, has, read_turn
 from polygon.similarity import word_tuple, words
 
+_SHORT = re.compile(r"(?<![\w.:-])\d{3,4}(?![\w:-]|\.\d)")
 _CAPITALISED = re.compile(r"[^\W\d_][^\W\d_'-]*")
 STRICT = frozenset({"name", "phone", "email", "address", "birth", "last4"})
 """Personal identifiers: given only when the question names them."""
@@ -63,12 +64,18 @@ def _key_tokens(key: str) -> tuple[str, ...]:
 
 
 def key_concepts(key: str, pack: CallerPack) -> frozenset[str]:
-    """What a fact key is about: its words' concepts ("card_last4" → last4; "guest" → name)."""
+    """What a fact key is about: its words' concepts ("card_last4" → last4; "guest" → name).
+
+    A key is read in its persona's language and in English (suites often name keys in
+    English whatever the language of the call).
+    """
     tokens = _key_tokens(key)
-    found = set(_concepts_of(tokens, pack))
+    english = caller_pack("en")
+    found = set(_concepts_of(tokens, pack)) | set(_concepts_of(tokens, english))
+    persons = pack.understand.person_nouns | english.understand.person_nouns
     if {"last", "four"} <= set(tokens) or "last4" in tokens:
         found.add("last4")
-    if tokens and all(t in pack.understand.person_nouns for t in tokens):
+    if tokens and all(t in persons for t in tokens):
         found.add("name")
     if "birth" in found:
         found.discard("date")
@@ -187,6 +194,9 @@ def value_parts(text: str) -> tuple[tuple[str, str, str], ...]:
         digits = re.sub(r"\D", "", m.group(0))
         if len(digits) >= 5:
             out.append(("number", digits, m.group(0).strip()))
+    rest = _NUMBER.sub(" ", rest)
+    for m in _SHORT.finditer(rest):
+        out.append(("short", m.group(0), m.group(0)))  # the last four digits of a card
     return tuple(out)
 
 
