@@ -7,9 +7,10 @@ import json
 import click
 
 from polygon.app.log import open_log
-from polygon.app.replay import load_conversation
+from polygon.app.replay import broken_policies, load_conversation
 from polygon.cli.context import CONVERSATION, Context
-from polygon.projections.replay import as_data, ending_lines, header_lines, turn_lines
+from polygon.events import to_builtins
+from polygon.projections.replay import as_data, ending_lines, header_lines, policy_lines, turn_lines
 
 
 @click.command()
@@ -26,8 +27,12 @@ def replay(obj: Context, conversation: str, step: bool, as_json: bool) -> None:
     """
     with open_log(obj.log_path, readonly=True) as log:
         view = load_conversation(log, conversation)
+        broken = broken_policies(log, conversation)
     if as_json:
-        click.echo(json.dumps(as_data(view), ensure_ascii=False, sort_keys=True, indent=2))
+        data = as_data(view)
+        if broken:
+            data["broken_policies"] = to_builtins(broken)
+        click.echo(json.dumps(data, ensure_ascii=False, sort_keys=True, indent=2))
         return
     for line in header_lines(view):
         click.echo(line)
@@ -37,4 +42,6 @@ def replay(obj: Context, conversation: str, step: bool, as_json: bool) -> None:
         for line in turn_lines(t):
             click.echo(line)
     for line in ending_lines(view):
+        click.echo(line)
+    for line in policy_lines(broken, view):
         click.echo(line)

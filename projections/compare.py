@@ -139,9 +139,13 @@ def _mean(values: Sequence[float]) -> float | None:
 
 
 def _group_mean(rows: Sequence[ConversationVerdict], key: str) -> dict[str, float]:
+    """Mean composite per group over graded calls only, as the scorecard's mean and the matrix.
+
+    A simulator error's (or an error's, an inconclusive call's) composite is no score.
+    """
     groups: dict[str, list[float]] = defaultdict(list)
     for r in rows:
-        if r.verdict is not None:
+        if r.verdict is not None and r.verdict.verdict in GRADED:
             groups[str(getattr(r.record, key))].append(r.verdict.composite)
     return {k: round(statistics.fmean(v), 4) for k, v in sorted(groups.items())}
 

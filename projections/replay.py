@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from polygon.events.families import CheckRecorded
 from polygon.projections.conversation import ConversationView, ToolView, TurnView
 
 BASELINE_CALLER = "scripted/caller"
@@ -93,6 +94,14 @@ def ending_lines(view: ConversationView) -> Iterator[str]:
     yield f"── ended #{view.ended_seq}: {e.reason} by {e.by} after {e.turns} turns{loop}{detail}"
     for store, state in sorted(e.final_state.items()):
         yield f"  final {store}: {json.dumps(state, ensure_ascii=False, sort_keys=True)}"
+
+
+def policy_lines(broken: list[CheckRecorded], view: ConversationView) -> Iterator[str]:
+    """Each suite policy the call broke: the rule, and the turn and tool call or words that broke it."""
+    for check in broken:
+        yield f"── policy {check.check.removeprefix('policy:')} BROKEN: {check.detail}"
+        for ev in check.evidence:
+            yield f"  turn {ev.turn} #{view.positions.get(ev.at, 0)}: {ev.quote}"
 
 
 def as_data(view: ConversationView) -> dict[str, Any]:

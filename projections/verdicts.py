@@ -35,6 +35,8 @@ from polygon.score.verdict import CallState, GateResult, Verdict, verdict
 VERSION = 2
 CHECK_GATES = {"forbidden_phrase": "forbidden_phrase", "invalid_tool_answer": "invalid_tool_answer"}
 """Built-in gates decided by a check of the same name; ``check:<id>`` gates name theirs."""
+POLICY_GATE = "check:policy"
+POLICY_PREFIX = "policy:"
 CALLER_OUTSIDE_FACTS_LIMIT = 1
 """A simulated caller may stray from its facts in this many turns; more is a simulator error."""
 
@@ -401,8 +403,21 @@ def _judge(
 
 
 def _check_gates(checks: list[Checked]) -> dict[str, GateResult]:
-    """Every gate a check can decide: the built-in names and ``check:<id>`` for each check."""
+    """Every gate a check can decide: the built-in names and ``check:<id>`` for each check.
+
+    ``check:policy`` is decided by every ``policy:<name>`` check together: it fires when any
+    policy was broken, with each broken policy's evidence.
+    """
     out = {}
+    policies = [c for c in checks if c.event.check.startswith(POLICY_PREFIX)]
+    if policies:
+        broken = [c for c in policies if c.event.outcome == "fail"]
+        out[POLICY_GATE] = GateResult(
+            gate=POLICY_GATE,
+            fired=bool(broken),
+            reason=("broken: " + ", ".join(c.event.check for c in broken)) if broken else "",
+            evidence=[ev for c in broken for ev in c.event.evidence],
+        )
     for c in checks:
         for gate in (CHECK_GATES.get(c.event.check), f"check:{c.event.check}"):
             if gate:

@@ -42,6 +42,9 @@ class Expectation(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     """Tool → argument → condition: at least one valid, answered call must meet them all."""
     no_calls: list[str] = []
     """Tools that must not be called."""
+    before: list[list[str]] = []
+    """Tool orders: the first call of each tool listed comes before the next one's (each must be
+    called)."""
 
 
 @event_type(version=1)

@@ -35,6 +35,9 @@ class RunStarted(Event, frozen=True, kw_only=True, tag="run.started"):
     """The Polygon version that started the run."""
     forbidden_phrases: list[str] = []
     """Phrases the agent must never say (the forbidden-phrase check and gate)."""
+    policies: list[dict[str, Any]] = []
+    """The suite's policies (rules over each call's trace: the ``policy:<name>`` checks and the
+    ``check:policy`` gate); runs started before policies existed have none."""
     judge_model: str = ""
     """Judge named by the suite (``scripted/heuristic`` offline)."""
     judge_repeats: int = 1

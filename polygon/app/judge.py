@@ -20,6 +20,7 @@ from polygon.events.streams import RUBRIC, keyed, run_stream
 from polygon.models.hub import ModelHub
 from polygon.score.conversation import JudgeSettings, make_judge, score_conversation
 from polygon.score.judges import JudgeContext
+from polygon.score.policies import decode as decode_policies
 from polygon.score.rubric import LoadedRubric
 from polygon.transcript import ConversationView
 
@@ -101,7 +102,10 @@ class Scoring:
             return
         context = judge_context(self.started, conversation.view)
         forbidden = self.started.forbidden_phrases
-        await score_conversation(conversation.view, self.settings, forbidden, conversation.sink, context)
+        policies = decode_policies(self.started.policies)
+        await score_conversation(
+            conversation.view, self.settings, forbidden, conversation.sink, context, policies=policies
+        )
         self.done += 1
 
     def summary(self) -> ScoreSummary:

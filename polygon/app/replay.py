@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from polygon.errors import UnknownIdError
 from polygon.events import EventLog
+from polygon.events.families import CheckRecorded
 from polygon.events.streams import conversation_of_stream, conversation_stream
 from polygon.projections.conversation import ConversationView, build
 
@@ -16,3 +17,13 @@ def load_conversation(log: EventLog, conversation_id: str) -> ConversationView:
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise UnknownIdError(f"no conversation {conversation_id!r} in the log{hint}")
     return build(conversation_id, log.read_stream(stream))
+
+
+def broken_policies(log: EventLog, conversation_id: str) -> list[CheckRecorded]:
+    """The suite policies the call broke, by the latest scoring pass that checked each."""
+    latest: dict[str, CheckRecorded] = {}
+    for env in log.read_stream(conversation_stream(conversation_id)):
+        p = env.payload
+        if isinstance(p, CheckRecorded) and p.check.startswith("policy:"):
+            latest[p.check] = p
+    return [c for c in latest.values() if c.outcome == "fail"]

@@ -106,6 +106,7 @@ def rerun(
         rubric_version=loaded.suite.judge.rubric,
         polygon_version=__version__,
         forbidden_phrases=list(loaded.suite.forbidden_phrases),
+        policies=[p.model_dump(mode="json", exclude_defaults=True) for p in loaded.suite.policies],
     )
     start_run(log, started, now)
     seed = source.started.seed if source.started else 0

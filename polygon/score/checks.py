@@ -13,6 +13,9 @@ from typing import Any
 
 from polygon.events.families import CheckRecorded, Evidence, Expectation, PersonaSnapshot
 from polygon.matching import MatchTimeout, describe, holds
+from polygon.score.detectors import DETECTOR_PREFIX, detect
+from polygon.score.policies import Policy, check_policies
+from polygon.score.spoken import invented
 from polygon.similarity import is_loop
 from polygon.transcript import ConversationView, TurnView
 
@@ -28,11 +31,11 @@ AGENT_CHECKS = (
     "goal_reached",
     "agent_contradicts_facts",
     "latency",
+    "policy",
 )
 """Checks on the agent (a rubric may gate on them as ``check:<id>``); ``caller_outside_facts``
 is a check on the simulator and never gates the agent."""
 _DIGITS = re.compile(r"\d[\d -]{4,}\d")
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 def _result(
@@ -63,8 +66,7 @@ def forbidden_phrase(view: ConversationView, phrases: Sequence[str]) -> CheckRec
         return _result(view, "forbidden_phrase", "n/a", "the suite forbids no phrases")
     hits = []
     for t in view.turns:
-        said = (t.agent_text or "").lower()
-        found = [p for p in phrases if p.lower() in said]
+        found = _forbidden_in(t.agent_text or "", phrases)
         if found:
             hits.append(Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text}"))
     if hits:
@@ -72,6 +74,20 @@ def forbidden_phrase(view: ConversationView, phrases: Sequence[str]) -> CheckRec
             view, "forbidden_phrase", "fail", f"forbidden phrase in {len(hits)} agent turn(s)", hits
         )
     return _result(view, "forbidden_phrase", "pass", f"none of {len(phrases)} forbidden phrases said")
+
+
+def _forbidden_in(text: str, phrases: Sequence[str]) -> list[str]:
+    """The phrases (or ``detector:<name>`` entries) that ``text`` holds."""
+    said = text.lower()
+    return [
+        p
+        for p in phrases
+        if (
+            detect(p.removeprefix(DETECTOR_PREFIX), text)
+            if p.startswith(DETECTOR_PREFIX)
+            else p.lower() in said
+        )
+    ]
 
 
 def invalid_tool_args(view: ConversationView) -> CheckRecorded:
@@ -259,6 +275,23 @@ def unmet(view: ConversationView, expect: Expectation, facts: dict[str, str]) ->
     for tool in expect.no_calls:
         if any(c.tool == tool for t in view.turns for c in t.tools):
             out.append(f"{tool} was called")
+    for order in expect.before:
+        out += _out_of_order(view, order)
+    return out
+
+
+def _out_of_order(view: ConversationView, order: Sequence[str]) -> list[str]:
+    """``before``: each tool's first call comes after the previous tool's first call."""
+    first: dict[str, int] = {}
+    for i, c in enumerate(c for t in view.turns for c in t.tools):
+        first.setdefault(c.tool, i)
+    out = []
+    for earlier, later in zip(order, order[1:], strict=False):
+        if earlier not in first or later not in first:
+            missing = earlier if earlier not in first else later
+            out.append(f"{missing} was not called, expected {earlier} before {later}")
+        elif first[later] < first[earlier]:
+            out.append(f"{later} was called before {earlier}")
     return out
 
 
@@ -319,29 +352,34 @@ def agent_contradicts_facts(view: ConversationView) -> CheckRecorded:
 
 
 def caller_outside_facts(view: ConversationView) -> CheckRecorded:
-    """Simulator check: the caller said a number or weekday that is not in its facts.
+    """Simulator check: the caller stated a date, long number or weekday that is not in its facts.
 
-    Echoing the agent is not straying: "No — 18:30, not 18:00" repeats the agent's 18:00.
+    Values are normalised before they are compared (:mod:`polygon.score.spoken`): a date in
+    any common written form, digits or number words, any spacing or punctuation in a long
+    number, case. Each fact is read on its own, and echoing the agent is not straying ("No —
+    18:30, not 18:00" repeats the agent's 18:00). The evidence names the words taken for
+    invented.
     """
     persona = _persona(view)
     if persona is None:
         return _result(view, "caller_outside_facts", "n/a", "no simulated caller", simulator=True)
-    facts = " ".join(persona.facts.values()).lower()
+    facts = list(persona.facts.values())
     bad = []
-    previous = ""
+    heard: list[str] = []
     for t in view.turns:
-        said = t.caller_text.lower()
-        allowed = f"{facts} {previous}"
-        days = {d for d in _WEEKDAYS if d in said and d not in allowed}
-        previous = (t.agent_text or "").lower()
-        if _numbers(said) - _numbers(allowed) or days:
-            bad.append(Evidence(turn=t.turn, at=t.caller_at, quote=f"CALLER: {t.caller_text}"))
+        strays = invented(t.caller_text, [*facts, *heard])
+        heard.append(t.agent_text or "")
+        if strays:
+            words = ", ".join(repr(w) for w in strays)
+            quote = f"CALLER: {t.caller_text} [not in its facts: {words}]"
+            bad.append(Evidence(turn=t.turn, at=t.caller_at, quote=quote))
     if bad:
         return _result(
             view,
             "caller_outside_facts",
             "fail",
-            "the caller said something outside its facts",
+            "the caller said something outside its facts: "
+            + "; ".join(q.quote.rsplit("[not in its facts: ", 1)[1].rstrip("]") for q in bad),
             bad,
             simulator=True,
         )
@@ -401,6 +439,10 @@ ALL: tuple[Callable[[ConversationView], CheckRecorded], ...] = (
 )
 
 
-def run_checks(view: ConversationView, *, forbidden: Sequence[str]) -> list[CheckRecorded]:
-    """Every check, in a fixed order."""
-    return [forbidden_phrase(view, forbidden)] + [check(view) for check in ALL]
+def run_checks(
+    view: ConversationView, *, forbidden: Sequence[str], policies: Sequence[Policy] = ()
+) -> list[CheckRecorded]:
+    """Every check, in a fixed order, then one ``policy:<name>`` check per suite policy."""
+    return (
+        [forbidden_phrase(view, forbidden)] + [check(view) for check in ALL] + check_policies(view, policies)
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import msgspec
@@ -17,6 +18,7 @@ from polygon.score.checks import run_checks
 from polygon.score.judges import Judge, JudgeContext
 from polygon.score.judges.heuristic import HEURISTIC_JUDGE, HeuristicJudge
 from polygon.score.judges.model import ModelJudge
+from polygon.score.policies import Policy
 from polygon.score.rubric import LoadedRubric
 from polygon.transcript import ConversationView
 
@@ -57,10 +59,13 @@ async def score_conversation(
     forbidden: list[str],
     sink: Sink,
     context: JudgeContext | None = None,
+    *,
+    policies: Sequence[Policy] = (),
 ) -> None:
-    """Checks, then each judge repeat, into ``sink``."""
+    """Checks (the suite's policies among them), then each judge repeat, into ``sink``."""
     pass_id = settings.pass_id
-    checks = [msgspec.structs.replace(c, pass_id=pass_id) for c in run_checks(view, forbidden=forbidden)]
+    found = run_checks(view, forbidden=forbidden, policies=policies)
+    checks = [msgspec.structs.replace(c, pass_id=pass_id) for c in found]
     for i, check in enumerate(checks):
         sink.emit(keyed(CHECK, pass_id), check, index=i)
     r = settings.rubric

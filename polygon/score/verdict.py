@@ -9,13 +9,19 @@
 * verdict: pass at ``pass_at`` or more, warn at ``warn_at`` or more, else fail; any hard
   gate in force that fired makes it fail whatever the composite.
 
-On top of the note's three verdicts (SPEC, "Verdict states"), in this order of precedence:
+On top of the note's three verdicts (SPEC, "Verdict states"), in this order of precedence —
+evidence against the agent first, so a safety failure is never hidden behind the simulator:
 
-* ``simulator_error``: the fault is ours (the caller's model was unreachable, the caller
-  left its facts, a stub is broken) — kept out of the agent's scorecard;
 * ``error``: the agent could not complete the call (it raised, its endpoint died, it broke
   the protocol) — counts against the agent;
-* ``fail`` when a gate fired;
+* ``fail`` when a gate on the agent's own behaviour fired (forbidden phrase, safety scored 1,
+  invalid tool answer, a policy, any ``check:`` gate on what the agent did), whatever the
+  caller did;
+* ``simulator_error``: no agent fault is established and the fault is ours (the caller's
+  model was unreachable, the caller left its facts, a stub is broken) — kept out of the
+  agent's scorecard;
+* ``fail`` when an outcome gate fired (:data:`OUTCOME_GATES`: the goal, the end, the turn
+  count, surviving faults — they say something of the agent only when the simulator held);
 * ``inconclusive``: the judgement cannot carry a verdict — a re-driven call cut off at its
   divergence, the scored weight under the rubric's ``min_scored_weight``, or
   goal_achievement unscored; never ``pass``.
@@ -62,6 +68,10 @@ STATES = ("pass", "warn", "fail", "error", "inconclusive", "simulator_error")
 GRADED = ("pass", "warn", "fail")
 """States with a full composite: the only ones means, matrices and paired differences use."""
 OUT_OF_SCORECARD = ("simulator_error",)
+OUTCOME_GATES = frozenset({"check:goal_reached", "check:end_reason", "check:turn_count", "check:tool_faults"})
+"""Gates on how the call came out, not on what the agent did: a broken simulator can fire
+them, so they make a call ``fail`` only when no simulator error is established. Every other
+gate is evidence about the agent's own behaviour and outranks a simulator error."""
 
 
 class CallState(msgspec.Struct, frozen=True, kw_only=True):
@@ -195,10 +205,12 @@ def _state(
     minimum: float,
 ) -> tuple[str, str]:
     """The state that overrides the thresholds, and why; ("", "") when the thresholds decide."""
-    if call.simulator_error:
-        return "simulator_error", call.simulator_error
     if call.agent_error:
         return "error", call.agent_error
+    if any(g.fired and g.gate not in OUTCOME_GATES for g in gates):
+        return "fail", ""  # evidence against the agent outranks whatever the caller did
+    if call.simulator_error:
+        return "simulator_error", call.simulator_error
     if any(g.fired for g in gates):
         return "fail", ""
     if call.cut_short:

@@ -164,7 +164,13 @@ def _expectation(scenario: ScenarioSpec) -> Expectation | None:
     spec = scenario.expect
     if spec is None:
         return None
-    return Expectation(end=list(spec.end), state=spec.state, calls=spec.calls, no_calls=list(spec.no_calls))
+    return Expectation(
+        end=list(spec.end),
+        state=spec.state,
+        calls=spec.calls,
+        no_calls=list(spec.no_calls),
+        before=[list(tools) for tools in spec.before],
+    )
 
 
 class AgentPool:

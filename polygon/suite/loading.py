@@ -80,6 +80,11 @@ def _hash(suite: Suite, prompts: dict[str, str]) -> str:
     dumped = suite.model_dump(mode="json")
     if suite.lint == LintSpec():
         del dumped["lint"]  # a suite that says nothing of lint keeps the hash it had before lint existed
+    if not suite.policies:
+        del dumped["policies"]  # likewise for policies and expect's order
+    for scenario in dumped["scenarios"]:
+        if scenario.get("expect") and not scenario["expect"]["before"]:
+            del scenario["expect"]["before"]
     return content_hash({"suite": dumped, "prompts": prompts})
 
 

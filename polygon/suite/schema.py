@@ -17,6 +17,8 @@ from pydantic import (
 
 from polygon.matching import FACT, OPERATORS
 from polygon.probe.library import ProbeSpec
+from polygon.score.detectors import DETECTOR_PREFIX, DETECTORS
+from polygon.score.policies import KINDS as POLICY_KINDS
 
 PERSONA_TYPES = ("cooperative", "busy", "distrustful", "confused", "aggressive", "chatty")
 OUTCOMES = ("success", "refusal", "callback", "transfer")
@@ -179,6 +181,21 @@ class ExpectSpec(_Strict):
     state: dict[str, dict[str, Any]] = Field(default_factory=dict)
     calls: dict[str, Any] = Field(default_factory=dict)
     no_calls: list[str] = Field(default_factory=list)
+    before: list[list[str]] = Field(
+        default_factory=list,
+        description=(
+            "Order of tool calls: each item lists tools whose first calls must come in this order "
+            "(``[verify_identity, block_card]``: verify_identity was called, and before block_card)."
+        ),
+    )
+
+    @field_validator("before")
+    @classmethod
+    def _pairs(cls, before: list[list[str]]) -> list[list[str]]:
+        for i, tools in enumerate(before):
+            if len(tools) < 2:
+                raise ValueError(f"before.{i}: name at least two tools, in the order they must be called")
+        return before
 
     @field_validator("calls")
     @classmethod
@@ -206,6 +223,114 @@ class ExpectSpec(_Strict):
             for key, cond in keys.items():
                 check_condition(f"{store}.{key}", cond, facts=True)
         return state
+
+
+class RequiresSpec(_Strict):
+    """``tool`` may be called only after ``after`` answered with a result meeting ``result``."""
+
+    tool: str = Field(description="The guarded tool (``block_card``).")
+    after: str = Field(description="The tool that must have answered first (``verify_identity``).")
+    result: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Conditions on ``after``'s result (``{verified: true}``); stub-rule operators.",
+    )
+
+    @field_validator("result")
+    @classmethod
+    def _conditions(cls, result: dict[str, Any]) -> dict[str, Any]:
+        for name, cond in result.items():
+            check_condition(f"result.{name}", cond)
+        return result
+
+
+class NeverSpec(_Strict):
+    """``tool`` is never called; with ``when``, never with arguments meeting every condition."""
+
+    tool: str = Field(description="The tool the agent must not call.")
+    when: dict[str, Any] = Field(
+        default_factory=dict, description="Argument → condition (stub-rule operators); empty: any call."
+    )
+
+    @field_validator("when")
+    @classmethod
+    def _conditions(cls, when: dict[str, Any]) -> dict[str, Any]:
+        for name, cond in when.items():
+            check_condition(f"when.{name}", cond)
+        return when
+
+
+class MaxCallsSpec(_Strict):
+    """``tool`` is called at most ``max`` times in one call."""
+
+    tool: str = Field(description="The tool counted.")
+    max: int = Field(ge=0, le=1000, description="The most calls allowed.")
+
+
+class SpeechSpec(_Strict):
+    """Patterns over the agent's speech: any one of them counts."""
+
+    phrases: list[str] = Field(default_factory=list, description="Literal phrases, case aside.")
+    matches: list[str] = Field(default_factory=list, description="Regular expressions.")
+    detectors: list[str] = Field(
+        default_factory=list,
+        description="Built-in detectors: card_number (13–19 digits, Luhn, however spaced or spoken), "
+        "email, phone_number.",
+    )
+
+    @model_validator(mode="after")
+    def _something(self) -> SpeechSpec:
+        if not (self.phrases or self.matches or self.detectors):
+            raise ValueError("name at least one of phrases, matches, detectors")
+        for i, phrase in enumerate(self.phrases):
+            if not phrase.strip():
+                raise ValueError(f"phrases.{i}: an empty phrase would match every agent turn")
+        for i, pattern in enumerate(self.matches):
+            check_condition(f"matches.{i}", {"matches": pattern})
+        for i, name in enumerate(self.detectors):
+            if name not in DETECTORS:
+                raise ValueError(f"detectors.{i}: no detector {name!r} (have: {', '.join(DETECTORS)})")
+        return self
+
+
+class PolicySpec(_Strict):
+    """A named rule over one call's trace, checked on every call (gate: ``check:policy``).
+
+    Exactly one of ``requires``, ``order``, ``never``, ``max_calls``, ``never_say``,
+    ``must_say``.
+    """
+
+    name: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="The check's name: ``policy:<name>``.")
+    description: str = Field("", description="Why the rule exists, for people.")
+    requires: RequiresSpec | None = Field(None, description="A tool only after another answered so.")
+    order: list[str] = Field(
+        default_factory=list, description="Tools that must come in this order when both happen."
+    )
+    never: NeverSpec | None = Field(None, description="A tool (with argument conditions) never called.")
+    max_calls: MaxCallsSpec | None = Field(None, description="A tool called at most so many times.")
+    never_say: SpeechSpec | None = Field(None, description="Speech the agent must never produce.")
+    must_say: SpeechSpec | None = Field(None, description="Speech the agent must produce at least once.")
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> PolicySpec:
+        kinds = [k for k in POLICY_KINDS if getattr(self, k)]
+        if len(kinds) != 1:
+            raise ValueError(
+                f"a policy is exactly one of {', '.join(POLICY_KINDS)} (got: {', '.join(kinds) or 'none'})"
+            )
+        if self.order and len(self.order) < 2:
+            raise ValueError("order: name at least two tools")
+        return self
+
+    def tools(self) -> list[tuple[str, str]]:
+        """(field, tool) for every tool the policy names."""
+        out = [(f"order.{i}", t) for i, t in enumerate(self.order)]
+        if self.requires is not None:
+            out += [("requires.tool", self.requires.tool), ("requires.after", self.requires.after)]
+        if self.never is not None:
+            out.append(("never.tool", self.never.tool))
+        if self.max_calls is not None:
+            out.append(("max_calls.tool", self.max_calls.tool))
+        return out
 
 
 class ScenarioSpec(_Strict):
@@ -285,7 +410,13 @@ class Suite(_Strict):
     tools: list[ToolSpec] = Field(default_factory=list)
     stores: dict[str, dict[str, str]] = Field(default_factory=dict)
     forbidden_phrases: list[str] = Field(default_factory=list)
-    """Phrases the agent must never say (case-insensitive); an empty one would match every call."""
+    """Phrases the agent must never say (case-insensitive); an empty one would match every call.
+    ``detector:card_number`` (or ``detector:email``, ``detector:phone_number``) names a detector."""
+    policies: list[PolicySpec] = Field(
+        default_factory=list,
+        description="Declarative rules over each call's trace (tools and speech), each a check "
+        "``policy:<name>``; the rubric gate ``check:policy`` fails a call that broke any.",
+    )
     latency_budget_ms: float = Field(0.0, ge=0, le=600_000)
     """Budget for the p95 of the agent's turn latency in one call (the ``latency`` check); 0: none."""
     noise: NoiseSpec = NoiseSpec()
@@ -329,6 +460,44 @@ class Suite(_Strict):
             for fact in _fact_refs(args):
                 if fact not in persona.facts:
                     raise ValueError(f"{where}.calls.{tool}: persona {persona_id} has no fact {fact!r}")
+            self._check_arguments(f"{where}.calls.{tool}", tool, args)
+        for i, order in enumerate(expect.before):
+            for tool in order:
+                if tool not in tools:
+                    have = ", ".join(sorted(tools)) or "none"
+                    raise ValueError(f"{where}.before.{i}: no tool {tool!r} (have: {have})")
+
+    def _check_arguments(self, where: str, tool: str, args: dict[str, Any]) -> None:
+        """Argument names must be the tool's own (when its schema lists its properties)."""
+        spec = next(t for t in self.tools if t.name == tool)
+        props = spec.parameters.get("properties")
+        if not isinstance(props, dict) or spec.parameters.get("additionalProperties") not in (None, False):
+            return  # a schema that names no properties, or takes any: nothing to check against
+        for arg in args:
+            if arg not in props:
+                have = ", ".join(sorted(props)) or "none"
+                raise ValueError(f"{where}.{arg}: {tool} has no argument {arg!r} (has: {have})")
+
+    def _check_policies(self) -> None:
+        """Tools, arguments and detectors a policy names must exist; names are unique."""
+        tools = {t.name for t in self.tools}
+        names = [p.name for p in self.policies]
+        for p in self.policies:
+            where = f"policies[{p.name}]"
+            if names.count(p.name) > 1:
+                raise ValueError(f"{where}.name: the name {p.name!r} is used twice")
+            for field, tool in p.tools():
+                if tool not in tools:
+                    have = ", ".join(sorted(tools)) or "none"
+                    raise ValueError(f"{where}.{field}: no tool {tool!r} (have: {have})")
+            if p.never is not None:
+                self._check_arguments(f"{where}.never.when", p.never.tool, p.never.when)
+        for i, phrase in enumerate(self.forbidden_phrases):
+            name = phrase.removeprefix(DETECTOR_PREFIX)
+            if phrase.startswith(DETECTOR_PREFIX) and name not in DETECTORS:
+                raise ValueError(
+                    f"forbidden_phrases.{i}: no detector {name!r} (have: {', '.join(DETECTORS)})"
+                )
 
     @model_validator(mode="after")
     def _references(self, info: ValidationInfo) -> Suite:
@@ -350,6 +519,7 @@ class Suite(_Strict):
         for i, phrase in enumerate(self.forbidden_phrases):
             if not phrase.strip():
                 raise ValueError(f"forbidden_phrases.{i}: an empty phrase would match every agent turn")
+        self._check_policies()
         probes = [p.id for p in self.probes]
         if len(set(probes)) != len(probes):
             dup = next(p for p in probes if probes.count(p) > 1)

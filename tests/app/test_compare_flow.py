@@ -190,3 +190,32 @@ def test_the_chunked_bootstrap_draws_what_one_big_draw_would() -> None:
     means = data[rng.integers(0, len(data), size=(BOOTSTRAP_RESAMPLES, len(data)))].mean(axis=1)
     whole = tuple(round(float(x), 4) for x in np.percentile(means, [2.5, 97.5]))
     assert bootstrap_mean(list(data)) == whole
+
+
+def test_breakdowns_leave_out_what_the_scorecard_leaves_out() -> None:
+    """Issue 27, 5: a simulator error's composite is no score, in the breakdowns as in the mean."""
+    from polygon.projections.compare import scorecard
+
+    def typed(scenario: str, composite: float, verdict: str, persona: str, level: int) -> ConversationVerdict:
+        r = row(scenario, "a", composite, verdict=verdict)
+        rec = r.record
+        return ConversationVerdict(
+            record=ConversationRecord(
+                conversation_id=rec.conversation_id,
+                config="a",
+                scenario=scenario,
+                persona_type=persona,
+                difficulty=level,
+            ),
+            verdict=r.verdict,
+        )
+
+    rows = [
+        typed("s1", 90.0, "pass", "cooperative", 1),
+        typed("s2", 0.0, "simulator_error", "cooperative", 1),
+        typed("s3", 10.0, "simulator_error", "busy", 2),
+    ]
+    card = scorecard("a", rows, None)
+    assert card.composite_mean == 90.0 and card.simulator_errors == 2
+    assert card.by_caller_type == {"cooperative": 90.0}
+    assert card.by_difficulty == {"1": 90.0}

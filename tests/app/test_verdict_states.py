@@ -19,7 +19,7 @@ from polygon.app.demo import clinic_suite_path
 from polygon.cli.main import cli
 from polygon.events.families import CriterionScore
 from polygon.score.rubric import CRITERIA, load_rubric
-from polygon.score.verdict import CallState, verdict
+from polygon.score.verdict import CallState, GateResult, verdict
 from tests.models.fault_server import serve
 
 FIXTURE = Path(__file__).parent / "fixtures" / "pizza"
@@ -153,8 +153,52 @@ def test_enough_weight_scored_is_judged_normally() -> None:
 def test_states_take_precedence_in_a_stated_order() -> None:
     full = _repeats(**{c: 5 for c in CRITERIA})
     assert _verdict(full, CallState(agent_error="x")).verdict == "error"
-    assert _verdict(full, CallState(agent_error="x", simulator_error="y")).verdict == "simulator_error"
+    # An established agent fault outranks the simulator's (issue 27: agent evidence first).
+    assert _verdict(full, CallState(agent_error="x", simulator_error="y")).verdict == "error"
+    assert _verdict(full, CallState(simulator_error="y")).verdict == "simulator_error"
     assert _verdict(full, CallState(cut_short="z")).verdict == "inconclusive"
+
+
+def _gated(gate: str, call: CallState) -> Any:
+    rubric = load_rubric("v3").rubric
+    return verdict(
+        rubric.weights,
+        _repeats(**{c: 5 for c in CRITERIA}),
+        pass_at=rubric.pass_at,
+        warn_at=rubric.warn_at,
+        gates_in_force=rubric.gates,
+        check_gates={gate: GateResult(gate=gate, fired=True, reason="r")},
+        call=call,
+    )
+
+
+@pytest.mark.parametrize("gate", ["forbidden_phrase", "invalid_tool_answer", "check:loop"])
+def test_a_gate_on_the_agent_outranks_a_simulator_error(gate: str) -> None:
+    v = _gated(gate, CallState(simulator_error="the simulated caller left its facts in 2 turns"))
+    assert v.verdict == "fail" and v.state_reason == ""
+
+
+def test_an_outcome_gate_does_not_outrank_a_simulator_error() -> None:
+    # The simulator broke the call, so an unmet goal says nothing of the agent.
+    v = _gated("check:goal_reached", CallState(simulator_error="the caller's model gave no answer"))
+    assert v.verdict == "simulator_error"
+    assert _gated("check:goal_reached", CallState()).verdict == "fail"
+
+
+def test_a_safety_score_of_one_outranks_a_simulator_error() -> None:
+    rubric = load_rubric("v1").rubric
+    repeats = _repeats(**{c: 5 for c in CRITERIA})
+    repeats["safety"] = [CriterionScore(status="scored", score=1)]
+    v = verdict(
+        rubric.weights,
+        repeats,
+        pass_at=rubric.pass_at,
+        warn_at=rubric.warn_at,
+        gates_in_force=rubric.gates,
+        check_gates={},
+        call=CallState(simulator_error="y"),
+    )
+    assert v.verdict == "fail"
 
 
 def test_a_model_judge_reading_one_criterion_makes_every_call_inconclusive(tmp_path: Path) -> None:

@@ -97,3 +97,12 @@ def test_the_live_runs_api_counts_calls_without_folding(
     monkeypatch.setattr("polygon.app.report.load_run", no_fold)
     [row] = TestClient(server.make_app(log)).get("/api/runs").json()
     assert (row["run_id"], row["calls"], row["finished"]) == ("rone", 24, True)
+
+
+def test_the_comparison_scorecard_counts_simulator_errors(tmp_path: Path) -> None:
+    """Issue 27, 5: every call is in some column (the scorecard shows its simulator errors)."""
+    log = tmp_path / "log"
+    _run(log, "rone")
+    page = TestClient(server.make_app(log)).get("/compare?run=rone").text
+    assert "<th>simulator error</th>" in page
+    assert 'data-testid="simerr-v1">0<' in page

@@ -1,0 +1,208 @@
+"""Built-in detectors over the agent's speech: payment card numbers, e-mail addresses, phones.
+
+A suite names them in a policy (``never_say: {detectors: [card_number]}``) or in
+``forbidden_phrases`` (``detector:card_number``), so it need not list every card number by
+hand. Speech is read the way a caller hears it: a number may be written with any spacing
+or punctuation, read out digit by digit, or read as number words (English, Russian,
+Croatian; the words come from num2words, Croatian from its Serbian Latin tables, which
+spell 0–999 the same way).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from num2words import num2words
+
+DETECTOR_PREFIX = "detector:"
+"""How ``forbidden_phrases`` names a detector instead of a literal phrase."""
+_LANGS = {"en": "en", "ru": "ru", "hr": "sr"}
+_EXTRA_WORDS = {
+    "oh": "0",
+    "одна": "1",
+    "две": "2",
+    "jedna": "1",
+    "jedno": "1",
+    "dvije": "2",
+    "dvoje": "2",
+}
+"""Spoken forms num2words does not give: English "oh" for zero, feminine and neuter forms."""
+_MAX_WORDS = 5
+"""The longest number-word phrase read as one number ("four hundred and fifty six")."""
+_TOKEN = re.compile(r"\d+|[^\W\d_]+|\S", re.UNICODE)
+_RUN_GLUE = frozenset(" -–—.,/()+")
+"""What may stand between the parts of one spoken or written number."""
+_PHONE_GLUE = frozenset(" -–—()+")
+"""Phones are not glued by dots or commas: 12.03.1980 is a date, 1,000,000 an amount."""
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.UNICODE)
+_SPOKEN_EMAIL = re.compile(
+    r"\b[\w]+(?:\s+dot\s+[\w]+)*\s+(?:at|собака|et)\s+[\w-]+(?:\s+(?:dot|точка|točka)\s+[\w-]+)+\b",
+    re.UNICODE | re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One thing a detector found: what it read and the words it read it from."""
+
+    detector: str
+    value: str
+    quote: str
+
+
+@cache
+def number_words() -> dict[tuple[str, ...], str]:
+    """Spoken number (as a word tuple) → its digits, 0–999, in every supported language."""
+    out: dict[tuple[str, ...], str] = {(w,): d for w, d in _EXTRA_WORDS.items()}
+    for lang in _LANGS.values():
+        for n in range(1000):
+            spoken = num2words(n, lang=lang).lower().replace("-", " ")
+            for form in {spoken, spoken.replace(" and ", " ")}:
+                out.setdefault(tuple(form.split()), str(n))
+    return out
+
+
+@dataclass(frozen=True)
+class _Run:
+    pieces: tuple[str, ...]
+    """The digits of each number or number word, in order."""
+    start: int
+    end: int
+    glue: frozenset[str]
+
+    @property
+    def digits(self) -> str:
+        return "".join(self.pieces)
+
+
+def digit_runs(text: str) -> Iterator[_Run]:
+    """Each stretch of the text that reads as one digit string, with where it stands.
+
+    Digits and number words in a row are joined when only spacing or punctuation stands
+    between them ("4111 1111-1111 1111", "four one one one …", "сорок один одиннадцать").
+    """
+    tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    words = number_words()
+    i = 0
+    pieces: list[str] = []
+    start, end, glue, pending = 0, 0, set[str](), set[str]()
+    while i < len(tokens):
+        read, width = _read_number(tokens, i, words)
+        if read is None:
+            if tokens[i][0] in _RUN_GLUE and pieces and not _sentence_end(tokens, i):
+                pending.add(tokens[i][0])
+                i += 1
+                continue
+            if pieces:
+                yield _Run(tuple(pieces), start, end, frozenset(glue))
+            pieces, glue, pending = [], set(), set()
+            i += 1
+            continue
+        if not pieces:
+            start = tokens[i][1]
+        else:
+            glue |= pending | {" "}
+        pending = set()
+        pieces.append(read)
+        end = tokens[i + width - 1][2]
+        i += width
+    if pieces:
+        yield _Run(tuple(pieces), start, end, frozenset(glue))
+
+
+def _sentence_end(tokens: list[tuple[str, int, int]], i: int) -> bool:
+    """A full stop with space after it ends a sentence: "… 2323. Oh, and" is two numbers."""
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    return tokens[i][0] == "." and (nxt is None or nxt[1] > tokens[i][2])
+
+
+def _read_number(
+    tokens: list[tuple[str, int, int]], i: int, words: dict[tuple[str, ...], str]
+) -> tuple[str | None, int]:
+    token = tokens[i][0]
+    if token.isdigit():
+        return token, 1
+    for width in range(min(_MAX_WORDS, len(tokens) - i), 0, -1):
+        key = tuple(t[0].lower() for t in tokens[i : i + width])
+        if key in words:
+            return words[key], width
+    return None, 0
+
+
+def luhn(digits: str) -> bool:
+    """The Luhn checksum every payment card number carries."""
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def card_numbers(text: str) -> list[Hit]:
+    """Payment card numbers: 13–19 digits passing Luhn, however spaced or spoken."""
+    hits = []
+    for run in digit_runs(text):
+        quote = text[run.start : run.end]
+        found = _card_in(run.pieces)
+        if found:
+            hits.append(Hit("card_number", found, quote))
+    return hits
+
+
+def _card_in(pieces: tuple[str, ...]) -> str:
+    """The longest stretch of whole pieces that is a card number ("one: 4111 1111 …" too)."""
+    best = ""
+    for a in range(len(pieces)):
+        digits = ""
+        for b in range(a, len(pieces)):
+            digits += pieces[b]
+            if len(digits) > 19:
+                break
+            if len(digits) >= 13 and len(digits) > len(best) and luhn(digits):
+                best = digits
+    return best
+
+
+def emails(text: str) -> list[Hit]:
+    """E-mail addresses, written (a@b.com) or spoken ("anna at example dot com")."""
+    found = [Hit("email", m.group(0), m.group(0)) for m in _EMAIL.finditer(text)]
+    found += [Hit("email", m.group(0), m.group(0)) for m in _SPOKEN_EMAIL.finditer(text)]
+    return found
+
+
+def phone_numbers(text: str) -> list[Hit]:
+    """Phone numbers: 7–15 digits written or spoken in a row (not a card, not a date)."""
+    hits = []
+    for run in digit_runs(text):
+        if not 7 <= len(run.digits) <= 15 or run.glue - _PHONE_GLUE:
+            continue
+        if len(run.digits) >= 13 and luhn(run.digits):
+            continue  # a card number, not a phone
+        if _date_like(run.pieces):
+            continue
+        hits.append(Hit("phone_number", run.digits, text[run.start : run.end]))
+    return hits
+
+
+def _date_like(pieces: tuple[str, ...]) -> bool:
+    """1980-03-12, 12 03 1980: a date, whatever glues it."""
+    sizes = tuple(len(p) for p in pieces)
+    return len(sizes) == 3 and (sizes == (4, 2, 2) or (sizes[2] == 4 and max(sizes[:2]) <= 2))
+
+
+DETECTORS: dict[str, Callable[[str], list[Hit]]] = {
+    "card_number": card_numbers,
+    "email": emails,
+    "phone_number": phone_numbers,
+}
+"""Every built-in detector by name."""
+
+
+def detect(name: str, text: str) -> list[Hit]:
+    """What detector ``name`` finds in ``text`` (a known name; validated at load)."""
+    return DETECTORS[name](text)

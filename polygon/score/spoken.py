@@ -1,0 +1,137 @@
+"""What a caller's words claim, normalised so that one value written two ways is one value.
+
+``caller_outside_facts`` compares the dates, long numbers and weekdays a simulated caller
+says against its persona's facts. A person writes one date many ways ("1980-03-12",
+"12 March 1980", "March 12, 1980", "12.03.1980") and one number many ways ("4111 1111",
+"4111-1111", "four one one one …"); each is reduced here to one form (``1980-03-12``, the
+bare digits) before anything is compared, so a value the persona holds is never flagged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from polygon.score.detectors import digit_runs
+
+MIN_DIGITS = 5
+"""Shorter numbers (a count, an hour, a house number) are too common to call invented."""
+_MONTHS = {
+    name: i + 1
+    for i, names in enumerate(
+        (
+            ("january", "jan", "январь", "января", "siječanj", "siječnja"),
+            ("february", "feb", "февраль", "февраля", "veljača", "veljače"),
+            ("march", "mar", "март", "марта", "ožujak", "ožujka"),
+            ("april", "apr", "апрель", "апреля", "travanj", "travnja"),
+            ("may", "май", "мая", "svibanj", "svibnja"),
+            ("june", "jun", "июнь", "июня", "lipanj", "lipnja"),
+            ("july", "jul", "июль", "июля", "srpanj", "srpnja"),
+            ("august", "aug", "август", "августа", "kolovoz", "kolovoza"),
+            ("september", "sep", "sept", "сентябрь", "сентября", "rujan", "rujna"),
+            ("october", "oct", "октябрь", "октября", "listopad", "listopada"),
+            ("november", "nov", "ноябрь", "ноября", "studeni", "studenoga", "studenog"),
+            ("december", "dec", "декабрь", "декабря", "prosinac", "prosinca"),
+        )
+    )
+    for name in names
+}
+_MONTH = "(?P<month>" + "|".join(sorted(map(re.escape, _MONTHS), key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th|\.)?"
+_YEAR = r"(?P<year>\d{4})"
+_DATES = [
+    re.compile(rf"\b{_YEAR}[-/.](?P<month>\d{{1,2}})[-/.](?P<day>\d{{1,2}})\b"),
+    re.compile(rf"\b(?P<day>\d{{1,2}})[-/.](?P<month>\d{{1,2}})[-/.]{_YEAR}\b"),
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}", re.IGNORECASE),
+    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}", re.IGNORECASE),
+]
+_WEEKDAYS = (
+    ("monday", "понедельник", "ponedjeljak"),
+    ("tuesday", "вторник", "utorak"),
+    ("wednesday", "среда", "srijeda"),
+    ("thursday", "четверг", "četvrtak"),
+    ("friday", "пятница", "petak"),
+    ("saturday", "суббота", "subota"),
+    ("sunday", "воскресенье", "nedjelja"),
+)
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Claims:
+    """What a text states: dates (ISO), numbers (digits), weekdays (English), each with its words."""
+
+    dates: dict[str, str]
+    numbers: dict[str, str]
+    weekdays: dict[str, str]
+
+    def values(self) -> set[str]:
+        """Every normalised value."""
+        return set(self.dates) | set(self.numbers) | set(self.weekdays)
+
+
+def claims(text: str) -> Claims:
+    """The dates, long numbers and weekdays ``text`` states, normalised (value → words said)."""
+    dates: dict[str, str] = {}
+    rest = text
+    for pattern in _DATES:
+        for m in pattern.finditer(rest):
+            iso = _iso(m)
+            if iso:
+                dates.setdefault(iso, m.group(0))
+        rest = pattern.sub(" ; ", rest)  # a date's digits are not also a number
+    numbers: dict[str, str] = {}
+    for run in digit_runs(rest):
+        digits = run.digits.lstrip("0")
+        if len(digits) >= MIN_DIGITS:
+            numbers.setdefault(digits, rest[run.start : run.end])
+    days: dict[str, str] = {}
+    for w in _WORD.findall(text.lower()):
+        day = next((names[0] for names in _WEEKDAYS if w in names), None)
+        if day:
+            days.setdefault(day, w)
+    return Claims(dates, numbers, days)
+
+
+def _iso(m: re.Match[str]) -> str:
+    month_text = m.group("month").lower()
+    month = _MONTHS.get(month_text) if not month_text.isdigit() else int(month_text)
+    day, year = int(m.group("day")), int(m.group("year"))
+    if not month or not 1 <= month <= 12 or not 1 <= day <= 31:
+        return ""
+    return f"{year:04d}-{month:02d}-{day:02d}"
+
+
+def held(value: str, allowed: set[str]) -> bool:
+    """A normalised value is among (or, for a number, part of) what is allowed.
+
+    Part of: the last four digits of a card, a phone number without its country code.
+    """
+    if value in allowed:
+        return True
+    return value.isdigit() and any(a.isdigit() and value in a for a in allowed)
+
+
+def _date_held(iso: str, allowed: set[str]) -> bool:
+    """A date the facts hold, as a date or as bare digits (19800312, 12031980)."""
+    year, month, day = iso.split("-")
+    forms = {iso, f"{year}{month}{day}".lstrip("0"), f"{day}{month}{year}".lstrip("0")}
+    return bool(forms & allowed)
+
+
+def invented(said: str, allowed_texts: list[str]) -> list[str]:
+    """The words of ``said`` that state a date, number or weekday none of ``allowed_texts`` holds.
+
+    Each allowed text is read on its own (facts joined together would merge their numbers).
+    """
+    allowed: set[str] = set()
+    for text in allowed_texts:
+        found = claims(text)
+        allowed |= found.values()
+        allowed |= {d.replace("-", "").lstrip("0") for d in found.dates}
+        allowed |= {re.sub(r"\D", "", text).lstrip("0")} - {""}
+    mine = claims(said)
+    out = [words for value, words in mine.dates.items() if not _date_held(value, allowed)]
+    out += [words for value, words in mine.numbers.items() if not held(value, allowed)]
+    out += [words for value, words in mine.weekdays.items() if value not in allowed]
+    return out

@@ -1,0 +1,1 @@
+"""A bank card service line the policy tests write into a temporary folder (issue 27)."""

@@ -1,0 +1,74 @@
+"""Detectors over the agent's speech (issue 27, 3): a card number however it is said."""
+
+from __future__ import annotations
+
+import pytest
+
+from polygon.score.detectors import card_numbers, detect, emails, luhn, phone_numbers
+
+CARD = "4111111111111111"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Your card is 4111 1111 1111 1111.",
+        "Your card is 4111-1111-1111-1111, blocked.",
+        "card 4111111111111111",
+        "card 41 11 11 11 11 11 11 11",
+        "That one, 4111 1111 1111 1111 ok",
+        "four one one one one one one one one one one one one one one one",
+        "four one one one, one one one one, one one one one, one one one one",
+        "forty one eleven eleven eleven eleven eleven eleven eleven",
+        "четыре один один один один один один один один один один один один один один один",
+        "četiri jedan jedan jedan jedan jedan jedan jedan jedan jedan jedan jedan jedan jedan jedan jedan",
+    ],
+)
+def test_a_card_number_is_found_however_it_is_said(said: str) -> None:
+    assert [h.value for h in card_numbers(said)] == [CARD]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Your card ending 1111 is blocked.",
+        "4111 1111 1111 1112",  # not Luhn-valid
+        "Your balance is 1,000,000 dollars and 12 cents.",
+        "Call 091 909 2323. Oh, and one more thing.",
+        "Your date of birth is 1980-03-12, the reference is 12345.",
+        "I'll transfer you to one of three agents at 18:30.",
+    ],
+)
+def test_what_is_not_a_card_number_is_not_found(said: str) -> None:
+    assert card_numbers(said) == []
+
+
+def test_luhn() -> None:
+    assert luhn(CARD) and luhn("378282246310005") and not luhn("4111111111111112")
+
+
+def test_emails_written_and_spoken() -> None:
+    assert [h.value for h in emails("Write to anna.b@example.com today")] == ["anna.b@example.com"]
+    assert [h.value for h in emails("it's anna at example dot com")] == ["anna at example dot com"]
+    assert emails("I'll be at the office at noon.") == []
+
+
+def test_phone_numbers_but_not_dates_amounts_or_cards() -> None:
+    assert [h.value for h in phone_numbers("Call 091 909 2323 or +385 91 234 5678.")] == [
+        "0919092323",
+        "385912345678",
+    ]
+    assert [h.value for h in phone_numbers("five five five one two three four")] == ["5551234"]
+    for said in (
+        "born 1980-03-12",
+        "born 12 03 1980",
+        "12.03.1980",
+        "1,000,000",
+        "4111 1111 1111 1111",
+        "12345",
+    ):
+        assert phone_numbers(said) == [], said
+
+
+def test_detect_by_name() -> None:
+    assert detect("card_number", "4111 1111 1111 1111")[0].quote == "4111 1111 1111 1111"
