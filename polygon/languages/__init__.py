@@ -48,6 +48,8 @@ class Understand(_Strict):
     """A question word → a mark the answer must carry ("email" → "@")."""
     ask_goals: frozenset[str]
     """Goal verbs of a caller who only wants to know something."""
+    stem: int = Field(ge=3, le=8)
+    """How many letters of a word are its stem (fewer where words inflect more: "pizzu", "pizza")."""
 
     @field_validator("stop_words", mode="before")
     @classmethod

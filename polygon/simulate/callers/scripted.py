@@ -273,7 +273,7 @@ class ScriptedCaller:
             if concept in concepts:
                 return template.format(value=value)
         if in_goal(value, self.goal, self.pack):
-            return say.fact_want.format(value=value)
+            return say.fact_want.format(value=value, Value=value[:1].upper() + value[1:])
         label = spoken_label(key, self.pack)
         if "address" in concepts and label == self.pack.labels.get("address", label):
             return say.fact_address.format(value=value)

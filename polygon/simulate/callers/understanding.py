@@ -40,9 +40,9 @@ STRICT = frozenset({"name", "phone", "email", "address", "birth", "last4"})
 """Personal identifiers: given only when the question names them."""
 
 
-def _stem(word: str) -> str:
-    """A crude stem, enough to meet "delivery" with "delivered", "booking" with "book"."""
-    return word[:5] if len(word) > 5 else word
+def _stem(word: str, size: int = 5) -> str:
+    """A crude stem, enough to meet "delivery" with "delivered", "pizzu" with "pizza"."""
+    return word[:size] if len(word) > size else word
 
 
 # -- concepts -------------------------------------------------------------------------
@@ -84,25 +84,34 @@ def key_concepts(key: str, pack: CallerPack) -> frozenset[str]:
     return frozenset(found)
 
 
-def key_stems(key: str) -> frozenset[str]:
+def key_stems(key: str, pack: CallerPack) -> frozenset[str]:
     """The stems of a fact key's words."""
-    return frozenset(_stem(w) for w in _key_tokens(key) if len(w) > 1)
+    size = pack.understand.stem
+    return frozenset(_stem(w, size) for w in _key_tokens(key) if len(w) > 1)
 
 
 def content(text: str, pack: CallerPack) -> set[str]:
     """The stems of a text's words that carry meaning (no stop words, no one-letter ones)."""
-    return set(_content(text, pack.stop_words))
+    return set(_content(text, pack.stop_words, pack.understand.stem))
 
 
 @functools.lru_cache(maxsize=8192)
-def _content(text: str, stop_words: frozenset[str]) -> frozenset[str]:
-    return frozenset(_stem(w) for w in word_tuple(text) if w not in stop_words and len(w) > 1)
+def _content(text: str, stop_words: frozenset[str], size: int) -> frozenset[str]:
+    return frozenset(_stem(w, size) for w in word_tuple(text) if w not in stop_words and len(w) > 1)
+
+
+_ENDINGS = "aeiouyаеиоуыэюяйь"
+
+
+def _roots(stems: set[str]) -> set[str]:
+    """Stems without an inflected last vowel: "malu" and "mala" meet as "mal"."""
+    return {w[:-1] if len(w) > 3 and w[-1] in _ENDINGS else w for w in stems}
 
 
 def in_goal(value: str, goal: str, pack: CallerPack) -> bool:
     """The goal spells this fact out ("medium veggie" in "order a medium veggie pizza")."""
-    said = content(value, pack)
-    return bool(said) and said <= content(goal, pack)
+    said = _roots(content(value, pack))
+    return bool(said) and said <= _roots(content(goal, pack))
 
 
 # -- which fact a question asks for -------------------------------------------------------
@@ -129,7 +138,7 @@ def asked(question: str, facts: Mapping[str, str], goal: str, pack: CallerPack) 
         strict = concepts & STRICT
         if strict and not strict & q_concepts:
             continue  # a birth date only when asked for one
-        score = 2.0 * len(key_stems(key) & q_stems) + 1.5 * len(concepts & q_concepts)
+        score = 2.0 * len(key_stems(key, pack) & q_stems) + 1.5 * len(concepts & q_concepts)
         if strict & q_concepts:
             score += 2.0
         if score:
