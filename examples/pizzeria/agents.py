@@ -173,7 +173,8 @@ class OrderLine:
         if result.name == "transfer_call":
             return self.say("Spajam vas s voditeljem smjene.", end="transfer")
         if result.name == "order_status":
-            return self.say(f"Vaša narudžba je {result.result.get('status', 'na putu')}. Trebate li još nešto?")
+            status = result.result.get("status", "na putu")
+            return self.say(f"Vaša narudžba je {status}. Trebate li još nešto?")
         if result.error:
             return self.say(f"Oprostite, narudžba nije prošla ({result.error}). Da pokušam ponovno?")
         self.o.placed = True
@@ -183,7 +184,8 @@ class OrderLine:
         """v1 confirms every detail."""
         o = self.o
         return self.say(
-            f"Narudžba je zaprimljena: {o.pizza}, adresa {o.adresa}, dostava u {o.vrijeme}. Trebate li još nešto?"
+            f"Narudžba je zaprimljena: {o.pizza}, adresa {o.adresa}, dostava u {o.vrijeme}. "
+            "Trebate li još nešto?"
         )
 
 
@@ -199,7 +201,8 @@ class HurriedOrderLine(OrderLine):
     def place(self) -> AgentReply:
         """Regression: places before it knows the pizza (the house pepperoni)."""
         o = self.o
-        return self.call("place_order", ime=o.ime, pizza=o.pizza or "pepperoni", adresa=o.adresa, vrijeme="18:00")
+        pizza = o.pizza or "pepperoni"
+        return self.call("place_order", ime=o.ime, pizza=pizza, adresa=o.adresa, vrijeme="18:00")
 
     def correction(self, heard: str) -> str | AgentReply:
         """Regression: corrections are not heard."""
