@@ -91,6 +91,7 @@ class Say(_Strict):
     fact_address: str
     fact_birth: str
     fact_last4: str
+    fact_time: str
     fact_count: str
     fact_want: str
     fact_labeled: str

@@ -48,6 +48,7 @@ INSISTS = {"cooperative": 2, "busy": 1, "distrustful": 3, "confused": 2, "aggres
 RESTATES = 4
 """How many times a caller asks for its goal again with no progress before it gives up."""
 _SMALL_NUMBER = re.compile(r"^\d{1,2}$")
+_CLOCK = re.compile(r"^\d{1,2}[:.]\d{2}$")
 
 
 @dataclass
@@ -272,6 +273,8 @@ class ScriptedCaller:
         ):
             if concept in concepts:
                 return template.format(value=value)
+        if "time" in concepts and _CLOCK.match(value):
+            return say.fact_time.format(value=value)  # "At 18:30, please.", not "My time is 18:30."
         if in_goal(value, self.goal, self.pack):
             return say.fact_want.format(value=value, Value=value[:1].upper() + value[1:])
         label = spoken_label(key, self.pack)
