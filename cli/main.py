@@ -47,6 +47,7 @@ COMMANDS = {
     "label": "label_cmd:label",
     "labels": "label_cmd:labels",
     "calibrate": "calibrate_cmd:calibrate",
+    "callers": "callers_cmd:callers",
     "sweep": "sweep_cmd:sweep",
     "leaderboard": "leaderboard_cmd:leaderboard",
     "log": "log_cmd:log",
@@ -58,6 +59,7 @@ COMMANDS = {
 when that command runs, so ``polygon --version`` and ``--help`` stay quick."""
 
 SUMMARIES = {
+    "callers": "Review the simulated callers by hand: sample turns, mark them, see realism rates.",
     "calibrate": "How far the judge agrees with human labels: κ, accuracy, AUC, ρ, α, best threshold.",
     "compare": "Compare configurations: scorecards, scenarios by spread, divergence, analysis.",
     "demo": "Run a bundled example offline and print what it shows.",

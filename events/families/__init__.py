@@ -10,7 +10,7 @@ from polygon.events.families.conversation import (
 )
 from polygon.events.families.imported import TranscriptImported
 from polygon.events.families.judge import CriterionScore, JudgeScored
-from polygon.events.families.label import LabelRecorded
+from polygon.events.families.label import CallerTurnLabelled, LabelRecorded
 from polygon.events.families.lint import LintMark, PromptLinted
 from polygon.events.families.model import ModelCalled
 from polygon.events.families.noise import NoiseApplied, NoiseOp, PhoneApplied
@@ -28,6 +28,7 @@ from polygon.events.families.sweep import (
 from polygon.events.families.tool import ToolCalled
 
 __all__ = [
+    "CallerTurnLabelled",
     "CheckRecorded",
     "ConversationEnded",
     "ConversationStarted",

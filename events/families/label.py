@@ -21,3 +21,21 @@ class LabelRecorded(Event, frozen=True, kw_only=True, tag="label.recorded"):
     note: str = ""
     source: str = ""
     """Where the label came from: ``cli``, ``FILE:LINE``, or the transcript's file and line."""
+
+
+@event_type(version=1)
+class CallerTurnLabelled(Event, frozen=True, kw_only=True, tag="label.caller_turn"):
+    """What a person says about one simulated caller turn: realistic or not.
+
+    The method's hand review of the callers ("we sample the callers by hand so they stay
+    realistic"); recorded in the run's labels stream, beside the call labels.
+    """
+
+    conversation_id: str
+    turn: int
+    realistic: bool
+    caller_type: str = ""
+    language: str = ""
+    caller_model: str = ""
+    by: str = ""
+    note: str = ""

@@ -38,6 +38,7 @@ class DemoResult:
 EXAMPLES = {
     "clinic": "Smile Dental receptionist: v1 (careful) against v2 (with regressions)",
     "pizza": "Pizza Roma order line: v1 (careful) against v2 (hurried, with regressions)",
+    "pizzeria": "Pizzeria Roma, Zagreb, in Croatian: v1 (careful) against v2 (hurried, with regressions)",
 }
 """The bundled examples: name → what the demo compares."""
 

@@ -15,6 +15,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from polygon.events import content_hash
+from polygon.languages import caller_pack
+from polygon.languages.acts import read_turn
 from polygon.similarity import sentences, words
 from polygon.transcript import ConversationView, TurnView
 
@@ -59,17 +61,6 @@ def _quote(t: TurnView) -> str:
 # The words of English conversation, not of one business: the detectors judge a pizza
 # order, a dental booking or a flight change alike.
 _REASK = ("repeat", "again", "didn't catch", "did not catch", "once more", "pardon", "say that", "come again")
-_REFUSE = (
-    "can't",
-    "cannot",
-    "unable",
-    "i'm afraid",
-    "not possible",
-    "couldn't",
-    "unfortunately",
-    "no longer",
-)
-_REASON = ("because", "but ", "since", "as ", "due to", "policy", "is full", "isn't", "went", "only ")
 _PROMISE = (
     "guarantee",
     "promise you",
@@ -146,12 +137,20 @@ def reask_after_garble(view: ConversationView) -> Answer:
 
 
 def reason_for_refusal(view: ConversationView) -> Answer:
-    """Applicable where the agent refused or could not help."""
-    refusals = [t for t in view.turns if any(w in _agent(t) for w in _REFUSE)]
+    """Applicable where the agent refused or could not help.
+
+    A refusal is a sentence whose dialogue act is a refusal, in the call's language: an
+    outcome report with negative words in it ("Done — the card is blocked and can't be
+    used") is not one. It has a reason when its turn says why.
+    """
+    persona = view.started.persona if view.started else None
+    pack = caller_pack(persona.language if persona else "en")
+    read = [(t, read_turn(t.agent_text or "", pack)) for t in view.turns]
+    refusals = [(t, turn) for t, turn in read if "refusal" in turn.acts]
     if not refusals:
         return "n/a", "the agent never refused"
-    bare = next((t for t in refusals if not any(w in _agent(t) for w in _REASON)), None)
-    return ("no", _quote(bare)) if bare else ("yes", _quote(refusals[0]))
+    bare = next((t for t, turn in refusals if not turn.reason), None)
+    return ("no", _quote(bare)) if bare else ("yes", _quote(refusals[0][0]))
 
 
 def unkeepable_promise(view: ConversationView) -> Answer:

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from polygon.cli.main import cli
 
 
-@pytest.mark.parametrize("example", ["clinic", "pizza"])
+@pytest.mark.parametrize("example", ["clinic", "pizza", "pizzeria"])
 def test_demo_runs_each_example_and_v1_beats_v2(tmp_path: Path, example: str) -> None:
     res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "demo", "--example", example])
     assert res.exit_code == 0, res.output
@@ -23,7 +23,7 @@ def test_demo_runs_each_example_and_v1_beats_v2(tmp_path: Path, example: str) ->
         if line.startswith(("v1 ", "v2 ")) and "[" in line
     }
     assert cards["v1"] > cards["v2"], res.output
-    title = {"clinic": "Smile Dental", "pizza": "Pizza Roma"}[example]
+    title = {"clinic": "Smile Dental", "pizza": "Pizza Roma", "pizzeria": "Pizzeria Roma"}[example]
     assert title in lines[0]
 
 

@@ -267,6 +267,9 @@ def startup_cases() -> dict[str, Callable[[], float]]:
 
 
 def main() -> None:
+    from tests.bench.accuracy.run import main as verdict_accuracy
+
+    verdict_accuracy()  # issue 32: right / false pass / false fail / simulator_error per domain
     tmp = Path(tempfile.mkdtemp(prefix="polygon-bench-"))
     figures: list[Figure] = []
     try:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from polygon.events import Event, canonical
 from polygon.events.families import (
+    CallerTurnLabelled,
     CheckRecorded,
     ConversationEnded,
     ConversationStarted,
@@ -220,6 +221,16 @@ SAMPLES: list[Event] = [
         by="ana",
         note="booked the wrong day",
         source="labels.csv:3",
+    ),
+    CallerTurnLabelled(
+        conversation_id="r1.v1.s1.0",
+        turn=3,
+        realistic=False,
+        caller_type="confused",
+        language="hr",
+        caller_model="scripted/caller",
+        by="ana",
+        note="no one says that twice",
     ),
     RunHidden(run_id="r1", reason="a failed start"),
     RubricRecorded(

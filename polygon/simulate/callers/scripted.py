@@ -1,15 +1,23 @@
 """The scripted caller: the offline, deterministic simulated caller (``scripted/caller``).
 
 It plays a persona like a person on the phone — short sentences, interruptions,
-digressions — and differently per type, in any domain: it answers the fact the agent asks
-for by matching the question to its facts' keys, shapes and goal
-(:mod:`~polygon.simulate.callers.understanding`), says it does not know in its type's
-manner when nothing matches, corrects a fact read back wrong (a distrustful caller insists,
-a confused one may give in — recorded as its choice), and recognises its outcome from what
-the agent says, not from one business's words. It is an honest baseline, not a model:
-transcripts say so.
+digressions — differently per type, in any domain and in the persona's language (``en``,
+``hr``, ``ru``; others fall back to English). Each agent turn is first read as dialogue
+acts (:func:`~polygon.simulate.callers.understanding.read_turn`), then the caller decides:
 
-Randomness comes from (conversation seed, turn) alone, so a call replays exactly.
+* a value read back wrong (compared with a fact of the same kind) is corrected; a caller
+  insists at most as often as its type allows, then gives up in its manner (its intent
+  ``give_up:<reason>`` records why);
+* the goal is done only on an outcome report that settles it — never on a greeting or a
+  question — and once done it is never asked for again;
+* a question gets the fact it asks for, matched by the key's concepts (abbreviations and
+  synonyms), the value's shape and what the question names; a key is never spoken, a
+  fact is said through the language's sentences;
+* offers, confirmation requests, refusals, transfers and closings get their answers;
+* the confused caller's confusion is bounded by its difficulty.
+
+It is an honest baseline, not a model: transcripts say so. Randomness comes from
+(conversation seed, turn) alone, so a call replays exactly.
 """
 
 from __future__ import annotations
@@ -20,22 +28,27 @@ import re
 from dataclasses import dataclass, field
 
 from polygon.events.families import PersonaSnapshot
-from polygon.similarity import sentences
+from polygon.languages import CallerPack, caller_pack
+from polygon.languages.acts import Turn, read_turn
 from polygon.simulate.callers import Utterance
-from polygon.simulate.callers.packs import caller_pack
 from polygon.simulate.callers.understanding import (
     Misheard,
     asked,
-    asks_what_is_wanted,
-    content,
+    asks_something,
     in_goal,
-    is_offer,
-    is_question,
+    key_concepts,
     misheard,
+    refuses_goal,
     settled,
 )
 
 SCRIPTED_CALLER = "scripted/caller"
+INSISTS = {"cooperative": 2, "busy": 1, "distrustful": 3, "confused": 2, "aggressive": 2, "chatty": 2}
+"""How many times a caller type corrects the same wrong value before it gives up."""
+RESTATES = 4
+"""How many times a caller asks for its goal again with no progress before it gives up."""
+_SMALL_NUMBER = re.compile(r"^\d{1,2}$")
+_CLOCK = re.compile(r"^\d{1,2}[:.]\d{2}$")
 
 
 @dataclass
@@ -45,16 +58,14 @@ class _State:
     reassured: bool = False
     last: str = ""
     last_intent: str = ""
-    pushed: int = 0
+    stated: bool = False
+    restated: int = 0
+    volunteered: int = 0
+    refused: int = 0
+    done: bool = False
+    confusions: int = 0
     corrected: dict[str, int] = field(default_factory=dict)
     """Fact key → how often the caller has corrected the agent on it."""
-
-
-_INTRODUCES = ("this is", "my name is", "speaking", "calling from", "you've reached", "you have reached")
-
-
-def _has(text: str, phrases: tuple[str, ...]) -> bool:
-    return any(w in text for w in phrases)
 
 
 class ScriptedCaller:
@@ -63,17 +74,19 @@ class ScriptedCaller:
     def __init__(self, persona: PersonaSnapshot, seed: int) -> None:
         self.persona = persona
         self.seed = seed
-        self.pack = caller_pack(persona.language)
+        self.pack: CallerPack = caller_pack(persona.language)
+        self.manner = self.pack.manner(persona.type)
+        self.goal = persona.goal.strip().rstrip(".")
         self._s = _State()
 
     def _rng(self) -> random.Random:
         data = f"caller\x00{self.seed}\x00{self._s.turn}".encode()
         return random.Random(int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big"))
 
-    def fact_named(self, *names: str) -> tuple[str, str] | None:
-        """The first fact whose key contains one of ``names`` (``name``, ``phone``), if any."""
+    def fact_named(self, *concepts: str) -> tuple[str, str] | None:
+        """The first fact about one of ``concepts`` (``name``, ``phone``), if any."""
         for key in sorted(self.persona.facts):
-            if any(n in key.lower() for n in names):
+            if key_concepts(key, self.pack) & set(concepts):
                 return key, self.persona.facts[key]
         return None
 
@@ -86,200 +99,244 @@ class ScriptedCaller:
         self._s.last, self._s.last_intent = out.text, out.intent
         return out
 
+    def _say(self, template: str, **fill: str) -> str:
+        return template.format(goal=self.goal, **fill)
+
     # -- opening ---------------------------------------------------------------------
 
     def _opening(self) -> Utterance:
-        goal = self.persona.goal.rstrip(".")
-        kind = self.persona.type
         name = self.fact_named("name")
-        if kind == "distrustful":
-            return Utterance("Hello? Who am I speaking with?", "challenge")
-        if kind == "busy":
-            return Utterance(f"Hi. I need to {goal}. Quickly, please.", "state_goal")
-        if kind == "confused":
-            return Utterance(f"Um, hello? Is this the right number? I think I need to {goal}?", "state_goal")
-        if kind == "aggressive":
-            return Utterance(f"Finally someone picks up. I need to {goal}. Now.", "state_goal")
-        if kind == "chatty":
-            return Utterance(f"Oh hello there! How are you today? So, I'd love to {goal}.", "state_goal")
-        intro = f"Hi, this is {name[1]}. " if name else "Hi. "
-        if name:
+        if self.persona.type == "distrustful":
+            return Utterance(self.manner.opening, "challenge")
+        self._s.stated = True
+        if self.persona.type == "cooperative" and name:
             self._s.given.add(name[0])
-        return Utterance(f"{intro}I'd like to {goal}.", "state_goal")
+            return Utterance(self._say(self.pack.say.open_named, name=name[1]), "state_goal")
+        return Utterance(self._say(self.manner.opening), "state_goal")
 
     # -- responding ------------------------------------------------------------------
 
     def _respond(self, agent_text: str, rng: random.Random) -> Utterance:
-        said = agent_text.lower()
-        return self._settle(agent_text, said, rng) or self._answer(agent_text, said, rng)
+        turn = read_turn(agent_text, self.pack)
+        return self._settle(agent_text, turn, rng) or self._answer(turn, rng)
 
-    def _settle(self, agent_text: str, said: str, rng: random.Random) -> Utterance | None:
+    def _settle(self, agent_text: str, turn: Turn, rng: random.Random) -> Utterance | None:
         """A wrong read-back to correct, or a reason to end the call; else None."""
         wrong = misheard(agent_text, self.persona.facts, self.pack)
         if wrong:
             return self._correct(wrong[0], rng)
-        ended = self._outcome_reached(agent_text, said)
+        ended = self._outcome_reached(turn)
         if ended is not None:
             return ended
-        if _has(said, ("goodbye", "bye", "have a nice day", "have a great day")):
-            return Utterance("Okay. Bye.", "goodbye", ends_call="done")
-        limit = 10 - self.persona.difficulty if self.persona.type == "busy" else 18 - self.persona.difficulty
+        if "closing" in turn.acts and not turn.of("question", "offer", "wants", "confirm"):
+            return Utterance(self.pack.say.bye, "goodbye", ends_call="done")
+        kind, level = self.persona.type, self.persona.difficulty
+        limit = 10 - level if kind == "busy" else 18 - level
         if self._s.turn > limit:
-            return Utterance("I don't have time for this. Bye.", "hangup", ends_call="hangup")
+            return Utterance(self.pack.say.out_of_time, "hangup", ends_call="hangup")
         return None
 
-    def _answer(self, agent_text: str, said: str, rng: random.Random) -> Utterance:
+    def _outcome_reached(self, turn: Turn) -> Utterance | None:
+        outcome, say = self.persona.outcome, self.pack.say
+        if outcome == "success" and settled(turn, self.goal, self.persona.facts, self.pack):
+            self._s.done = True
+            return Utterance(say.done_bye, "goodbye", ends_call="done")
+        if outcome == "callback" and "callback" in turn.acts:
+            return Utterance(say.callback_done, "goodbye", ends_call="done")
+        if outcome == "transfer" and "transfer" in turn.acts:
+            return Utterance(say.accept_transfer, "accept_transfer")
+        if "refusal" in turn.acts and refuses_goal(turn, self.goal, self.pack):
+            if outcome == "refusal":
+                return Utterance(say.refused_bye, "refuse", ends_call="hangup")
+            self._s.refused += 1
+            if self._s.refused > INSISTS.get(self.persona.type, 2):
+                return self._give_up("refused")
+        return None
+
+    def _answer(self, turn: Turn, rng: random.Random) -> Utterance:
         """What was asked: a fact, a repeat, an offer's answer, the goal, or "I don't know"."""
-        wanted, named = asked(agent_text, self.persona.facts, self.persona.goal, self.pack)
+        asking = " ".join(turn.of("question", "wants", "repeat"))
+        wanted, named = asked(asking, self.persona.facts, self.goal, self.pack) if asking else ("", False)
         if self.persona.type == "distrustful" and not self._s.reassured:
-            if _has(said, _INTRODUCES):
+            if any(p in " ".join(s.text.lower() for s in turn.sentences) for p in self.pack.acts.introduces):
                 self._s.reassured = True
-            elif wanted:
-                return Utterance("Why do you need that? Who is this?", "challenge")
-        offer = is_offer(agent_text, self.pack)
+            elif wanted and named:
+                return Utterance(self.manner.challenge, "challenge")
+        acts = turn.acts
         if wanted and named and not self._pursuing(wanted):
             return self._give(wanted, rng)  # "I didn't catch your name": the name, not a repeat
-        if _has(said, ("repeat", "say that again", "didn't catch", "did not catch", "pardon", "sorry?")):
-            return Utterance(self._s.last or "I said I need help.", "repeat")
-        if self._s.last_intent == "correct" and is_question(agent_text, self.pack) and not wanted:
-            return Utterance(self._s.last, "repeat")  # "what should I correct?": say it again
-        if wanted and not offer and not self._pursuing(wanted):
-            return self._give(wanted, rng)
-        if offer:
+        if "repeat" in acts:
+            return Utterance(self._s.last or self._say(self.pack.say.restate_goal), "repeat")
+        if self._s.last_intent == "correct" and turn.of("question", "confirm") and not wanted:
+            return self._insist()  # "anything else?" after a correction: say it again
+        if "wants" in acts:
+            if self._s.done:
+                return Utterance(self.pack.say.already_done, "goodbye", ends_call="done")
+            if wanted and not self._pursuing(wanted):
+                return self._give(wanted, rng)  # "Which pizza would you like?": the one the goal names
+            self._s.stated = True
+            return Utterance(self._say(self.pack.say.restate_goal), "restate_goal")
+        if "confirm" in acts:
+            return Utterance(self.pack.say.confirm_yes, "confirm")
+        if "offer" in acts:
             return self._answer_offer()
-        if asks_what_is_wanted(agent_text, self.pack):
-            return Utterance(f"I'd like to {self.persona.goal.rstrip('.')}.", "restate_goal")
-        questions = " ".join(s for s in sentences(said) if "?" in s)
-        if questions and _asks_for_something(questions):
-            return Utterance(self.pack.unknown.get(self.persona.type, "Sorry, I don't have that."), "no_fact")
+        if wanted and not self._pursuing(wanted):
+            return self._give(wanted, rng)
+        asks = any(asks_something(q, self.pack) for q in turn.of("question"))
+        if asks and self._s.last_intent != "no_fact":
+            return Utterance(self.manner.unknown, "no_fact")  # once; asked again, it pursues its goal
         return self._push_goal()
 
     def _correct(self, wrong: Misheard, rng: random.Random) -> Utterance:
-        """The agent read a fact back wrong: say so, insist, or (a confused caller) give in."""
+        """The agent read a fact back wrong: say so, insist, give in (confused) or give up."""
         times = self._s.corrected.get(wrong.key, 0)
         self._s.corrected[wrong.key] = times + 1
         fill = {"right": wrong.right, "said": wrong.said}
+        say = self.pack.say
         if times and self.persona.type == "confused" and rng.random() < 0.5:
-            return Utterance(self.pack.correct["accept"].format(**fill), "accept_wrong")
-        template = "insist" if times or self.persona.type == "distrustful" else "first"
-        return Utterance(self.pack.correct[template].format(**fill), "correct")
+            return Utterance(say.correct_accept.format(**fill), "accept_wrong")
+        if times >= INSISTS.get(self.persona.type, 2):
+            return self._give_up("correction_ignored")
+        template = say.correct_insist if times or self.persona.type == "distrustful" else say.correct_first
+        return Utterance(template.format(**fill), "correct")
 
-    def _pursuing(self, asked: str) -> bool:
+    def _insist(self) -> Utterance:
+        """The correction again (the agent went on as if not told), within the type's bound."""
+        key = max(self._s.corrected, key=lambda k: self._s.corrected[k])
+        if self._s.corrected[key] >= INSISTS.get(self.persona.type, 2):
+            return self._give_up("correction_ignored")
+        self._s.corrected[key] += 1
+        return Utterance(self._s.last, "correct")
+
+    def _give_up(self, reason: str) -> Utterance:
+        """The caller gives up in its manner; the intent records why."""
+        return Utterance(self.manner.give_up, f"give_up:{reason}", ends_call="hangup")
+
+    def _pursuing(self, key: str) -> bool:
         """Callback and transfer callers stop answering questions after a while."""
-        key = asked.lower()
-        if self.persona.outcome not in ("callback", "transfer") or "name" in key:
+        concepts = key_concepts(key, self.pack)
+        if self.persona.outcome not in ("callback", "transfer") or "name" in concepts:
             return False
-        if self.persona.outcome == "callback" and ("phone" in key or "number" in key):
+        if self.persona.outcome == "callback" and "phone" in concepts:
             return False
         return self._s.turn >= 3
 
-    def _outcome_reached(self, agent_text: str, said: str) -> Utterance | None:
-        outcome = self.persona.outcome
-        if outcome == "success" and settled(agent_text, self.persona.goal, self.persona.facts, self.pack):
-            return Utterance("Great, thank you. Bye!", "goodbye", ends_call="done")
-        if outcome == "callback" and _has(
-            said, ("call you back", "calls you back", "callback is", "call back")
-        ):
-            return Utterance("Perfect, I'll wait for the call. Bye.", "goodbye", ends_call="done")
-        if outcome == "transfer" and _has(said, ("transfer", "connect you", "put you through")):
-            return Utterance("Yes, please, put me through.", "accept_transfer")
-        if (
-            outcome == "refusal"
-            and _has(said, self.pack.cannot)
-            and content(said, self.pack) & content(self.persona.goal, self.pack)
-        ):
-            return Utterance("Oh, that's a pity. Never mind then. Bye.", "refuse", ends_call="hangup")
-        return None
-
     def _answer_offer(self) -> Utterance:
-        outcome = self.persona.outcome
+        outcome, say = self.persona.outcome, self.pack.say
         if outcome == "success":
-            return Utterance("Yes, that works.", "confirm")
+            return Utterance(say.offer_yes, "confirm")
         if outcome == "refusal":
-            return Utterance(
-                "No, that doesn't work for me. I'll think about it. Bye.",
-                "refuse",
-                ends_call="hangup",
-            )
+            return Utterance(say.offer_no, "refuse", ends_call="hangup")
         if outcome == "callback":
             return self._ask_callback()
-        return Utterance("Actually, can I just talk to a person?", "ask_transfer")
+        return Utterance(say.ask_transfer, "ask_transfer")
 
     def _ask_callback(self) -> Utterance:
-        phone = self.fact_named("phone", "number")
+        phone = self.fact_named("phone")
         if phone and phone[0] not in self._s.given:
             self._s.given.add(phone[0])
-            return Utterance(f"Can someone call me back instead? My number is {phone[1]}.", "ask_callback")
-        return Utterance("Can someone just call me back later?", "ask_callback")
+            return Utterance(self.pack.say.callback_with_number.format(value=phone[1]), "ask_callback")
+        return Utterance(self.pack.say.callback, "ask_callback")
 
     def _give(self, key: str, rng: random.Random) -> Utterance:
-        if self.persona.type == "confused" and rng.random() < 0.12 * self.persona.difficulty:
-            return Utterance("Sorry, what do you need from me?", "clarify")
+        kind, level = self.persona.type, self.persona.difficulty
+        if (
+            kind == "confused"
+            and self._s.last_intent != "clarify"
+            and self._s.confusions < max(1, level // 2)
+            and rng.random() < 0.12 * level
+        ):
+            self._s.confusions += 1  # bounded: at most difficulty / 2 times, never twice running
+            return Utterance(self.manner.clarify, "clarify")
         self._s.given.add(key)
         value = self.persona.facts[key]
-        text = self._phrase(key, value)
-        if self.persona.type == "confused" and rng.random() < 0.5:
+        text = self.phrase(key, value)
+        if kind == "confused" and rng.random() < 0.5:
             other = self._ungiven()
             if other is not None:
                 self._s.given.add(other)
-                text = f"Oh, and {self.persona.facts[other]}. Wait, you asked... {text}"
-        if self.persona.type == "busy":
+                text = self.pack.say.also.format(other=self.persona.facts[other], text=text)
+        if kind == "busy":
             text = value + "."
         return Utterance(text, "give_fact")
 
-    def _phrase(self, key: str, value: str) -> str:
-        """A fact as a caller says it: "My name is …", "I'd like …" for what the goal names."""
-        label = " ".join(w for w in re.split(r"[\W_]+", key.lower()) if w)
-        if "name" in label:
-            return f"My name is {value}."
-        if "phone" in label:
-            return f"My number is {value}."
-        if in_goal(value, self.persona.goal, self.pack):
-            return f"I'd like {value}."
-        return f"My {label} is {value}." if label else f"{value}."
+    def phrase(self, key: str, value: str) -> str:
+        """A fact as a caller says it in its language; the key itself is never spoken."""
+        say = self.pack.say
+        concepts = key_concepts(key, self.pack)
+        for concept, template in (
+            ("name", say.fact_name),
+            ("phone", say.fact_phone),
+            ("email", say.fact_email),
+            ("birth", say.fact_birth),
+            ("last4", say.fact_last4),
+        ):
+            if concept in concepts:
+                return template.format(value=value)
+        if "time" in concepts and _CLOCK.match(value):
+            return say.fact_time.format(value=value)  # "At 18:30, please.", not "My time is 18:30."
+        if in_goal(value, self.goal, self.pack):
+            return say.fact_want.format(value=value, Value=value[:1].upper() + value[1:])
+        label = spoken_label(key, self.pack)
+        if "address" in concepts and label == self.pack.labels.get("address", label):
+            return say.fact_address.format(value=value)
+        if not label:
+            return f"{value}."
+        if _SMALL_NUMBER.match(value) and " " not in label:
+            return say.fact_count.format(value=value, label=label, Label=label[:1].upper() + label[1:])
+        return say.fact_labeled.format(value=value, label=label, Label=label[:1].upper() + label[1:])
 
     def _ungiven(self) -> str | None:
         """The next fact the caller has not given yet (its name first)."""
-        keys = sorted(self.persona.facts, key=lambda k: ("name" not in k.lower(), k))
+        keys = sorted(self.persona.facts, key=lambda k: ("name" not in key_concepts(k, self.pack), k))
         return next((k for k in keys if k not in self._s.given), None)
 
     def _push_goal(self) -> Utterance:
-        self._s.pushed += 1
-        outcome = self.persona.outcome
+        outcome, say = self.persona.outcome, self.pack.say
+        if self._s.done:
+            return Utterance(say.already_done, "goodbye", ends_call="done")
         if outcome == "transfer":
-            return Utterance("Can I speak to a real person, please?", "ask_transfer")
+            return Utterance(say.ask_person, "ask_transfer")
         if outcome == "callback":
             return self._ask_callback()
         nxt = self._ungiven()
-        if nxt is not None:
+        if nxt is not None and self._s.stated and self._s.volunteered < 2:
             self._s.given.add(nxt)
-            return Utterance(self._phrase(nxt, self.persona.facts[nxt]), "give_fact")
-        if outcome == "refusal" and self._s.pushed > 1:
-            return Utterance("You know what, never mind. Bye.", "refuse", ends_call="hangup")
-        return Utterance(f"So, can you help me {self.persona.goal.rstrip('.')}?", "restate_goal")
+            self._s.volunteered += 1
+            return Utterance(self.phrase(nxt, self.persona.facts[nxt]), "give_fact")
+        self._s.restated += 1
+        if outcome == "refusal" and self._s.restated > 1:
+            return Utterance(say.never_mind, "refuse", ends_call="hangup")
+        if self._s.restated > RESTATES:
+            return self._give_up("no_progress")
+        if not self._s.stated:
+            self._s.stated = True
+            return Utterance(self._say(say.restate_goal), "restate_goal")
+        return Utterance(self._say(say.push_goal), "restate_goal")
 
     # -- personality ---------------------------------------------------------------
 
     def _flavour(self, out: Utterance, rng: random.Random) -> Utterance:
         if out.ends_call or out.intent in ("correct", "accept_wrong"):
             return out
-        kind, level, pack = self.persona.type, self.persona.difficulty, self.pack
+        kind, level, talk = self.persona.type, self.persona.difficulty, self.pack.small_talk
         text = out.text
         if kind == "aggressive" and rng.random() < 0.25 + 0.1 * level:
-            text = f"{rng.choice(pack.complaints)} {text}"
+            text = f"{rng.choice(talk.complaints)} {text}"
             if rng.random() < 0.1 * level:
-                text = f"{text} {rng.choice(pack.threats)}"
+                text = f"{text} {rng.choice(talk.threats)}"
         if kind == "chatty" and rng.random() < 0.12 * level:
-            text = f"{text} {rng.choice(pack.digressions)}"
+            text = f"{text} {rng.choice(talk.digressions)}"
         if kind in ("confused", "distrustful", "chatty") and rng.random() < 0.05 * level:
-            text = f"{text} {rng.choice(pack.worries)}"
+            text = f"{text} {rng.choice(talk.worries)}"
         if kind in ("busy", "aggressive") and self._s.turn > 1 and rng.random() < 0.06 * level:
-            text = f"Sorry, wait — {text}"
+            text = self.pack.say.interrupt.format(text=text)
         return Utterance(text, out.intent, out.ends_call)
 
 
-def _asks_for_something(said: str) -> bool:
-    """A question that asks the caller for information (not "anything else?")."""
-    return _has(
-        said, ("your", "what", "which", "where", "when", "who", "how many", "can i have", "may i have")
-    )
+def spoken_label(key: str, pack: CallerPack) -> str:
+    """How a fact key is said: its words, abbreviations spelled out ("policy_no" → "policy number")."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", key)
+    tokens = [w for w in re.split(r"[\W_]+", spaced.lower()) if w]
+    said = [pack.labels.get(t, t) for t in tokens]
+    return " ".join(w for w in said if not any(ch.isdigit() for ch in w))

@@ -1,12 +1,22 @@
-"""What the scripted caller understands of the agent, in any domain, from its facts alone.
+"""What the scripted caller understands of an agent, in any domain and language.
 
-No domain words live here: which fact a question asks for comes from the fact keys' own
-words ("preferred_time" answers "what time…"), from the values' shape (a time, a long
-number) and from the goal (a question about what the goal mentions — "which pizza…" in a
-call to order a pizza — asks for the fact the goal names). Read-backs are checked by shape:
-a time, a number or a weekday the agent says that differs from the caller's is corrected.
-The few words that remain are the language's own (question words, "done", "not"), in
-:mod:`polygon.simulate.callers.packs`.
+First, what each of the agent's sentences *does* — its dialogue act (:func:`read_turn`): a
+question asking for something, an offer, a confirmation request, a read-back, an outcome
+report, a refusal (with or without a reason), a transfer, a greeting or closing, filler.
+The caller decides on the acts, never on a word found anywhere: a greeting that names the
+business settles nothing, and a question is never an outcome.
+
+Then which fact a question asks for (:func:`asked`): by the concepts of the fact key's
+words — abbreviations and synonyms included (``last4``, ``dob``, ``tel``, ``no``) — by
+the value's shape (a time for "when") and by what the question names. A fact that is a
+personal identifier (a name, a phone, a birth date, the last digits of a card) is given
+only when the question names it.
+
+Read-backs are compared with a fact of the same kind only (:func:`misheard`): a date with
+a date, a code with a code of the same prefix, a number with a number of the same length
+— a card number read back is never "corrected" with a birth date.
+
+No domain words live here; the language's words are in ``languages/<code>.yaml``.
 """
 
 from __future__ import annotations
@@ -16,85 +26,154 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from polygon.similarity import sentences, word_tuple, words
-from polygon.simulate.callers.packs import CallerPack
+from polygon.languages import CallerPack, caller_pack
+from polygon.languages.acts import CODE as _CODE
+from polygon.languages.acts import DATE as _DATE
+from polygon.languages.acts import NUMBER as _NUMBER
+from polygon.languages.acts import TIME as _TIME
+from polygon.languages.acts import Turn, has, read_turn
+from polygon.similarity import word_tuple, words
 
-_TIME = re.compile(r"\b(\d{1,2})[:.](\d{2})\b")
-_LONG_NUMBER = re.compile(r"\d[\d ()+-]{4,}\d")
-_ADDRESSED = re.compile(r",\s+([A-Z][\w'-]+)[.!?]")
-"""A word the agent calls the caller by: "You're booked for Tuesday, Ridiculous." """
+_SHORT = re.compile(r"(?<![\w.:-])\d{3,4}(?![\w:-]|\.\d)")
+_CAPITALISED = re.compile(r"[^\W\d_][^\W\d_'-]*")
+STRICT = frozenset({"name", "phone", "email", "address", "birth", "last4"})
+"""Personal identifiers: given only when the question names them."""
 
 
-def _stem(word: str) -> str:
-    """A crude stem, enough to meet "delivery" with "delivered", "booking" with "book"."""
-    return word[:5] if len(word) > 5 else word
+def _stem(word: str, size: int = 5) -> str:
+    """A crude stem, enough to meet "delivery" with "delivered", "pizzu" with "pizza"."""
+    return word[:size] if len(word) > size else word
 
 
-@functools.lru_cache(maxsize=1024)
-def _key_words(key: str) -> frozenset[str]:
-    return frozenset(_stem(w) for w in re.split(r"[\W_]+", key.lower()) if len(w) > 1)
+# -- concepts -------------------------------------------------------------------------
+
+
+def _concepts_of(tokens: tuple[str, ...], pack: CallerPack) -> frozenset[str]:
+    out = set()
+    for token in tokens:
+        for concept, marks in pack.understand.concepts.items():
+            if any(token == m or (len(m) >= 3 and token.startswith(m)) for m in marks):
+                out.add(concept)
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=2048)
+def _key_tokens(key: str) -> tuple[str, ...]:
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", key)  # lastFour → last Four
+    return tuple(w for w in re.split(r"[\W_]+", spaced.lower()) if w)
+
+
+def key_concepts(key: str, pack: CallerPack) -> frozenset[str]:
+    """What a fact key is about: its words' concepts ("card_last4" → last4; "guest" → name).
+
+    A key is read in its persona's language and in English (suites often name keys in
+    English whatever the language of the call).
+    """
+    tokens = _key_tokens(key)
+    english = caller_pack("en")
+    found = set(_concepts_of(tokens, pack)) | set(_concepts_of(tokens, english))
+    persons = pack.understand.person_nouns | english.understand.person_nouns
+    if {"last", "four"} <= set(tokens) or "last4" in tokens:
+        found.add("last4")
+    if tokens and all(t in persons for t in tokens):
+        found.add("name")
+    if "birth" in found:
+        found.discard("date")
+    if "last4" in found:
+        found.discard("number")
+    return frozenset(found)
+
+
+def key_stems(key: str, pack: CallerPack) -> frozenset[str]:
+    """The stems of a fact key's words."""
+    size = pack.understand.stem
+    return frozenset(_stem(w, size) for w in _key_tokens(key) if len(w) > 1)
 
 
 def content(text: str, pack: CallerPack) -> set[str]:
     """The stems of a text's words that carry meaning (no stop words, no one-letter ones)."""
-    return set(_content(text, pack.stop_words))
+    return set(_content(text, pack.stop_words, pack.understand.stem))
 
 
 @functools.lru_cache(maxsize=8192)
-def _content(text: str, stop_words: frozenset[str]) -> frozenset[str]:
-    return frozenset(_stem(w) for w in word_tuple(text) if w not in stop_words and len(w) > 1)
+def _content(text: str, stop_words: frozenset[str], size: int) -> frozenset[str]:
+    return frozenset(_stem(w, size) for w in word_tuple(text) if w not in stop_words and len(w) > 1)
+
+
+_ENDINGS = "aeiouyаеиоуыэюяйь"
+
+
+def _roots(stems: set[str]) -> set[str]:
+    """Stems without an inflected last vowel: "malu" and "mala" meet as "mal"."""
+    return {w[:-1] if len(w) > 3 and w[-1] in _ENDINGS else w for w in stems}
 
 
 def in_goal(value: str, goal: str, pack: CallerPack) -> bool:
     """The goal spells this fact out ("medium veggie" in "order a medium veggie pizza")."""
-    said = content(value, pack)
-    return bool(said) and said <= content(goal, pack)
+    said = _roots(content(value, pack))
+    return bool(said) and said <= _roots(content(goal, pack))
+
+
+# -- which fact a question asks for -------------------------------------------------------
 
 
 def asked(question: str, facts: Mapping[str, str], goal: str, pack: CallerPack) -> tuple[str, bool]:
     """(key, named): the fact asked for, and whether the question names it.
 
-    Named: by its key's words or a question word for its shape, not only by speaking of
-    what the goal is about.
+    Named: by its key's concepts or words, or a question word for its shape — not only by
+    speaking of what the goal is about.
     """
-    said = content(question, pack)
     raw = set(words(question))
+    q_stems = content(question, pack)
+    q_concepts = set(_concepts_of(tuple(raw), pack))
+    for w in raw:
+        q_concepts.update(pack.understand.question_hints.get(w, ()))
+    if raw & pack.weekdays:
+        q_concepts.add("date")  # "Would Monday or Friday suit you?" asks for a day
     scores: dict[str, float] = {}
     for key, value in facts.items():
-        if any(w in raw and mark not in value for w, mark in pack.demands.items()):
+        if any(w in raw and mark not in value for w, mark in pack.understand.demands.items()):
             continue  # "your email address?" is not asking for the street address
-        score = 2.0 * len(_key_words(key) & said)
-        for question_word, hints in pack.question_hints.items():
-            if question_word in raw and (
-                _key_words(key) & {_stem(h) for h in hints} or _shaped(value, hints)
-            ):
-                score += 1.5
+        concepts = key_concepts(key, pack) | _shape_concepts(value)
+        strict = concepts & STRICT
+        if strict and not strict & q_concepts:
+            continue  # a birth date only when asked for one
+        score = 2.0 * len(key_stems(key, pack) & q_stems) + 1.5 * len(concepts & q_concepts)
+        if strict & q_concepts:
+            score += 2.0
         if score:
             scores[key] = score
     if scores:
         return max(sorted(scores), key=lambda k: scores[k]), True
     # "Which pizza, what size?" in a call to order a medium veggie pizza: the question is
-    # about what the goal names (or asks what the caller wants), and the answer is the fact
-    # that the goal spells out.
-    low = question.lower()
-    if content(goal, pack) & said or (raw & pack.wh_words and any(w in low for w in pack.wants)):
+    # about what the goal names, and the answer is the fact the goal spells out.
+    if content(goal, pack) & q_stems or (raw & pack.wh_words and has(question.lower(), pack.acts.wants)):
         named = [k for k, v in sorted(facts.items()) if in_goal(v, goal, pack)]
         if named:
             return named[0], False
     return "", False
 
 
-def asks_what_is_wanted(question: str, pack: CallerPack) -> bool:
-    """An open question about what the caller wants ("Which pizza would you like?")."""
-    low = question.lower()
-    return bool(set(words(question)) & pack.wh_words) and any(w in low for w in pack.wants)
+@functools.lru_cache(maxsize=4096)
+def _shape_concepts(value: str) -> frozenset[str]:
+    """What a value's shape answers: a time "when", a date "which date", a name "who"."""
+    out = set()
+    if _DATE.search(value):
+        out.add("date")
+    elif _TIME.search(value):
+        out.add("time")
+    if _NUMBER.search(value) or _CODE.search(value):
+        out.add("number")
+    return frozenset(out)
 
 
-def _shaped(value: str, hints: tuple[str, ...]) -> bool:
-    """Whether a value has the shape a question word asks for (a time for "when")."""
-    if "time" in hints and _TIME.search(value):
-        return True
-    return "number" in hints and bool(_LONG_NUMBER.search(value))
+def asks_something(sentence: str, pack: CallerPack) -> bool:
+    """A question that asks the caller for information (not "anything else?")."""
+    low = sentence.lower()
+    return bool(set(words(sentence)) & pack.wh_words) or has(low, pack.acts.asks)
+
+
+# -- read-backs ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -106,75 +185,132 @@ class Misheard:
     right: str
 
 
+@functools.lru_cache(maxsize=4096)
+def value_parts(text: str) -> tuple[tuple[str, str, str], ...]:
+    """(kind, normal form, as written) of each value in a text: dates, times, codes, numbers."""
+    out = []
+    rest = text
+    for m in _DATE.finditer(text):
+        out.append(("date", re.sub(r"\D", "", m.group(0)), m.group(0).rstrip(".")))
+        rest = rest.replace(m.group(0), " ")
+    for m in _CODE.finditer(rest):
+        out.append((f"code:{m.group(1).upper()}", m.group(2), m.group(0)))
+    rest = _CODE.sub(" ", rest)
+    for m in _TIME.finditer(rest):
+        out.append(("time", f"{int(m.group(1))}:{m.group(2)}", m.group(0)))
+    rest = _TIME.sub(" ", rest)
+    for m in _NUMBER.finditer(rest):
+        digits = re.sub(r"\D", "", m.group(0))
+        if len(digits) >= 5:
+            out.append(("number", digits, m.group(0).strip()))
+    rest = _NUMBER.sub(" ", rest)
+    for m in _SHORT.finditer(rest):
+        out.append(("short", m.group(0), m.group(0)))  # the last four digits of a card
+    return tuple(out)
+
+
+def _distance(a: str, b: str) -> int:
+    """Edit distance (the values are short)."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+def _addressed(text: str) -> list[str]:
+    """Words the agent calls the caller by, in any script ("Booked for Tuesday, Željka.")."""
+    out = []
+    for m in re.finditer(r",\s+([^\W\d_][\w'-]*)[.!?]", text):
+        word = m.group(1)
+        if word[0].isupper():
+            out.append(word)
+    return out
+
+
 def misheard(agent_text: str, facts: Mapping[str, str], pack: CallerPack) -> list[Misheard]:
-    """Times, long numbers, weekdays and the name the agent says, where the caller's differ."""
+    """Values the agent read back that differ from a fact of the same kind.
+
+    Only what the agent states, offers or asks to confirm is a read-back: an open question
+    ("which day was that?") is not, nor a sentence that lists options ("Monday, Wednesday
+    or Friday?") — a sentence with two values of one kind reads back neither.
+    """
     out: list[Misheard] = []
-    said_times = {f"{int(h)}:{m}" for h, m in _TIME.findall(agent_text)}
-    said_numbers = {re.sub(r"\D", "", n) for n in _LONG_NUMBER.findall(agent_text)}
-    said_days = {w for w in words(agent_text) if w in pack.weekdays}
-    addressed = _ADDRESSED.findall(agent_text)
+    everything = {n for v in facts.values() for _, n, _ in value_parts(v)}
+    spoken = [
+        s
+        for s in read_turn(agent_text, pack).sentences
+        if s.act != "wants" and not (s.act == "question" and set(words(s.text)) & pack.wh_words)
+    ]
+    said = tuple(p for s in spoken for p in _single(value_parts(s.text)))
+    said_days = [d for s in spoken for d in _single_days(s.text, pack)]
+    addressed = _addressed(agent_text)
     for key, value in sorted(facts.items()):
-        times, numbers, days = _shapes(value, pack.weekdays)
-        if "name" in key.lower() and addressed:
-            own = set(words(value))
+        if "name" in key_concepts(key, pack) and addressed:
+            own = {w.lower() for w in _CAPITALISED.findall(value)}
             strangers = [a for a in addressed if a.lower() not in own]
             if strangers and len(strangers) == len(addressed):
                 out.append(Misheard(key, strangers[0], value))
                 continue
-        if times and said_times and not times & said_times:
-            out.append(Misheard(key, sorted(said_times)[0], value))
+        wrong = _wrong_value(value, said, everything)
+        if wrong:
+            out.append(Misheard(key, wrong, value))
             continue
-        if numbers and said_numbers and not numbers & said_numbers:
-            out.append(Misheard(key, sorted(said_numbers)[0], value))
-            continue
-        if days and said_days and not days & said_days:
-            said = sorted(said_days)[0]
-            out.append(Misheard(key, said.capitalize() if value[:1].isupper() else said, value))
+        days = {w for w in word_tuple(value) if w in pack.weekdays}
+        if days and said_days and not days & set(said_days):
+            day = said_days[0]
+            out.append(Misheard(key, day.capitalize() if value[:1].isupper() else day, value))
     return out
 
 
-@functools.lru_cache(maxsize=4096)
-def _shapes(value: str, weekdays: frozenset[str]) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """A fact's times, long numbers and weekdays (parsed once per value)."""
-    times = frozenset(f"{int(h)}:{m}" for h, m in _TIME.findall(value))
-    numbers = frozenset(re.sub(r"\D", "", n) for n in _LONG_NUMBER.findall(value))
-    return times, numbers, frozenset(w for w in word_tuple(value) if w in weekdays)
+def _single(parts: tuple[tuple[str, str, str], ...]) -> list[tuple[str, str, str]]:
+    """The values of a sentence whose kind it names once (a list of options reads back none)."""
+    kinds = [k for k, _, _ in parts]
+    return [p for p in parts if kinds.count(p[0]) == 1]
 
 
-def is_offer(text: str, pack: CallerPack) -> bool:
-    """A yes/no proposal ("Shall I book it?"), not an open question ("Which pizza would you like?")."""
-    for sentence in sentences(text):
-        low = sentence.lower()
-        if any(p in low for p in pack.offers) and not set(words(sentence)) & pack.wh_words:
-            return True
-    return False
+def _single_days(sentence: str, pack: CallerPack) -> list[str]:
+    days = {w for w in words(sentence) if w in pack.weekdays}
+    return list(days) if len(days) == 1 else []
 
 
-def is_question(text: str, pack: CallerPack) -> bool:
-    """The agent asks something (a question mark, or an offer the caller must answer)."""
-    low = text.lower()
-    return "?" in text or any(p in low for p in pack.offers)
+def _wrong_value(value: str, said: tuple[tuple[str, str, str], ...], everything: set[str]) -> str:
+    """How the agent said this fact wrong, if it did: a same-kind value near it, or a time."""
+    for kind, norm, _ in value_parts(value):
+        same = [(n, w) for k, n, w in said if k == kind]
+        if not same or any(n == norm for n, _ in same):
+            continue
+        if kind == "time":
+            return same[0][1]  # "confirmed for 18:00" when the caller said 18:30
+        near = [w for n, w in same if n not in everything and _distance(n, norm) <= max(1, len(norm) // 4)]
+        if near:
+            return near[0]
+    return ""
 
 
-def settled(agent_text: str, goal: str, facts: Mapping[str, str], pack: CallerPack) -> bool:
-    """The agent says the caller's goal is taken care of (a statement, not a question).
+# -- outcomes --------------------------------------------------------------------------------
 
-    Either it reports the goal done in the language's own words ("done", "all set",
-    "confirmed"…) while speaking of what the goal or the facts name, or — for a caller who
-    only wants to know something — it answers about what the goal asks.
+
+def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: CallerPack) -> bool:
+    """The agent reports the caller's goal taken care of (an outcome report, not a question).
+
+    Either an outcome report ("done", "all set", "gotovo", "готово"…) about what the goal
+    or the facts name, or — for a caller who only wants to know something — a statement
+    (not a greeting, a question or a refusal) that answers about what the goal asks.
     """
     about = content(goal, pack) | {w for v in facts.values() for w in content(v, pack)}
-    asks_only = any(w in pack.ask_goals for w in words(goal)[:2])
-    # "You're booked for Wednesday 09:00. Anything else?": the statement settles it, the
-    # closing question does not undo that; an offer ("Shall I book it?") settles nothing.
-    for sentence in sentences(agent_text):
-        if is_question(sentence, pack):
-            continue
-        said = content(sentence, pack)
-        if not said & about:
-            continue
-        if any(p in sentence.lower() for p in pack.done):
+    asks_only = any(w in pack.understand.ask_goals for w in words(goal)[:2])
+    for s in turn.sentences:
+        said = content(s.text, pack)
+        if s.act == "outcome" and said & about:
             return True
-        if asks_only and said & content(goal, pack):
+        if asks_only and s.act in ("read_back", "filler", "outcome") and said & content(goal, pack):
             return True
     return False
+
+
+def refuses_goal(turn: Turn, goal: str, pack: CallerPack) -> bool:
+    """A refusal that is about what the caller came for (or the only thing said)."""
+    refusals = turn.of("refusal")
+    return bool(refusals) and any(content(r, pack) & content(goal, pack) for r in refusals)

@@ -1,0 +1,120 @@
+"""What each sentence of an agent's turn does: its dialogue act, in any language.
+
+A question asking for something, an offer, a confirmation request, an open question about
+what the caller wants, a read-back (a statement with a value in it), an outcome report, a
+refusal, a transfer, a callback, a request to repeat, a greeting or closing, or filler.
+The phrases of each act are the language's (:class:`polygon.languages.Acts`); an outcome
+report wins over the negative words inside it ("Done — the card is now blocked and can't
+be used" reports, it does not refuse).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from polygon.languages import CallerPack
+from polygon.similarity import sentences, words
+
+DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\.\s?\d{1,2}\.\s?\d{4}\b\.?")
+TIME = re.compile(r"\b(\d{1,2})[:.](\d{2})\b")
+CODE = re.compile(r"\b([^\W\d_]{1,4})-?(\d{3,})\b")
+NUMBER = re.compile(r"\d[\d ()+-]{3,}\d")
+
+
+ACTS = (
+    "question",
+    "offer",
+    "confirm",
+    "wants",
+    "read_back",
+    "outcome",
+    "refusal",
+    "transfer",
+    "callback",
+    "repeat",
+    "greeting",
+    "closing",
+    "filler",
+)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One of the agent's sentences and what it does."""
+
+    text: str
+    act: str
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What one agent turn does: each sentence's act."""
+
+    sentences: tuple[Sentence, ...]
+    reason: bool
+    """A refusal in this turn says why."""
+
+    @property
+    def acts(self) -> frozenset[str]:
+        """Every act the turn does."""
+        return frozenset(s.act for s in self.sentences)
+
+    def of(self, *acts: str) -> list[str]:
+        """The sentences that do one of ``acts``."""
+        return [s.text for s in self.sentences if s.act in acts]
+
+
+def has(low: str, phrases: tuple[str, ...]) -> bool:
+    """One of the phrases is in the (lower-case) text."""
+    return any(p in low for p in phrases)
+
+
+def _act(sentence: str, pack: CallerPack) -> str:
+    low = f" {sentence.lower()} "
+    acts = pack.acts
+    is_q = "?" in sentence
+    wh = bool(set(words(sentence)) & pack.wh_words)
+    if has(low, acts.transfer):
+        return "transfer"
+    if has(low, acts.callback):
+        return "callback"
+    if has(low, acts.closing) and not is_q:
+        return "closing"
+    if has(low, acts.repeat):
+        return "repeat"  # "I didn't catch that, sorry." asks again without a question mark
+    if not is_q and has(low, acts.done):
+        return "outcome"  # "Done — the card is blocked and can't be used" reports, not refuses
+    if has(low, acts.refuse) and not is_q:
+        return "refusal"
+    if has(low, acts.greeting) and not is_q:
+        return "greeting"
+    if has(low, acts.confirm) and not has(low, acts.asks):
+        return "confirm"  # "can you confirm your date of birth?" asks for it
+    if has(low, acts.wants) and (wh or has(low, acts.choice) or not has(low, acts.offer)):
+        return "wants"  # "Which pizza would you like?", "block it, or check its status?"
+    if has(low, acts.offer) and not wh:
+        return "offer"
+    if is_q:
+        return "question"
+    if has(low, acts.requests):
+        return "question"  # "Tell me your policy number, please."
+    if has_values(sentence):
+        return "read_back"
+    if has(low, acts.asks) and len(words(sentence)) <= 6:
+        return "question"  # "And your date of birth, please." asks without a question mark
+    return "filler"
+
+
+def read_turn(text: str, pack: CallerPack) -> Turn:
+    """Each sentence of an agent turn with its dialogue act."""
+    parts = tuple(Sentence(s, _act(s, pack)) for s in sentences(text) if s.strip())
+    reason = has(f" {text.lower()} ", pack.acts.reason)
+    return Turn(parts, reason)
+
+
+def has_values(text: str) -> bool:
+    """A date, time, code or long number is said."""
+    return bool(DATE.search(text) or TIME.search(text) or CODE.search(text) or NUMBER.search(text))
+
+

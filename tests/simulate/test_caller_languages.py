@@ -1,0 +1,135 @@
+"""The caller's languages: one data file each, the same fields, and a caller that speaks them.
+
+Parity (every language has every sentence, with the same blanks), and per language: the
+caller's whole side of a call is in that language, fact keys are spoken through labels,
+and the agent's questions and outcome reports in it are understood.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+import yaml
+
+from polygon.events.families import PersonaSnapshot
+from polygon.languages import CALLER_TYPES, LANGUAGES, CallerPack, caller_pack
+from polygon.languages.acts import read_turn
+from polygon.simulate.callers.scripted import ScriptedCaller
+
+
+def _blanks(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_every_language_has_the_same_fields_and_blanks() -> None:
+    english = caller_pack("en")
+    for code in LANGUAGES:
+        pack = caller_pack(code)
+        assert pack.code == code
+        for field, template in english.say.model_dump().items():
+            theirs = getattr(pack.say, field)
+            # {label}/{Label} are interchangeable: a language capitalises where its grammar does.
+            norm = lambda t: {b.lower() for b in _blanks(t)}  # noqa: E731
+            assert norm(theirs) == norm(template), (code, field, theirs)
+        assert set(pack.types) == set(CALLER_TYPES)
+        for kind in CALLER_TYPES:
+            assert _blanks(pack.manner(kind).opening) <= {"goal"}
+        for label in pack.labels.values():
+            assert "_" not in label and not re.search(r"\d", label), (code, label)
+
+
+def test_the_files_are_the_package_data_the_loader_reads() -> None:
+    from importlib import resources
+
+    for code in LANGUAGES:
+        raw = yaml.safe_load(resources.files("polygon.languages").joinpath(f"{code}.yaml").read_text("utf-8"))
+        assert CallerPack.model_validate(raw).code == code
+    assert caller_pack("de").code == "en"  # a language without a file falls back to English
+
+
+CALLS = {
+    "en": (
+        "file a claim for storm damage",
+        {"name": "Emma Clarke", "policy_no": "PL-448812", "dob": "1980-03-12", "tel": "0161 496 0732"},
+        ["May I have your full name, please?", "What is your policy number?", "And your date of birth, please?",
+         "What number can we reach you on?", "Done — your claim is filed under CL-50912."],
+    ),
+    "hr": (
+        "prijaviti da nema struje",
+        {"ime": "Željka Babić", "broj_korisnika": "40311872", "dob": "1975-11-02", "tel": "091 234 5678"},
+        ["Kako se zovete, molim vas?", "Koji je vaš broj korisnika?", "Vaš datum rođenja, molim.",
+         "Na koji broj telefona vas možemo nazvati?", "Gotovo — kvar je prijavljen pod brojem K-7781."],
+    ),
+    "ru": (
+        "продлить рецепт",
+        {"имя": "Анна Петрова", "номер_рецепта": "RX-204881", "dob": "1962-04-09", "tel": "8 903 123 4567"},
+        ["Как вас зовут, пожалуйста?", "Назовите номер рецепта.", "И вашу дату рождения, пожалуйста.",
+         "По какому телефону вам перезвонить?", "Готово — рецепт продлён."],
+    ),
+}
+ENGLISH = re.compile(r"\b(I'd|I|My|Sorry|Hi|please|Great|thanks?|Bye|is|the|number)\b")
+
+
+@pytest.mark.parametrize("language", sorted(CALLS))
+@pytest.mark.parametrize("kind", CALLER_TYPES)
+def test_a_caller_answers_each_question_in_its_language(language: str, kind: str) -> None:
+    goal, facts, lines = CALLS[language]
+    for seed in range(6):
+        persona = PersonaSnapshot(
+            persona_id="p", type=kind, outcome="success", difficulty=2, goal=goal, facts=facts, language=language
+        )
+        caller = ScriptedCaller(persona, seed)
+        said = [caller.next(None).text]
+        if kind == "distrustful":
+            said.append(caller.next(lines[-1].split("—")[0] + " " + {"en": "This is Sam speaking.",
+                                                                   "hr": "Petra na vezi.",
+                                                                   "ru": "Меня зовут Вера."}[language]).text)
+        intents = []
+        for line in lines:
+            out = caller.next(line)
+            said.append(out.text)
+            intents.append(out.intent)
+            if out.ends_call:
+                break
+        text = " ".join(said)
+        for key in facts:  # a key is never spoken: "policy_no", "dob", "tel" are said in words
+            if "_" in key or key in ("dob", "tel"):
+                assert not re.search(rf"\b{key}\b", text, re.IGNORECASE), (key, said)
+        if language != "en":
+            assert not ENGLISH.search(text), said
+        assert intents[-1] == "goodbye", (said, intents)  # the outcome report is understood
+        for value in facts.values():
+            assert value in text or kind == "confused", (value, said)
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence", "act"),
+    [
+        ("en", "Adriatic Bank card services, this is Sam.", "greeting"),
+        ("en", "May I have your full name, please?", "question"),
+        ("en", "Do you want me to block this card, or to check its status?", "wants"),
+        ("en", "Shall I book it?", "offer"),
+        ("en", "Is that correct?", "confirm"),
+        ("en", "Done — the card is now blocked and can't be used.", "outcome"),
+        ("en", "I'm afraid we can't do that, because of our policy.", "refusal"),
+        ("en", "I'm putting you through to a colleague.", "transfer"),
+        ("en", "Goodbye!", "closing"),
+        ("hr", "Elektra Sjever, Petra na vezi.", "greeting"),
+        ("hr", "Koji je vaš broj korisnika?", "question"),
+        ("hr", "Narudžba je zaprimljena, dostava u 18:30.", "outcome"),
+        ("hr", "Nažalost, to ne možemo.", "refusal"),
+        ("hr", "Je li to točno?", "confirm"),
+        ("hr", "Spajam vas s dežurnim dispečerom.", "transfer"),
+        ("ru", "Аптека «Здоровье», меня зовут Вера.", "greeting"),
+        ("ru", "Назовите, пожалуйста, номер рецепта.", "question"),
+        ("ru", "Готово — рецепт продлён.", "outcome"),
+        ("ru", "К сожалению, я не могу.", "refusal"),
+        ("ru", "Соединяю вас с фармацевтом.", "transfer"),
+        ("ru", "До свидания!", "closing"),
+    ],
+)
+def test_dialogue_acts_in_each_language(language: str, sentence: str, act: str) -> None:
+    turn = read_turn(sentence, caller_pack(language))
+    assert [s.act for s in turn.sentences] == [act], turn
