@@ -39,7 +39,6 @@ from polygon.score.checks import AGENT_CHECKS
 from polygon.score.rubric import BUILTIN_GATES, CHECK_GATE, CRITERIA, GATE_TEXT, Rubric, bundled_versions
 from polygon.simulate.agents import AgentReply, AgentStep, Message, ToolCall, ToolResult
 from polygon.simulate.agents.http import HttpAgent
-from polygon.simulate.callers.packs import EN as EN_PACK
 from polygon.simulate.engine import AGENT_ENDINGS, MAX_TOOL_ROUNDS
 from polygon.simulate.plan import tool_definitions
 from polygon.simulate.tools import ToolBox
@@ -403,14 +402,13 @@ def suite_page() -> str:
         "`facts` are the caller's ground truth: what it says when asked, and what `{fact: key}`",
         "compares with. Without `scenarios`, each persona is one scenario with no `expect`.",
         "",
-        "The offline caller (`caller: {model: scripted/caller}`) states its goal, answers a question",
-        "with the fact whose key the question names (\"What is the code?\" → `facts.code`), corrects a",
-        "fact read back wrong, and ends the call when the agent says, in a statement that mentions",
-        "the goal or a fact, that it is done: "
-        + ", ".join(f'\"{p}\"' for p in EN_PACK.done)
-        + " (or, when the goal only asks to know something — it starts with "
-        + ", ".join(f'\"{w}\"' for w in sorted(EN_PACK.ask_goals))
-        + " — when the agent answers about the goal). An agent that never says so runs to `max_turns`.",
+        "The offline caller (`caller: {model: scripted/caller}`) reads each agent turn as dialogue",
+        "acts (a question asking for something, an offer, a confirmation request, a read-back, an",
+        "outcome report, a refusal, a transfer, a greeting or closing), answers a question with the",
+        "fact it asks for, corrects a fact read back wrong, and ends the call as done only on an",
+        "outcome report that settles its goal — never on a greeting or a question. It speaks the",
+        "persona's language (`en`, `hr`, `ru`). What it understands and what it does not:",
+        "[callers.md](../callers.md). An agent that never reports an outcome runs to `max_turns`.",
         "",
         "### expect: the outcome, judged by the call's end state",
         "",
