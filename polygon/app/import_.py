@@ -53,7 +53,6 @@ from polygon.importing.formats import (
     TRANSFER_TOOLS,
     ImportedConversation,
     ImportProblem,
-    detect_format,
     ending_of,
     is_ending_tool,
     parse,
@@ -101,7 +100,7 @@ def _read(paths: Sequence[Path], fmt: str) -> tuple[list[ImportedConversation], 
     for path in paths:
         text = _read_text(path)
         digest.update(f"{path.name}\0{content_hash(text)}\0".encode())
-        for item in parse(path, text, detect_format(path, text) if fmt == "auto" else fmt):
+        for item in parse(path, text, fmt):  # auto: detected by the importers' own decoder
             (problems if isinstance(item, ImportProblem) else conversations).append(item)  # type: ignore[arg-type]
     return conversations, problems, digest.hexdigest()
 

@@ -9,7 +9,6 @@ and line; the caller decides whether to skip it or refuse the file.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import math
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from polygon.events.streams import conversation_of_stream, is_conversation_stream
+from polygon.importing.jsonread import JsonError, loads
 
 FORMATS = ("polygon-jsonl", "openai-chat", "text")
 CALLER_NAMES = frozenset({"caller", "user", "customer", "client", "c", "u", "patient", "human"})
@@ -99,9 +99,9 @@ def detect_format(path: Path, text: str) -> str:
     first = next((line for line in text.splitlines() if line.strip()), "")
     if first.lstrip().startswith(("{", "[")):
         try:
-            data = json.loads(first)
-        except ValueError:
-            return "openai-chat"  # a whole-file JSON document
+            data = loads(first)  # the importers' bounded decoder: a hostile line is not a crash
+        except JsonError:
+            return "openai-chat"  # a whole-file JSON document (or a bad line: reported as one)
         if isinstance(data, dict) and "tag" in data and "stream" in data:
             return "polygon-jsonl"
         return "openai-chat"
@@ -109,7 +109,12 @@ def detect_format(path: Path, text: str) -> str:
 
 
 def parse(path: Path, text: str, fmt: str) -> Iterator[Parsed]:
-    """Every conversation (or problem) in one file; a record of any shape is at worst a problem."""
+    """Every conversation (or problem) in one file; a record of any shape is at worst a problem.
+
+    ``auto`` detects the format first (through the same bounded decoder as the importers).
+    """
+    if fmt == "auto":
+        fmt = detect_format(path, text)
     if fmt == "text":
         yield from _text(path, text)
     elif fmt == "openai-chat":
@@ -190,8 +195,8 @@ def _openai(path: Path, text: str) -> Iterator[Parsed]:
         stripped.startswith("{") and "\n" in stripped and _is_one_document(stripped)
     ):
         try:
-            whole = json.loads(stripped)
-        except (ValueError, RecursionError):
+            whole = loads(stripped)
+        except JsonError:
             whole = None
     if whole is not None:
         yield _guarded(path, 1, lambda: _openai_record(path, 1, whole, stripped))
@@ -200,17 +205,17 @@ def _openai(path: Path, text: str) -> Iterator[Parsed]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except (ValueError, RecursionError) as exc:
-            yield ImportProblem(str(path), number, f"not valid JSON ({getattr(exc, 'msg', exc)})")
+            record = loads(line)
+        except JsonError as exc:
+            yield ImportProblem(str(path), number, f"not valid JSON ({exc})")
             continue
         yield _guarded(path, number, lambda: _openai_record(path, number, record, line))  # noqa: B023
 
 
 def _is_one_document(text: str) -> bool:
     try:
-        json.loads(text)
-    except (ValueError, RecursionError):
+        loads(text)
+    except JsonError:
         return False
     return True
 
@@ -283,8 +288,7 @@ def _chat_turns(messages: list[dict[str, Any]]) -> tuple[str, list[ImportedTurn]
                 if not isinstance(fn, dict):
                     return system, turns, f"message {i}: a tool call without a function object"
                 args: Any = fn.get("arguments", "")
-                with contextlib.suppress(ValueError, RecursionError):  # kept raw, recorded invalid
-                    args = json.loads(args) if isinstance(args, str) else args
+                args = _json_or_raw(args)  # unreadable: kept raw, recorded invalid
                 tool = ImportedTool(
                     call_id=str(call.get("id", f"call{i}")), name=str(fn.get("name", "")), arguments=args
                 )
@@ -300,13 +304,20 @@ def _chat_turns(messages: list[dict[str, Any]]) -> tuple[str, list[ImportedTurn]
                     turns,
                     f"message {i}: tool result for unknown tool_call_id {m.get('tool_call_id')!r}",
                 )
-            try:
-                answered.result = json.loads(content)
-            except (ValueError, RecursionError):
-                answered.result = content
+            answered.result = _json_or_raw(content)
         else:
             return system, turns, f"message {i}: unknown role {role!r}"
     return system, turns, ""
+
+
+def _json_or_raw(value: Any) -> Any:
+    """A string holding JSON decoded (bounded), any other value or unreadable text as it is."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return loads(value)
+    except JsonError:
+        return value
 
 
 def ending_of(
@@ -352,7 +363,7 @@ def _polygon(path: Path, text: str) -> Iterator[Parsed]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = loads(line)
             stream, payload = record["stream"], record["payload"]
             if not isinstance(payload, dict):
                 raise TypeError("payload is not an object")

@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from polygon.app.import_ import ImportOptions, _events
 from polygon.errors import PolygonError
 from polygon.events import MemoryLog
 from polygon.events.families import ModelCalled
-from polygon.importing.formats import ImportedConversation, ImportProblem, parse
+from polygon.importing.formats import FORMATS, ImportedConversation, ImportProblem, parse
 from polygon.models import answer_from_body
 from polygon.models.recorded import model_called
 from polygon.probe.answering import parse_answer
@@ -136,15 +136,34 @@ RECORD = st.one_of(
 )
 
 
+HOSTILE_LINE = st.one_of(
+    st.integers(min_value=200, max_value=100_000).map(lambda n: "[" * n + "]" * n),
+    st.integers(min_value=200, max_value=5_000).map(lambda n: '{"a":' * n + "1" + "}" * n),
+    st.integers(min_value=1, max_value=5_000).map(lambda n: "[" * n),
+    TEXT,
+)
+"""Lines no record strategy makes: nesting past every decoder's depth, unclosed, not JSON."""
+
+
 @FUZZ
-@given(st.lists(RECORD, min_size=1, max_size=3), st.sampled_from(["openai-chat", "polygon-jsonl", "text"]))
-def test_transcripts_become_conversations_or_problems(records: list[Any], fmt: str) -> None:
+@given(
+    st.lists(RECORD, min_size=1, max_size=3),
+    st.sampled_from(["auto", *FORMATS]),
+    st.lists(st.tuples(st.integers(min_value=0, max_value=3), HOSTILE_LINE), max_size=2),
+)
+@example([{"id": "a", "messages": []}], "auto", [(0, "[" * 100_000 + "]" * 100_000)])  # issue 24
+def test_transcripts_become_conversations_or_problems(
+    records: list[Any], fmt: str, hostile: list[tuple[int, str]]
+) -> None:
+    # every importer path, with and without --format (auto detects through the same decoder)
     lines = []
     for r in records:
         try:
             lines.append(json.dumps(r, ensure_ascii=False))
         except ValueError:
             lines.append(str(r))
+    for at, line in hostile:
+        lines.insert(min(at, len(lines)), line)
     text = "\n".join(lines) if fmt != "text" else "\n".join(f"CALLER: {line}\nAGENT: ok" for line in lines)
     options = ImportOptions(redact=True)
     for item in parse(Path("fuzz.jsonl"), text, fmt):

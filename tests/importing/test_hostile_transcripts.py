@@ -81,3 +81,26 @@ def test_deep_nesting_is_a_problem_not_a_crash(tmp_path: Path) -> None:
     res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "import", str(path), "--json"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["conversations"] == 1
+
+
+@pytest.mark.parametrize("fmt", [[], ["--format", "auto"], ["--format", "openai-chat"], ["--format", "polygon-jsonl"]])
+def test_deep_nesting_alone_is_one_line_error_on_every_path(tmp_path: Path, fmt: list[str]) -> None:
+    # format detection read the first line with the standard library before the importers'
+    # depth guard: without --format this was a RecursionError traceback
+    path = tmp_path / "deep.jsonl"
+    path.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "import", str(path), *fmt])
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output
+    assert len(res.output.strip().splitlines()) == 1 and f"{path}:1:" in res.output
+    assert "deeper than" in res.output
+
+
+def test_a_deep_value_inside_a_record_reads_as_text_not_a_crash() -> None:
+    from polygon.importing.jsonread import JsonError, depth_of, loads
+
+    assert depth_of('{"a": "[[[[", "b": [[1]]}') == 3  # brackets inside strings do not count
+    assert depth_of('"unterminated [[[') == 0
+    with pytest.raises(JsonError, match="deeper than"):
+        loads("{" + '"a":[' * 300 + "]" * 300 + "}")
+    assert loads('{"a": [[1]]}') == {"a": [[1]]}
