@@ -173,6 +173,54 @@ def test_transcripts_become_conversations_or_problems(
                 _encodes(pending.event)
 
 
+PLATFORM_FIXTURES = {
+    name: json.loads((Path(__file__).resolve().parents[2] / "examples" / "platforms" / f"{name}.json").read_text())
+    for name in ("vapi", "retell", "elevenlabs", "livekit", "otel-genai")
+}
+
+
+def _all_paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix] if prefix else []
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+    for key, child in children:
+        out += _all_paths(child, (*prefix, key))
+    return out
+
+
+PLATFORM_PATHS = {name: _all_paths(doc) for name, doc in PLATFORM_FIXTURES.items()}
+
+
+@FUZZ
+@given(
+    st.sampled_from(sorted(PLATFORM_FIXTURES)),
+    st.lists(st.tuples(st.integers(min_value=0), st.one_of(JSONISH, HOSTILE_LINE)), min_size=1, max_size=3),
+    st.booleans(),
+)
+def test_platform_exports_become_conversations_or_problems(
+    platform: str, changes: list[tuple[int, Any]], detected: bool
+) -> None:
+    # each platform's fixture with values swapped for hostile ones, read with and without --format
+    doc = json.loads(json.dumps(PLATFORM_FIXTURES[platform]))
+    for pick, value in changes:
+        paths = _all_paths(doc)
+        if not paths:
+            break
+        *parents, last = paths[pick % len(paths)]
+        node = doc
+        for step in parents:
+            node = node[step]
+        node[last] = value
+    try:
+        text = json.dumps(doc, ensure_ascii=False)
+    except ValueError:
+        text = str(doc)
+    for item in parse(Path("fuzz.json"), text, "auto" if detected else platform):
+        assert isinstance(item, ImportedConversation | ImportProblem)
+        if isinstance(item, ImportedConversation):
+            for pending in _events("r", item, item.key, ImportOptions(redact=True), {}, lambda: ""):
+                _encodes(pending.event)
+
+
 # -- model answers ----------------------------------------------------------------------------
 
 
