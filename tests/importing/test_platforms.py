@@ -35,7 +35,10 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "vapi": {
         "id": "vapi-call-7f3a",
         "speakers": [("", True), (True, True), (True, True), (True, False)],
-        "tools": {"find_slots": ["Wednesday 09:00", "Wednesday 15:00"], "book_slot": {"ok": True, "slot": "Wednesday 09:00"}},
+        "tools": {
+            "find_slots": ["Wednesday 09:00", "Wednesday 15:00"],
+            "book_slot": {"ok": True, "slot": "Wednesday 09:00"},
+        },
         "end": ("caller_done", "caller", "endedReason=customer-ended-call", ""),
         "latency": [0.0, 1400.0, 1500.0, 0.0],
         "label": ("pass", "platform:vapi"),
@@ -90,7 +93,9 @@ def test_the_format_is_detected(platform: str) -> None:
 def _import(tmp_path: Path, platform: str, *extra: str) -> tuple[Path, dict[str, Any]]:
     log = tmp_path / "log"
     run_id = f"r-{platform}"
-    res = CliRunner().invoke(cli, ["--log", str(log), "import", str(fixture(platform)), "--run-id", run_id, *extra])
+    res = CliRunner().invoke(
+        cli, ["--log", str(log), "import", str(fixture(platform)), "--run-id", run_id, *extra]
+    )
     assert res.exit_code == 0, res.output
     cid = f"{run_id}.imported.{EXPECTED[platform]['id']}.0"
     replay = CliRunner().invoke(cli, ["--log", str(log), "replay", cid, "--json"])
@@ -125,7 +130,10 @@ def test_an_unpaired_tool_call_is_kept_and_flagged(tmp_path: Path) -> None:
     (tool,) = [tool for t in view["turns"] for tool in t["tools"]]
     assert tool["tool"] == "create_callback" and tool["unpaired"] == "no result in the export"
     text = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "replay", view["conversation_id"]]).output
-    assert "UNPAIRED: no result in the export" in text and "the platform said: disconnection_reason=agent_hangup" in text
+    assert (
+        "UNPAIRED: no result in the export" in text
+        and "the platform said: disconnection_reason=agent_hangup" in text
+    )
 
 
 def test_a_result_without_its_call_is_kept_and_flagged(tmp_path: Path) -> None:
@@ -137,7 +145,10 @@ def test_a_result_without_its_call_is_kept_and_flagged(tmp_path: Path) -> None:
     (conv,) = list(parse(path, path.read_text(), "auto"))
     assert isinstance(conv, ImportedConversation)
     tools = [(t.name, t.unpaired) for turn in conv.turns for t in turn.tools]
-    assert ("find_slots", "no result in the export") in tools and ("find_slots", "no call in the export") in tools
+    assert ("find_slots", "no result in the export") in tools and (
+        "find_slots",
+        "no call in the export",
+    ) in tools
 
 
 def test_the_prompt_and_tools_of_the_export_are_the_judges_context(tmp_path: Path) -> None:
@@ -151,7 +162,9 @@ def test_the_prompt_and_tools_of_the_export_are_the_judges_context(tmp_path: Pat
 
     with LmdbLog(tmp_path / "log", readonly=True) as opened:
         envs = list(opened.read_stream(conversation_stream(view["conversation_id"])))
-        started = next(e.payload for e in opened.read_stream(run_stream("r-vapi")) if isinstance(e.payload, RunStarted))
+        started = next(
+            e.payload for e in opened.read_stream(run_stream("r-vapi")) if isinstance(e.payload, RunStarted)
+        )
     context = judge_context(started, build(view["conversation_id"], envs))
     assert context.prompt and [t["name"] for t in context.tools] == ["find_slots", "book_slot"]
 
@@ -164,7 +177,17 @@ def test_the_latency_check_applies_to_imported_calls(tmp_path: Path) -> None:
     checks = {}
     for platform in ("vapi", "livekit"):
         res = CliRunner().invoke(
-            cli, ["--log", str(log), "import", str(fixture(platform)), "--run-id", platform, "--suite", str(suite)]
+            cli,
+            [
+                "--log",
+                str(log),
+                "import",
+                str(fixture(platform)),
+                "--run-id",
+                platform,
+                "--suite",
+                str(suite),
+            ],
         )
         assert res.exit_code == 0, res.output
         with LmdbLog(log, readonly=True) as opened:
@@ -207,9 +230,11 @@ def test_each_platform_end_value_maps_onto_an_end_reason(
     tmp_path: Path, platform: str, end: tuple[str, str], want: tuple[str, str]
 ) -> None:
     doc = json.loads(fixture(platform).read_text())
-    where = {"vapi": lambda: doc["message"], "retell": lambda: doc["call"], "livekit": lambda: doc["events"][-1]}[
-        platform
-    ]()
+    where = {
+        "vapi": lambda: doc["message"],
+        "retell": lambda: doc["call"],
+        "livekit": lambda: doc["events"][-1],
+    }[platform]()
     where[end[0]] = end[1]
     path = tmp_path / "call.json"
     path.write_text(json.dumps(doc))
@@ -243,3 +268,26 @@ def test_hostile_variants_are_problems_or_calls_never_crashes(tmp_path: Path, pl
         for fmt in ("auto", platform):
             for item in parse(tmp_path / "x.json", text, fmt):
                 assert isinstance(item, ImportedConversation | ImportProblem)
+
+
+def test_calls_of_different_platforms_compare_and_diverge(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    for platform in ("vapi", "livekit", "otel-genai"):
+        res = CliRunner().invoke(
+            cli, ["--log", str(log), "import", str(fixture(platform)), "--run-id", platform]
+        )
+        assert res.exit_code == 0, res.output
+    compared = CliRunner().invoke(cli, ["--log", str(log), "compare", "vapi", "livekit"])
+    assert compared.exit_code == 0, compared.output
+    assert "vapi:imported" in compared.output and "livekit:imported" in compared.output
+    cid = {p: f"{p}.imported.{EXPECTED[p]['id']}.0" for p in EXPECTED}
+    wording = CliRunner().invoke(
+        cli, ["--log", str(log), "divergence", cid["vapi"], cid["livekit"], "--json"]
+    )
+    assert wording.exit_code == 0, wording.output
+    first = json.loads(wording.output)["divergence"]
+    assert (first["turn"], first["speaker"], first["reason"]) == (1, "agent", "wording")
+    speakers = CliRunner().invoke(
+        cli, ["--log", str(log), "divergence", cid["vapi"], cid["otel-genai"], "--json"]
+    )
+    assert json.loads(speakers.output)["divergence"]["reason"] == "speakers"
