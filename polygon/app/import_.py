@@ -281,7 +281,7 @@ def _events(
             redacted=options.redact,
             system_prompt=clean(conv.system_prompt),
             source_id=safe_text(conv.source_id),
-            source_end_reason=safe_text(conv.end_source),
+            source_end_reason=clean(conv.end_source),  # free text may name a number (ElevenLabs)
             tools=[to_builtins(log_safe(t)) for t in conv.tools],
         ),
     )

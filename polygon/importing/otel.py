@@ -81,8 +81,7 @@ def spans_of(export: Any) -> list[Span]:
 
 def parse_otel(path: Path, text: str) -> Iterator[Parsed]:
     """Calls (or problems) in a file of OTLP JSON exports (one document, or one per line)."""
-    groups: dict[str, list[Span]] = {}
-    first_line: dict[str, int] = {}
+    read: list[tuple[int, Span]] = []
     for item in documents(path, text):
         if isinstance(item, ImportProblem):
             yield item
@@ -98,10 +97,21 @@ def parse_otel(path: Path, text: str) -> Iterator[Parsed]:
                 str(path), line, f"malformed OTLP export ({type(exc).__name__}: {str(exc)[:160]})"
             )
             continue
-        for span in found:
-            key = str(span.attrs.get("gen_ai.conversation.id") or f"trace-{span.trace}")
-            groups.setdefault(key, []).append(span)
-            first_line.setdefault(key, line)
+        read += [(line, span) for span in found]
+    # a span without the conversation id (a tool's, say) belongs to its trace's conversation
+    of_trace = {
+        s.trace: str(s.attrs["gen_ai.conversation.id"])
+        for _, s in read
+        if s.attrs.get("gen_ai.conversation.id")
+    }
+    groups: dict[str, list[Span]] = {}
+    first_line: dict[str, int] = {}
+    for line, span in read:
+        key = str(
+            span.attrs.get("gen_ai.conversation.id") or of_trace.get(span.trace) or f"trace-{span.trace}"
+        )
+        groups.setdefault(key, []).append(span)
+        first_line.setdefault(key, line)
     for key, spans in groups.items():
         yield guarded(path, first_line[key], lambda: _conversation(path, first_line[key], key, spans))  # noqa: B023
 

@@ -204,6 +204,7 @@ def test_the_latency_check_applies_to_imported_calls(tmp_path: Path) -> None:
 def test_redaction_applies_to_platform_exports(tmp_path: Path) -> None:
     _log, view = _import(tmp_path, "elevenlabs", "--redact")
     assert view["ended"]["detail"] == "[PHONE]"
+    assert view["imported"]["source_end_reason"] == "termination_reason=Call transferred to [PHONE]"
     _log2, vapi = _import(tmp_path / "v", "vapi", "--redact")
     said = " ".join(t["caller_text"] for t in vapi["turns"])
     assert "0401 555 123" not in said and "[PHONE]" in said
@@ -291,3 +292,18 @@ def test_calls_of_different_platforms_compare_and_diverge(tmp_path: Path) -> Non
         cli, ["--log", str(log), "divergence", cid["vapi"], cid["otel-genai"], "--json"]
     )
     assert json.loads(speakers.output)["divergence"]["reason"] == "speakers"
+
+
+def test_the_documented_minimal_examples_import(tmp_path: Path) -> None:
+    import re
+
+    doc = (PLATFORMS.parents[1] / "docs" / "importing.md").read_text()
+    blocks = re.findall(r"```json\n(.*?)```", doc, re.S)
+    assert len(blocks) == len(EXPECTED)
+    for platform, block in zip(EXPECTED, blocks, strict=True):
+        path = tmp_path / f"{platform}.json"
+        path.write_text(block)
+        assert detect_format(path, block) == platform
+        (conv,) = list(parse(path, block, "auto"))
+        assert isinstance(conv, ImportedConversation) and conv.turns, (platform, conv)
+        assert all(t.unpaired == "" for turn in conv.turns for t in turn.tools), platform
