@@ -307,3 +307,59 @@ def test_the_documented_minimal_examples_import(tmp_path: Path) -> None:
         (conv,) = list(parse(path, block, "auto"))
         assert isinstance(conv, ImportedConversation) and conv.turns, (platform, conv)
         assert all(t.unpaired == "" for turn in conv.turns for t in turn.tools), platform
+
+
+def _vapi_as_livekit(vapi: dict[str, Any], slot: str) -> dict[str, Any]:
+    """The Vapi fixture's call as a LiveKit session report would carry it (booking ``slot``)."""
+    items: list[dict[str, Any]] = []
+    for m in vapi["message"]["artifact"]["messages"]:
+        role = m["role"]
+        if role in ("bot", "user"):
+            items.append(
+                {
+                    "type": "message",
+                    "role": "assistant" if role == "bot" else "user",
+                    "content": [m["message"]],
+                }
+            )
+        elif role == "tool_calls":
+            for c in m["toolCalls"]:
+                args = json.loads(c["function"]["arguments"])
+                args = {**args, "slot": slot} if "slot" in args else args
+                items.append(
+                    {
+                        "type": "function_call",
+                        "call_id": c["id"],
+                        "name": c["function"]["name"],
+                        "arguments": json.dumps(args),
+                    }
+                )
+        elif role == "tool_call_result":
+            items.append({"type": "function_call_output", "call_id": m["toolCallId"], "output": m["result"]})
+    return {
+        "room_id": f"same-{slot[:3]}",
+        "chat_history": {"items": items},
+        "events": [{"type": "close", "reason": "participant_disconnected"}],
+    }
+
+
+def test_the_same_call_from_two_platforms_never_parts_and_a_changed_tool_call_is_found(
+    tmp_path: Path,
+) -> None:
+    vapi = json.loads(fixture("vapi").read_text())
+    log = str(tmp_path / "log")
+    for slot in ("Wednesday 09:00", "Wednesday 15:00"):
+        path = tmp_path / f"livekit-{slot[-5:-3]}.json"
+        path.write_text(json.dumps(_vapi_as_livekit(vapi, slot)))
+        res = CliRunner().invoke(cli, ["--log", log, "import", str(path), "--run-id", f"lk{slot[-5:-3]}"])
+        assert res.exit_code == 0, res.output
+    assert (
+        CliRunner().invoke(cli, ["--log", log, "import", str(fixture("vapi")), "--run-id", "v"]).exit_code
+        == 0
+    )
+    a = "v.imported.vapi-call-7f3a.0"
+    same = CliRunner().invoke(cli, ["--log", log, "divergence", a, "lk09.imported.same-Wed.0", "--json"])
+    assert json.loads(same.output)["divergence"] is None
+    moved = CliRunner().invoke(cli, ["--log", log, "divergence", a, "lk15.imported.same-Wed.0", "--json"])
+    found = json.loads(moved.output)["divergence"]
+    assert (found["turn"], found["reason"]) == (3, "tool_calls")
