@@ -8,7 +8,9 @@ coverage report says which intents of the real calls the suite has no scenario f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +20,21 @@ from polygon.app.runs import resolve_run
 from polygon.boundary import read_yaml
 from polygon.errors import SuiteError, UserInputError
 from polygon.events import EventLog
-from polygon.events.streams import conversation_of_stream, run_conversations
-from polygon.importing.drafting import Draft, clusters, coverage, draft, suite_intents
+from polygon.events.streams import conversation_of_stream, drafts_stream, run_conversations
+from polygon.importing.drafting import (
+    Draft,
+    clusters,
+    coverage,
+    draft,
+    refine_request,
+    refined,
+    suite_intents,
+    transcript_text,
+)
 from polygon.importing.formats import safe_key
+from polygon.models.hub import ModelHub
+from polygon.models.recorded import RecordedClient
+from polygon.recording import StreamRecorder
 from polygon.suite.loading import load_suite
 from polygon.transcript import build
 
@@ -37,9 +51,24 @@ class FromCalls:
     drafts: list[Draft]
     coverage: list[tuple[str, int, list[str]]]
     """(intent, calls, the suite's personas for it): an empty list is an uncovered intent."""
+    model: str = ""
+    """The model that corrected the rules' drafts (empty: rules only)."""
+    failures: list[str] = field(default_factory=list)
+    """Calls whose model answer was unusable: their drafts are the rules' alone."""
 
 
-def from_calls(log: EventLog, run_ref: str, suite: str | None, out: Path) -> FromCalls:
+@dataclass(frozen=True)
+class DraftModel:
+    """A model to correct the rules' drafts, its calls recorded in the log."""
+
+    model: str
+    hub: ModelHub
+    now: Callable[[], str]
+
+
+def from_calls(
+    log: EventLog, run_ref: str, suite: str | None, out: Path, with_model: DraftModel | None = None
+) -> FromCalls:
     """Draft personas and scenarios from RUN's calls into the new file ``out``."""
     if out.exists():
         raise UserInputError(f"{out}: already exists; drafts go to a new file, never over one")
@@ -47,14 +76,17 @@ def from_calls(log: EventLog, run_ref: str, suite: str | None, out: Path) -> Fro
     views = [
         build(conversation_of_stream(s), log.read_stream(s)) for s in log.streams(run_conversations(run_id))
     ]
-    drafts = [d for d in (draft(v) for v in views) if d is not None]
-    if not drafts:
+    pairs = [(d, v) for d, v in ((draft(v), v) for v in views) if d is not None]
+    if not pairs:
         raise UserInputError(f"run {run_id}: no call in which the caller said anything to draft from")
+    drafts, failures = [d for d, _ in pairs], list[str]()
+    if with_model is not None:
+        drafts, failures = _with_model(log, run_id, pairs, with_model)
     base, tools = _base(suite, views)
     covered = suite_intents(list(base.pop("personas", None) or _personas_file(suite, base)))
     grouped = clusters(drafts)
     report = coverage(grouped, covered)
-    text = _render(run_id, suite, base, tools, grouped, report)
+    text = _render(run_id, suite, base, tools, grouped, report, with_model.model if with_model else "")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
     try:
@@ -62,7 +94,43 @@ def from_calls(log: EventLog, run_ref: str, suite: str | None, out: Path) -> Fro
     except SuiteError:
         out.unlink()
         raise
-    return FromCalls(out, run_id, drafts, report)
+    return FromCalls(out, run_id, drafts, report, with_model.model if with_model else "", failures)
+
+
+def _with_model(
+    log: EventLog, run_id: str, pairs: list[tuple[Draft, Any]], with_model: DraftModel
+) -> tuple[list[Draft], list[str]]:
+    """Each draft corrected by one model request, every call recorded (a failed one keeps the rules')."""
+    stream = drafts_stream(run_id)
+    # one attempt per invocation: a second drafting records beside the first, never over it
+    attempt = f"{run_id}#{log.stream_length(stream)}"
+    sink = StreamRecorder(run_id=run_id, stream=stream, conversation=attempt, seed=0, now=with_model.now)
+    recorded = RecordedClient(
+        with_model.hub.client(with_model.model),
+        sink,
+        role="drafter",
+        model=with_model.model,
+        conversation_id=attempt,
+    )
+
+    async def one(i: int, rules: Draft, view: Any) -> Draft | str:
+        request = refine_request(rules, transcript_text(view), with_model.model)
+        answer = await recorded.complete(request, index=i, key=safe_key(rules.call))
+        if answer.text is None:
+            return f"{rules.call}: no answer ({'; '.join(answer.errors)[:160]})"
+        return refined(rules, answer.text)
+
+    async def every() -> list[Draft | str]:
+        try:
+            return list(await asyncio.gather(*(one(i, d, v) for i, (d, v) in enumerate(pairs))))
+        finally:
+            await with_model.hub.aclose()
+
+    results = asyncio.run(every())
+    if sink.pending:
+        log.append(sink.pending)
+    drafts = [r if isinstance(r, Draft) else rules for r, (rules, _) in zip(results, pairs, strict=True)]
+    return drafts, [r for r in results if isinstance(r, str)]
 
 
 def _personas_file(suite: str | None, base: dict[str, Any]) -> list[Any]:
@@ -110,10 +178,12 @@ def _render(
     tools: set[str],
     grouped: dict[str, list[Draft]],
     report: list[tuple[str, int, list[str]]],
+    model: str,
 ) -> str:
     lines = [
         f"# Drafted by `polygon scenarios from-calls {run_id}` from real calls, by rules over their",
-        "# transcripts (no model): one persona and scenario per call, clustered by intent. Edit freely;",
+        "# transcripts" + (f", corrected by {model}" if model else " (no model)") + ":",
+        "# one persona and scenario per call, clustered by intent. Edit freely.",
         f"# The suite they extend, {suite}, is not changed."
         if suite
         else "# No suite given: put your agent in configs.",

@@ -10,10 +10,12 @@ scenario for. Rules, not a model: a draft is a starting point for a person to ed
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from polygon.suite.schema import OUTCOMES, PERSONA_TYPES
 from polygon.transcript import ConversationView, ToolView
 
 INTENTS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -230,3 +232,93 @@ def coverage(
 ) -> list[tuple[str, int, list[str]]]:
     """(intent, calls, the suite's personas for it) for every intent found in the calls."""
     return [(intent, len(drafts), covered.get(intent, [])) for intent, drafts in found.items()]
+
+
+# -- with a model ------------------------------------------------------------------------------
+
+
+def transcript_text(view: ConversationView, limit: int = 12_000) -> str:
+    """The call as a model reads it: speakers, tool calls and their results."""
+    lines = []
+    for t in view.turns:
+        if t.caller_text:
+            lines.append(f"CALLER: {t.caller_text}")
+        for tool in t.tools:
+            result = json.dumps(tool.result, ensure_ascii=False)[:200]
+            lines.append(f"  TOOL {tool.tool}({json.dumps(tool.arguments, ensure_ascii=False)}) -> {result}")
+        if t.agent_text is not None:
+            lines.append(f"AGENT: {t.agent_text}")
+    if view.ended is not None:
+        lines.append(f"(call ended: {view.ended.reason} by {view.ended.by})")
+    return "\n".join(lines)[:limit]
+
+
+def refine_request(rules: Draft, transcript: str, model: str) -> dict[str, Any]:
+    """One model request: read the call, correct the rules' draft of its caller."""
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["intent", "type", "outcome", "goal", "facts"],
+        "properties": {
+            "intent": {"type": "string"},
+            "type": {"type": "string", "enum": list(PERSONA_TYPES)},
+            "outcome": {"type": "string", "enum": list(OUTCOMES)},
+            "goal": {"type": "string"},
+            "facts": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+    }
+    draft_json = json.dumps(
+        {
+            "intent": rules.intent,
+            "type": rules.type,
+            "outcome": rules.outcome,
+            "goal": rules.goal,
+            "facts": rules.facts,
+        },
+        ensure_ascii=False,
+    )
+    user = (
+        "Here is a real phone call to an agent:\n---\n"
+        f"{transcript}\n---\n"
+        "Describe its caller so the call can be re-enacted as a test: the intent in one or two words "
+        "(snake_case), the caller type, the outcome the caller wanted (not what happened), their goal "
+        "in a few words, and the facts they stated, as strings. A draft made by rules, to correct:\n"
+        f"{draft_json}"
+    )
+    return {
+        "model": model.split("/", 1)[-1],
+        "temperature": 0,
+        "seed": 0,
+        "messages": [{"role": "user", "content": user}],
+        "response_format": {"type": "json_schema", "json_schema": {"name": "caller", "schema": schema}},
+    }
+
+
+def refined(rules: Draft, answer: str | None) -> Draft | str:
+    """The rules' draft corrected by a model's answer, or why the answer is unusable.
+
+    The facts the rules found stay (the ``expect`` conditions name them); the model adds to them.
+    """
+    try:
+        data = json.loads(answer or "")
+        kind, outcome, goal = str(data["type"]), str(data["outcome"]), " ".join(str(data["goal"]).split())
+        facts = {str(k): str(v) for k, v in dict(data["facts"]).items()}
+        intent = re.sub(r"[^a-z0-9_]+", "_", str(data["intent"]).lower()).strip("_")[:40]
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        return f"{rules.call}: unusable answer ({type(exc).__name__}): {(answer or '')[:120]}"
+    if kind not in PERSONA_TYPES or outcome not in OUTCOMES or not goal or not intent:
+        return f"{rules.call}: unusable answer (type {kind!r}, outcome {outcome!r}, goal {goal!r})"
+    expect = (
+        {"end": ["transfer"]}
+        if outcome == "transfer"
+        else ({} if rules.outcome == "transfer" else rules.expect)
+    )
+    return replace(
+        rules,
+        intent=intent,
+        type=kind,
+        outcome=outcome,
+        goal=goal[:120],
+        facts={**facts, **rules.facts},
+        expect=expect,
+    )

@@ -110,3 +110,63 @@ def test_an_existing_file_is_never_overwritten(tmp_path: Path) -> None:
     out.write_text("mine\n")
     res = CliRunner().invoke(cli, ["--log", log, "scenarios", "from-calls", "real", "-o", str(out)])
     assert res.exit_code == 2 and "already exists" in res.output and out.read_text() == "mine\n"
+
+
+def test_a_model_corrects_the_drafts_and_every_call_is_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from polygon.events import LmdbLog
+    from polygon.events.streams import drafts_stream
+    from tests.models.fault_server import completion, serve
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    log = str(tmp_path / "log")
+    _invoke("--log", log, "import", *map(str, PLATFORMS), "--run-id", "real")
+    better = {
+        "intent": "book_cleaning",
+        "type": "busy",
+        "outcome": "success",
+        "goal": "a cleaning, Wednesday",
+        "facts": {"request": "cleaning"},
+    }
+
+    def answer(body: dict[str, object]) -> dict[str, object]:
+        said = json.dumps(body["messages"])
+        return completion(json.dumps(better) if "Ana Kovac" in said else "not json at all")
+
+    out = tmp_path / "suite.yaml"
+    with serve(["smart"]) as (url, server):
+        server.smart = answer
+        summary = json.loads(
+            _invoke(
+                "--log",
+                log,
+                "scenarios",
+                "from-calls",
+                "real",
+                "--suite",
+                clinic_suite_path(),
+                "-o",
+                str(out),
+                "--model",
+                "openai/drafter",
+                "--base-url",
+                url,
+                "--json",
+            )
+        )
+        assert len(server.requests) == 5
+    assert (
+        summary["model"] == "openai/drafter" and len(summary["failures"]) == 4
+    )  # they keep the rules' drafts
+    data = yaml.safe_load(out.read_text())
+    (vapi,) = [p for p in data["personas"] if "vapi-call-7f3a" in p["id"]]
+    assert vapi["id"].startswith("book_cleaning-") and vapi["type"] == "busy"
+    assert (
+        vapi["facts"]["request"] == "cleaning" and vapi["facts"]["name"] == "Ana Kovac"
+    )  # the rules' facts stay
+    assert "corrected by openai/drafter" in out.read_text()
+    with LmdbLog(tmp_path / "log", readonly=True) as opened:
+        calls = [e for e in opened.read_stream(drafts_stream("real")) if e.tag == "model.called"]
+    assert len(calls) == 5 and {c.payload.role for c in calls} == {"drafter"}
+    assert CliRunner().invoke(cli, ["--log", log, "run", str(out)]).exit_code == 0
