@@ -96,11 +96,15 @@ def test_deep_nesting_alone_is_one_line_error_on_every_path(tmp_path: Path, fmt:
     assert "deeper than" in res.output
 
 
-def test_a_deep_value_inside_a_record_reads_as_text_not_a_crash() -> None:
-    from polygon.importing.jsonread import JsonError, depth_of, loads
+def test_the_bounded_decoder_refuses_depth_past_its_cap_and_reads_the_rest() -> None:
+    from polygon.importing.jsonread import MAX_JSON_DEPTH, JsonError, loads
 
-    assert depth_of('{"a": "[[[[", "b": [[1]]}') == 3  # brackets inside strings do not count
-    assert depth_of('"unterminated [[[') == 0
+    deep = '{"a": ' + "[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH + "}"
     with pytest.raises(JsonError, match="deeper than"):
-        loads("{" + '"a":[' * 300 + "]" * 300 + "}")
-    assert loads('{"a": [[1]]}') == {"a": [[1]]}
+        loads(deep)  # the standard library reads it; what comes next would recurse into it
+    with pytest.raises(JsonError, match="deeper than"):
+        loads("[" * 100_000 + "]" * 100_000)
+    brackets_in_text = '{"a": "' + "[" * 1000 + '", "b": [[1]]}'
+    assert loads(brackets_in_text)["b"] == [[1]]  # brackets inside strings are not nesting
+    fits = "[" * (MAX_JSON_DEPTH - 1) + "]" * (MAX_JSON_DEPTH - 1)
+    assert isinstance(loads(fits), list)
