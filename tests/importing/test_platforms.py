@@ -23,6 +23,7 @@ from polygon.events.streams import labels_stream
 from polygon.importing.formats import ImportedConversation, ImportProblem, detect_format, parse
 
 PLATFORMS = Path(__file__).resolve().parents[2] / "examples" / "platforms"
+CLINIC_TRANSCRIPTS = PLATFORMS.parent / "clinic" / "transcripts.jsonl"
 
 
 def fixture(name: str) -> Path:
@@ -199,6 +200,18 @@ def test_the_latency_check_applies_to_imported_calls(tmp_path: Path) -> None:
             }
     assert checks["vapi"]["latency"].outcome == "fail" and "p95 1500 ms" in checks["vapi"]["latency"].detail
     assert checks["livekit"]["latency"].outcome == "pass"
+    # a transcript without timing is not a fast call: the check has nothing to measure
+    res = CliRunner().invoke(
+        cli, ["--log", str(log), "import", str(CLINIC_TRANSCRIPTS), "--run-id", "chat", "--suite", str(suite)]
+    )
+    assert res.exit_code == 0, res.output
+    with LmdbLog(log, readonly=True) as opened:
+        chat = [
+            e.payload
+            for e in opened.read_stream("conv/chat.imported.call-01.0")
+            if getattr(e.payload, "check", "") == "latency"
+        ]
+    assert [(c.outcome, c.detail) for c in chat] == [("n/a", "the imported call carries no per-turn timing")]
 
 
 def test_redaction_applies_to_platform_exports(tmp_path: Path) -> None:
