@@ -101,6 +101,7 @@ def _checked(
         return ImportProblem(str(path), line, f"{fmt}: the call has no messages")
     source_id = str(extra.get("id") or f"line{line}")
     label, note = extra.get("label", ("", ""))
+    reward = extra.get("reward")
     return ImportedConversation(
         key=safe_key(source_id),
         raw_key=source_id,
@@ -117,7 +118,8 @@ def _checked(
         end_source=ending.source,
         end_detail=ending.detail,
         label=label,
-        label_note=note,
+        reward=reward,
+        label_note=note or (f"score={reward}" if reward is not None else ""),
         label_by=f"platform:{fmt}",
     )
 
@@ -148,6 +150,16 @@ def _verdict(value: Any, field: str) -> tuple[str, str]:
     if text in verdict:
         return verdict[text], f"{field}={value}"
     return "", ""
+
+
+def _score(value: Any) -> float | None:
+    """A numeric outcome (``7``, ``"85"``), kept as it came; None for anything else."""
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            return None
+    return number(value)
 
 
 def _tool_spec(tool: Any) -> dict[str, Any] | None:
@@ -252,6 +264,7 @@ def _vapi(record: dict[str, Any]) -> _Read:
         "system": system,
         "tools": [t for t in (_tool_spec(x) for x in _list(model.get("tools"))) if t],
         "label": _verdict(analysis.get("successEvaluation"), "analysis.successEvaluation"),
+        "reward": _score(analysis.get("successEvaluation")),  # a NumericScale/PercentageScale rubric
     }
     return items, vapi_ending(reason, _vapi_destination(report, call, artifact)), extra
 

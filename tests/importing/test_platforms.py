@@ -376,3 +376,16 @@ def test_the_same_call_from_two_platforms_never_parts_and_a_changed_tool_call_is
     moved = CliRunner().invoke(cli, ["--log", log, "divergence", a, "lk15.imported.same-Wed.0", "--json"])
     found = json.loads(moved.output)["divergence"]
     assert (found["turn"], found["reason"]) == (3, "tool_calls")
+
+
+def test_a_numeric_platform_evaluation_is_a_reward_label(tmp_path: Path) -> None:
+    doc = json.loads(fixture("vapi").read_text())
+    doc["message"]["analysis"]["successEvaluation"] = "8"  # a NumericScale rubric
+    path = tmp_path / "vapi.json"
+    path.write_text(json.dumps(doc))
+    log = tmp_path / "log"
+    assert CliRunner().invoke(cli, ["--log", str(log), "import", str(path), "--run-id", "v"]).exit_code == 0
+    with LmdbLog(log, readonly=True) as opened:
+        (label,) = [e.payload for e in opened.read_stream(labels_stream("v"))]
+    assert isinstance(label, LabelRecorded)
+    assert (label.verdict, label.reward, label.by, label.note) == ("", 8.0, "platform:vapi", "score=8.0")
