@@ -208,7 +208,10 @@ def _vapi(record: dict[str, Any]) -> _Read:
         report = _dict(record["message"])
     call = _dict(report.get("call")) or report
     artifact = _dict(report.get("artifact")) or _dict(call.get("artifact"))
-    messages = _list(artifact.get("messages")) or _list(call.get("messages")) or _list(report.get("messages"))
+    messages = _list(artifact.get("messages"))
+    if not messages and ("endedReason" in call or "endedReason" in report):
+        # older call objects carry the messages at the top; only a call object's, not any chat
+        messages = _list(call.get("messages")) or _list(report.get("messages"))
     if not messages:
         return "vapi: no artifact.messages in the call"
     items: list[Item] = []

@@ -389,3 +389,15 @@ def test_a_numeric_platform_evaluation_is_a_reward_label(tmp_path: Path) -> None
         (label,) = [e.payload for e in opened.read_stream(labels_stream("v"))]
     assert isinstance(label, LabelRecorded)
     assert (label.verdict, label.reward, label.by, label.note) == ("", 8.0, "platform:vapi", "score=8.0")
+
+
+@pytest.mark.parametrize("platform", list(EXPECTED))
+def test_a_wrong_format_imports_nothing(tmp_path: Path, platform: str) -> None:
+    # OpenAI chat records read as a platform's export are problems, not half-read calls
+    res = CliRunner().invoke(
+        cli, ["--log", str(tmp_path / "log"), "import", str(CLINIC_TRANSCRIPTS), "--format", platform]
+    )
+    assert res.exit_code == 2 and "no conversation could be imported" in res.output
+    other = "retell" if platform != "retell" else "vapi"
+    res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "import", str(fixture(other)), "--format", platform])
+    assert res.exit_code == 2 and "Traceback" not in res.output
