@@ -23,6 +23,8 @@ from polygon.app.import_ import ImportOptions, _events
 from polygon.errors import PolygonError
 from polygon.events import MemoryLog
 from polygon.events.families import ModelCalled
+from polygon.events.streams import conversation_stream
+from polygon.importing.drafting import draft
 from polygon.importing.formats import FORMATS, ImportedConversation, ImportProblem, parse
 from polygon.models import answer_from_body
 from polygon.models.recorded import model_called
@@ -33,6 +35,7 @@ from polygon.simulate.agents import AgentError, AgentReply, coerce_reply
 from polygon.simulate.agents.http import decode_reply
 from polygon.simulate.engine import checked_reply
 from polygon.suite.loading import load_suite
+from polygon.transcript import build
 
 EXAMPLES = int(os.environ.get("POLYGON_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(
@@ -217,8 +220,15 @@ def test_platform_exports_become_conversations_or_problems(
     for item in parse(Path("fuzz.json"), text, "auto" if detected else platform):
         assert isinstance(item, ImportedConversation | ImportProblem)
         if isinstance(item, ImportedConversation):
-            for pending in _events("r", item, item.key, ImportOptions(redact=True), {}, lambda: ""):
+            batch = _events("r", item, item.key, ImportOptions(redact=True), {}, lambda: "")
+            for pending in batch:
                 _encodes(pending.event)
+            # what was imported can be drafted into a scenario, whatever it holds
+            log = MemoryLog()
+            log.append(batch)
+            cid = f"r.imported.{item.key}.0"
+            drafted = draft(build(cid, log.read_stream(conversation_stream(cid))))
+            assert drafted is None or all(isinstance(v, str) for v in drafted.facts.values())
 
 
 # -- model answers ----------------------------------------------------------------------------
