@@ -401,3 +401,13 @@ def test_a_wrong_format_imports_nothing(tmp_path: Path, platform: str) -> None:
     other = "retell" if platform != "retell" else "vapi"
     res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "import", str(fixture(other)), "--format", platform])
     assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def test_importing_the_platform_exports_again_writes_nothing(tmp_path: Path) -> None:
+    files = [str(fixture(p)) for p in EXPECTED]
+    runs = [
+        json.loads(CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "import", *files, "--json"]).output)
+        for _ in range(2)
+    ]
+    assert runs[0]["conversations"] == 5 and runs[0]["written"] > 0
+    assert runs[1]["run_id"] == runs[0]["run_id"] and runs[1]["written"] == 0  # labels included
