@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from polygon.importing.calls import Call, Item, Result, Said, assemble, text_of
+from polygon.importing.calls import Call, Item, Result, Said, assemble, number, text_of
 from polygon.importing.formats import (
     MALFORMED,
     ImportedConversation,
@@ -140,6 +140,7 @@ def _conversation(path: Path, line: int, key: str, spans: list[Span]) -> Parsed:
     }
     if not model:
         return ImportProblem(str(path), line, f"otel-genai {key}: no model span with gen_ai messages")
+    turn_spans = [s for s in spans if number(s.attrs.get("turn.user_bot_latency_seconds")) is not None]
     items: list[Item] = []
     seen: list[dict[str, Any]] = []
     system, tools = "", list[dict[str, Any]]()
@@ -152,7 +153,9 @@ def _conversation(path: Path, line: int, key: str, spans: list[Span]) -> Parsed:
         outputs = _messages(span.attrs.get("gen_ai.output.messages"))
         # the caller finished speaking when the model was first asked; the reply is out when it answers
         items += _items(new, asked=span.start_ns / 1e9, answered=None)
-        items += _items(outputs, asked=None, answered=span.end_ns / 1e9)
+        items += _items(
+            outputs, asked=None, answered=span.end_ns / 1e9, measured=_turn_latency(span, turn_spans)
+        )
         seen = seen + new + outputs
     items = _with_tool_results(items, tool_spans)
     turns = assemble(items)
@@ -203,7 +206,16 @@ def _parts_text(message: dict[str, Any]) -> list[str]:
     )
 
 
-def _items(messages: list[dict[str, Any]], asked: float | None, answered: float | None) -> list[Item]:
+def _turn_latency(span: Span, turns: list[Span]) -> float | None:
+    """Pipecat's own measure (``turn.user_bot_latency_seconds`` on the turn span around a model span), ms."""
+    around = [t for t in turns if t.start_ns <= span.start_ns <= t.end_ns]
+    seconds = number(around[-1].attrs.get("turn.user_bot_latency_seconds")) if around else None
+    return round(seconds * 1000, 3) if seconds is not None else None
+
+
+def _items(
+    messages: list[dict[str, Any]], asked: float | None, answered: float | None, measured: float | None = None
+) -> list[Item]:
     out: list[Item] = []
     for m in messages:
         role = m.get("role")
@@ -223,7 +235,7 @@ def _items(messages: list[dict[str, Any]], asked: float | None, answered: float 
         if role == "user":
             out.append(Said("caller", said, None, asked))
         elif role == "assistant":
-            out.append(Said("agent", said, answered, answered))
+            out.append(Said("agent", said, answered, answered, measured))
     return out
 
 

@@ -399,15 +399,40 @@ def test_a_wrong_format_imports_nothing(tmp_path: Path, platform: str) -> None:
     )
     assert res.exit_code == 2 and "no conversation could be imported" in res.output
     other = "retell" if platform != "retell" else "vapi"
-    res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "import", str(fixture(other)), "--format", platform])
+    res = CliRunner().invoke(
+        cli, ["--log", str(tmp_path / "log"), "import", str(fixture(other)), "--format", platform]
+    )
     assert res.exit_code == 2 and "Traceback" not in res.output
 
 
 def test_importing_the_platform_exports_again_writes_nothing(tmp_path: Path) -> None:
     files = [str(fixture(p)) for p in EXPECTED]
     runs = [
-        json.loads(CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "import", *files, "--json"]).output)
+        json.loads(
+            CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "import", *files, "--json"]).output
+        )
         for _ in range(2)
     ]
     assert runs[0]["conversations"] == 5 and runs[0]["written"] > 0
     assert runs[1]["run_id"] == runs[0]["run_id"] and runs[1]["written"] == 0  # labels included
+
+
+def test_pipecat_turn_latency_is_the_replys_latency_when_the_trace_has_it(tmp_path: Path) -> None:
+    doc = json.loads(fixture("otel-genai").read_text())
+    spans = doc["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    third = next(s for s in spans if s["spanId"] == "a3")
+    spans.append(
+        {
+            "traceId": third["traceId"],
+            "spanId": "turn2",
+            "name": "turn",
+            "startTimeUnixNano": str(int(third["startTimeUnixNano"]) - 2_000_000_000),
+            "endTimeUnixNano": str(int(third["endTimeUnixNano"]) + 1_000_000_000),
+            "attributes": [{"key": "turn.user_bot_latency_seconds", "value": {"doubleValue": 0.65}}],
+        }
+    )
+    path = tmp_path / "trace.json"
+    path.write_text(json.dumps(doc))
+    (conv,) = list(parse(path, path.read_text(), "auto"))
+    assert isinstance(conv, ImportedConversation)
+    assert [t.latency_ms for t in conv.turns] == [1500.0, 650.0]  # the first turn has no turn span
