@@ -81,8 +81,10 @@ def import_(
     transfer_tools: tuple[str, ...],
     as_json: bool,
 ) -> None:
-    """Import production transcripts as a scored run (Polygon JSONL, OpenAI chat, SPEAKER: text).
+    """Import production calls as a scored run (JSONL, OpenAI chat, text, voice platforms' exports).
 
+    Formats: polygon-jsonl, openai-chat, text (SPEAKER: text), and the platforms' own call
+    exports: vapi, retell, elevenlabs, livekit, otel-genai (OTLP JSON). auto detects them.
     Importing the same files again changes nothing. Malformed records are reported with
     their file and line and skipped (or, with --strict, refused).
     """

@@ -87,6 +87,14 @@ def labels_stream(run_id: str) -> str:
     return f"{LABELS_PREFIX}{run_id}"
 
 
+DRAFTS_PREFIX = "drafts/"
+
+
+def drafts_stream(run_id: str) -> str:
+    """The model calls that drafted scenarios from an imported run's calls."""
+    return f"{DRAFTS_PREFIX}{run_id}"
+
+
 def sweep_stream(sweep_id: str) -> str:
     """A sweep's own stream."""
     return f"{SWEEP_PREFIX}{sweep_id}"

@@ -52,6 +52,8 @@ class ToolView(msgspec.Struct, kw_only=True):
     latency_ms: float
     validated: bool = True
     stub_broken: bool = False
+    unpaired: str = ""
+    """An imported call without its partner in the export (see ``tool.called``)."""
 
 
 class TurnView(msgspec.Struct, kw_only=True):
@@ -136,6 +138,7 @@ def apply(view: ConversationView, env: Envelope) -> ConversationView:
                 latency_ms=p.latency_ms,
                 validated=p.validated,
                 stub_broken=p.stub_broken,
+                unpaired=p.unpaired,
             )
         )
     elif isinstance(p, PhoneApplied):

@@ -38,6 +38,8 @@ def header_lines(view: ConversationView) -> Iterator[str]:
     if view.imported is not None:
         i = view.imported
         yield f"  imported from {i.source_file}:{i.line} ({i.format})"
+        if i.source_id:
+            yield f"  platform call id: {i.source_id}"
 
 
 def turn_lines(t: TurnView) -> Iterator[str]:
@@ -75,6 +77,8 @@ def _tool_lines(tool: ToolView) -> Iterator[str]:
     args = json.dumps(tool.arguments, ensure_ascii=False, sort_keys=True)
     validity = "valid" if tool.valid else "INVALID: " + "; ".join(tool.validation_errors)
     yield f"    tool #{tool.seq} {tool.tool}({args}) — {validity}, {tool.latency_ms:.0f} ms"
+    if tool.unpaired:
+        yield f"      UNPAIRED: {tool.unpaired}"
     if tool.fault:
         yield f"      injected fault: {tool.fault}"
     if tool.error:
@@ -92,6 +96,8 @@ def ending_lines(view: ConversationView) -> Iterator[str]:
     loop = " (loop detected)" if e.loop_detected else ""
     detail = f": {e.detail}" if e.detail else ""
     yield f"── ended #{view.ended_seq}: {e.reason} by {e.by} after {e.turns} turns{loop}{detail}"
+    if view.imported is not None and view.imported.source_end_reason:
+        yield f"  the platform said: {view.imported.source_end_reason}"
     for store, state in sorted(e.final_state.items()):
         yield f"  final {store}: {json.dumps(state, ensure_ascii=False, sort_keys=True)}"
 

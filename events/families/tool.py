@@ -41,3 +41,6 @@ class ToolCalled(Event, frozen=True, kw_only=True, tag="tool.called"):
     """The stub itself failed (its template does not render): the simulator's fault."""
     validated: bool = True
     """False when no schema was known (an imported call without a suite): ``valid`` says nothing."""
+    unpaired: str = ""
+    """An imported call with no partner in the export: ``no result in the export`` (a call
+    nothing answered) or ``no call in the export`` (a result for an id never called)."""

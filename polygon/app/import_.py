@@ -53,7 +53,6 @@ from polygon.importing.formats import (
     TRANSFER_TOOLS,
     ImportedConversation,
     ImportProblem,
-    detect_format,
     ending_of,
     is_ending_tool,
     parse,
@@ -63,6 +62,7 @@ from polygon.importing.redaction import redact, redact_value
 from polygon.recording import StreamRecorder
 from polygon.score.conversation import JudgeSettings, make_judge
 from polygon.score.rubric import load_rubric
+from polygon.simulate.engine import percentile
 from polygon.suite.loading import LoadedSuite
 
 
@@ -101,7 +101,7 @@ def _read(paths: Sequence[Path], fmt: str) -> tuple[list[ImportedConversation], 
     for path in paths:
         text = _read_text(path)
         digest.update(f"{path.name}\0{content_hash(text)}\0".encode())
-        for item in parse(path, text, detect_format(path, text) if fmt == "auto" else fmt):
+        for item in parse(path, text, fmt):  # auto: detected by the importers' own decoder
             (problems if isinstance(item, ImportProblem) else conversations).append(item)  # type: ignore[arg-type]
     return conversations, problems, digest.hexdigest()
 
@@ -171,7 +171,8 @@ def _carried_labels(
             conversation_id=conversation_id(run_id, options.config, scenarios[id(c)], 0),
             verdict=c.label,
             reward=c.reward,
-            by="transcript",
+            by=c.label_by,
+            note=c.label_note,
             source=f"{Path(c.source_file).name}:{c.line}",
         )
         for c in conversations
@@ -181,7 +182,8 @@ def _carried_labels(
     existing = {
         env.payload.conversation_id
         for env in log.read_stream(labels_stream(run_id))
-        if isinstance(env.payload, LabelRecorded) and env.payload.by == "transcript"
+        if isinstance(env.payload, LabelRecorded)
+        and (env.payload.by == "transcript" or env.payload.by.startswith("platform:"))
     }
     return record_labels(log, [c for c in carried if c.conversation_id not in existing], now=now)
 
@@ -267,6 +269,7 @@ def _events(
             trial=0,
             seed=0,
             agent=f"imported:{Path(conv.source_file).name}",
+            latency_budget_ms=options.suite.suite.latency_budget_ms if options.suite else 0.0,
         ),
     )
     emit(
@@ -280,12 +283,20 @@ def _events(
             source_hash=conv.source_hash,
             redacted=options.redact,
             system_prompt=clean(conv.system_prompt),
+            source_id=safe_text(conv.source_id),
+            source_end_reason=clean(conv.end_source),  # free text may name a number (ElevenLabs)
+            tools=[to_builtins(log_safe(t)) for t in conv.tools],
         ),
     )
     tool_end, tool_by, end_turn = ending_of(conv, options.end_tools, options.transfer_tools)
     last_agent = max((n for n, t in enumerate(conv.turns, start=1) if t.agent is not None), default=0)
     # the agent's words that go with the end: its last turn, or the turn of the tool call
     mark = last_agent if tool_end and end_turn >= last_agent else end_turn
+    reason, by = _ending(conv, tool_end, tool_by)
+    # the agent's hang-up or transfer that the platform reports marks the agent's last words
+    agent_end = tool_end or (reason if by == "agent" and reason in ("hangup", "transfer") else "")
+    if agent_end and not tool_end:
+        mark = last_agent
     for n, turn in enumerate(conv.turns, start=1):
         if turn.caller:
             emit(
@@ -308,22 +319,35 @@ def _events(
                     speaker="agent",
                     text=clean(turn.agent),
                     # an end-of-call tool ends the call with the agent's last words
-                    ends_call=tool_end if tool_end and n == mark else "",
+                    ends_call=agent_end if agent_end and n == mark else "",
+                    latency_ms=turn.latency_ms or 0.0,
                 ),
                 turn=n,
             )
-    reason = conv.end_reason or tool_end or "imported"
+    latencies = [t.latency_ms for t in conv.turns if t.agent is not None and t.latency_ms is not None]
     emit(
         ENDED,
         ConversationEnded(
             conversation_id=cid,
             reason=reason,
-            by=tool_by if tool_end and not conv.end_reason else "unknown",
+            by=by,
             turns=len(conv.turns),
+            detail=clean(conv.end_detail),
+            latency_p50_ms=percentile(latencies, 50),
+            latency_p95_ms=percentile(latencies, 95),
         ),
         turn=len(conv.turns),
     )
     return sink.pending
+
+
+def _ending(conv: ImportedConversation, tool_end: str, tool_by: str) -> tuple[str, str]:
+    """(reason, by): the platform's own end when the export has one, else the ending tool's."""
+    if conv.end_reason:
+        return conv.end_reason, conv.end_by or "unknown"
+    if tool_end:
+        return tool_end, tool_by
+    return "imported", conv.end_by or "unknown"
 
 
 def _tool_event(
@@ -354,4 +378,5 @@ def _tool_event(
         result=to_builtins(result),
         error=safe_text(redact(tool.error) if masked else tool.error),
         validated=bool(validators),
+        unpaired=tool.unpaired,
     )

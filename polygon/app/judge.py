@@ -150,7 +150,8 @@ def _judge_on_ray(
 def judge_context(started: RunStarted, view: ConversationView) -> JudgeContext:
     """The prompt and tools the call was made under: recorded with the run, or carried by an import."""
     if view.imported is not None:
-        return JudgeContext(prompt=view.imported.system_prompt or None, tools=list(started.tools))
+        tools = list(view.imported.tools) or list(started.tools)  # the export's own, when it had them
+        return JudgeContext(prompt=view.imported.system_prompt or None, tools=tools)
     config = view.started.config if view.started else ""
     return JudgeContext(prompt=started.prompts.get(config), tools=list(started.tools))
 

@@ -9,7 +9,6 @@ and line; the caller decides whether to skip it or refuse the file.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import math
@@ -20,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from polygon.events.streams import conversation_of_stream, is_conversation_stream
+from polygon.importing.jsonread import JsonError, loads
 
-FORMATS = ("polygon-jsonl", "openai-chat", "text")
+FORMATS = ("polygon-jsonl", "openai-chat", "text", "vapi", "retell", "elevenlabs", "livekit", "otel-genai")
 CALLER_NAMES = frozenset({"caller", "user", "customer", "client", "c", "u", "patient", "human"})
 AGENT_NAMES = frozenset({"agent", "assistant", "bot", "a", "ai", "receptionist", "operator", "system-agent"})
 END_CALL_TOOLS = frozenset(
@@ -29,7 +29,10 @@ END_CALL_TOOLS = frozenset(
 )
 """Tool names that end a call on common voice platforms (OpenAI-style agents, Vapi, Retell, …)."""
 TRANSFER_TOOLS = frozenset(
-    {"transfer_call", "transferCall", "transfer_to_human", "transferToHuman", "transfer", "handoff"}
+    {
+        *("transfer_call", "transferCall", "transfer_to_human", "transferToHuman", "transfer", "handoff"),
+        *("transfer_to_number", "transfer_to_agent"),  # ElevenLabs' system tools
+    }
 )
 """Tool names that hand the call to a person."""
 _LINE = re.compile(r"^\s*([A-Za-z][\w .-]{0,30}?)\s*:\s*(.*)$")
@@ -44,6 +47,8 @@ class ImportedTool:
     arguments: Any
     result: Any = None
     error: str = ""
+    unpaired: str = ""
+    """Why the call has no partner in the export (a call without a result, or the reverse)."""
 
 
 @dataclass
@@ -53,6 +58,8 @@ class ImportedTurn:
     caller: str = ""
     agent: str | None = None
     tools: list[ImportedTool] = field(default_factory=list)
+    latency_ms: float | None = None
+    """How long the agent took to answer, when the export's timing says."""
 
 
 @dataclass
@@ -73,6 +80,20 @@ class ImportedConversation:
     """``pass`` or ``fail`` when the record carries a ``label`` (a human verdict)."""
     reward: float | None = None
     """A numeric ``reward`` the record carries (an outcome known to whoever exported it)."""
+    label_by: str = "transcript"
+    """Who gave ``label``/``reward``: ``transcript``, or ``platform:NAME`` for its own analysis."""
+    label_note: str = ""
+    """The outcome as the platform wrote it (``successEvaluation=true``)."""
+    source_id: str = ""
+    """The platform's id of the call."""
+    end_by: str = ""
+    """Who ended the call (caller, agent, engine), when the export says."""
+    end_source: str = ""
+    """The platform's own end value (``endedReason=customer-ended-call``)."""
+    end_detail: str = ""
+    """Transfer destination or error text that came with the end."""
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    """Tool definitions the export carries (for the judge's context)."""
 
 
 @dataclass(frozen=True)
@@ -94,28 +115,49 @@ def _hash(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
+record_hash = _hash
+
+
 def detect_format(path: Path, text: str) -> str:
-    """Guess the format from the content."""
+    """Guess the format from the content: the first line's record, or the whole document's."""
+    from polygon.importing.platforms import sniff  # the platforms build on this module
+
     first = next((line for line in text.splitlines() if line.strip()), "")
     if first.lstrip().startswith(("{", "[")):
         try:
-            data = json.loads(first)
-        except ValueError:
-            return "openai-chat"  # a whole-file JSON document
+            data = loads(first)  # the importers' bounded decoder: a hostile line is not a crash
+        except JsonError:
+            try:
+                data = loads(text.strip())  # a whole-file JSON document, pretty-printed
+            except JsonError:
+                return "openai-chat"  # a bad line: the importer reports it as one
         if isinstance(data, dict) and "tag" in data and "stream" in data:
             return "polygon-jsonl"
-        return "openai-chat"
+        return sniff(data) or "openai-chat"
     return "text"
 
 
 def parse(path: Path, text: str, fmt: str) -> Iterator[Parsed]:
-    """Every conversation (or problem) in one file; a record of any shape is at worst a problem."""
+    """Every conversation (or problem) in one file; a record of any shape is at worst a problem.
+
+    ``auto`` detects the format first (through the same bounded decoder as the importers).
+    """
+    if fmt == "auto":
+        fmt = detect_format(path, text)
     if fmt == "text":
         yield from _text(path, text)
     elif fmt == "openai-chat":
         yield from _openai(path, text)
     elif fmt == "polygon-jsonl":
         yield from _polygon(path, text)
+    elif fmt == "otel-genai":
+        from polygon.importing.otel import parse_otel  # builds on this module
+
+        yield from parse_otel(path, text)
+    elif fmt in FORMATS:
+        from polygon.importing.platforms import parse_platform  # builds on this module
+
+        yield from parse_platform(path, text, fmt)
     else:
         yield ImportProblem(str(path), 0, f"unknown format {fmt!r} (use {', '.join(FORMATS)})")
 
@@ -130,6 +172,10 @@ def _guarded(path: Path, number: int, build: Callable[[], Parsed]) -> Parsed:
     except _MALFORMED as exc:
         what = " ".join(str(exc).split())[:160]
         return ImportProblem(str(path), number, f"malformed record ({type(exc).__name__}: {what})")
+
+
+guarded = _guarded
+MALFORMED = _MALFORMED
 
 
 # -- plain text ----------------------------------------------------------------------------
@@ -190,8 +236,8 @@ def _openai(path: Path, text: str) -> Iterator[Parsed]:
         stripped.startswith("{") and "\n" in stripped and _is_one_document(stripped)
     ):
         try:
-            whole = json.loads(stripped)
-        except (ValueError, RecursionError):
+            whole = loads(stripped)
+        except JsonError:
             whole = None
     if whole is not None:
         yield _guarded(path, 1, lambda: _openai_record(path, 1, whole, stripped))
@@ -200,17 +246,17 @@ def _openai(path: Path, text: str) -> Iterator[Parsed]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except (ValueError, RecursionError) as exc:
-            yield ImportProblem(str(path), number, f"not valid JSON ({getattr(exc, 'msg', exc)})")
+            record = loads(line)
+        except JsonError as exc:
+            yield ImportProblem(str(path), number, f"not valid JSON ({exc})")
             continue
         yield _guarded(path, number, lambda: _openai_record(path, number, record, line))  # noqa: B023
 
 
 def _is_one_document(text: str) -> bool:
     try:
-        json.loads(text)
-    except (ValueError, RecursionError):
+        loads(text)
+    except JsonError:
         return False
     return True
 
@@ -283,8 +329,7 @@ def _chat_turns(messages: list[dict[str, Any]]) -> tuple[str, list[ImportedTurn]
                 if not isinstance(fn, dict):
                     return system, turns, f"message {i}: a tool call without a function object"
                 args: Any = fn.get("arguments", "")
-                with contextlib.suppress(ValueError, RecursionError):  # kept raw, recorded invalid
-                    args = json.loads(args) if isinstance(args, str) else args
+                args = json_or_raw(args)  # unreadable: kept raw, recorded invalid
                 tool = ImportedTool(
                     call_id=str(call.get("id", f"call{i}")), name=str(fn.get("name", "")), arguments=args
                 )
@@ -300,13 +345,20 @@ def _chat_turns(messages: list[dict[str, Any]]) -> tuple[str, list[ImportedTurn]
                     turns,
                     f"message {i}: tool result for unknown tool_call_id {m.get('tool_call_id')!r}",
                 )
-            try:
-                answered.result = json.loads(content)
-            except (ValueError, RecursionError):
-                answered.result = content
+            answered.result = json_or_raw(content)
         else:
             return system, turns, f"message {i}: unknown role {role!r}"
     return system, turns, ""
+
+
+def json_or_raw(value: Any) -> Any:
+    """A string holding JSON decoded (bounded), any other value or unreadable text as it is."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return loads(value)
+    except JsonError:
+        return value
 
 
 def ending_of(
@@ -352,7 +404,7 @@ def _polygon(path: Path, text: str) -> Iterator[Parsed]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = loads(line)
             stream, payload = record["stream"], record["payload"]
             if not isinstance(payload, dict):
                 raise TypeError("payload is not an object")

@@ -392,6 +392,8 @@ def latency(view: ConversationView) -> CheckRecorded:
     budget = view.started.latency_budget_ms if view.started else 0.0
     if not budget or view.ended is None:
         return _result(view, "latency", "n/a", "the suite sets no latency_budget_ms")
+    if view.imported is not None and not any(t.agent_latency_ms for t in view.turns):
+        return _result(view, "latency", "n/a", "the imported call carries no per-turn timing")
     p95 = view.ended.latency_p95_ms
     slowest = max(
         (t for t in view.turns if t.agent_text is not None), key=lambda t: t.agent_latency_ms, default=None

@@ -185,7 +185,8 @@ class PersonaSpec(_Strict):
 
 
 EndReason = Literal[
-    "caller_done", "hangup", "transfer", "max_turns", "loop", "agent_error", "simulator_error", "diverged"
+    "caller_done", "hangup", "transfer", "max_turns", "loop", "agent_error", "simulator_error", "diverged",
+    "timeout",  # an imported call the platform ended on silence
 ]
 
 

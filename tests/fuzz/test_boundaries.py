@@ -16,14 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from polygon.app.import_ import ImportOptions, _events
 from polygon.errors import PolygonError
 from polygon.events import MemoryLog
 from polygon.events.families import ModelCalled
-from polygon.importing.formats import ImportedConversation, ImportProblem, parse
+from polygon.events.streams import conversation_stream
+from polygon.importing.drafting import draft
+from polygon.importing.formats import FORMATS, ImportedConversation, ImportProblem, parse
 from polygon.models import answer_from_body
 from polygon.models.recorded import model_called
 from polygon.probe.answering import parse_answer
@@ -33,6 +35,7 @@ from polygon.simulate.agents import AgentError, AgentReply, coerce_reply
 from polygon.simulate.agents.http import decode_reply
 from polygon.simulate.engine import checked_reply
 from polygon.suite.loading import load_suite
+from polygon.transcript import build
 
 EXAMPLES = int(os.environ.get("POLYGON_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(
@@ -136,15 +139,34 @@ RECORD = st.one_of(
 )
 
 
+HOSTILE_LINE = st.one_of(
+    st.integers(min_value=200, max_value=100_000).map(lambda n: "[" * n + "]" * n),
+    st.integers(min_value=200, max_value=5_000).map(lambda n: '{"a":' * n + "1" + "}" * n),
+    st.integers(min_value=1, max_value=5_000).map(lambda n: "[" * n),
+    TEXT,
+)
+"""Lines no record strategy makes: nesting past every decoder's depth, unclosed, not JSON."""
+
+
 @FUZZ
-@given(st.lists(RECORD, min_size=1, max_size=3), st.sampled_from(["openai-chat", "polygon-jsonl", "text"]))
-def test_transcripts_become_conversations_or_problems(records: list[Any], fmt: str) -> None:
+@given(
+    st.lists(RECORD, min_size=1, max_size=3),
+    st.sampled_from(["auto", *FORMATS]),
+    st.lists(st.tuples(st.integers(min_value=0, max_value=3), HOSTILE_LINE), max_size=2),
+)
+@example([{"id": "a", "messages": []}], "auto", [(0, "[" * 100_000 + "]" * 100_000)])  # issue 24
+def test_transcripts_become_conversations_or_problems(
+    records: list[Any], fmt: str, hostile: list[tuple[int, str]]
+) -> None:
+    # every importer path, with and without --format (auto detects through the same decoder)
     lines = []
     for r in records:
         try:
             lines.append(json.dumps(r, ensure_ascii=False))
         except ValueError:
             lines.append(str(r))
+    for at, line in hostile:
+        lines.insert(min(at, len(lines)), line)
     text = "\n".join(lines) if fmt != "text" else "\n".join(f"CALLER: {line}\nAGENT: ok" for line in lines)
     options = ImportOptions(redact=True)
     for item in parse(Path("fuzz.jsonl"), text, fmt):
@@ -152,6 +174,61 @@ def test_transcripts_become_conversations_or_problems(records: list[Any], fmt: s
         if isinstance(item, ImportedConversation):
             for pending in _events("r", item, item.key, options, {}, lambda: ""):
                 _encodes(pending.event)
+
+
+PLATFORM_FIXTURES = {
+    name: json.loads((Path(__file__).resolve().parents[2] / "examples" / "platforms" / f"{name}.json").read_text())
+    for name in ("vapi", "retell", "elevenlabs", "livekit", "otel-genai")
+}
+
+
+def _all_paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix] if prefix else []
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+    for key, child in children:
+        out += _all_paths(child, (*prefix, key))
+    return out
+
+
+PLATFORM_PATHS = {name: _all_paths(doc) for name, doc in PLATFORM_FIXTURES.items()}
+
+
+@FUZZ
+@given(
+    st.sampled_from(sorted(PLATFORM_FIXTURES)),
+    st.lists(st.tuples(st.integers(min_value=0), st.one_of(JSONISH, HOSTILE_LINE)), min_size=1, max_size=3),
+    st.booleans(),
+)
+def test_platform_exports_become_conversations_or_problems(
+    platform: str, changes: list[tuple[int, Any]], detected: bool
+) -> None:
+    # each platform's fixture with values swapped for hostile ones, read with and without --format
+    doc = json.loads(json.dumps(PLATFORM_FIXTURES[platform]))
+    for pick, value in changes:
+        paths = _all_paths(doc)
+        if not paths:
+            break
+        *parents, last = paths[pick % len(paths)]
+        node = doc
+        for step in parents:
+            node = node[step]
+        node[last] = value
+    try:
+        text = json.dumps(doc, ensure_ascii=False)
+    except ValueError:
+        text = str(doc)
+    for item in parse(Path("fuzz.json"), text, "auto" if detected else platform):
+        assert isinstance(item, ImportedConversation | ImportProblem)
+        if isinstance(item, ImportedConversation):
+            batch = _events("r", item, item.key, ImportOptions(redact=True), {}, lambda: "")
+            for pending in batch:
+                _encodes(pending.event)
+            # what was imported can be drafted into a scenario, whatever it holds
+            log = MemoryLog()
+            log.append(batch)
+            cid = f"r.imported.{item.key}.0"
+            drafted = draft(build(cid, log.read_stream(conversation_stream(cid))))
+            assert drafted is None or all(isinstance(v, str) for v in drafted.facts.values())
 
 
 # -- model answers ----------------------------------------------------------------------------

@@ -81,3 +81,30 @@ def test_deep_nesting_is_a_problem_not_a_crash(tmp_path: Path) -> None:
     res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "import", str(path), "--json"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["conversations"] == 1
+
+
+@pytest.mark.parametrize("fmt", [[], ["--format", "auto"], ["--format", "openai-chat"], ["--format", "polygon-jsonl"]])
+def test_deep_nesting_alone_is_one_line_error_on_every_path(tmp_path: Path, fmt: list[str]) -> None:
+    # format detection read the first line with the standard library before the importers'
+    # depth guard: without --format this was a RecursionError traceback
+    path = tmp_path / "deep.jsonl"
+    path.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "import", str(path), *fmt])
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output
+    assert len(res.output.strip().splitlines()) == 1 and f"{path}:1:" in res.output
+    assert "deeper than" in res.output
+
+
+def test_the_bounded_decoder_refuses_depth_past_its_cap_and_reads_the_rest() -> None:
+    from polygon.importing.jsonread import MAX_JSON_DEPTH, JsonError, loads
+
+    deep = '{"a": ' + "[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH + "}"
+    with pytest.raises(JsonError, match="deeper than"):
+        loads(deep)  # the standard library reads it; what comes next would recurse into it
+    with pytest.raises(JsonError, match="deeper than"):
+        loads("[" * 100_000 + "]" * 100_000)
+    brackets_in_text = '{"a": "' + "[" * 1000 + '", "b": [[1]]}'
+    assert loads(brackets_in_text)["b"] == [[1]]  # brackets inside strings are not nesting
+    fits = "[" * (MAX_JSON_DEPTH - 1) + "]" * (MAX_JSON_DEPTH - 1)
+    assert isinstance(loads(fits), list)
