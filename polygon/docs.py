@@ -639,6 +639,31 @@ IMPORT_EXAMPLES = {
         '{"stream": "conv/r1.v1.track.0", "tag": "conversation.ended", "payload": '
         '{"type": "conversation.ended", "reason": "caller_done"}}\n',
     ),
+    'vapi': (
+        "A Vapi call object (`GET /call/{id}`) or `end-of-call-report` webhook: `artifact.messages` with roles `system`, `bot`, `user`, `tool_calls`, `tool_call_result`; `endedReason`; `analysis.successEvaluation` becomes the platform's label. Details: [importing.md](../importing.md#vapi).",
+        'vapi-call.json',
+        '{"message": {"type": "end-of-call-report", "endedReason": "customer-ended-call", "call": {"id": "vapi-call-7f3a"}, "analysis": {"successEvaluation": "true"}, "artifact": {"messages": [{"role": "system", "message": "You are Mia…"}, {"role": "bot", "message": "Smile Dental, how can I help?", "time": 1764572400400, "endTime": 1764572402600}, {"role": "user", "message": "Book me a cleaning on Wednesday.", "time": 1764572403100, "endTime": 1764572406900}, {"role": "tool_calls", "toolCalls": [{"id": "c1", "function": {"name": "find_slots", "arguments": "{\\"day\\": \\"wednesday\\"}"}}]}, {"role": "tool_call_result", "toolCallId": "c1", "name": "find_slots", "result": "[\\"Wednesday 09:00\\"]"}, {"role": "bot", "message": "Wednesday at nine?", "time": 1764572408300, "endTime": 1764572411000}]}}}\n',
+    ),
+    'retell': (
+        "A Retell call object or `call_ended` webhook: `transcript_with_tool_calls` (word timings give the latency), `disconnection_reason`, `call_analysis.call_successful` as the platform's label. Details: [importing.md](../importing.md#retell).",
+        'retell-call.json',
+        '{"call_id": "retell-call-91c2", "disconnection_reason": "agent_hangup", "call_analysis": {"call_successful": false}, "transcript_with_tool_calls": [{"role": "agent", "content": "Smile Dental, this is Mia.", "words": [{"word": "Smile", "start": 0.5, "end": 0.75}]}, {"role": "user", "content": "Please call me back.", "words": [{"word": "Please", "start": 3.9, "end": 4.15}, {"word": "back.", "start": 4.8, "end": 5.05}]}, {"role": "tool_call_invocation", "tool_call_id": "t1", "name": "create_callback", "arguments": "{\\"name\\": \\"Ben\\"}"}, {"role": "tool_call_result", "tool_call_id": "t1", "content": "{\\"ok\\": true}", "successful": true}, {"role": "agent", "content": "Done, we\'ll call you.", "words": [{"word": "Done,", "start": 6.1, "end": 6.35}]}]}\n',
+    ),
+    'elevenlabs': (
+        'An ElevenLabs conversation: `transcript[]` with `tool_calls`/`tool_results` linked by `request_id`, `metadata.termination_reason`; `end_call` and transfer system tools end the call. Details: [importing.md](../importing.md#elevenlabs).',
+        'elevenlabs-conversation.json',
+        '{"conversation_id": "conv_el_5521", "metadata": {"termination_reason": "Call transferred to +61290001111"}, "analysis": {"call_successful": "success"}, "transcript": [{"role": "user", "message": "I need a dentist now.", "time_in_call_secs": 3}, {"role": "agent", "message": "Putting you through.", "time_in_call_secs": 9, "conversation_turn_metrics": {"metrics": {"convai_llm_service_ttfb": {"elapsed_time": 0.52}, "convai_tts_service_ttfb": {"elapsed_time": 0.21}}}}, {"role": "agent", "message": null, "tool_calls": [{"request_id": "r1", "tool_name": "transfer_to_number", "params_as_json": "{\\"transfer_number\\": \\"+61290001111\\"}"}], "tool_results": [{"request_id": "r1", "tool_name": "transfer_to_number", "result_value": "{\\"status\\": \\"success\\"}", "is_error": false}]}]}\n',
+    ),
+    'livekit': (
+        "A LiveKit `SessionReport.to_dict()`: `chat_history.items[]` (message, function_call, function_call_output, agent_handoff, agent_config_update), message metrics, the close event's reason. Details: [importing.md](../importing.md#livekit).",
+        'livekit-session.json',
+        '{"room_id": "RM_lk_3d8e", "events": [{"type": "close", "reason": "participant_disconnected"}], "chat_history": {"items": [{"type": "agent_config_update", "instructions": "You are Mia…"}, {"type": "message", "role": "user", "content": ["Check-up on Friday?"], "metrics": {"started_speaking_at": 1764572403.8, "stopped_speaking_at": 1764572406.1}}, {"type": "function_call", "call_id": "f1", "name": "find_slots", "arguments": "{\\"day\\": \\"friday\\"}"}, {"type": "function_call_output", "call_id": "f1", "name": "find_slots", "output": "[\\"Friday 10:00\\"]", "is_error": false}, {"type": "message", "role": "assistant", "content": ["Friday at ten?"], "metrics": {"e2e_latency": 1.3}}]}}\n',
+    ),
+    'otel-genai': (
+        "OpenTelemetry GenAI traces as OTLP JSON: model spans' `gen_ai.input.messages` / `gen_ai.output.messages`, `gen_ai.system_instructions`, `execute_tool` spans, grouped by `gen_ai.conversation.id`. Details: [importing.md](../importing.md#opentelemetry-genai-pipecat-livekit-langfuse-style-backends).",
+        'otel-trace.json',
+        '{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "5b8e…", "name": "chat gpt-4o", "startTimeUnixNano": "1764572404000000000", "endTimeUnixNano": "1764572404600000000", "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}}, {"key": "gen_ai.conversation.id", "value": {"stringValue": "otel-conv-2b7d"}}, {"key": "gen_ai.system_instructions", "value": {"stringValue": "[{\\"type\\": \\"text\\", \\"content\\": \\"You are Mia…\\"}]"}}, {"key": "gen_ai.input.messages", "value": {"stringValue": "[{\\"role\\": \\"user\\", \\"parts\\": [{\\"type\\": \\"text\\", \\"content\\": \\"Anything on Monday?\\"}]}]"}}, {"key": "gen_ai.output.messages", "value": {"stringValue": "[{\\"role\\": \\"assistant\\", \\"parts\\": [{\\"type\\": \\"tool_call\\", \\"id\\": \\"c1\\", \\"name\\": \\"find_slots\\", \\"arguments\\": {\\"day\\": \\"monday\\"}}]}]"}}]}, {"traceId": "5b8e…", "name": "execute_tool find_slots", "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "execute_tool"}}, {"key": "gen_ai.tool.call.id", "value": {"stringValue": "c1"}}, {"key": "gen_ai.tool.call.result", "value": {"stringValue": "[\\"Monday 11:00\\"]"}}]}]}]}]}\n',
+    ),
 }
 
 
@@ -653,8 +678,11 @@ def import_page() -> str:
         "",
         "`polygon import FILE… [--format auto|" + "|".join(FORMATS) + "]` reads production transcripts",
         "into a scored run (shown as `imported` by `polygon runs`); the same files imported again",
-        "change nothing. `--format auto` (the default) reads a first line with `stream` and `tag` as",
-        "Polygon JSONL, any other JSON as OpenAI chat, anything else as text. A malformed record is",
+        "change nothing. `--format auto` (the default) knows each format by its shape: a platform's",
+        "own fields (Vapi's `artifact`, Retell's `transcript_with_tool_calls`, ElevenLabs'",
+        "`transcript` with `conversation_id`, LiveKit's `chat_history`, OTLP's `resourceSpans`), a",
+        "first line with `stream` and `tag` as Polygon JSONL, other JSON as OpenAI chat, anything",
+        "else as text; JSON is read with a depth cap. A malformed record is",
         "reported with its file and line and skipped (`--strict`: the import is refused).",
         "",
         "A call ends by a tool: the last call of an end-of-call tool ("
