@@ -99,20 +99,29 @@ def export(obj: Context, output: Path | None, stream_prefix: str) -> None:
     "--drop",
     "drop",
     multiple=True,
-    required=True,
     metavar="RUN",
     type=RUN,
     help="A run to leave out (repeatable).",
 )
 @click.option(
+    "--drop-damaged",
+    is_flag=True,
+    help="Leave out calls that are not whole (`log verify` names them); `run --resume` reruns them.",
+)
+@click.option(
     "-o", "--output", "output", required=True, type=click.Path(path_type=Path), help="Folder of the new log."
 )
 @click.pass_obj
-def compact(obj: Context, drop: tuple[str, ...], output: Path) -> None:
+def compact(obj: Context, drop: tuple[str, ...], drop_damaged: bool, output: Path) -> None:
     """Write a new, verified log without the dropped runs (the log itself stays append-only)."""
+    if not drop and not drop_damaged:
+        raise click.UsageError("name a run to --drop, or --drop-damaged")
     with open_log(obj.log_path, readonly=True) as log:
-        done = compact_log(log, list(drop), output)
-    click.echo(f"{output}: {done.kept} events kept, {done.dropped} dropped ({', '.join(drop)}); verified")
+        done = compact_log(log, list(drop), output, drop_damaged=drop_damaged)
+    what = ", ".join([*drop, *(["damaged calls"] if drop_damaged else [])])
+    click.echo(f"{output}: {done.kept} events kept, {done.dropped} dropped ({what}); verified")
+    for call in done.damaged:
+        click.echo(f"{call} left out: it was not whole (run --resume runs it again)", err=True)
     for sweep in done.sweeps:
         click.echo(f"sweep {sweep} dropped too: one of its points is a dropped run", err=True)
     click.echo(f"use it with --log {output} (or POLYGON_LOG); the old log is untouched", err=True)

@@ -139,6 +139,32 @@ def prepare(batch: Sequence[Pending], registry: Registry = REGISTRY) -> list[Pre
     return out
 
 
+def prepare_stored(data: bytes) -> Prepared:
+    """A stored record, ready to append elsewhere with its payload bytes as they are.
+
+    For copies (compaction): re-encoding a decoded payload may change its bytes (an int
+    written into a float field decodes as a float), hence its content hash, and a resume
+    on the copy would then meet an identity conflict.
+    """
+    header = decode_header(data)
+    prefix = header.stream.encode() + b"\x00"
+    head = f"{header.tag}\x00{header.schema_version}\x00".encode()
+    payload = bytes(header.payload)
+    hashed = hashlib.blake2b(prefix + head + payload, digest_size=16).digest()
+    return Prepared(
+        header.stream,
+        header.identity,
+        header.tag,
+        header.schema_version,
+        header.recorded_at,
+        hashed.hex(),
+        payload,
+        _identity_key(header.identity),
+        hashed,
+        prefix,
+    )
+
+
 def _identity_key(identity: str) -> bytes:
     try:
         key = bytes.fromhex(identity)

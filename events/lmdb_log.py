@@ -194,7 +194,13 @@ class LmdbLog:
         self._guard()
         if self.readonly:
             raise StorageError(f"log {self.path} is open read-only")
-        prepared = prepare(batch)
+        return self.append_prepared(prepare(batch))
+
+    def append_prepared(self, prepared: Sequence[Prepared]) -> AppendResult:
+        """Append records already encoded (a copy's, byte for byte) in one transaction."""
+        self._guard()
+        if self.readonly:
+            raise StorageError(f"log {self.path} is open read-only")
         if not prepared:
             return AppendResult((), 0)
         while True:

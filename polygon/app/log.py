@@ -97,10 +97,17 @@ class Compacted(msgspec.Struct, frozen=True):
     dropped: int
     sweeps: tuple[str, ...]
     """Sweeps dropped with the runs (each had one of them as a point)."""
+    damaged: tuple[str, ...] = ()
+    """Calls left out because they were not whole (``--drop-damaged``)."""
 
 
-def compact_log(log: EventLog, drop: list[str], out: Path, *, batch: int = 2000) -> Compacted:
+def compact_log(
+    log: EventLog, drop: list[str], out: Path, *, batch: int = 2000, drop_damaged: bool = False
+) -> Compacted:
     """A new log at ``out`` with every event but those of the ``drop`` runs.
+
+    With ``drop_damaged``, calls that are not whole (holes an older Polygon's failed commit
+    left) are left out too, each whole: ``run --resume`` on the new log runs them again.
 
     The log itself stays append-only: this writes a copy, in the same order, with the same
     identities and payloads (sequence numbers close the gaps). The copy is written under a
@@ -118,6 +125,8 @@ def compact_log(log: EventLog, drop: list[str], out: Path, *, batch: int = 2000)
     sweeps = _sweeps_of(log, set(drop))
     gone = tuple(p for r in drop for p in (run_stream(r), conversation_stream(f"{r}."), labels_stream(r)))
     gone += tuple(sweep_stream(w) for w in sweeps)
+    damaged = tuple(stream for stream, _ in damaged_calls(log)) if drop_damaged else ()
+    gone += damaged
     _remove_stale(out)
     temp = out.parent / f".{out.name}.compacting-{os.getpid()}"
     shutil.rmtree(temp, ignore_errors=True)
@@ -128,7 +137,7 @@ def compact_log(log: EventLog, drop: list[str], out: Path, *, batch: int = 2000)
         except BaseException:
             shutil.rmtree(temp, ignore_errors=True)
             raise
-    return Compacted(kept, dropped, sweeps)
+    return Compacted(kept, dropped, sweeps, damaged)
 
 
 def _remove_stale(out: Path) -> None:
@@ -187,25 +196,26 @@ def _no_writer(log: EventLog) -> Iterator[None]:
 
 
 def _copy(log: EventLog, temp: Path, gone: tuple[str, ...], batch: int) -> tuple[int, int]:
-    from polygon.events import Pending
+    """Every kept record into a new log at ``temp``, payload bytes as stored, then verified."""
+    from polygon.events.envelope import Prepared, prepare_stored
 
+    if not isinstance(log, LmdbLog):
+        raise UserInputError("compaction copies an LMDB log")
     kept = dropped = 0
     with LmdbLog(temp) as target:
-        held: list[Pending] = []
-        for env in log.read_all():
-            if _dropped(env.stream, gone):
-                dropped += 1
-                continue
-            held.append(
-                Pending(
-                    stream=env.stream, identity=env.identity, event=env.payload, recorded_at=env.recorded_at
-                )
-            )
+        held: list[Prepared] = []
+        for page in log.raw_pages(page_size=batch):
+            for raw in page:
+                record = prepare_stored(raw)
+                if _dropped(record.stream, gone):
+                    dropped += 1
+                    continue
+                held.append(record)
             if len(held) >= batch:
-                kept += target.append(held).written
+                kept += target.append_prepared(held).written
                 held = []
         if held:
-            kept += target.append(held).written
+            kept += target.append_prepared(held).written
         if not target.verify().ok or target.last_seq() != kept:
             raise UserInputError("the compacted log did not verify; nothing was written")
     return kept, dropped
@@ -252,13 +262,21 @@ def verify_log(log: EventLog) -> VerifyReport:
     report = log.verify()
     if not report.ok:
         return report
+    for stream, damage in damaged_calls(log):
+        return VerifyReport(
+            events=report.events,
+            streams=report.streams,
+            problem=f"{stream} is not whole: {damage} (`polygon log compact --drop-damaged` repairs it)",
+        )
+    return report
+
+
+def damaged_calls(log: EventLog) -> Iterator[tuple[str, str]]:
+    """Each call of a run whose stream is not whole, with why (see :func:`call_damage`)."""
     runs: dict[str, bool] = {}
     for stream in log.streams(CONVERSATION_PREFIX):
         run_id = stream.removeprefix(CONVERSATION_PREFIX).split(".", 1)[0]
         if run_id not in runs:  # a call of a run (not a stream written by hand, as tests do)
             runs[run_id] = bool(log.stream_length(run_stream(run_id)))
         if runs[run_id] and (damage := call_damage(list(log.read_stream(stream)))):
-            return VerifyReport(
-                events=report.events, streams=report.streams, problem=f"{stream} is not whole: {damage}"
-            )
-    return report
+            yield stream, damage

@@ -35,8 +35,8 @@ def damaged_message(run_id: str, stream: str, damage: str) -> str:
     """One line: which call, why, and the way out (the log is append-only: no repair in place)."""
     return (
         f"run {run_id}: {stream} is not whole ({damage}); a failed commit of an older Polygon "
-        f"left it so. Keep the other runs with `polygon log compact --drop {run_id} -o NEW`, "
-        "then run the suite again on NEW"
+        "left it so. Copy the log without such calls (`polygon log compact --drop-damaged -o NEW`), "
+        f"then `polygon --log NEW run SUITE --resume {run_id}` runs them again"
     )
 
 

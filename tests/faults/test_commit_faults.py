@@ -19,6 +19,7 @@ import pytest
 from polygon.app.log import call_damage, verify_log
 from polygon.app.passes import DamagedCallError, Visit, each_conversation
 from polygon.events import LmdbLog, MemoryLog, Pending
+from polygon.events.envelope import decode_header, prepare_stored
 from polygon.events.errors import StorageError
 from polygon.events.streams import run_stream
 from polygon.recording import GroupWriter
@@ -115,31 +116,32 @@ def test_a_call_with_a_hole_is_found_by_verify_and_refused_by_resume_in_one_line
     holed = tmp_path / "holed"
     with LmdbLog(clean, readonly=True) as src, LmdbLog(holed) as dst:
         victim = next(iter(src.streams("conv/")))
-        for env in src.read_all():
-            if env.stream == run_stream("fx") and env.tag == "run.finished":
-                continue
-            if env.stream == victim and env.stream_version <= 2:
-                continue
-            dst.append(
-                [
-                    Pending(
-                        stream=env.stream,
-                        identity=env.identity,
-                        event=env.payload,
-                        recorded_at=env.recorded_at,
-                    )
-                ]
-            )
+        for page in src.raw_pages():
+            for raw in page:
+                header = decode_header(raw)
+                if header.stream == run_stream("fx") and header.tag == "run.finished":
+                    continue
+                if header.stream == victim and header.stream_version <= 2:
+                    continue
+                dst.append_prepared([prepare_stored(raw)])  # each its own commit, bytes kept
         assert "not conversation.started" in call_damage(list(dst.read_stream(victim)))
     res = run_cli(holed, "log", "verify")
     assert res.exit_code == 1 and "not whole" in res.output and victim in res.output, res.output
     resumed = run_cli(holed, "run", str(suite), "--resume", "fx", "--no-progress")
     assert resumed.exit_code == 2, resumed.output
     assert not isinstance(resumed.exception, AssertionError)
-    assert "not whole" in resumed.output and "log compact --drop fx" in resumed.output
+    assert "not whole" in resumed.output and "log compact --drop-damaged" in resumed.output
     # A pass over the run (judge, probe) says the same, where it asserted before.
     with LmdbLog(holed) as lg, pytest.raises(DamagedCallError, match="not whole"):
         asyncio.run(each_conversation(lg, "fx", _nothing, now=lambda: "t"))
+    # The repair: a copy without the damaged call, where resume runs it again from its start.
+    repaired = tmp_path / "repaired"
+    res = run_cli(holed, "log", "compact", "--drop-damaged", "-o", str(repaired))
+    assert res.exit_code == 0 and f"{victim} left out" in res.output, res.output
+    resumed = run_cli(repaired, "run", str(suite), "--resume", "fx", "--no-progress")
+    assert resumed.exit_code == 0, resumed.output
+    assert run_cli(repaired, "log", "verify").exit_code == 0
+    assert _conversations(repaired) == _conversations(clean)
 
 
 async def _nothing(visit: Visit) -> None:
