@@ -63,7 +63,9 @@ def test_the_example_sweep_ranks_its_points_and_a_second_sweep_reuses_them(tmp_p
     assert len(ranked) == 5 and [r["rank"] for r in ranked] == [1, 2, 3, 4, 5]
     keys = [(-r["mean"], r["stability"], r["speed_ms"] or 0) for r in ranked]
     assert keys == sorted(keys)
-    assert ranked[0]["values"] == {"patience": 2, "check_calendar": True, "reassure": "policy"}  # v1 as it is
+    # v1 as it is leads, or ties the leader within noise (issue 32's caller moved a 0.5-point tie)
+    centre = next(r for r in ranked if r["values"] == {"patience": 2, "check_calendar": True, "reassure": "policy"})
+    assert centre is ranked[0] or centre["tie"], ranked
     assert any(r["tie"] for r in ranked) and any(not r["tie"] for r in ranked[1:])
     # the same sweep again: every point's profile and settings met again → the same runs, no call re-run
     runs_before = sum(isinstance(e, RunStarted) for e in _payloads(log))
