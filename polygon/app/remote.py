@@ -19,7 +19,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from polygon.app.judge import Scoring
-from polygon.app.passes import Visit
+from polygon.app.log import call_damage
+from polygon.app.passes import DamagedCallError, Visit, damaged_message
 from polygon.app.probe import Probing
 from polygon.errors import InfrastructureError, PolygonError
 from polygon.events import Envelope, EventLog, Pending
@@ -280,7 +281,8 @@ def visit_one(job: VisitJob) -> VisitResult:
 async def _visit(job: VisitJob) -> VisitResult:
     hub = worker_hub(job.recipe.settings)
     head = job.events[0].payload
-    assert isinstance(head, ConversationStarted)
+    if not isinstance(head, ConversationStarted):  # the driver sends whole calls only
+        raise DamagedCallError(f"{job.events[0].stream}: does not start with conversation.started")
     sink = StreamRecorder(
         run_id=job.recipe.started.run_id,
         stream=job.events[0].stream,
@@ -322,7 +324,7 @@ def visit_on(
 ) -> VisitResult:
     """Every conversation of the run scored and probed on the executor; totals returned."""
     streams = list(log.streams(run_conversations(recipe.started.run_id)))
-    jobs = (VisitJob(recipe, list(log.read_stream(s)), now) for s in streams)
+    jobs = (VisitJob(recipe, _whole_call(log, recipe.started.run_id, s), now) for s in streams)
     totals = [0, 0, 0, 0]
     with _Batches(log) as batches:
         for done, result in enumerate(executor.map(visit_one, jobs, window=window), start=1):
@@ -334,6 +336,15 @@ def visit_on(
             progress(done, len(streams))
     scored, before, probed, probed_before = totals
     return VisitResult([], scored, before, probed, probed_before)
+
+
+def _whole_call(log: EventLog, run_id: str, stream: str) -> list[Envelope]:
+    """A call's events, refused in one line (as a local pass does) when they are not whole."""
+    events = list(log.read_stream(stream))
+    damage = call_damage(events)
+    if damage or not events or not isinstance(events[0].payload, ConversationStarted):
+        raise DamagedCallError(damaged_message(run_id, stream, damage))
+    return events
 
 
 def visit_on_ray(
