@@ -493,8 +493,9 @@ class Suite(_Strict):
         """Argument names must be the tool's own (when its schema lists its properties)."""
         spec = next(t for t in self.tools if t.name == tool)
         props = spec.parameters.get("properties")
-        if not isinstance(props, dict) or spec.parameters.get("additionalProperties") not in (None, False):
-            return  # a schema that names no properties, or takes any: nothing to check against
+        open_schema = spec.parameters.get("additionalProperties") not in (None, False)
+        if not isinstance(props, dict) or not props or open_schema:
+            return  # names no properties (the default), or takes any: nothing to check against
         for arg in args:
             if arg not in props:
                 have = ", ".join(sorted(props)) or "none"

@@ -163,7 +163,9 @@ class ScriptedCaller:
             elif wanted and named:
                 return Utterance(self.manner.challenge, "challenge")
         acts = turn.acts
-        if wanted and named and not self._pursuing(wanted):
+        if wanted and self._pursuing(wanted):
+            return self._push_goal()  # a caller after a person or a callback asks for it instead
+        if wanted and named:
             return self._give(wanted, rng)  # "I didn't catch your name": the name, not a repeat
         if "repeat" in acts:
             return Utterance(self._s.last or self._say(self.pack.say.restate_goal), "repeat")
@@ -172,7 +174,7 @@ class ScriptedCaller:
         if "wants" in acts:
             if self._s.done:
                 return Utterance(self.pack.say.already_done, "goodbye", ends_call="done")
-            if wanted and not self._pursuing(wanted):
+            if wanted:
                 return self._give(wanted, rng)  # "Which pizza would you like?": the one the goal names
             self._s.stated = True
             return Utterance(self._say(self.pack.say.restate_goal), "restate_goal")
@@ -180,7 +182,7 @@ class ScriptedCaller:
             return Utterance(self.pack.say.confirm_yes, "confirm")
         if "offer" in acts:
             return self._answer_offer()
-        if wanted and not self._pursuing(wanted):
+        if wanted:
             return self._give(wanted, rng)
         asks = any(asks_something(q, self.pack) for q in turn.of("question"))
         if asks and self._s.last_intent != "no_fact":
