@@ -31,11 +31,12 @@ LANGUAGES = ("en", "ru", "hr")
 MAX_PROMPT_CHARS = 200_000
 """The longest prompt lint reads (about 30,000 words; real prompts are a few thousand): the
 CLI, ``run`` and the web editor refuse longer ones in one line rather than read for minutes."""
-MAX_MARKS_PER_AXIS = 40
+MAX_MARKS_PER_AXIS = 24
 """Marks one tier keeps per axis, strongest first: a prompt of a thousand copies of one rule
-is told so by its score and forty marks, not by a million pairs."""
+is told so by its score and two dozen marks, not by a million pairs."""
 MAX_MARKS = 120
-"""Marks one tier keeps in all (strongest first, whatever the axis)."""
+"""Marks one tier keeps in all: five axes of :data:`MAX_MARKS_PER_AXIS`, so no axis read
+later is left without marks."""
 MAX_PARTNERS = 12
 """Earlier units a unit is compared with per shared word (the nearest ones): pairwise work
 grows with the prompt, not with its square."""

@@ -22,8 +22,6 @@ from functools import lru_cache
 
 import regex
 
-MODALITIES = ("must", "should", "may", "must_not")
-
 
 def _each(block: str) -> tuple[str, ...]:
     """Every word of a block (lines and spaces alike)."""
@@ -343,7 +341,8 @@ def _imperative(main: str, w: Words) -> str:
     if w.imperative:
         pattern = _re(w.imperative)
         for i, word in enumerate(words):
-            if pattern.fullmatch(word) and word not in w.not_verbs and (i == 0 or words[i - 1] != "не"):
+            negated = i > 0 and words[i - 1] in ("не", "ne")
+            if pattern.fullmatch(word) and word not in w.not_verbs and not negated:
                 return word
         return ""
     lead = [x for x in words[:3] if x not in ("please", "also", "then", "first", "just", "now")]

@@ -17,7 +17,7 @@ from polygon.lint.reading import Reading, read_prompt
 from polygon.lint.rules import read_rules
 from polygon.lint.text import Prompt
 from polygon.projections.lint import PromptLint, fold_lint
-from tests.lint.corpus import HELDOUT, HELDOUT2, Labelled, load_corpus
+from tests.lint.corpus import HELDOUT, HELDOUT2, HELDOUT3, Labelled, load_corpus
 
 THRESHOLD = 0.5
 GOAL_F1 = 0.8
@@ -114,6 +114,7 @@ def main(tiers: Sequence[str] = OFFLINE_TIERS, only: str = "") -> None:
     report(load_corpus(), tiers, "Lint corpus (the thresholds were tuned on it)")
     report(load_corpus(HELDOUT), tiers, "Held-out prompts (written after tuning, never tuned on)")
     report(load_corpus(HELDOUT2), tiers, "Held-out set 2 (issue 30: seven new domains, kept apart from the corpus)")
+    report(load_corpus(HELDOUT3), tiers, "Held-out set 3 (written after the issue-30 rules, read once)")
 
 
 def report(items: Sequence[Labelled], tiers: Sequence[str], title: str) -> None:

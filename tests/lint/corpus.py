@@ -15,6 +15,9 @@ HELDOUT2 = Path(__file__).parent / "heldout2"
 """42 prompts in seven other domains (insurance, pharmacy, courier, electricity, fitness, ferry,
 hair salon), written for issue 30 before the rules were changed and read once untuned: bare
 imperatives, order and permission contradictions, paraphrased redundancy, long prompts."""
+HELDOUT3 = Path(__file__).parent / "heldout3"
+"""12 short prompts in three more domains (removals, car parks, library, cinema), written after
+the issue-30 rules were final and read once: what the final rules are worth untuned."""
 _MARK = re.compile(r"⟦([a-z_]+)\|(.*?)⟧", re.DOTALL)
 
 
