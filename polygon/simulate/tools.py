@@ -14,7 +14,6 @@ import hashlib
 import json
 import random
 import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import FrameType
@@ -54,8 +53,10 @@ def _json_value(value: Any) -> str:
 
 _TEMPLATES = _NoAttributes(autoescape=False)
 _JSON_TEMPLATES = _NoAttributes(autoescape=False, finalize=_json_value)
-TEMPLATE_SECONDS = 0.25
-"""A template's render budget; past it the tool call fails as a timeout."""
+TEMPLATE_STEPS = 200_000
+"""A template's render budget, in lines of the compiled template run; past it the tool call
+fails as a timeout. Counted, not timed: the same call gets the same answer on any machine
+under any load (a clock budget once turned a slow moment into a different log)."""
 TEMPLATE_BYTES = 64_000
 """A template's output budget."""
 
@@ -281,18 +282,19 @@ def _render(template: str, args: dict[str, Any], stores: dict[str, dict[str, str
 
 
 def _within_budget(chunks: Callable[[], Iterator[str]]) -> str:
-    """Join a template's output, stopping it past :data:`TEMPLATE_SECONDS` or :data:`TEMPLATE_BYTES`.
+    """Join a template's output, stopping it past :data:`TEMPLATE_STEPS` or :data:`TEMPLATE_BYTES`.
 
-    A trace function on the template's own frames checks the clock, so even a loop that
-    writes nothing (nested loops over a long argument) is stopped.
+    A trace function on the template's own frames counts the lines they run, so even a loop
+    that writes nothing (nested loops over a long argument) is stopped.
     """
-    deadline = time.monotonic() + TEMPLATE_SECONDS
+    steps = [0]
 
     def watch(frame: FrameType, event: str, arg: Any) -> Any:
         if frame.f_code.co_filename != "<template>":
             return None
-        if time.monotonic() > deadline:
-            raise _OverBudget(f"the template ran past its {TEMPLATE_SECONDS * 1000:.0f} ms budget")
+        steps[0] += 1
+        if steps[0] > TEMPLATE_STEPS:
+            raise _OverBudget(f"the template ran past its budget of {TEMPLATE_STEPS:,} steps")
         return watch
 
     previous = sys.gettrace()

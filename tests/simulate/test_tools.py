@@ -201,3 +201,15 @@ def test_arguments_cannot_inject_keys_into_a_json_template() -> None:
     b = box({"name": "t", "stub": {"mode": "template", "template": '{"phone": "{{ args.phone }}", "ok": {{ args.ok }}}'}})
     out = b.call("t", {"phone": '091", "admin": true, "x": "', "ok": True}, turn=1, index=0)
     assert out.result == {"phone": '091", "admin": true, "x": "', "ok": True}
+
+
+def test_a_template_answers_the_same_however_slow_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The render budget is counted in template steps, not read from a clock: a machine that
+    stalls mid-render (here every clock read jumps a minute) gets the same answer."""
+    import time
+
+    ticks = iter(range(0, 10**9, 60))
+    monkeypatch.setattr(time, "monotonic", lambda: float(next(ticks)))
+    b = box({"name": "t", "stub": {"mode": "template", "template": "{% for c in args.x %}{{ c }}{% endfor %}"}})
+    out = b.call("t", {"x": "abc" * 50}, turn=1, index=0)
+    assert out.error == "" and out.result == "abc" * 50
