@@ -126,6 +126,7 @@ def browser() -> Iterator[Any]:
 def page(site: dict[str, Any], browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1360, "height": 900})
     pg = context.new_page()
+    pg.set_default_timeout(120_000)  # a hang guard: on one busy core the server answers slowly
     pg.dialogs = []  # type: ignore[attr-defined]
     pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
     yield pg
@@ -133,7 +134,9 @@ def page(site: dict[str, Any], browser: Any) -> Iterator[Any]:
     context.close()
 
 
-def _wait_for(condition: Any, timeout: float = 10) -> None:
+def _wait_for(condition: Any, timeout: float = 300) -> None:
+    """Poll until the page shows what the step produced; the deadline only guards a hang
+    (on one busy core a lint round trip can take many seconds)."""
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, "the page did not update"
