@@ -115,8 +115,10 @@ def conflict(reading: Reading, a: UnitReading, b: UnitReading) -> tuple[str, flo
         if banned.qualified and not (other.even or other.at_once):
             return why, SITUATIONAL  # "never P on the same day" and "if late, P": likely two situations
         loose = len(_objects(reading, a, common=True) & _objects(reading, b, common=True))
-        if ra.generic and loose < 2:
-            return why, CANDIDATE  # "never say X" and "say Y of X": too loose alone, a candidate
+        whole_ban = _objects(reading, a if banned is ra else b) <= shared
+        if ra.generic and loose < 2 and not whole_ban:
+            return why, CANDIDATE  # "never say Y of X" and "say X": too loose alone, a candidate
+        # (a ban on X as a whole — "never quote prices" — covers "quote the price of a cleaning")
         return why, min(0.9, 0.6 + 0.1 * (len(shared) - 1))
     return "", 0.0
 

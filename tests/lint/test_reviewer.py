@@ -128,6 +128,15 @@ def test_an_exception_kept_or_another_object_is_no_contradiction(language: str, 
     assert _read(text, language)[0]["contradiction"] < 0.5
 
 
+def test_a_ban_on_a_whole_object_meets_a_rule_for_part_of_it() -> None:
+    """"Never quote prices" covers the price of a cleaning (the browser test's prompt); a ban
+    on part of an object ("the doctor's phone") does not cover the whole ("the clinic's phone")."""
+    covering = "Rules:\n- Never quote prices.\n- Always quote the price of a cleaning when asked.\n"
+    assert _read(covering)[0]["contradiction"] >= 0.5
+    partial = "Rules:\n- Never give out the doctor's phone.\n- Always give the clinic's phone when asked.\n"
+    assert _read(partial)[0]["contradiction"] < 0.5
+
+
 def test_a_paraphrased_rule_with_the_same_action_and_object_is_redundant() -> None:
     text = (
         "Правила:\n- Перед записью проверьте клубную карту через `find_member`.\n"
