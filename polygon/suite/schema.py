@@ -76,6 +76,13 @@ def check_condition(where: str, cond: Any, *, facts: bool = False) -> None:
             raise ValueError(f"{where}: matches {ref!r} is not a regex ({exc})") from None
 
 
+def check_conditions(conditions: dict[str, Any], where: str) -> dict[str, Any]:
+    """Every condition of an argument (or result key) → condition map; ``where`` names each."""
+    for name, cond in conditions.items():
+        check_condition(where.format(name=name), cond)
+    return conditions
+
+
 class Rule(_Strict):
     """``when`` every condition holds, answer ``respond``.
 
@@ -91,9 +98,7 @@ class Rule(_Strict):
     @field_validator("when")
     @classmethod
     def _known_operators(cls, when: dict[str, Any]) -> dict[str, Any]:
-        for name, cond in when.items():
-            check_condition(f"condition on {name!r}", cond)
-        return when
+        return check_conditions(when, "condition on {name!r}")
 
 
 class StubSpec(_Strict):
@@ -260,9 +265,7 @@ class RequiresSpec(_Strict):
     @field_validator("result")
     @classmethod
     def _conditions(cls, result: dict[str, Any]) -> dict[str, Any]:
-        for name, cond in result.items():
-            check_condition(f"result.{name}", cond)
-        return result
+        return check_conditions(result, "result.{name}")
 
 
 class NeverSpec(_Strict):
@@ -276,9 +279,7 @@ class NeverSpec(_Strict):
     @field_validator("when")
     @classmethod
     def _conditions(cls, when: dict[str, Any]) -> dict[str, Any]:
-        for name, cond in when.items():
-            check_condition(f"when.{name}", cond)
-        return when
+        return check_conditions(when, "when.{name}")
 
 
 class MaxCallsSpec(_Strict):
