@@ -122,5 +122,5 @@ def demo_lines(result: DemoResult, log_path: Path) -> Iterator[str]:
     fragile = suite.parent / "prompt_fragile.md"
     if fragile.exists():
         yield f"  polygon lint {fragile}   # one planted defect per axis"
-    other = next(name for name in EXAMPLES if name != result.example)
-    yield f"  polygon demo --example {other}            # the other bundled example"
+    for other in (name for name in EXAMPLES if name != result.example):
+        yield f"  polygon demo --example {other}   # {EXAMPLES[other].split(':')[0]}"

@@ -25,6 +25,8 @@ def test_demo_runs_each_example_and_v1_beats_v2(tmp_path: Path, example: str) ->
     assert cards["v1"] > cards["v2"], res.output
     title = {"clinic": "Smile Dental", "pizza": "Pizza Roma", "pizzeria": "Pizzeria Roma"}[example]
     assert title in lines[0]
+    others = {"clinic", "pizza", "pizzeria"} - {example}
+    assert {o for o in others if f"polygon demo --example {o} " in res.output} == others  # each one named
 
 
 def test_the_pizza_example_judges_orders_by_their_end_state(tmp_path: Path) -> None:
