@@ -8,6 +8,7 @@ from polygon.app.judge import judge_run
 from polygon.app.log import open_log
 from polygon.cli.context import RUN, Context, executor_options, pass_concurrency, system_now
 from polygon.cli.progress import Reporter, mode
+from polygon.execute import Executor
 from polygon.models.hub import ModelHub
 from polygon.score.rubric import load_rubric
 
@@ -38,8 +39,7 @@ def judge(
     new_pass: int,
     concurrency: int,
     base_url: str,
-    executor: str,
-    ray_address: str,
+    executor: Executor,
 ) -> None:
     """(Re)score RUN: checks and the judge. Appends a new pass; never overwrites earlier scores."""
     loaded_rubric = load_rubric(rubric)
@@ -56,7 +56,6 @@ def judge(
             concurrency=concurrency,
             progress=shown.update,
             executor=executor,
-            ray_address=ray_address,
         )
     click.echo(f"pass {summary.pass_id}: scored {summary.scored}, already scored {summary.already}")
     click.echo(f"report: polygon report {run_id} --rubric {loaded_rubric.rubric.version}")

@@ -10,6 +10,7 @@ from polygon.app.log import open_log
 from polygon.app.probe import load_probes, probe_with
 from polygon.cli.context import RUN, Context, executor_options, pass_concurrency, system_now
 from polygon.cli.progress import Reporter, mode
+from polygon.execute import Executor
 from polygon.models.hub import ModelHub
 
 
@@ -39,8 +40,7 @@ def probe(
     answerer: str,
     concurrency: int,
     base_url: str,
-    executor: str,
-    ray_address: str,
+    executor: Executor,
 ) -> None:
     """The probe pass over RUN: yes/no behaviour questions, by detectors or a model.
 
@@ -58,7 +58,6 @@ def probe(
             concurrency=concurrency,
             progress=shown.update,
             executor=executor,
-            ray_address=ray_address,
         )
     click.echo(
         f"{summary.probes} probes: {summary.answered} answers recorded, {summary.already} already there"

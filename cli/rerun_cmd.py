@@ -7,6 +7,7 @@ import click
 from polygon.app.log import open_log
 from polygon.app.rerun import rerun as rerun_call
 from polygon.cli.context import CONVERSATION, Context, executor_options, system_now
+from polygon.execute import Executor
 from polygon.models.hub import ModelHub
 from polygon.suite.loading import load_suite
 
@@ -33,8 +34,7 @@ def rerun(
     keep_going: bool,
     run_id: str,
     base_url: str,
-    executor: str,
-    ray_address: str,
+    executor: Executor,
 ) -> None:
     """Feed CONVERSATION's caller turns, as heard, to another configuration.
 
@@ -53,7 +53,6 @@ def rerun(
             hub=ModelHub(obj.model_settings(base_url or loaded.suite.openai_base_url)),
             now=system_now,
             executor=executor,
-            ray_address=ray_address,
         )
     click.echo(result.conversation_id)
     if result.diverged_at:

@@ -13,6 +13,7 @@ from polygon.app.run import RunOptions, run_suite
 from polygon.cli.context import Context, executor_options, system_now
 from polygon.cli.enforce_opts import enforcement_options, exit_if_missed, policy
 from polygon.cli.progress import Reporter, mode
+from polygon.execute import Executor
 from polygon.models.hub import ModelHub
 from polygon.projections.report import make_report
 from polygon.suite.loading import load_suite
@@ -83,8 +84,7 @@ def run(
     min_pass_rate: float | None,
     allow_inconclusive: bool,
     allow_simulator_errors: bool,
-    executor: str,
-    ray_address: str,
+    executor: Executor,
 ) -> None:
     """Simulate every scenario of SUITE against each configuration; print the run id.
 
@@ -99,7 +99,6 @@ def run(
         run_id=run_id,
         resume=resume,
         executor=executor,
-        ray_address=ray_address,
     )
     for warning in check_stale(loaded, refuse=stale == "refuse"):
         click.echo(f"warning: {warning}", err=True)

@@ -10,6 +10,7 @@ from polygon.app.leaderboard import sweep_leaderboard
 from polygon.app.log import open_log
 from polygon.app.sweep import SweepOptions, run_sweep
 from polygon.cli.context import Context, executor_options, system_now
+from polygon.execute import Executor
 from polygon.models.hub import ModelHub
 from polygon.projections.leaderboard import leaderboard_lines
 from polygon.suite.sweep import load_sweep
@@ -40,8 +41,7 @@ def sweep(
     concurrency: int,
     base_url: str,
     as_json: bool,
-    executor: str,
-    ray_address: str,
+    executor: Executor,
 ) -> None:
     """Run a sweep: each point a profile and an ordinary run; print the leaderboard.
 
@@ -63,7 +63,6 @@ def sweep(
                 sweep_id=sweep_id,
                 concurrency=concurrency,
                 executor=executor,
-                ray_address=ray_address,
             ),
             now=system_now,
             hub=ModelHub(settings),

@@ -14,20 +14,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from polygon import __version__
-from polygon.app.judge import ScoreSummary, Scoring
+from polygon.app.jobs import jobs_share, run_recipe, simulate_on, visit_on
 from polygon.app.lint import lint_before_run
 from polygon.app.log import call_damage, recorded_answers
-from polygon.app.passes import (
-    DamagedCallError,
-    Visit,
-    damaged_message,
-    each_conversation,
-    for_each,
-    run_started,
-    start_run,
-)
-from polygon.app.probe import Probing
+from polygon.app.passes import DamagedCallError, damaged_message, for_each, start_run
 from polygon.app.progress import Progress, no_progress
+from polygon.app.scoring import ScoreSummary, Scoring
 from polygon.errors import (
     InfrastructureError,
     ModelServerDownError,
@@ -39,8 +31,8 @@ from polygon.events import EventLog, Pending, identity
 from polygon.events.errors import StorageError
 from polygon.events.families import ConversationEnded, RunFinished, RunStarted
 from polygon.events.streams import RUN_FINISHED, conversation_stream, fresh_id, run_stream, valid_run_id
+from polygon.execute import Executor, InProcessExecutor
 from polygon.models.hub import ModelHub
-from polygon.probe.answering import ProbeAnswerer
 from polygon.probe.library import DETECTOR
 from polygon.recording import ConversationSink, GroupWriter
 from polygon.score.conversation import JudgeSettings, make_judge
@@ -67,10 +59,8 @@ class RunOptions:
     concurrency: int = 8
     run_id: str = ""
     resume: str = ""
-    executor: str = "local"
-    """``local`` (this process) or ``ray``."""
-    ray_address: str = ""
-    """An existing Ray cluster (``auto`` or an address); empty: a local Ray started here."""
+    executor: Executor = field(default_factory=InProcessExecutor)
+    """Where calls and passes run (the command chose it; it closes it)."""
 
 
 @dataclass
@@ -271,7 +261,7 @@ def run_suite(
         hub.remember(recorded_answers(log, run_id))  # a half-written call replays its model answers
     progress(len(earlier), total)
     try:
-        scored = _simulate_and_score_somewhere(
+        scored = _simulate_and_score(
             todo, log, loaded, options, now, progress, score_progress, total, run_id, hub, ran_now, ended
         )
     except StorageError as exc:  # a failed commit: the writer wrote nothing after it
@@ -294,7 +284,7 @@ def run_suite(
     return RunSummary(run_id, total, ran_now, dict(sorted(reasons.items())), scored)
 
 
-def _simulate_and_score_somewhere(
+def _simulate_and_score(
     todo: Iterator[ConversationPlan],
     log: EventLog,
     loaded: LoadedSuite,
@@ -308,139 +298,94 @@ def _simulate_and_score_somewhere(
     ran_now: int,
     ended: Callable[[str], None],
 ) -> ScoreSummary:
-    """Simulate and score on the chosen executor."""
-    if options.executor == "ray":
-        return _simulate_and_score_on_ray(
-            todo, log, loaded, options, now, progress, score_progress, total, run_id, hub, ran_now, ended
-        )
-    return asyncio.run(
-        _simulate_and_score(
-            todo,
-            log,
-            loaded,
-            options.concurrency,
-            now,
-            progress,
-            score_progress,
-            total,
-            run_id,
-            hub,
-            todo_count=ran_now,
-            on_end=ended,
-        )
-    )
+    """Simulate, then check, judge and probe, on the chosen executor; this process writes.
+
+    Everything the driver does runs in one event loop, so model clients keep one connection pool.
+    """
+    offset = total - ran_now
+    finished = lambda done: progress(offset + done, total)  # noqa: E731
+
+    async def go() -> ScoreSummary:
+        try:
+            with jobs_share(hub):
+                await _simulate(todo, log, loaded, options, now, finished, total, run_id, hub, ended)
+                return await _score(log, loaded, options, now, score_progress, run_id, hub)
+        except InfrastructureError as exc:  # the worker's or Ray's fault, never the agent's
+            raise InfrastructureError(
+                f"{exc}; the run stopped (what finished is in the log). Fix it, then "
+                f"`polygon run SUITE --resume {run_id}` (on either executor)"
+            ) from None
+        finally:
+            await hub.aclose()
+
+    return asyncio.run(go())
 
 
-async def _simulate_and_score(
-    todo: Iterator[ConversationPlan],
-    log: EventLog,
-    loaded: LoadedSuite,
-    concurrency: int,
-    now: Callable[[], str],
-    progress: Progress,
-    score_progress: Progress,
-    total: int,
-    run_id: str,
-    hub: ModelHub,
-    *,
-    todo_count: int,
-    on_end: Callable[[str], None],
-) -> ScoreSummary:
-    pool = AgentPool(loaded, hub)
-    offset = total - todo_count
-    try:
-        finished = lambda done: progress(offset + done, total)  # noqa: E731
-        skipped = await _run_plans(todo, log, pool, concurrency, now, finished, hub.unreachable, on_end)
-        if skipped:
-            raise ModelServerDownError(
-                f"{hub.unreachable()}; {skipped} of {total} calls were not run. Start the server, then "
-                f"`polygon run SUITE --resume {run_id}`"
-            )
-        # Checks, judge and probes in one read of each call. A pass stops on a dead server only
-        # if it asks one (the offline baselines never do).
-        settings = suite_judge(loaded, hub)
-        answerer = _answerer(loaded, hub)
-        scoring = Scoring.start(log, run_id, settings, now)
-        probing = Probing.start(log, run_id, answerer)
-        judge_asks = _asks(settings.judge.heuristic, hub)
-        probe_asks = _asks(answerer.client is None, hub)
-
-        async def both(conversation: Visit) -> None:
-            await scoring.visit(conversation)
-            await probing.visit(conversation)
-
-        await each_conversation(
-            log,
-            run_id,
-            both,
-            now=now,
-            progress=score_progress,
-            abort=lambda: judge_asks() or probe_asks(),
-            concurrency=concurrency,
-        )
-        scored = scoring.summary()
-    finally:
-        await pool.aclose()
-        await hub.aclose()
-    return scored
-
-
-def _simulate_and_score_on_ray(
+async def _simulate(
     todo: Iterator[ConversationPlan],
     log: EventLog,
     loaded: LoadedSuite,
     options: RunOptions,
     now: Callable[[], str],
-    progress: Progress,
-    score_progress: Progress,
+    finished: Callable[[int], None],
     total: int,
     run_id: str,
     hub: ModelHub,
-    todo_count: int,
     on_end: Callable[[str], None],
-) -> ScoreSummary:
-    """The same run with conversations, then their scoring, as Ray tasks; this process writes."""
-    from polygon.app.remote import run_recipe, simulate_on, visit_on
-    from polygon.execute.ray import RayExecutor
-
-    executor = RayExecutor(options.ray_address or None)
-    try:
-        offset = total - todo_count
-        down = simulate_on(
-            executor,
-            log,
-            loaded,
-            todo,
-            hub.settings,
-            window=options.concurrency,
-            now=now,
-            finished=lambda done: progress(offset + done, total),
-            on_end=on_end,
-        )
-        if down:
-            raise ModelServerDownError(
-                f"{down}; the run stopped before every call was made. Start the server, then "
-                f"`polygon run SUITE --resume {run_id}` (on either executor)"
+) -> None:
+    """Every planned call; a model server found down stops the run with a resume hint."""
+    executor = options.executor
+    if isinstance(executor, InProcessExecutor):
+        pool = AgentPool(loaded, hub)
+        try:
+            skipped = await _run_plans(
+                todo, log, pool, options.concurrency, now, finished, hub.unreachable, on_end
             )
-        settings = suite_judge(loaded, hub)
-        Scoring.start(log, run_id, settings, now)  # the rubric goes into the run's stream first
-        started = run_started(log, run_id)
-        result = visit_on(
-            executor,
-            log,
-            run_recipe(loaded, started, hub.settings),
-            window=options.concurrency,
-            now=now,
-            progress=score_progress,
-        )
-    except InfrastructureError as exc:  # the worker's or Ray's fault, never the agent's
-        raise InfrastructureError(
-            f"{exc}; the run stopped (what finished is in the log). Fix it, then "
+        finally:
+            await pool.aclose()
+        if skipped:
+            raise ModelServerDownError(
+                f"{hub.unreachable()}; {skipped} of {total} calls were not run. Start the server, then "
+                f"`polygon run SUITE --resume {run_id}`"
+            )
+        return
+    window = options.concurrency
+    down = await simulate_on(
+        executor, log, loaded, todo, hub.settings, window=window, now=now, finished=finished, on_end=on_end
+    )
+    if down:
+        raise ModelServerDownError(
+            f"{down}; the run stopped before every call was made. Start the server, then "
             f"`polygon run SUITE --resume {run_id}` (on either executor)"
-        ) from None
-    finally:
-        executor.close()
-        asyncio.run(hub.aclose())
+        )
+
+
+async def _score(
+    log: EventLog,
+    loaded: LoadedSuite,
+    options: RunOptions,
+    now: Callable[[], str],
+    progress: Progress,
+    run_id: str,
+    hub: ModelHub,
+) -> ScoreSummary:
+    """Checks, judge and probes in one read of each call.
+
+    The pass stops on a dead server only if it asks one (the offline baselines never do).
+    """
+    settings = suite_judge(loaded, hub)
+    started = Scoring.start(log, run_id, settings, now).started  # the rubric goes in first
+    judge_asks = _asks(settings.judge.heuristic, hub)
+    probe_asks = _asks(loaded.suite.probe_model == DETECTOR, hub)
+    result = await visit_on(
+        options.executor,
+        log,
+        run_recipe(loaded, started, hub.settings),
+        window=options.concurrency,
+        now=now,
+        progress=progress,
+        abort=lambda: judge_asks() or probe_asks(),
+    )
     return ScoreSummary(settings.pass_id, result.scored, result.scored_before)
 
 
@@ -456,11 +401,6 @@ def _check_models(loaded: LoadedSuite, hub: ModelHub) -> None:
 
 def _asks(offline: bool, hub: ModelHub) -> Callable[[], str]:
     return (lambda: "") if offline else hub.unreachable
-
-
-def _answerer(loaded: LoadedSuite, hub: ModelHub) -> ProbeAnswerer:
-    model = loaded.suite.probe_model
-    return ProbeAnswerer() if model == DETECTOR else ProbeAnswerer(name=model, client=hub.client(model))
 
 
 def _end_reason(log: EventLog, run_id: str, conversation_id: str) -> str:

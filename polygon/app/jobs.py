@@ -1,11 +1,16 @@
-"""Work that runs on an executor's workers, and the driver loops that write what it returns.
+"""The units of work (a whole conversation, one call's scoring and probes), and their drivers.
 
-A worker runs a whole conversation (caller, noise, agent, stub tools, model calls) or one
-call's scoring and probes, and returns the events; the driver appends them in batches — it
-stays the single writer. Everything a job carries is picklable: the loaded suite, the plan,
-the identities the log already holds (a resumed call appends only what is missing), the
-recorded model answers of that call, and model settings *without* the key (each worker
-reads ``OPENAI_API_KEY`` from its own environment: its edge).
+The driver loops commit what the jobs return.
+
+A job runs on whichever executor the command chose (``polygon.execute``): in this process,
+or on a Ray worker. Either way the driver stays the single writer: it hands what each job
+returns to one group-commit writer. Everything a job carries is picklable: the loaded
+suite, the plan, the identities the log already holds (a resumed call appends only what is
+missing), the recorded model answers of that call, and model settings *without* the key.
+
+Where a job runs decides its model hub (:func:`driver_hub`): in the driver's process it uses
+the driver's hub (one connection pool, one judgement of a dead server for the whole run);
+on a worker it makes its own, with the key from that worker's environment (its edge).
 """
 
 from __future__ import annotations
@@ -13,16 +18,18 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from contextlib import aclosing, asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any
 
-from polygon.app.judge import Scoring
 from polygon.app.log import call_damage
 from polygon.app.passes import DamagedCallError, Visit, damaged_message
-from polygon.app.probe import Probing
-from polygon.errors import InfrastructureError, PolygonError
+from polygon.app.probing import Probing
+from polygon.app.progress import Progress, no_progress
+from polygon.app.scoring import Scoring
+from polygon.errors import InfrastructureError, ModelServerDownError, PolygonError
 from polygon.events import Envelope, EventLog, Pending
 from polygon.events.families import ConversationStarted, ModelCalled, RunStarted
 from polygon.events.streams import conversation_stream, run_conversations
@@ -30,7 +37,7 @@ from polygon.execute import Executor
 from polygon.models.hub import ModelHub, ModelSettings
 from polygon.probe.answering import ProbeAnswerer
 from polygon.probe.library import DETECTOR, probes_from
-from polygon.recording import StreamRecorder
+from polygon.recording import GroupWriter, StreamRecorder
 from polygon.score.conversation import JudgeSettings, make_judge
 from polygon.score.rubric import LoadedRubric, load_rubric
 from polygon.simulate.engine import Conversation
@@ -39,9 +46,9 @@ from polygon.suite.loading import LoadedSuite
 
 DOWN_AFTER = 6
 """Failed connections in a row (across calls) after which a server is taken as down, as locally."""
-BATCH_EVENTS = 2000
-BATCH_SECONDS = 0.02
-"""The driver commits what workers returned at least this often (as the local group commit)."""
+
+_DRIVER_HUB: ContextVar[ModelHub | None] = ContextVar("driver_hub", default=None)
+"""The driver's hub while its jobs run in its own process (unset on a worker)."""
 
 
 def keyless(settings: ModelSettings) -> ModelSettings:
@@ -57,12 +64,48 @@ def worker_hub(settings: ModelSettings, recorded: dict[str, dict[str, Any]] | No
     return hub
 
 
+@contextmanager
+def jobs_share(hub: ModelHub) -> Iterator[None]:
+    """Jobs started in this context, in this process, use ``hub`` (the driver closes it)."""
+    token = _DRIVER_HUB.set(hub)
+    try:
+        yield
+    finally:
+        _DRIVER_HUB.reset(token)
+
+
+def driver_hub() -> ModelHub | None:
+    """The driver's hub when the job runs in the driver's process; None on a worker."""
+    return _DRIVER_HUB.get()
+
+
+@asynccontextmanager
+async def group_commit(log: EventLog) -> AsyncIterator[GroupWriter]:
+    """The driver's one writer: what jobs return is committed every 20 ms (and at the end)."""
+    writer = GroupWriter(log)
+    stop = asyncio.Event()
+    pump = asyncio.create_task(writer.pump(stop))
+    try:
+        yield writer
+    finally:  # what arrived before a failure is kept: a resume skips it
+        stop.set()
+        await pump
+
+
+def worker_fault(problem: str) -> str:
+    """A worker's fault in one line, naming the worker (and the key its environment lacks)."""
+    where = f"a worker on {socket.gethostname()} (pid {os.getpid()})"
+    if "API key" in problem and not os.environ.get("OPENAI_API_KEY"):
+        problem += "; OPENAI_API_KEY is not set there (set it on every node)"
+    return f"{where}: {problem}"
+
+
 # ---- simulation ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class SimulationJob:
-    """One conversation to simulate on a worker."""
+    """One conversation to simulate."""
 
     loaded: LoadedSuite
     plan: ConversationPlan
@@ -102,12 +145,8 @@ class _Collecting(StreamRecorder):
         self.pending = []
 
 
-def simulate_one(job: SimulationJob) -> SimulationResult:
-    """A whole conversation, in the worker's own event loop."""
-    return asyncio.run(_simulate(job))
-
-
-async def _simulate(job: SimulationJob) -> SimulationResult:
+async def simulate_one(job: SimulationJob) -> SimulationResult:
+    """A whole conversation on a worker, in the worker's own hub."""
     plan = job.plan
     hub = worker_hub(job.settings, job.recorded or None)
     pool = AgentPool(job.loaded, hub)
@@ -140,15 +179,28 @@ async def _simulate(job: SimulationJob) -> SimulationResult:
     return SimulationResult(plan.conversation_id, sink.collected, reason, down, failing)
 
 
-def worker_fault(problem: str) -> str:
-    """A worker's fault in one line, naming the worker (and the key its environment lacks)."""
-    where = f"a worker on {socket.gethostname()} (pid {os.getpid()})"
-    if "API key" in problem and not os.environ.get("OPENAI_API_KEY"):
-        problem += "; OPENAI_API_KEY is not set there (set it on every node)"
-    return f"{where}: {problem}"
+def simulation_jobs(
+    log: EventLog,
+    loaded: LoadedSuite,
+    plans: Iterable[ConversationPlan],
+    settings: ModelSettings,
+    now: Callable[[], str],
+) -> Iterator[SimulationJob]:
+    """A job per plan, made as it starts: what the log holds of the call, and its model answers."""
+    for plan in plans:
+        stream = conversation_stream(plan.conversation_id)
+        held = list(log.read_stream(stream)) if log.stream_length(stream) else []
+        recorded = {
+            e.payload.request_hash: e.payload.response
+            for e in held
+            if isinstance(e.payload, ModelCalled) and e.payload.response is not None
+        }
+        yield SimulationJob(
+            loaded, plan, frozenset(e.identity for e in held), keyless(settings), recorded, now
+        )
 
 
-def simulate_on(
+async def simulate_on(
     executor: Executor,
     log: EventLog,
     loaded: LoadedSuite,
@@ -160,32 +212,24 @@ def simulate_on(
     finished: Callable[[int], None],
     on_end: Callable[[str], None],
 ) -> str:
-    """Every plan on the executor; what each returns appended by this driver, in batches.
+    """Every plan on the executor; what each returns committed by this driver.
 
-    Returns why a model server is down when a call found it so: no further call is started
-    (as locally); results still in flight are dropped, and a resume runs those calls again.
+    Returns why a model server is down when a call found it so: no further call is started;
+    results still in flight are dropped, and a resume runs those calls again.
     """
-
-    def jobs() -> Iterator[SimulationJob]:
-        for plan in plans:
-            stream = conversation_stream(plan.conversation_id)
-            held = list(log.read_stream(stream)) if log.stream_length(stream) else []
-            recorded = {
-                e.payload.request_hash: e.payload.response
-                for e in held
-                if isinstance(e.payload, ModelCalled) and e.payload.response is not None
-            }
-            yield SimulationJob(
-                loaded, plan, frozenset(e.identity for e in held), keyless(settings), recorded, now
-            )
-
     down, streak = "", 0
-    with _Batches(log) as batches:
-        for done, result in enumerate(executor.map(simulate_one, jobs(), window=window), start=1):
+    jobs = simulation_jobs(log, loaded, plans, settings, now)
+    async with (
+        group_commit(log) as writer,
+        aclosing(executor.map(simulate_one, jobs, window=window)) as results,
+    ):
+        done = 0
+        async for result in results:
             if result.fault:  # what arrived before is committed; this call and later ones are not
                 raise InfrastructureError(result.fault)
-            batches.add(result.events)
+            writer.submit(result.events)
             on_end(result.end_reason)
+            done += 1
             finished(done)
             # Each worker has its own client, so "down" is also judged across calls: failed
             # connections in a row, summed while no call reaches the server.
@@ -195,7 +239,7 @@ def simulate_on(
                 down = (
                     result.down or f"model server {url} is unreachable: {streak} connections in a row failed"
                 )
-                break  # the generator stops: no new job is submitted
+                break  # no new job is drawn
     return down
 
 
@@ -204,7 +248,7 @@ def simulate_on(
 
 @dataclass(frozen=True)
 class PassRecipe:
-    """How a worker makes the visitors of a pass (clients are made there, not shipped)."""
+    """How a job makes the visitors of a pass (clients are made where it runs, not shipped)."""
 
     started: RunStarted
     settings: ModelSettings
@@ -253,7 +297,7 @@ def run_recipe(loaded: LoadedSuite, started: RunStarted, settings: ModelSettings
 
 @dataclass(frozen=True)
 class VisitJob:
-    """One call's events, to score and probe on a worker."""
+    """One call's events, to score and probe."""
 
     recipe: PassRecipe
     events: list[Envelope]
@@ -273,13 +317,25 @@ class VisitResult:
     """Why the worker could not score or probe the call (nothing of it is recorded)."""
 
 
-def visit_one(job: VisitJob) -> VisitResult:
-    """Score and probe one call in the worker's own event loop."""
-    return asyncio.run(_visit(job))
-
-
-async def _visit(job: VisitJob) -> VisitResult:
+async def visit_one(job: VisitJob) -> VisitResult:
+    """Score and probe one call: with the driver's hub here, with its own on a worker."""
+    here = driver_hub()
+    if here is not None:  # the driver's errors are its own: they go up as they are
+        return await _visit(job, here)
     hub = worker_hub(job.recipe.settings)
+    try:
+        result = await _visit(job, hub)
+        refused = hub.refused()
+    except (ImportError, PolygonError) as exc:
+        return VisitResult([], fault=worker_fault(f"cannot score the call: {exc}"))
+    finally:
+        await hub.aclose()
+    if refused:
+        return VisitResult([], fault=worker_fault(refused))
+    return result
+
+
+async def _visit(job: VisitJob, hub: ModelHub) -> VisitResult:
     head = job.events[0].payload
     if not isinstance(head, ConversationStarted):  # the driver sends whole calls only
         raise DamagedCallError(f"{job.events[0].stream}: does not start with conversation.started")
@@ -291,19 +347,11 @@ async def _visit(job: VisitJob) -> VisitResult:
         now=job.now,
     )
     visit = Visit(job.events, head, sink)
-    try:
-        scoring, probing = job.recipe.visitors(hub)
-        if scoring is not None:
-            await scoring.visit(visit)
-        if probing is not None:
-            await probing.visit(visit)
-        refused = hub.refused()
-    except (ImportError, PolygonError) as exc:
-        return VisitResult([], fault=worker_fault(f"cannot score the call: {exc}"))
-    finally:
-        await hub.aclose()
-    if refused:
-        return VisitResult([], fault=worker_fault(refused))
+    scoring, probing = job.recipe.visitors(hub)
+    if scoring is not None:
+        await scoring.visit(visit)
+    if probing is not None:
+        await probing.visit(visit)
     return VisitResult(
         sink.pending,
         scoring.done if scoring else 0,
@@ -313,33 +361,54 @@ async def _visit(job: VisitJob) -> VisitResult:
     )
 
 
-def visit_on(
+async def visit_on(
     executor: Executor,
     log: EventLog,
     recipe: PassRecipe,
     *,
     window: int,
     now: Callable[[], str],
-    progress: Callable[[int, int], None] = lambda done, total: None,
+    progress: Progress = no_progress,
+    abort: Callable[[], str] = lambda: "",
 ) -> VisitResult:
-    """Every conversation of the run scored and probed on the executor; totals returned."""
-    streams = list(log.streams(run_conversations(recipe.started.run_id)))
-    jobs = (VisitJob(recipe, _whole_call(log, recipe.started.run_id, s), now) for s in streams)
+    """Every conversation of the run scored and probed on the executor; totals returned.
+
+    ``abort`` names a reason to stop (a model server that is down): no further call is
+    started, what was done so far is committed, and running the pass again finishes it.
+    """
+    run_id = recipe.started.run_id
+    streams = list(log.streams(run_conversations(run_id)))
     totals = [0, 0, 0, 0]
-    with _Batches(log) as batches:
-        for done, result in enumerate(executor.map(visit_one, jobs, window=window), start=1):
+    done = 0
+
+    def jobs() -> Iterator[VisitJob]:
+        for stream in streams:
+            if reason := abort():
+                raise ModelServerDownError(
+                    f"{reason}; the pass stopped after {done} of {len(streams)} conversations "
+                    "(run it again to finish)"
+                )
+            yield VisitJob(recipe, _whole_call(log, run_id, stream), now)
+
+    async with (
+        group_commit(log) as writer,
+        aclosing(executor.map(visit_one, jobs(), window=window)) as results,
+    ):
+        async for result in results:
             if result.fault:
                 raise InfrastructureError(result.fault)
-            batches.add(result.events)
+            if result.events:
+                writer.submit(result.events)  # the conversation's events whole: never split by a commit
             for i, n in enumerate((result.scored, result.scored_before, result.probed, result.probed_before)):
                 totals[i] += n
+            done += 1
             progress(done, len(streams))
     scored, before, probed, probed_before = totals
     return VisitResult([], scored, before, probed, probed_before)
 
 
 def _whole_call(log: EventLog, run_id: str, stream: str) -> list[Envelope]:
-    """A call's events, refused in one line (as a local pass does) when they are not whole."""
+    """A call's events, refused in one line when they are not whole."""
     events = list(log.read_stream(stream))
     damage = call_damage(events)
     if damage or not events or not isinstance(events[0].payload, ConversationStarted):
@@ -347,51 +416,25 @@ def _whole_call(log: EventLog, run_id: str, stream: str) -> list[Envelope]:
     return events
 
 
-def visit_on_ray(
+async def run_pass(
+    executor: Executor,
     log: EventLog,
     recipe: PassRecipe,
     hub: ModelHub,
     *,
-    ray_address: str,
     window: int,
     now: Callable[[], str],
-    progress: Callable[[int, int], None],
+    progress: Progress,
+    abort: Callable[[], str],
 ) -> VisitResult:
-    """A whole pass (``judge`` or ``probe``) on Ray; the driver's hub is closed after."""
-    from polygon.execute.ray import RayExecutor
-
-    executor = RayExecutor(ray_address or None)
+    """A whole pass (``judge`` or ``probe``) on the executor; the driver's hub is closed after."""
     try:
-        return visit_on(executor, log, recipe, window=window, now=now, progress=progress)
+        with jobs_share(hub):
+            return await visit_on(
+                executor, log, recipe, window=window, now=now, progress=progress, abort=abort
+            )
     except InfrastructureError as exc:
         hint = "fix it, then run the same command again (what was recorded is kept, never asked twice)"
         raise InfrastructureError(f"{exc}; {hint}") from None
     finally:
-        executor.close()
-        asyncio.run(hub.aclose())
-
-
-class _Batches:
-    """The driver's group commit for results that come back whole (never split by a commit)."""
-
-    def __init__(self, log: EventLog) -> None:
-        self._log = log
-        self._held: list[Pending] = []
-        self._since = time.monotonic()
-
-    def __enter__(self) -> _Batches:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.commit()  # what arrived before a failure is kept: a resume skips it
-
-    def add(self, events: list[Pending]) -> None:
-        self._held.extend(events)
-        if len(self._held) >= BATCH_EVENTS or time.monotonic() - self._since >= BATCH_SECONDS:
-            self.commit()
-
-    def commit(self) -> None:
-        if self._held:
-            self._log.append(self._held)
-        self._held = []
-        self._since = time.monotonic()
+        await hub.aclose()
