@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Iterator
 from contextlib import aclosing, asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -37,7 +37,7 @@ from polygon.execute import Executor
 from polygon.models.hub import ModelHub, ModelSettings
 from polygon.probe.answering import ProbeAnswerer
 from polygon.probe.library import DETECTOR, probes_from
-from polygon.recording import GroupWriter, StreamRecorder
+from polygon.recording import ConversationSink, GroupWriter, StreamRecorder
 from polygon.score.conversation import JudgeSettings, make_judge
 from polygon.score.rubric import LoadedRubric, load_rubric
 from polygon.simulate.engine import Conversation
@@ -77,6 +77,20 @@ def jobs_share(hub: ModelHub) -> Iterator[None]:
 def driver_hub() -> ModelHub | None:
     """The driver's hub when the job runs in the driver's process; None on a worker."""
     return _DRIVER_HUB.get()
+
+
+@dataclass(frozen=True)
+class _Here:
+    """What a conversation job shares with the driver when it runs in the driver's process."""
+
+    hub: ModelHub
+    pool: AgentPool
+    writer: GroupWriter
+
+
+_SIMULATING_HERE: ContextVar[_Here | None] = ContextVar("simulating_here", default=None)
+_PASS_WRITER: ContextVar[GroupWriter | None] = ContextVar("pass_writer", default=None)
+"""The driver's writer while a pass's jobs run in its own process (they hand their events over)."""
 
 
 @asynccontextmanager
@@ -129,6 +143,8 @@ class SimulationResult:
     fault: str = ""
     """Why the worker could not do the call (no key, no module): the run stops, nothing of
     the call is recorded (it is not the agent's error; a resume runs it again)."""
+    skipped: bool = False
+    """Not started: the driver's hub already knows a model server it needs is down."""
 
 
 class _Collecting(StreamRecorder):
@@ -146,7 +162,37 @@ class _Collecting(StreamRecorder):
 
 
 async def simulate_one(job: SimulationJob) -> SimulationResult:
-    """A whole conversation on a worker, in the worker's own hub."""
+    """A whole conversation: streamed to the driver's writer here, collected on a worker."""
+    here = _SIMULATING_HERE.get()
+    if here is not None:
+        return await _simulate_here(job, here)
+    return await _simulate_on_worker(job)
+
+
+async def _simulate_here(job: SimulationJob, here: _Here) -> SimulationResult:
+    """Every exchange committed as it happens (a killed run keeps it); errors go up as they are."""
+    plan = job.plan
+    if here.hub.unreachable():  # no new call against a dead server: it would only fail after retries
+        return SimulationResult(plan.conversation_id, [], "", skipped=True)
+    sink = ConversationSink(
+        here.writer,
+        run_id=plan.run_id,
+        stream=conversation_stream(plan.conversation_id),
+        conversation=plan.conversation_id,
+        seed=plan.seed,
+        now=job.now,
+        existing=job.existing,
+    )
+    agent = here.pool.make(plan.config, sink)
+    try:
+        reason = await Conversation(plan, agent, sink, here.pool.caller(plan, sink)).run()
+    finally:
+        await agent.aclose()
+    return SimulationResult(plan.conversation_id, [], reason)
+
+
+async def _simulate_on_worker(job: SimulationJob) -> SimulationResult:
+    """A whole conversation in the worker's own hub; its new events go back to the driver."""
     plan = job.plan
     hub = worker_hub(job.settings, job.recorded or None)
     pool = AgentPool(job.loaded, hub)
@@ -200,6 +246,18 @@ def simulation_jobs(
         )
 
 
+@dataclass
+class Simulated:
+    """What the driver saw of a dead model server.
+
+    Calls not started (the driver's hub found it down), or why a worker's server is taken
+    as down (the driver stopped drawing calls).
+    """
+
+    skipped: int = 0
+    down: str = ""
+
+
 async def simulate_on(
     executor: Executor,
     log: EventLog,
@@ -211,36 +269,57 @@ async def simulate_on(
     now: Callable[[], str],
     finished: Callable[[int], None],
     on_end: Callable[[str], None],
-) -> str:
-    """Every plan on the executor; what each returns committed by this driver.
+) -> Simulated:
+    """Every plan on the executor; this driver commits what each call writes or returns.
 
-    Returns why a model server is down when a call found it so: no further call is started;
-    results still in flight are dropped, and a resume runs those calls again.
+    Jobs that run here share the driver's hub, agent pool and writer (set up here); a
+    worker's come back whole. A worker's dead server stops the drawing of calls (results
+    still in flight are dropped, and a resume runs those calls again).
     """
-    down, streak = "", 0
+    hub = driver_hub()
+    pool = AgentPool(loaded, hub) if hub is not None else None
     jobs = simulation_jobs(log, loaded, plans, settings, now)
-    async with (
-        group_commit(log) as writer,
-        aclosing(executor.map(simulate_one, jobs, window=window)) as results,
-    ):
-        done = 0
-        async for result in results:
-            if result.fault:  # what arrived before is committed; this call and later ones are not
-                raise InfrastructureError(result.fault)
-            writer.submit(result.events)
-            on_end(result.end_reason)
-            done += 1
-            finished(done)
-            # Each worker has its own client, so "down" is also judged across calls: failed
-            # connections in a row, summed while no call reaches the server.
-            failed, url = result.failing
-            streak = streak + failed if failed else 0
-            if result.down or streak >= DOWN_AFTER:
-                down = (
-                    result.down or f"model server {url} is unreachable: {streak} connections in a row failed"
-                )
-                break  # no new job is drawn
-    return down
+    try:
+        async with group_commit(log) as writer:
+            token = _SIMULATING_HERE.set(_Here(hub, pool, writer) if hub and pool else None)
+            try:
+                async with aclosing(executor.map(simulate_one, jobs, window=window)) as results:
+                    return await _collect(results, writer, finished, on_end)
+            finally:
+                _SIMULATING_HERE.reset(token)
+    finally:
+        if pool is not None:
+            await pool.aclose()
+
+
+async def _collect(
+    results: AsyncGenerator[SimulationResult, None],
+    writer: GroupWriter,
+    finished: Callable[[int], None],
+    on_end: Callable[[str], None],
+) -> Simulated:
+    seen = Simulated()
+    done = streak = 0
+    async for result in results:
+        if result.fault:  # what arrived before is committed; this call and later ones are not
+            raise InfrastructureError(result.fault)
+        if result.skipped:
+            seen.skipped += 1
+            continue
+        writer.submit(result.events)
+        on_end(result.end_reason)
+        done += 1
+        finished(done)
+        # Each worker has its own client, so "down" is also judged across calls: failed
+        # connections in a row, summed while no call reaches the server.
+        failed, url = result.failing
+        streak = streak + failed if failed else 0
+        if result.down or streak >= DOWN_AFTER:
+            seen.down = (
+                result.down or f"model server {url} is unreachable: {streak} connections in a row failed"
+            )
+            break  # no new job is drawn
+    return seen
 
 
 # ---- scoring and probes --------------------------------------------------------------------
@@ -319,9 +398,12 @@ class VisitResult:
 
 async def visit_one(job: VisitJob) -> VisitResult:
     """Score and probe one call: with the driver's hub here, with its own on a worker."""
-    here = driver_hub()
-    if here is not None:  # the driver's errors are its own: they go up as they are
-        return await _visit(job, here)
+    here, writer = driver_hub(), _PASS_WRITER.get()
+    if here is not None and writer is not None:  # the driver's errors are its own: they go up as they are
+        result = await _visit(job, here)
+        if result.events:  # the conversation's events whole, the moment they are made
+            writer.submit(result.events)
+        return replace(result, events=[])
     hub = worker_hub(job.recipe.settings)
     try:
         result = await _visit(job, hub)
@@ -390,19 +472,22 @@ async def visit_on(
                 )
             yield VisitJob(recipe, _whole_call(log, run_id, stream), now)
 
-    async with (
-        group_commit(log) as writer,
-        aclosing(executor.map(visit_one, jobs(), window=window)) as results,
-    ):
-        async for result in results:
-            if result.fault:
-                raise InfrastructureError(result.fault)
-            if result.events:
-                writer.submit(result.events)  # the conversation's events whole: never split by a commit
-            for i, n in enumerate((result.scored, result.scored_before, result.probed, result.probed_before)):
-                totals[i] += n
-            done += 1
-            progress(done, len(streams))
+    async with group_commit(log) as writer:
+        token = _PASS_WRITER.set(writer)  # jobs that run here hand their events over at once
+        try:
+            async with aclosing(executor.map(visit_one, jobs(), window=window)) as results:
+                async for result in results:
+                    if result.fault:
+                        raise InfrastructureError(result.fault)
+                    if result.events:  # a worker's call, whole: never split by a commit
+                        writer.submit(result.events)
+                    counts = (result.scored, result.scored_before, result.probed, result.probed_before)
+                    for i, n in enumerate(counts):
+                        totals[i] += n
+                    done += 1
+                    progress(done, len(streams))
+        finally:
+            _PASS_WRITER.reset(token)
     scored, before, probed, probed_before = totals
     return VisitResult([], scored, before, probed, probed_before)
 

@@ -17,7 +17,7 @@ from polygon import __version__
 from polygon.app.jobs import jobs_share, run_recipe, simulate_on, visit_on
 from polygon.app.lint import lint_before_run
 from polygon.app.log import call_damage, recorded_answers
-from polygon.app.passes import DamagedCallError, damaged_message, for_each, start_run
+from polygon.app.passes import DamagedCallError, damaged_message, start_run
 from polygon.app.progress import Progress, no_progress
 from polygon.app.scoring import ScoreSummary, Scoring
 from polygon.errors import (
@@ -34,13 +34,10 @@ from polygon.events.streams import RUN_FINISHED, conversation_stream, fresh_id, 
 from polygon.execute import Executor, InProcessExecutor
 from polygon.models.hub import ModelHub
 from polygon.probe.library import DETECTOR
-from polygon.recording import ConversationSink, GroupWriter
 from polygon.score.conversation import JudgeSettings, make_judge
 from polygon.score.rubric import load_rubric
 from polygon.simulate.agents.model import profile_hash
-from polygon.simulate.engine import Conversation
 from polygon.simulate.plan import (
-    AgentPool,
     ConversationPlan,
     check_references,
     iter_plans,
@@ -142,61 +139,6 @@ def _check_resume(log: EventLog, run_id: str, fresh: RunStarted) -> None:
             raise ResumeRefusedError(
                 f"cannot resume run {run_id}: the {what} changed since it started; start a new run"
             )
-
-
-async def _run_plans(
-    plans: Iterator[ConversationPlan],
-    log: EventLog,
-    pool: AgentPool,
-    concurrency: int,
-    now: Callable[[], str],
-    finished: Callable[[int], None],
-    down: Callable[[], str],
-    on_end: Callable[[str], None],
-) -> int:
-    """Run the plans; returns how many were not started because a model server went down.
-
-    ``finished`` hears how many calls this run has finished so far.
-    """
-    writer = GroupWriter(log)  # the single writer: this event loop, group commit
-    stop = asyncio.Event()
-    pump = asyncio.create_task(writer.pump(stop))
-    done = skipped = 0
-
-    async def one(plan: ConversationPlan) -> None:
-        nonlocal done, skipped
-        if down():  # no new call against a dead server: it would only fail after retries
-            skipped += 1
-            return
-        stream = conversation_stream(plan.conversation_id)
-        existing = (
-            frozenset(e.identity for e in log.read_stream(stream))
-            if log.stream_length(stream)
-            else frozenset()
-        )
-        sink = ConversationSink(
-            writer,
-            run_id=plan.run_id,
-            stream=stream,
-            conversation=plan.conversation_id,
-            seed=plan.seed,
-            now=now,
-            existing=existing,
-        )
-        agent = pool.make(plan.config, sink)
-        try:
-            on_end(await Conversation(plan, agent, sink, pool.caller(plan, sink)).run())
-        finally:
-            await agent.aclose()
-        done += 1
-        finished(done)
-
-    try:
-        await for_each(plans, concurrency, one)
-    finally:
-        stop.set()
-        await pump
-    return skipped
 
 
 def suite_judge(loaded: LoadedSuite, hub: ModelHub) -> JudgeSettings:
@@ -334,28 +276,26 @@ async def _simulate(
     on_end: Callable[[str], None],
 ) -> None:
     """Every planned call; a model server found down stops the run with a resume hint."""
-    executor = options.executor
-    if isinstance(executor, InProcessExecutor):
-        pool = AgentPool(loaded, hub)
-        try:
-            skipped = await _run_plans(
-                todo, log, pool, options.concurrency, now, finished, hub.unreachable, on_end
-            )
-        finally:
-            await pool.aclose()
-        if skipped:
-            raise ModelServerDownError(
-                f"{hub.unreachable()}; {skipped} of {total} calls were not run. Start the server, then "
-                f"`polygon run SUITE --resume {run_id}`"
-            )
-        return
     window = options.concurrency
-    down = await simulate_on(
-        executor, log, loaded, todo, hub.settings, window=window, now=now, finished=finished, on_end=on_end
+    seen = await simulate_on(
+        options.executor,
+        log,
+        loaded,
+        todo,
+        hub.settings,
+        window=window,
+        now=now,
+        finished=finished,
+        on_end=on_end,
     )
-    if down:
+    if seen.skipped:  # the calls ran here: the driver's hub found the server down
         raise ModelServerDownError(
-            f"{down}; the run stopped before every call was made. Start the server, then "
+            f"{hub.unreachable()}; {seen.skipped} of {total} calls were not run. Start the server, then "
+            f"`polygon run SUITE --resume {run_id}`"
+        )
+    if seen.down:  # a worker found it down: the driver stopped drawing calls
+        raise ModelServerDownError(
+            f"{seen.down}; the run stopped before every call was made. Start the server, then "
             f"`polygon run SUITE --resume {run_id}` (on either executor)"
         )
 

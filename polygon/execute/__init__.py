@@ -11,9 +11,9 @@ through one group-commit writer, so an executor never touches the log. A job fun
 from __future__ import annotations
 
 import asyncio
-import itertools
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable
-from typing import Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -40,40 +40,57 @@ class Executor(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class _Ended(Generic[R]):
+    """A worker's message to the driver: a result, an error, or that it has stopped."""
+
+    result: R | None
+    error: Exception | None = None
+    last: bool = False
+
+
 class InProcessExecutor:
     """Each job a task in the driver's event loop, at most ``window`` at once."""
 
     name = "local"
 
     async def map(self, work: Work[J, R], jobs: Iterable[J], *, window: int) -> AsyncGenerator[R, None]:
-        """Results in the order the tasks finish; when one fails, the others are cancelled first.
+        """Results in the order jobs finish; when one fails, the others are cancelled first.
 
-        Finishing order is kept exactly (a queue fed as tasks end), so work that never waits
-        comes back in job order and the log's commit order stays what it was. The next job is
-        drawn after the driver has handled a result, as a worker loop takes its next item.
+        ``window`` workers take jobs from one iterator, each starting its next job the moment
+        it ends one, so calls interleave exactly as a plain bounded worker loop's (the log's
+        commit order follows from that). A worker that never waits lets the driver catch up
+        once ``window`` results are waiting.
         """
         source = iter(jobs)
-        running: set[asyncio.Task[R]] = set()
-        ended: asyncio.Queue[asyncio.Task[R]] = asyncio.Queue()
+        ended: asyncio.Queue[_Ended[R]] = asyncio.Queue()
 
-        def start(job: J) -> None:
-            task = asyncio.ensure_future(work(job))
-            task.add_done_callback(ended.put_nowait)
-            running.add(task)
+        async def worker() -> None:
+            try:
+                for job in source:
+                    ended.put_nowait(_Ended(await work(job)))
+                    if ended.qsize() >= window:
+                        await asyncio.sleep(0)  # the driver handles what waits
+            except Exception as exc:  # noqa: BLE001 - handed to the driver, raised there
+                ended.put_nowait(_Ended(None, exc))
+            finally:
+                ended.put_nowait(_Ended(None, last=True))
 
+        workers = [asyncio.ensure_future(worker()) for _ in range(max(1, window))]
+        working = len(workers)
         try:
-            for job in itertools.islice(source, max(1, window)):
-                start(job)
-            while running:
-                task = await ended.get()
-                running.discard(task)
-                yield task.result()
-                for job in itertools.islice(source, 1):
-                    start(job)
+            while working:
+                got = await ended.get()
+                if got.error is not None:
+                    raise got.error
+                if got.last:
+                    working -= 1
+                    continue
+                yield got.result  # type: ignore[misc]  # a result, not the sentinel
         finally:  # an error, or a driver that stopped early: nothing is left running
-            for task in running:
+            for task in workers:
                 task.cancel()
-            await asyncio.gather(*running, return_exceptions=True)
+            await asyncio.gather(*workers, return_exceptions=True)
 
     def close(self) -> None:
         """Nothing was started."""
