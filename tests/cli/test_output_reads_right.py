@@ -21,8 +21,7 @@ from polygon.projections.report import RunReport, render_markdown, render_text
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
 from polygon.score.verdict import Verdict
 from polygon.texttable import LEFT, RIGHT, table
-
-from ..views import conv
+from tests.support.views import conv
 
 ROOT = Path(__file__).parents[2]
 CONFIG_A = "a" * 36 + "-cfg"

@@ -11,6 +11,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tests.support.text import replaced
+
 ROOT = Path(__file__).resolve().parents[3]
 PY = str(ROOT / ".venv/bin/python")
 WORK = Path(tempfile.mkdtemp(prefix="policy-table-"))
@@ -23,14 +25,16 @@ SUITE = WORK / "bank" / "suite.yaml"
 base = SUITE.read_text()
 must = WORK / "bank" / "must.yaml"
 must.write_text(
-    base.replace('must_say: {phrases: ["City Bank"]}', 'must_say: {phrases: ["Goodbye and thank you"]}')
+    replaced(base, 'must_say: {phrases: ["City Bank"]}', 'must_say: {phrases: ["Goodbye and thank you"]}')
 )
 fp = WORK / "bank" / "fp.yaml"
 a, b = base.index("policies:"), base.index("personas:")
 fp.write_text(
-    (base[:a] + base[b:])
-    .replace("rubric: v4}", 'rubric: v4}\nforbidden_phrases: ["detector:card_number"]')
-    .replace("      before: [[verify_identity, block_card]]\n", "")
+    replaced(
+        replaced(base[:a] + base[b:], "rubric: v4}", 'rubric: v4}\nforbidden_phrases: ["detector:card_number"]'),
+        "      before: [[verify_identity, block_card]]\n",
+        "",
+    )
 )
 LOG = str(WORK / "log")
 n = 0
