@@ -11,8 +11,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.support.text import replaced
-
 ROOT = Path(__file__).resolve().parents[3]
 PY = str(ROOT / ".venv/bin/python")
 WORK = Path(tempfile.mkdtemp(prefix="policy-table-"))
@@ -25,16 +23,14 @@ SUITE = WORK / "bank" / "suite.yaml"
 base = SUITE.read_text()
 must = WORK / "bank" / "must.yaml"
 must.write_text(
-    replaced(base, 'must_say: {phrases: ["City Bank"]}', 'must_say: {phrases: ["Goodbye and thank you"]}')
+    base.replace('must_say: {phrases: ["City Bank"]}', 'must_say: {phrases: ["Goodbye and thank you"]}')
 )
 fp = WORK / "bank" / "fp.yaml"
 a, b = base.index("policies:"), base.index("personas:")
 fp.write_text(
-    replaced(
-        replaced(base[:a] + base[b:], "rubric: v4}", 'rubric: v4}\nforbidden_phrases: ["detector:card_number"]'),
-        "      before: [[verify_identity, block_card]]\n",
-        "",
-    )
+    (base[:a] + base[b:])
+    .replace("rubric: v4}", 'rubric: v4}\nforbidden_phrases: ["detector:card_number"]')
+    .replace("      before: [[verify_identity, block_card]]\n", "")
 )
 LOG = str(WORK / "log")
 n = 0
