@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -112,3 +113,30 @@ def test_the_comparison_scorecard_counts_simulator_errors(tmp_path: Path) -> Non
     page = _client(web.make_app(log)).get("/compare?run=rone").text
     assert "<th>simulator error</th>" in page
     assert 'data-testid="simerr-v1">0<' in page
+
+
+def test_the_run_page_filters_calls_by_a_probe_answer_and_links_pairs(tmp_path: Path) -> None:
+    """The probe filter counts each call's latest answer as the log holds it; each diverging
+    scenario of a comparison links the first trial of either side (ids of existing calls)."""
+    from polygon.events import LmdbLog
+    from polygon.events.families import ProbeAnswered
+
+    log = tmp_path / "log"
+    _run(log, "rone")
+    latest: dict[str, str] = {}
+    with LmdbLog(log, readonly=True) as opened:
+        for env in opened.read_all():
+            if isinstance(env.payload, ProbeAnswered) and env.payload.probe_id == "stayed_on_goal":
+                latest[env.payload.conversation_id] = env.payload.answer
+    noes = sum(answer == "no" for answer in latest.values())
+    assert 0 < noes < len(latest) == 24
+    client = _client(web.make_app(log))
+    filtered = client.get("/runs/rone?probe=stayed_on_goal&answer=no").text
+    assert f"{noes} of 24 calls match" in filtered
+    assert f"{len(latest)} of 24 calls match" in client.get("/runs/rone?probe=stayed_on_goal").text
+    assert "0 of 24 calls match" in client.get("/runs/rone?probe=no_such_probe").text
+    compared = client.get("/compare?run=rone").text
+    pairs = re.findall(r'href="/pair\?a=([^&"]+)&amp;b=([^&"]+)"', compared)
+    assert pairs and all(a.startswith("rone.v1.") and b.startswith("rone.v2.") for a, b in pairs)
+    assert all(a.endswith(".0") and a.split(".")[2] == b.split(".")[2] for a, b in pairs)
+    assert client.get(f"/pair?a={pairs[0][0]}&b={pairs[0][1]}").status_code == 200
