@@ -17,7 +17,7 @@ NAME_MAX = 120
 """Longest file name a save accepts."""
 
 
-def lint_draft(text: str, tiers: tuple[str, ...]) -> Any:
+def lint_draft(text: str, tiers: tuple[str, ...]) -> dict[str, Any]:
     """One draft read by ``tiers``, as plain data (a JSON object)."""
     [result] = lint_targets(
         MemoryLog(),
@@ -26,7 +26,8 @@ def lint_draft(text: str, tiers: tuple[str, ...]) -> Any:
         now=lambda: "",
         readers=Readers(),
     )
-    return to_builtins(result)
+    reading: dict[str, Any] = to_builtins(result)  # a struct: an object, never a list
+    return reading
 
 
 def save_prompt(suite_path: Path, name: str, text: str) -> Path:

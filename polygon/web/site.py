@@ -40,7 +40,7 @@ class SharedLog:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
-        self._log: Any = None
+        self._log: EventLog | None = None
 
     @contextmanager
     def reading(self) -> Iterator[EventLog]:
@@ -62,7 +62,7 @@ class SharedLog:
 
     def close(self) -> None:
         """Close the log (it is opened again on the next request)."""
-        if self._log is not None and hasattr(self._log, "close"):
+        if self._log is not None:
             self._log.close()
         self._log = None
 

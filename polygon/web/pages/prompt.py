@@ -108,7 +108,7 @@ async def save(request: Request) -> Response:
     return RedirectResponse(f"/prompt?{query}", status_code=303)
 
 
-def _read_draft(site: Site, text: str, tiers: tuple[str, ...]) -> Any:
+def _read_draft(site: Site, text: str, tiers: tuple[str, ...]) -> dict[str, Any] | None:
     """A reading, or None while another (perhaps one abandoned past its budget) still runs.
 
     It runs in a worker thread, never on the event loop.
