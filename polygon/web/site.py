@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 from urllib.parse import quote, urlencode
 
 import anyio
@@ -107,7 +107,7 @@ class Site:
     lint_slot: anyio.CapacityLimiter = field(default_factory=lambda: anyio.CapacityLimiter(1))
     reading_now: threading.Lock = field(default_factory=threading.Lock)
     """Held by the thread reading a draft, taken and released by that thread itself."""
-    memo: dict[tuple[object, ...], Any] = field(default_factory=dict)
+    memo: dict[tuple[object, ...], object] = field(default_factory=dict)
 
     @property
     def hosts(self) -> frozenset[str]:
