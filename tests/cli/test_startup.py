@@ -24,6 +24,7 @@ HEAVY = (
     "lmdb",
     "httpx",
     "yaml",
+    "msgspec",
     "rich",
     "starlette",
     "uvicorn",
