@@ -7,12 +7,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from polygon.execute import make_executor
-from polygon.models.hub import ModelSettings
+if TYPE_CHECKING:  # the hub (and what it imports) loads only when a command asks for a model
+    from polygon.models.hub import ModelSettings
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,8 @@ class Context:
 
     def model_settings(self, base_url: str = "", cache: bool = False) -> ModelSettings:
         """Flags win over the suite's setting, which wins over the environment."""
+        from polygon.models.hub import ModelSettings
+
         return ModelSettings(
             base_url=base_url or self.openai_base_url,
             api_key=self.openai_api_key,
@@ -70,6 +72,8 @@ def executor_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(command)
     def chosen(*args: Any, executor: str, ray_address: str, **kwargs: Any) -> Any:
+        from polygon.execute import make_executor  # loads only when a command runs
+
         made = make_executor(executor, ray_address)
         try:
             return command(*args, executor=made, **kwargs)

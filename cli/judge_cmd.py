@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
-from polygon.app.judge import judge_run
-from polygon.app.log import open_log
 from polygon.cli.context import RUN, Context, executor_options, pass_concurrency, system_now
 from polygon.cli.progress import Reporter, mode
-from polygon.execute import Executor
-from polygon.models.hub import ModelHub
-from polygon.score.rubric import load_rubric
+
+if TYPE_CHECKING:
+    from polygon.execute import Executor
 
 
 @click.command()
@@ -42,6 +42,11 @@ def judge(
     executor: Executor,
 ) -> None:
     """(Re)score RUN: checks and the judge. Appends a new pass; never overwrites earlier scores."""
+    from polygon.app.judge import judge_run
+    from polygon.app.log import open_log
+    from polygon.models.hub import ModelHub
+    from polygon.score.rubric import load_rubric
+
     loaded_rubric = load_rubric(rubric)
     with open_log(obj.log_path, readonly=False) as log, Reporter("judging", mode()) as shown:
         summary = judge_run(

@@ -1,5 +1,5 @@
 """The Ray executor: the same log as a local run, a worker killed mid-run, a driver killed and
-resumed (across executors); the executor contract is tests/execute/test_executor_contract.py. One local Ray (2 CPUs, no dashboard)
+resumed (across executors); the executor contract is tests/contracts/test_executor.py. One local Ray (2 CPUs, no dashboard)
 serves the module; subprocess drivers join it by address."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
-from tests.app.test_run import wait_for_conversations
+from tests.support.runs import wait_for_conversations
 
 ray = pytest.importorskip("ray")
 
@@ -158,7 +158,7 @@ def test_a_rerun_on_ray_writes_what_a_local_rerun_writes(cluster: str, tmp_path:
 
 
 def test_a_dead_model_server_stops_a_ray_run_with_one_clear_error(cluster: str, tmp_path: Path) -> None:
-    from tests.app.test_verdict_states import pizza
+    from tests.support.runs import pizza
 
     suite = pizza(
         tmp_path,
