@@ -18,6 +18,8 @@ from polygon.app.run import RunOptions, run_suite
 from polygon.events import MemoryLog
 from polygon.events.families import CheckRecorded, CriterionScore
 from polygon.events.streams import conversation_stream
+from polygon.models import ModelClient
+from polygon.models.recorded import Recorder
 from polygon.models.scripted import ScriptedModelClient
 from polygon.recording import ListSink
 from polygon.score.checks import run_checks
@@ -28,6 +30,10 @@ from polygon.score.rubric import CRITERIA, load_rubric
 from polygon.suite.loading import load_suite
 from polygon.transcript import ConversationView, build
 
+
+def _model_judge(client: ModelClient) -> ModelJudge:
+    return ModelJudge(Recorder(client, role="judge", model="openai/judge"))
+
 CONVERSATION = "j.v1.coop-booking.0"
 
 
@@ -37,7 +43,7 @@ def _all_fours(request: dict[str, object]) -> str:
 
 MAKERS: dict[str, Callable[[], Judge]] = {
     "heuristic": HeuristicJudge,
-    "model": lambda: ModelJudge("openai/judge", ScriptedModelClient(_all_fours)),
+    "model": lambda: _model_judge(ScriptedModelClient(_all_fours)),
 }
 
 
@@ -71,7 +77,7 @@ def test_every_criterion_gets_a_score_in_range(
 def test_an_unreadable_model_answer_is_unscored_not_an_error(
     call: tuple[ConversationView, list[CheckRecorded]],
 ) -> None:
-    scores, raw = _score(ModelJudge("openai/judge", ScriptedModelClient(["I refuse to answer in JSON"])), call)
+    scores, raw = _score(_model_judge(ScriptedModelClient(["I refuse to answer in JSON"])), call)
     assert raw == "I refuse to answer in JSON"
     assert {s.status for s in scores.values()} == {"unscored"}
 
@@ -79,7 +85,7 @@ def test_an_unreadable_model_answer_is_unscored_not_an_error(
 def test_the_model_judge_records_its_call() -> None:
     sink = ListSink()
     view = ConversationView(conversation_id="c")
-    judge = ModelJudge("openai/judge", ScriptedModelClient(["{}"]))
+    judge = _model_judge(ScriptedModelClient(["{}"]))
     asyncio.run(judge.score(view, [], load_rubric("v1").rubric, 2, sink, JudgeContext()))
     [(kind, _event, _turn, index)] = sink.events
     assert kind == "judge-call" and index == 2
@@ -96,7 +102,7 @@ def test_the_model_judge_reads_the_agents_prompt_and_tools_and_gives_reasons(
         tools=[{"type": "function", "function": {"name": "find_slots", "description": "Free slots."}}],
     )
     scores, _raw = asyncio.run(
-        ModelJudge("openai/judge", client).score(view, checks, load_rubric("v1").rubric, 0, ListSink(), context)
+        _model_judge(client).score(view, checks, load_rubric("v1").rubric, 0, ListSink(), context)
     )
     sent = client.requests[0]["messages"][1]["content"]
     assert "Never promise painless treatment." in sent and "- find_slots: Free slots." in sent
@@ -109,6 +115,6 @@ def test_an_unknown_prompt_is_said_so(call: tuple[ConversationView, list[CheckRe
     view, checks = call
     client = ScriptedModelClient(["{}"])
     asyncio.run(
-        ModelJudge("openai/judge", client).score(view, checks, load_rubric("v1").rubric, 0, ListSink(), JudgeContext())
+        _model_judge(client).score(view, checks, load_rubric("v1").rubric, 0, ListSink(), JudgeContext())
     )
     assert "(unknown: not recorded for this call)" in client.requests[0]["messages"][1]["content"]

@@ -20,8 +20,10 @@ import msgspec
 import pytest
 
 from polygon import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
+from polygon.models import ModelClient
+from polygon.models.recorded import RecordedClient
 from polygon.models.scripted import ScriptedModelClient
-from polygon.recording import ListSink
+from polygon.recording import ListSink, Sink
 from polygon.simulate.agents.http import HttpAgent
 from polygon.simulate.agents.model import ModelAgent
 from polygon.simulate.agents.python import PythonAgent
@@ -93,6 +95,10 @@ def _model_answer(request: dict[str, Any]) -> str:
     return "Monday at nine is free."
 
 
+def _recorded(client: ModelClient, sink: Sink) -> RecordedClient:
+    return RecordedClient(client, sink, role="agent", model="openai/m")
+
+
 @contextmanager
 def _model() -> Iterator[Pair]:
     good = ScriptedModelClient(_model_answer)
@@ -104,8 +110,8 @@ def _model() -> Iterator[Pair]:
             return ModelAnswer(text=None, errors=["server down"])
 
     yield (
-        (lambda: ModelAgent(good, "openai/m", "You are a receptionist.", {}, ListSink())),
-        (lambda: ModelAgent(_Silent([]), "openai/m", "You are a receptionist.", {}, ListSink())),
+        (lambda: ModelAgent(_recorded(good, ListSink()), "You are a receptionist.", {})),
+        (lambda: ModelAgent(_recorded(_Silent([]), ListSink()), "You are a receptionist.", {})),
     )
 
 
@@ -155,7 +161,7 @@ def test_dead_http_endpoint_is_an_agent_error() -> None:
 
 def test_model_agent_records_each_call_through_the_seam() -> None:
     sink = ListSink()
-    agent = ModelAgent(ScriptedModelClient(["Hello."]), "openai/m", "prompt", {}, sink)
+    agent = ModelAgent(_recorded(ScriptedModelClient(["Hello."]), sink), "prompt", {})
     _steps(agent, STEP)
     [(kind, event, turn, index)] = sink.events
     assert kind == "agent-call" and (turn, index) == (1, 0)

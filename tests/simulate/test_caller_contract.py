@@ -14,6 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from polygon.events.families import PersonaSnapshot
+from polygon.models.recorded import RecordedClient
 from polygon.models.scripted import ScriptedModelClient
 from polygon.recording import ListSink
 from polygon.simulate.callers import Caller, Utterance
@@ -44,11 +45,14 @@ def _source() -> ConversationView:
 MAKERS: dict[str, Callable[[], Caller]] = {
     "scripted": lambda: ScriptedCaller(PERSONA, 7),
     "model": lambda: ModelCaller(
-        ScriptedModelClient(["Hi, I'd like a cleaning.", "Tuesday please.", "Thanks! [BYE]"]),
-        "openai/m",
+        RecordedClient(
+            ScriptedModelClient(["Hi, I'd like a cleaning.", "Tuesday please.", "Thanks! [BYE]"]),
+            ListSink(),
+            role="caller",
+            model="openai/m",
+            conversation_id="r.v1.s.0",
+        ),
         PERSONA,
-        ListSink(),
-        "r.v1.s.0",
         7,
     ),
     "replay": lambda: ReplayCaller(_source(), None),
