@@ -1,0 +1,97 @@
+"""Views of a big run with and without its snapshot, and after more calls are appended.
+
+``python -m tests.bench.snapshots 1000 [20000]``: runs the scaled clinic suite (see
+:mod:`tests.bench.scale`) into a source log, copies it into a second log but for its last
+100 calls, views the run there once (which saves its snapshot), appends those 100 calls,
+then times ``report``, ``report --format json`` and ``compare`` (each its own process,
+start-up included): after the append (the snapshot plus 100 calls' events), with an
+up-to-date snapshot, and with snapshots switched off (the whole run folded).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from polygon.events import Envelope, LmdbLog, Pending
+
+from .scale import CALLS_PER_COPY, polygon, scaled_suite
+
+HELD_BACK = 100
+VIEWS = {
+    "report": ("report", "scale"),
+    "report_json": ("report", "scale", "--format", "json"),
+    "compare": ("compare", "scale"),
+}
+
+
+def _copy(events: list[Envelope], into: LmdbLog) -> None:
+    """Append ``events`` in their order, a batch per run of one stream (as a run commits)."""
+    batch: list[Pending] = []
+    for env in events:
+        if batch and (batch[-1].stream != env.stream or len(batch) >= 5000):
+            into.append(batch)
+            batch = []
+        batch.append(Pending(stream=env.stream, identity=env.identity, event=env.payload))
+    if batch:
+        into.append(batch)
+
+
+def _split(source: Path) -> tuple[list[Envelope], list[Envelope]]:
+    """The run's events without its last ``HELD_BACK`` calls, and those calls' events."""
+    with LmdbLog(source, readonly=True) as log:
+        events = list(log.read_all())
+    started = [e.stream for e in events if e.tag == "conversation.started"]
+    late = set(started[-HELD_BACK:])
+    return [e for e in events if e.stream not in late], [e for e in events if e.stream in late]
+
+
+def _views(log: Path, snapshots: str) -> dict[str, float]:
+    os.environ["POLYGON_SNAPSHOTS"] = snapshots
+    return {name: polygon(log, *args).wall_s for name, args in VIEWS.items()}
+
+
+def measure(calls: int) -> dict[str, object]:
+    """Each view's wall time in the three states, at about ``calls`` calls."""
+    copies = max(1, round(calls / CALLS_PER_COPY))
+    with tempfile.TemporaryDirectory(prefix="polygon-snap-") as tmp:
+        where = Path(tmp)
+        suite = scaled_suite(where, copies)
+        source = where / "source"
+        t0 = time.perf_counter()
+        polygon(source, "run", str(suite), "--run-id", "scale", "--json", "--no-progress", "--concurrency", "32")
+        ran = time.perf_counter() - t0
+        early, late = _split(source)
+        log = where / "log"
+        with LmdbLog(log) as target:
+            _copy(early, target)
+        first = _views(log, "1")  # folds the run without its last calls, saves the snapshot
+        with LmdbLog(log) as target:
+            _copy(late, target)
+        appended = _views(log, "1")
+        warm = _views(log, "1")
+        plain = _views(log, "0")
+        snap_mb = sum(f.stat().st_size for f in (log / "snapshots").iterdir()) / 1e6
+        return {
+            "calls": copies * CALLS_PER_COPY,
+            "run_s": round(ran, 1),
+            "events_appended": len(late),
+            "snapshot_file_mb": round(snap_mb, 1),
+            "no_snapshot": plain,
+            "first_view_saving": first,
+            "after_100_appended": appended,
+            "snapshot_up_to_date": warm,
+        }
+
+
+def main() -> None:
+    for n in [int(a) for a in sys.argv[1:]] or [1000]:
+        print(json.dumps(measure(n), indent=1), flush=True)
+
+
+if __name__ == "__main__":
+    main()
