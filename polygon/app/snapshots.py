@@ -45,6 +45,8 @@ PROJECTION = "run"
 VERSION = f"verdicts-{verdict_fold.VERSION}.probes-{probe_fold.VERSION}.1"
 """Changes with either projection's version, or with this module's encoding (the last part)."""
 SWITCH = "POLYGON_SNAPSHOTS"
+RESAVE_AFTER = 50_000
+"""Events of other runs read past a snapshot before it is saved again at the log's end."""
 
 
 class RunFold(msgspec.Struct, kw_only=True):
@@ -90,11 +92,13 @@ def fold_run(log: EventLog, run_id: str, store: SnapshotStore | None = None) -> 
         raise UnknownIdError(f"no run {run_id!r} in the log")
     position = log.last_seq()
     snapshot = store.load(PROJECTION, run_id)
-    fold = _resumed(log, run_id, snapshot, position) if snapshot is not None else None
-    if fold is None:
+    resumed = _resumed(log, run_id, snapshot, position) if snapshot is not None else None
+    if resumed is None:
         fold = _folded(log, run_id, position)
-    elif snapshot is not None and snapshot.position == position:
-        return fold  # nothing new: nothing to save
+    else:
+        fold, mine, read = resumed
+        if not mine and read < RESAVE_AFTER:
+            return fold  # nothing of this run is new: saving would buy little for its writing
     with contextlib.suppress(StorageError):  # a view works without its snapshot
         store.save(
             Snapshot(
@@ -134,24 +138,30 @@ def _folded(log: EventLog, run_id: str, position: int) -> RunFold:
     return _extend(_empty(run_id), head, (_upto(c, position) for c in calls))
 
 
-def _resumed(log: EventLog, run_id: str, snapshot: Snapshot, position: int) -> RunFold | None:
-    """The snapshot's state with the events after it, or None when it must not be used."""
+def _resumed(
+    log: EventLog, run_id: str, snapshot: Snapshot, position: int
+) -> tuple[RunFold, int, int] | None:
+    """The snapshot's state with the events after it; None when the snapshot must not be used.
+
+    With it, how many of those events were the run's, and how many were read.
+    """
     if why_unfit(log, snapshot, position):
         return None
     try:
         fold = _DECODER.decode(snapshot.state)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
-    head, calls = _after(log, run_id, snapshot.position, position)
+    head, calls, read = _after(log, run_id, snapshot.position, position)
     if not _extends_cleanly(fold.verdicts, head, calls):
         return None
-    return _extend(fold, head, calls.values())
+    mine = len(head) + sum(len(c) for c in calls.values())
+    return _extend(fold, head, calls.values()), mine, read
 
 
 def _after(
     log: EventLog, run_id: str, after: int, position: int
-) -> tuple[list[Envelope], dict[str, list[Envelope]]]:
-    """The run's events in ``(after, position]``.
+) -> tuple[list[Envelope], dict[str, list[Envelope]], int]:
+    """The run's events in ``(after, position]``, and how many events that range holds.
 
     Its own stream's, and each call's by stream in name order, as a fresh fold reads them.
     """
@@ -165,7 +175,7 @@ def _after(
             head.append(env)
         elif env.stream.startswith(prefix):
             calls.setdefault(env.stream, []).append(env)
-    return head, dict(sorted(calls.items()))
+    return head, dict(sorted(calls.items())), max(0, position - after)
 
 
 def _extends_cleanly(state: RunRecord, head: list[Envelope], calls: dict[str, list[Envelope]]) -> bool:

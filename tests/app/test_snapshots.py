@@ -217,3 +217,21 @@ def test_cli_views_share_snapshots_verify_checks_them_compact_leaves_them(
     assert _cli(path, "log", "verify")[0] == 0
     code, _ = _cli(path, "log", "compact", "--drop-damaged", "-o", str(tmp_path / "copy"))
     assert code == 0 and not (tmp_path / "copy" / SNAPSHOT_DIR).exists()
+
+
+def test_another_runs_events_after_a_snapshot_change_nothing_and_are_not_saved_for(
+    source: list[Envelope],
+) -> None:
+    log, store = MemoryLog(), MemorySnapshots()
+    _copy(source, log)
+    before = snap.fold_run(log, "g", store)
+    other = [e for e in source if e.stream.startswith("conv/")][:40]
+    renamed = [
+        Pending(stream=e.stream.replace("conv/g.", "conv/h."), identity=f"{i:032x}", event=e.payload)
+        for i, e in enumerate(other)
+        if e.stream == other[0].stream
+    ]
+    log.append(renamed)
+    saved = store.load(snap.PROJECTION, "g")
+    assert snap.fold_run(log, "g", store) == before == _fresh(log)
+    assert store.load(snap.PROJECTION, "g") == saved  # a few events of another run: kept as it was

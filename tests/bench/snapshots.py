@@ -55,42 +55,48 @@ def _views(log: Path, snapshots: str) -> dict[str, float]:
     return {name: polygon(log, *args).wall_s for name, args in VIEWS.items()}
 
 
-def measure(calls: int) -> dict[str, object]:
-    """Each view's wall time in the three states, at about ``calls`` calls."""
+def prepare(calls: int, where: Path) -> dict[str, object]:
+    """The run in ``where/source``; ``where/log`` holds it but its last calls (in ``where/late``)."""
     copies = max(1, round(calls / CALLS_PER_COPY))
-    with tempfile.TemporaryDirectory(prefix="polygon-snap-") as tmp:
-        where = Path(tmp)
-        suite = scaled_suite(where, copies)
-        source = where / "source"
-        t0 = time.perf_counter()
-        polygon(source, "run", str(suite), "--run-id", "scale", "--json", "--no-progress", "--concurrency", "32")
-        ran = time.perf_counter() - t0
-        early, late = _split(source)
-        log = where / "log"
-        with LmdbLog(log) as target:
-            _copy(early, target)
-        first = _views(log, "1")  # folds the run without its last calls, saves the snapshot
-        with LmdbLog(log) as target:
-            _copy(late, target)
-        appended = _views(log, "1")
-        warm = _views(log, "1")
-        plain = _views(log, "0")
-        snap_mb = sum(f.stat().st_size for f in (log / "snapshots").iterdir()) / 1e6
-        return {
-            "calls": copies * CALLS_PER_COPY,
-            "run_s": round(ran, 1),
-            "events_appended": len(late),
-            "snapshot_file_mb": round(snap_mb, 1),
-            "no_snapshot": plain,
-            "first_view_saving": first,
-            "after_100_appended": appended,
-            "snapshot_up_to_date": warm,
-        }
+    suite = scaled_suite(where, copies)
+    source = where / "source"
+    t0 = time.perf_counter()
+    polygon(source, "run", str(suite), "--run-id", "scale", "--json", "--no-progress", "--concurrency", "32")
+    ran = time.perf_counter() - t0
+    early, late = _split(source)
+    with LmdbLog(where / "log") as target:
+        _copy(early, target)
+    return {"calls": copies * CALLS_PER_COPY, "run_s": round(ran, 1), "events_appended": len(late)}
+
+
+def measure(where: Path) -> dict[str, object]:
+    """Each view's wall time (its own process) in the four states."""
+    log = where / "log"
+    first = _views(log, "1")  # folds the run without its last calls, saves the snapshot
+    _, late = _split(where / "source")
+    with LmdbLog(log) as target:
+        _copy(late, target)
+    appended = _views(log, "1")
+    warm = _views(log, "1")
+    plain = _views(log, "0")
+    snap_mb = sum(f.stat().st_size for f in (log / "snapshots").iterdir()) / 1e6
+    return {
+        "snapshot_file_mb": round(snap_mb, 1),
+        "no_snapshot": plain,
+        "first_view_saving": first,
+        "after_100_appended": appended,
+        "snapshot_up_to_date": warm,
+    }
 
 
 def main() -> None:
-    for n in [int(a) for a in sys.argv[1:]] or [1000]:
-        print(json.dumps(measure(n), indent=1), flush=True)
+    """``N [DIR]``: prepare the run in DIR (kept) unless it is there, then measure."""
+    calls = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    with tempfile.TemporaryDirectory(prefix="polygon-snap-") as tmp:
+        where = Path(sys.argv[2]) if len(sys.argv) > 2 else Path(tmp)
+        where.mkdir(parents=True, exist_ok=True)
+        made = prepare(calls, where) if not (where / "source").exists() else {}
+        print(json.dumps({**made, **measure(where)}, indent=1), flush=True)
 
 
 if __name__ == "__main__":
