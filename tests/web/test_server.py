@@ -113,3 +113,22 @@ def test_the_comparison_scorecard_counts_simulator_errors(tmp_path: Path) -> Non
     page = _client(server.make_app(log)).get("/compare?run=rone").text
     assert "<th>simulator error</th>" in page
     assert 'data-testid="simerr-v1">0<' in page
+
+
+def test_the_run_page_shares_the_cli_snapshot_and_shows_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from polygon.app import snapshots
+
+    log = tmp_path / "log"
+    _run(log, "rone")
+    monkeypatch.setenv("POLYGON_SNAPSHOTS", "0")
+    with _client(server.make_app(log)) as client:  # the lifespan closes the log after
+        plain = client.get("/runs/rone").text
+    assert not (log / "snapshots").exists()
+    monkeypatch.setenv("POLYGON_SNAPSHOTS", "1")
+    assert CliRunner().invoke(cli, ["--log", str(log), "report", "rone"]).exit_code == 0
+    # the page starts from the snapshot the CLI's report saved: it never folds the run
+    monkeypatch.setattr(snapshots, "_folded", lambda *a: pytest.fail("the page folded the run afresh"))
+    with _client(server.make_app(log)) as client:
+        assert client.get("/runs/rone").text == plain
