@@ -17,7 +17,7 @@ from polygon.app.scoring import (
 from polygon.events import EventLog
 from polygon.execute import Executor, InProcessExecutor
 from polygon.models.hub import ModelHub
-from polygon.score.conversation import JudgeSettings, make_judge
+from polygon.score.conversation import JudgeSettings, judge_for
 from polygon.score.rubric import LoadedRubric
 
 
@@ -36,9 +36,8 @@ def judge_run(
     executor: Executor | None = None,
 ) -> ScoreSummary:
     """``polygon judge``: one new pass with any judge, on the chosen executor (here by default)."""
-    client = None if judge_model.startswith("scripted/") else hub.client(judge_model)
     settings = JudgeSettings(
-        rubric=rubric, judge=make_judge(judge_model, client), repeats=repeats, new_pass=new_pass
+        rubric=rubric, judge=judge_for(judge_model, hub), repeats=repeats, new_pass=new_pass
     )
     started = Scoring.start(log, run_id, settings, now).started  # the rubric goes in first
     recipe = PassRecipe(

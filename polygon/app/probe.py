@@ -17,7 +17,8 @@ from polygon.errors import SuiteError
 from polygon.events import EventLog
 from polygon.execute import Executor, InProcessExecutor
 from polygon.models.hub import ModelHub
-from polygon.probe.library import DETECTOR, ProbeSpec, probes_from
+from polygon.probe.answering import answerer_for
+from polygon.probe.library import ProbeSpec, probes_from
 
 
 def load_probes(path: Path) -> list[dict[str, object]]:
@@ -47,8 +48,7 @@ def probe_with(
     executor: Executor | None = None,
 ) -> ProbeSummary:
     """``polygon probe``: the detectors, or a model through the hub, on the chosen executor."""
-    if answerer_model != DETECTOR:
-        hub.client(answerer_model)  # an unknown provider is refused before any call starts
+    answerer_for(answerer_model, hub)  # an unknown provider is refused before any call starts
     started = run_started(log, run_id)
     recipe = PassRecipe(
         started=started, settings=keyless(hub.settings), probe_model=answerer_model, extra_probes=tuple(extra)

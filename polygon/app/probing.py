@@ -14,7 +14,6 @@ from polygon.app.progress import Progress, no_progress
 from polygon.events import EventLog
 from polygon.events.families import ProbeAnswered
 from polygon.events.streams import PROBE, keyed
-from polygon.models.recorded import RecordedClient
 from polygon.probe.answering import ProbeAnswerer, answered, parse_answer, probe_request
 from polygon.probe.library import ProbeSpec, detect, probes_from
 from polygon.recording import Sink
@@ -35,11 +34,11 @@ class ProbeSummary:
 async def _answer(
     probe: ProbeSpec, view: ConversationView, answerer: ProbeAnswerer, sink: Sink
 ) -> ProbeAnswered:
-    if answerer.client is None:
+    if answerer.recorder is None:
         return answered(probe, view, detect(probe, view), answerer.name)
     request = probe_request(probe, view, answerer.name)
-    client = RecordedClient(answerer.client, sink, role="probe", model=answerer.name)
-    reply = await client.complete(request, key=_key(probe, answerer), conversation_id=view.conversation_id)
+    client = answerer.recorder.to(sink, view.conversation_id)
+    reply = await client.complete(request, key=_key(probe, answerer))
     return answered(probe, view, parse_answer(reply.text), answerer.name)
 
 

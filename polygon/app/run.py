@@ -34,7 +34,7 @@ from polygon.events.streams import RUN_FINISHED, conversation_stream, fresh_id, 
 from polygon.execute import Executor, InProcessExecutor
 from polygon.models.hub import ModelHub
 from polygon.probe.library import DETECTOR
-from polygon.score.conversation import JudgeSettings, make_judge
+from polygon.score.conversation import JudgeSettings, judge_for
 from polygon.score.rubric import load_rubric
 from polygon.simulate.agents.model import profile_hash
 from polygon.simulate.plan import (
@@ -144,9 +144,8 @@ def _check_resume(log: EventLog, run_id: str, fresh: RunStarted) -> None:
 def suite_judge(loaded: LoadedSuite, hub: ModelHub) -> JudgeSettings:
     """The scoring pass a suite asks for (heuristic offline by default)."""
     judge = loaded.suite.judge
-    client = None if judge.model.startswith("scripted/") else hub.client(judge.model)
     return JudgeSettings(
-        rubric=load_rubric(judge.rubric), judge=make_judge(judge.model, client), repeats=judge.repeats
+        rubric=load_rubric(judge.rubric), judge=judge_for(judge.model, hub), repeats=judge.repeats
     )
 
 
@@ -335,8 +334,7 @@ def _check_models(loaded: LoadedSuite, hub: ModelHub) -> None:
     refs = [suite.caller.model, suite.judge.model, suite.probe_model]
     refs += [c.agent.removeprefix("model:") for c in suite.configs.values() if c.agent.startswith("model:")]
     for ref in refs:
-        if not ref.startswith("scripted/"):
-            hub.client(ref)
+        hub.check(ref)
 
 
 def _asks(offline: bool, hub: ModelHub) -> Callable[[], str]:
