@@ -257,6 +257,9 @@ class LmdbLog:
                 sorted({p.key for p in prepared})
             )
         }
+        if self._v2 is not None and known:  # format 2 keeps the content hash in the record only
+            v2 = self._v2
+            known = {key: (hit[0], v2.content_hash_at(txn, hit[0])) for key, hit in known.items() if hit}
         seq = self._last_seq_in(txn)
         seqs: list[int] = []
         heads: dict[str, int] = {}
@@ -287,8 +290,9 @@ class LmdbLog:
         _, added = txn.cursor(db=self._dbs["events"]).putmulti(records, append=True)
         if added != len(records):
             raise StorageError(f"{self.path}: sequence numbers out of order; nothing written")
+        hashes = self._v2 is None
         txn.cursor(db=self._dbs["identities"]).putmulti(
-            [(p.key, pack_u64(seq) + p.hash_bytes) for p, seq, _ in new]
+            [(p.key, pack_u64(seq) + (p.hash_bytes if hashes else b"")) for p, seq, _ in new]
         )
 
     def _put_v1(
@@ -397,12 +401,7 @@ class LmdbLog:
             raise StorageError(f"{self.path}: stream index points at missing event #{missing[0]}")
         if self._v2 is None:
             return [found[k] for k in seq_keys]
-        tables = self._v2
-        seqs = [unpack_u64(k) for k in seq_keys]
-        return [
-            tables.render(txn, n, bytes(found[k]), tables.time_at(txn, n))
-            for n, k in zip(seqs, seq_keys, strict=True)
-        ]
+        return [raw for _, raw in self._v2.render_run(txn, ((k, found[k]) for k in seq_keys))]
 
     def read_all(
         self, *, after_seq: int = 0, tags: Collection[str] | None = None, page_size: int = 4096

@@ -316,6 +316,11 @@ class Tables2:
             parts["payload"] += len(raw) - HEADER.size
         return parts
 
+    def content_hash_at(self, txn: Any, seq: int) -> str:
+        """The content hash stored in the record at ``seq`` (hex), "" if there is none."""
+        stored = txn.get(pack_u64(seq), db=self._dbs["events"])
+        return bytes(stored[29:45]).hex() if stored is not None and len(stored) >= HEADER.size else ""
+
     def stream_id(self, txn: Any, stream: str) -> int | None:
         """A stream's id, None if the log has no such stream."""
         head = txn.get(stream.encode(), db=self._dbs["heads"])
@@ -345,5 +350,9 @@ def format1_rows(
             if tables.stream_name(txn, stream_id).encode() != stream:
                 raise DecodeError(f"the head of {stream.decode()} names stream id {stream_id}: another's")
             yield stream, pack_u64(version)
+    elif name == "identities":  # format 1 keeps the content hash here too: add the record's
+        for key, value in rows("identities"):
+            hashed = tables.content_hash_at(txn, unpack_u64(value)) if len(value) == 8 else ""
+            yield key, value + (bytes.fromhex(hashed) if hashed else b"")
     else:
         yield from rows(name)
