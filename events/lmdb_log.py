@@ -369,27 +369,28 @@ class LmdbLog:
 
     def read_stream(self, stream: str, *, after_version: int = 0, page_size: int = 512) -> Iterator[Envelope]:
         """One stream's events by prefix scan of the stream index, a page per transaction."""
-        prefix = stream.encode() + b"\x00"
-        if self._v2 is not None:
-            tables = self._v2
-            stream_id = self._read(lambda txn: tables.stream_id(txn, stream))
-            if stream_id is None:
-                return
-            prefix = stream_id.to_bytes(4, "big")
         version = after_version
         decode = DECODER.decode
         while True:
-            page = self._read(partial(self._stream_page, prefix=prefix, start=version + 1, limit=page_size))
+            page = self._read(partial(self._stream_page, stream=stream, start=version + 1, limit=page_size))
             for raw in page:
                 yield decode(raw)
             if len(page) < page_size:
                 return
             version += len(page)
 
-    def _stream_page(self, txn: Any, prefix: bytes, start: int, limit: int) -> list[bytes]:
+    def _stream_page(self, txn: Any, stream: str, start: int, limit: int) -> list[bytes]:
+        if self._v2 is None:
+            prefix = stream.encode() + b"\x00"
+            first = prefix + pack_u64(start)
+        else:  # format 2's index is keyed by the stream's id, looked up in the same transaction
+            stream_id = self._v2.stream_id(txn, stream)
+            if stream_id is None:
+                return []
+            prefix = stream_id.to_bytes(4, "big")
+            first = prefix + start.to_bytes(4, "big")
         cursor = txn.cursor(db=self._dbs["streams"])
         seq_keys: list[bytes] = []
-        first = prefix + (start.to_bytes(4, "big") if self._v2 is not None else pack_u64(start))
         if cursor.set_range(first):
             for key, value in cursor:
                 if not key.startswith(prefix) or len(seq_keys) >= limit:

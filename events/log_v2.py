@@ -49,7 +49,9 @@ run would store most of its payloads uncompressed while it gathers them)."""
 DICT_BYTES = 4096
 _STREAM, _TAG = b"s", b"t"
 _DICT_PREFIX = b"dict/"
-_V1 = msgspec.msgpack.Encoder()
+_V1_ENCODE = msgspec.msgpack.Encoder().encode
+_HEADER_SIZE = HEADER.size
+_UNPACK = HEADER.unpack_from
 
 
 def _prefixed(cursor: Any, prefix: bytes) -> Iterator[tuple[bytes, bytes]]:
@@ -247,31 +249,25 @@ class Tables2:
 
     def render(self, txn: Any, seq: int, stored: bytes, recorded_at: str) -> bytes:
         """The format-1 record a stored format-2 record stands for."""
-        if len(stored) < HEADER.size:
+        if len(stored) < _HEADER_SIZE:
             raise DecodeError(f"event #{seq}: record is {len(stored)} bytes, shorter than its header")
-        stream_id, version, tag_id, schema, codec, ident, hashed = HEADER.unpack_from(stored)
-        payload = self._payload(txn, seq, codec, memoryview(stored)[HEADER.size :])
-        return _V1.encode(
-            (
-                seq,
-                self.stream_name(txn, stream_id),
-                version,
-                ident.hex(),
-                self.tag_name(txn, tag_id),
-                schema,
-                recorded_at,
-                hashed.hex(),
-                msgspec.Raw(payload),
-            )
+        stream_id, version, tag_id, schema, codec, ident, hashed = _UNPACK(stored)
+        # The hot path of every read: cached names and decompressors, looked up inline.
+        stream = self._streams.get(stream_id) or self.stream_name(txn, stream_id)
+        tag = self._tags.get(tag_id) or self.tag_name(txn, tag_id)
+        if codec == RAW:
+            payload = stored[_HEADER_SIZE:]
+        else:
+            payload = self._payload(txn, seq, codec, memoryview(stored)[_HEADER_SIZE:])
+        return _V1_ENCODE(
+            (seq, stream, version, ident.hex(), tag, schema, recorded_at, hashed.hex(), msgspec.Raw(payload))
         )
 
     def _payload(self, txn: Any, seq: int, codec: int, data: memoryview) -> bytes:
-        import zstandard
-
-        if codec == RAW:
-            return bytes(data)
         decompressor = self._decompressors.get(codec)
         if decompressor is None:
+            import zstandard
+
             if codec not in self._dicts:
                 self.load(txn)  # trained by the writer since this handle looked
             if codec not in self._dicts:
@@ -280,7 +276,7 @@ class Tables2:
             self._decompressors[codec] = decompressor
         try:
             return decompressor.decompress(data)
-        except zstandard.ZstdError as exc:
+        except Exception as exc:  # zstandard.ZstdError: not imported on this hot path
             raise DecodeError(f"event #{seq}: payload does not decompress ({exc})") from None
 
     def render_run(self, txn: Any, rows: Iterator[tuple[bytes, bytes]]) -> Iterator[tuple[int, bytes]]:
