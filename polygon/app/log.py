@@ -16,13 +16,6 @@ from polygon.events import Envelope, EventLog, LmdbLog, VerifyReport, to_builtin
 from polygon.events.errors import StorageError
 from polygon.events.streams import CONVERSATION_PREFIX, run_conversations, run_stream
 
-DEFAULT_LOG_DIR = ".polygon"
-
-
-def resolve_log_path(option: str | None, env: dict[str, str] | os._Environ[str]) -> Path:
-    """``--log`` wins, then ``POLYGON_LOG``, then ``.polygon/`` in the working directory."""
-    return Path(option or env.get("POLYGON_LOG") or DEFAULT_LOG_DIR)
-
 
 def open_log(path: Path, *, readonly: bool) -> LmdbLog:
     """Open the log; a missing log for a read is a user error naming the path."""

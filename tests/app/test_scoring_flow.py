@@ -29,6 +29,7 @@ from polygon.score.judges.model import ModelJudge
 from polygon.score.rubric import CRITERIA, load_rubric
 from polygon.suite.loading import load_suite
 from polygon.transcript import build
+from tests.support.text import replaced
 
 
 @pytest.fixture(scope="module")
@@ -183,7 +184,7 @@ def test_changed_rubric_under_the_same_version_is_refused(tmp_path: Path) -> Non
     run_clinic_to(log)
     text = (Path(__file__).parents[2] / "rubrics" / "v1.yaml").read_text()
     changed = tmp_path / "v1.yaml"
-    changed.write_text(text.replace("weight: 25", "weight: 20").replace("weight: 5\n", "weight: 10\n"))
+    changed.write_text(replaced(replaced(text, "weight: 25", "weight: 20"), "weight: 5\n", "weight: 10\n"))
     res = invoke(log, "judge", "r", "--rubric", str(changed))
     assert res.exit_code == 2 and "differs from the v1 this run was judged with" in res.output
 

@@ -10,8 +10,7 @@ import pytest
 from polygon.events import LmdbLog, Pending, log_v2
 from polygon.events.codec import canonical
 from polygon.events.log_v2 import HEADER, RAW
-
-from .helpers import turn
+from tests.support.log import turn
 
 
 def _rows(path: Path, name: bytes) -> list[tuple[bytes, bytes]]:

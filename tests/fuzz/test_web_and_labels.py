@@ -29,7 +29,7 @@ from polygon.app.label import REWARD_RANGE, read_label_file
 from polygon.cli.main import cli
 from polygon.errors import PolygonError
 from polygon.events import LmdbLog
-from tests.fuzz.test_boundaries import FUZZ, JSONISH, TEXT
+from tests.support.fuzz import FUZZ, JSONISH, TEXT
 
 ROOT = Path(__file__).parents[2]
 SUITE = ROOT / "examples" / "clinic" / "suite.yaml"

@@ -27,6 +27,7 @@ from polygon import web
 from polygon.cli.main import cli
 from polygon.web.pages import prompt as prompt_page
 from polygon.web.pages import runs as runs_page
+from tests.support.text import replaced
 
 ROOT = Path(__file__).parents[2]
 SUITE = ROOT / "examples" / "clinic" / "suite.yaml"
@@ -281,7 +282,7 @@ def test_a_config_name_with_a_slash_gives_working_links(tmp_path: Path) -> None:
     suite_dir.mkdir()
     for name in ("agents.py", "prompt_v1.md", "prompt_v2.md"):
         shutil.copy(SUITE.parent / name, suite_dir / name)
-    text = SUITE.read_text().replace("\n  v1:\n", '\n  "team/v1 #a?b":\n', 1)
+    text = replaced(SUITE.read_text(), "\n  v1:\n", '\n  "team/v1 #a?b":\n')
     (suite_dir / "suite.yaml").write_text(text)
     log = tmp_path / "log"
     _run(log, "rslash", suite_dir / "suite.yaml")
