@@ -108,6 +108,9 @@ def compact_log(
     leaves no log at ``out`` that looks whole. A log a run is writing is refused (the copy
     would silently cut that run), and a sweep whose points include a dropped run is dropped
     with it (its leaderboard and resume would name a run that is gone).
+
+    Snapshots (``<log>/snapshots``) stay behind: the copy's positions differ, so views of
+    it fold afresh and snapshot it again.
     """
     from polygon.events.streams import conversation_stream, labels_stream, run_stream, sweep_stream
 
@@ -313,6 +316,12 @@ def verify_log(log: EventLog) -> VerifyReport:
             streams=report.streams,
             problem=f"{stream} is not whole: {damage} (`polygon log compact --drop-damaged` repairs it)",
         )
+    from polygon.app.snapshots import snapshots_for, verify_snapshots
+
+    with snapshots_for(log, create=False) as store:
+        _kept, damaged = verify_snapshots(log, store)
+    if damaged:
+        return VerifyReport(events=report.events, streams=report.streams, problem=damaged)
     return report
 
 

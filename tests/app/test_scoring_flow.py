@@ -20,6 +20,7 @@ from polygon.errors import UserInputError
 from polygon.events import LmdbLog, MemoryLog
 from polygon.events.families import CheckRecorded, JudgeScored, ModelCalled
 from polygon.events.streams import conversation_stream
+from polygon.models.recorded import Recorder
 from polygon.models.scripted import ScriptedModelClient
 from polygon.projections.explain import explain
 from polygon.projections.report import make_report, render_json, render_junit, render_text
@@ -127,7 +128,7 @@ def test_model_judge_records_the_call_before_the_score(clinic: MemoryLog) -> Non
         [good_answer({}), "Sorry, I can't do JSON", json.dumps({"safety": {"score": 1}})]
     )
     settings = JudgeSettings(
-        rubric=load_rubric("v2"), judge=ModelJudge("openai/test-judge", client), repeats=3
+        rubric=load_rubric("v2"), judge=ModelJudge(Recorder(client, role="judge", model="openai/test-judge")), repeats=3
     )
     sink = ListSink()
     asyncio.run(score_conversation(view, settings, ["guaranteed"], sink))
@@ -238,7 +239,7 @@ def test_score_run_on_unknown_run_is_a_user_error() -> None:
         asyncio.run(score_run(
             MemoryLog(),
             "ghost",
-            JudgeSettings(rubric=load_rubric("v1"), judge=ModelJudge("x/y", ScriptedModelClient(["{}"]))),
+            JudgeSettings(rubric=load_rubric("v1"), judge=ModelJudge(Recorder(ScriptedModelClient(["{}"]), role="judge", model="x/y"))),
             now=lambda: "",
         ))
 

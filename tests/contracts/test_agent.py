@@ -22,8 +22,9 @@ import msgspec
 import pytest
 
 from polygon import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
-from polygon.models import ModelAnswer
-from polygon.recording import ListSink
+from polygon.models import ModelAnswer, ModelClient
+from polygon.models.recorded import RecordedClient
+from polygon.recording import ListSink, Sink
 from polygon.simulate.agents.http import HttpAgent
 from polygon.simulate.agents.model import ModelAgent
 from polygon.simulate.agents.python import PythonAgent
@@ -166,17 +167,21 @@ class _ToolThenTalk:
         pass
 
 
+def _recorded(client: ModelClient, sink: Sink) -> RecordedClient:
+    return RecordedClient(client, sink, role="agent", model="openai/m")
+
+
 class TestModelAgent(AgentContract):
     @contextmanager
     def make(self) -> Iterator[Pair]:
         yield (
-            (lambda: ModelAgent(_ToolThenTalk(), "openai/m", "You are a receptionist.", {}, ListSink())),
-            (lambda: ModelAgent(_ToolThenTalk(silent=True), "openai/m", "You are a receptionist.", {}, ListSink())),
+            (lambda: ModelAgent(_recorded(_ToolThenTalk(), ListSink()), "You are a receptionist.", {})),
+            (lambda: ModelAgent(_recorded(_ToolThenTalk(silent=True), ListSink()), "You are a receptionist.", {})),
         )
 
     def test_records_each_call_through_the_seam(self) -> None:
         sink = ListSink()
-        steps(ModelAgent(_ToolThenTalk(), "openai/m", "prompt", {}, sink), STEP, AFTER_TOOLS)
+        steps(ModelAgent(_recorded(_ToolThenTalk(), sink), "prompt", {}), STEP, AFTER_TOOLS)
         assert [(kind, turn, index) for kind, _e, turn, index in sink.events] == [
             ("agent-call", 1, 0),
             ("agent-call", 1, 1),
@@ -189,5 +194,5 @@ class TestModelAgent(AgentContract):
             async def complete(self, request: dict[str, Any]) -> ModelAnswer:
                 return ModelAnswer(text="Bye now.", tool_calls=[{"id": "e", "name": "end_call", "arguments": {}}])
 
-        [reply] = steps(ModelAgent(Ends(), "openai/m", "prompt", {}, ListSink()), STEP)
+        [reply] = steps(ModelAgent(_recorded(Ends(), ListSink()), "prompt", {}), STEP)
         assert (reply.reply, reply.end, reply.tool_calls) == ("Bye now.", "hangup", [])

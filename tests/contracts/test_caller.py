@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from polygon.events.families import PersonaSnapshot
-from polygon.models import ModelAnswer
+from polygon.models import ModelAnswer, ModelClient
+from polygon.models.recorded import RecordedClient
 from polygon.models.scripted import ScriptedModelClient
-from polygon.recording import ListSink
+from polygon.recording import ListSink, Sink
 from polygon.simulate.callers import Caller, CallerError, Utterance
 from polygon.simulate.callers.model import ModelCaller
 from polygon.simulate.callers.replay import ReplayCaller
@@ -95,23 +96,27 @@ class TestScriptedCaller(CallerContract):
         assert "091 555 0134" in said.text or "0134" in said.text.replace(" ", "")
 
 
+def _recorded(client: ModelClient, sink: Sink) -> RecordedClient:
+    return RecordedClient(client, sink, role="caller", model="openai/m", conversation_id="r.v1.s.0")
+
+
 class TestModelCaller(CallerContract):
     def make(self) -> Caller:
         client = ScriptedModelClient(["Hi, I'd like a cleaning.", "Tuesday please.", "Thanks! [BYE]"])
-        return ModelCaller(client, "openai/m", PERSONA, ListSink(), "r.v1.s.0", 7)
+        return ModelCaller(_recorded(client, ListSink()), PERSONA, 7)
 
     def test_an_unreachable_model_is_a_caller_error(self) -> None:
         class Down(ScriptedModelClient):
             async def complete(self, request: dict[str, Any]) -> ModelAnswer:
                 return ModelAnswer(text=None, errors=["connection refused"])
 
-        caller = ModelCaller(Down([]), "openai/m", PERSONA, ListSink(), "r.v1.s.0", 7)
+        caller = ModelCaller(_recorded(Down([]), ListSink()), PERSONA, 7)
         with pytest.raises(CallerError, match="connection refused"):
             say(caller, None)
 
     def test_each_turn_is_recorded_with_its_own_seed(self) -> None:
         sink, client = ListSink(), ScriptedModelClient(["Hi.", "Bye! [BYE]"])
-        caller = ModelCaller(client, "openai/m", PERSONA, sink, "r.v1.s.0", 7)
+        caller = ModelCaller(_recorded(client, sink), PERSONA, 7)
         said = [say(caller, None), say(caller, "Hello?")]
         assert [u.ends_call for u in said] == ["", "done"] and said[1].text == "Bye!"
         assert [turn for _k, _e, turn, _i in sink.events] == [1, 2]

@@ -19,6 +19,8 @@ from polygon.app.run import RunOptions, run_suite
 from polygon.events import MemoryLog
 from polygon.events.families import CheckRecorded, CriterionScore
 from polygon.events.streams import conversation_stream
+from polygon.models import ModelClient
+from polygon.models.recorded import Recorder
 from polygon.models.scripted import ScriptedModelClient
 from polygon.recording import ListSink, Sink
 from polygon.score.checks import run_checks
@@ -90,18 +92,22 @@ class TestHeuristicJudge(JudgeContract):
         assert sink.events == []
 
 
+def _model_judge(client: ModelClient) -> ModelJudge:
+    return ModelJudge(Recorder(client, role="judge", model="openai/judge"))
+
+
 class TestModelJudge(JudgeContract):
     heuristic = False
 
     def make(self) -> Judge:
-        return ModelJudge("openai/judge", ScriptedModelClient(_all_fours))
+        return _model_judge(ScriptedModelClient(_all_fours))
 
     def test_reads_the_models_scores(self, call: Call) -> None:
         scores, _raw = score(self.make(), call)
         assert {(s.status, s.score) for s in scores.values()} == {("scored", 4)}
 
     def test_an_unreadable_model_answer_is_unscored_not_an_error(self, call: Call) -> None:
-        scores, raw = score(ModelJudge("openai/judge", ScriptedModelClient(["I refuse to answer in JSON"])), call)
+        scores, raw = score(_model_judge(ScriptedModelClient(["I refuse to answer in JSON"])), call)
         assert raw == "I refuse to answer in JSON"
         assert {s.status for s in scores.values()} == {"unscored"}
 
@@ -121,7 +127,7 @@ class TestModelJudge(JudgeContract):
             tools=[{"type": "function", "function": {"name": "find_slots", "description": "Free slots."}}],
         )
         scores, _raw = asyncio.run(
-            ModelJudge("openai/judge", client).score(view, checks, load_rubric("v1").rubric, 0, ListSink(), context)
+            _model_judge(client).score(view, checks, load_rubric("v1").rubric, 0, ListSink(), context)
         )
         sent = client.requests[0]["messages"][1]["content"]
         assert "Never promise painless treatment." in sent and "- find_slots: Free slots." in sent
@@ -131,5 +137,5 @@ class TestModelJudge(JudgeContract):
 
     def test_an_unknown_prompt_is_said_so(self, call: Call) -> None:
         client = ScriptedModelClient(["{}"])
-        score(ModelJudge("openai/judge", client), call)
+        score(_model_judge(client), call)
         assert "(unknown: not recorded for this call)" in client.requests[0]["messages"][1]["content"]
