@@ -1,0 +1,262 @@
+"""The shape of a language file, validated on load, and the one loader.
+
+Each section is what one reader needs: the caller (``understand``, ``acts``, ``labels``,
+``say``, ``types``, ``small_talk``), speech-recognition noise (``noise``) and ``polygon
+lint``'s rules tier (``lint``). Every file has every section, so a language is either whole
+or fails to load.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from typing import Annotated, Any
+
+import regex
+import yaml
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+
+from polygon.errors import PolygonError
+from polygon.languages import CALLER_TYPES, LANGUAGES
+
+
+def _split(value: Any) -> Any:
+    """A block of words written as one string ("a an the …") is its words."""
+    return value.split() if isinstance(value, str) else value
+
+
+Words = Annotated[frozenset[str], BeforeValidator(_split)]
+"""A set of words, written in a file as a list or as one block of text."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Understand(_Strict):
+    """What the caller understands of an agent."""
+
+    stop_words: Words
+    weekdays: frozenset[str]
+    wh_words: frozenset[str]
+    question_hints: dict[str, tuple[str, ...]]
+    """A question word → the concepts (or value shapes) it asks for."""
+    concepts: dict[str, tuple[str, ...]]
+    """A concept → the words (or word starts) that name it, in a question or a fact key."""
+    person_nouns: frozenset[str]
+    """A fact key of one of these words alone holds the caller's name."""
+    demands: dict[str, str]
+    """A question word → a mark the answer must carry ("email" → "@")."""
+    ask_goals: frozenset[str]
+    """Goal verbs of a caller who only wants to know something."""
+    stem: int = Field(ge=3, le=8)
+    """How many letters of a word are its stem (fewer where words inflect more: "pizzu", "pizza")."""
+
+
+class Acts(_Strict):
+    """The phrases of each dialogue act an agent's sentence can do (lower case)."""
+
+    introduces: tuple[str, ...]
+    greeting: tuple[str, ...]
+    closing: tuple[str, ...]
+    offer: tuple[str, ...]
+    confirm: tuple[str, ...]
+    wants: tuple[str, ...]
+    asks: tuple[str, ...]
+    requests: tuple[str, ...]
+    """Phrases that ask for something without a question mark ("Tell me your …")."""
+    choice: tuple[str, ...]
+    done: tuple[str, ...]
+    refuse: tuple[str, ...]
+    reason: tuple[str, ...]
+    transfer: tuple[str, ...]
+    callback: tuple[str, ...]
+    repeat: tuple[str, ...]
+
+
+class Say(_Strict):
+    """Every sentence the caller says outside its type's own manner."""
+
+    open_named: str
+    open: str
+    restate_goal: str
+    push_goal: str
+    fact_name: str
+    fact_phone: str
+    fact_email: str
+    fact_address: str
+    fact_birth: str
+    fact_last4: str
+    fact_time: str
+    fact_count: str
+    fact_want: str
+    fact_labeled: str
+    also: str
+    confirm_yes: str
+    offer_yes: str
+    offer_no: str
+    ask_transfer: str
+    ask_person: str
+    accept_transfer: str
+    callback_with_number: str
+    callback: str
+    callback_done: str
+    done_bye: str
+    bye: str
+    refused_bye: str
+    never_mind: str
+    already_done: str
+    out_of_time: str
+    correct_first: str
+    correct_insist: str
+    correct_accept: str
+    interrupt: str
+
+
+class Manner(_Strict):
+    """One caller type's own sentences."""
+
+    opening: str
+    unknown: str
+    clarify: str
+    give_up: str
+    challenge: str = ""
+
+
+class SmallTalk(_Strict):
+    """What a caller says beside the point, by its type's manner."""
+
+    digressions: tuple[str, ...] = Field(min_length=1)
+    complaints: tuple[str, ...] = Field(min_length=1)
+    threats: tuple[str, ...] = Field(min_length=1)
+    worries: tuple[str, ...] = Field(min_length=1)
+
+
+class Noise(_Strict):
+    """What speech-recognition noise needs to know about a language."""
+
+    digits: tuple[str, ...] = Field(min_length=10, max_length=10)
+    """Names of 0–9, used to read numbers digit by digit."""
+    fillers: tuple[str, ...] = Field(min_length=1)
+    soundalikes: dict[str, str] = Field(min_length=1)
+    """A word → what a recogniser hears instead."""
+    number_words_from: str
+    """The num2words language whose words for 0–100 this language's are."""
+
+
+class Lexicon(_Strict):
+    """What marks a rule's force and polarity, vague wording, and words with no content.
+
+    Markers are matched on lower-cased text at word boundaries; a phrase may span words, and
+    a marker ending in ``*`` is a stem (any ending).
+    """
+
+    must: tuple[str, ...] = Field(min_length=1)
+    """A hard positive constraint (always / must)."""
+    never: tuple[str, ...] = Field(min_length=1)
+    """A hard negative constraint (never / do not)."""
+    never_patterns: tuple[str, ...]
+    """Regular expressions for negative imperatives a word list cannot hold."""
+    allow: tuple[str, ...] = Field(min_length=1)
+    """A permission or a waiver: weakens a hard rule over the same object."""
+    vague: tuple[str, ...] = Field(min_length=1)
+    """Hedges and vague quantifiers: more than one reading."""
+    weak_vague: tuple[str, ...] = Field(min_length=1)
+    """Vague only now and then (counted at half weight)."""
+    stop: Words
+    """Words that carry no object of a rule."""
+    suffixes: tuple[str, ...] = Field(min_length=1)
+    """Endings stripped before comparing words (a crude stem: the first that fits)."""
+    silent_e: bool
+    """Drop a final -e after the ending (English: price / prices, confirm / confirmed)."""
+    without: tuple[str, ...] = Field(min_length=1)
+    """"Never … without X" is a must: a negated condition turns a never around."""
+
+    @field_validator("never_patterns")
+    @classmethod
+    def _compiles(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for pattern in value:
+            try:
+                regex.compile(pattern)
+            except regex.error as exc:  # a broken pattern fails the load, not the first lint
+                raise ValueError(f"never_patterns: {pattern!r}: {exc}") from exc
+        return value
+
+
+class Language(_Strict):
+    """One language: every section of its file."""
+
+    code: str
+    understand: Understand
+    acts: Acts
+    labels: dict[str, str]
+    """A fact key's word → how it is said ("dob" → "date of birth")."""
+    say: Say
+    types: dict[str, Manner]
+    small_talk: SmallTalk
+    noise: Noise
+    lint: Lexicon
+
+    @field_validator("types")
+    @classmethod
+    def _every_type(cls, value: dict[str, Manner]) -> dict[str, Manner]:
+        missing = [t for t in CALLER_TYPES if t not in value]
+        if missing:
+            raise ValueError(f"no manner for caller type(s) {', '.join(missing)}")
+        if not value["distrustful"].challenge:
+            raise ValueError("the distrustful caller needs a challenge")
+        return value
+
+    def manner(self, kind: str) -> Manner:
+        """A caller type's sentences (a cooperative caller's for a type the pack lacks)."""
+        return self.types.get(kind, self.types["cooperative"])
+
+    # Shorthands the caller's understanding reads often.
+    @property
+    def stop_words(self) -> frozenset[str]:
+        """Words that carry no meaning."""
+        return self.understand.stop_words
+
+    @property
+    def weekdays(self) -> frozenset[str]:
+        """The names of the days."""
+        return self.understand.weekdays
+
+    @property
+    def wh_words(self) -> frozenset[str]:
+        """Words of an open question."""
+        return self.understand.wh_words
+
+
+class LanguagePackError(PolygonError):
+    """A language file is broken or missing (a packaging fault, not the user's)."""
+
+
+@functools.cache
+def load_language(code: str) -> Language:
+    """The language ``code`` (one of :data:`LANGUAGES`), validated; loaded once per process."""
+    if code not in LANGUAGES:
+        raise LanguagePackError(f"no language file {code!r}; available: {', '.join(LANGUAGES)}")
+    path = resources.files("polygon.languages").joinpath(f"{code}.yaml")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LanguagePackError(f"language {code!r}: {exc}") from exc
+    return parse_language(code, text)
+
+
+def parse_language(code: str, text: str) -> Language:
+    """The language file ``text`` validated as language ``code``."""
+    try:
+        language = Language.model_validate(yaml.safe_load(text))
+    except (yaml.YAMLError, ValueError) as exc:
+        raise LanguagePackError(f"language {code!r}: {exc}") from exc
+    if language.code != code:
+        raise LanguagePackError(f"language {code!r}: the file says it is {language.code!r}")
+    return language
+
+
+def caller_language(language: str) -> Language:
+    """The language a caller speaks (English for one without its own file)."""
+    code = (language or "en").lower().split("-")[0]
+    return load_language(code if code in LANGUAGES else "en")
