@@ -14,7 +14,15 @@ from typing import Annotated, Any
 
 import regex
 import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 from polygon.errors import PolygonError
 from polygon.languages import CALLER_TYPES, LANGUAGES
@@ -27,6 +35,18 @@ def _split(value: Any) -> Any:
 
 Words = Annotated[frozenset[str], BeforeValidator(_split)]
 """A set of words, written in a file as a list or as one block of text."""
+
+
+def _compiles(pattern: str) -> str:
+    try:
+        regex.compile(pattern)
+    except regex.error as exc:  # a broken pattern fails the load, not the first lint
+        raise ValueError(f"{pattern!r}: {exc}") from exc
+    return pattern
+
+
+Pattern = Annotated[str, AfterValidator(_compiles)]
+"""A regular expression (the ``regex`` module's syntax), checked on load."""
 
 
 class _Strict(BaseModel):
@@ -144,6 +164,48 @@ class Noise(_Strict):
     """The num2words language whose words for 0–100 this language's are."""
 
 
+class RuleWords(_Strict):
+    """One language's words for reading a rule: its modality, verb, order and skips."""
+
+    imperative: Pattern
+    """An imperative verb form (``""``: the language has no imperative ending; ``verbs`` open one)."""
+    verbs: Words
+    """Verbs that open a bare imperative (English has no imperative ending)."""
+    not_verbs: Words
+    """Words the imperative ending catches that are no imperative."""
+    should: tuple[str, ...] = Field(min_length=1)
+    """Markers of a soft rule."""
+    condition: Pattern
+    """Opens a leading condition clause (up to the first comma)."""
+    before_then: Pattern
+    """``Q <before> P``: what follows names the later action."""
+    after_first: Pattern
+    """``P only after Q``: what follows names what comes first (any rule)."""
+    never_until: Pattern
+    """``never P until/without/before Q``: in a prohibition, what follows comes first."""
+    without: Pattern
+    """``<without> Q``: what follows is left out."""
+    later: Pattern
+    at_once: Pattern
+    even: Pattern
+    skip_words: Words
+    """Pronouns and particles between a marker and its verb ("you may *then* …")."""
+    tell: tuple[str, ...] = Field(min_length=1)
+    """Stems of verbs that tell the caller something: one action key."""
+    generic: tuple[str, ...]
+    """Keys of verbs too general to pair rules on one shared word ("ask", "check", "use")."""
+    verb_endings: tuple[str, ...]
+    """Endings taken off a verb before its key (aspect and person: upišete / upišite)."""
+    qualifier: Pattern
+    """A situation that limits a rule without a condition clause ("on the same day")."""
+
+    @model_validator(mode="after")
+    def _opens_imperatives(self) -> RuleWords:
+        if not self.imperative and not self.verbs:
+            raise ValueError("rules: neither an imperative ending nor verbs that open an imperative")
+        return self
+
+
 class Lexicon(_Strict):
     """What marks a rule's force and polarity, vague wording, and words with no content.
 
@@ -155,7 +217,7 @@ class Lexicon(_Strict):
     """A hard positive constraint (always / must)."""
     never: tuple[str, ...] = Field(min_length=1)
     """A hard negative constraint (never / do not)."""
-    never_patterns: tuple[str, ...]
+    never_patterns: tuple[Pattern, ...]
     """Regular expressions for negative imperatives a word list cannot hold."""
     allow: tuple[str, ...] = Field(min_length=1)
     """A permission or a waiver: weakens a hard rule over the same object."""
@@ -171,16 +233,7 @@ class Lexicon(_Strict):
     """Drop a final -e after the ending (English: price / prices, confirm / confirmed)."""
     without: tuple[str, ...] = Field(min_length=1)
     """"Never … without X" is a must: a negated condition turns a never around."""
-
-    @field_validator("never_patterns")
-    @classmethod
-    def _compiles(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        for pattern in value:
-            try:
-                regex.compile(pattern)
-            except regex.error as exc:  # a broken pattern fails the load, not the first lint
-                raise ValueError(f"never_patterns: {pattern!r}: {exc}") from exc
-        return value
+    rules: RuleWords
 
 
 class Language(_Strict):

@@ -63,6 +63,9 @@ def test_lint_markers_are_lower_case_distinct_and_the_patterns_match_a_negative_
     assert all(w == w.lower() for w in lex.stop)
     assert code_of(lex) == code
     assert not set(lex.must) & set(lex.never), code
+    rules = lex.rules
+    assert all(m == m.lower() for m in (*rules.should, *rules.tell, *rules.generic, *rules.verb_endings))
+    assert all(w == w.lower() for w in rules.verbs | rules.not_verbs | rules.skip_words)
 
 
 @pytest.mark.parametrize(("code", "sentence"), [("ru", "не называйте цену"), ("hr", "ne spominjite cijenu")])
@@ -79,6 +82,31 @@ def test_noise_words_are_whole_for_each_language(code: str) -> None:
     # num2words spells every number 0-100 in the language the file names
     assert sorted(set(noise.number_words.values())) == list(range(101))
     assert noise.number_words[noise.digits[7]] == 7
+
+
+@pytest.mark.parametrize(
+    ("code", "sentence", "modality", "action"),
+    [
+        ("en", "read the card number back to the caller", "must", "tell"),
+        ("ru", "назовите номер заказа", "must", "tell"),
+        ("hr", "recite broj narudžbe", "must", "tell"),
+    ],
+)
+def test_a_rule_is_read_with_its_languages_rule_words(code: str, sentence: str, modality: str, action: str) -> None:
+    from polygon.lint.modality import read_rule
+
+    lex = lexicon(code)
+    rule = read_rule(
+        sentence,
+        code,
+        must=False,
+        must_not=False,
+        allows=False,
+        marker_end=-1,
+        stem=lambda w: stem(w, lex),
+        content=lambda part: frozenset(),
+    )
+    assert (rule.modality, rule.action) == (modality, action)
 
 
 def test_the_readers_see_the_files_words() -> None:
@@ -120,6 +148,9 @@ def _english_with(path: tuple[str, ...], value: object) -> str:
         (("noise", "digits"), ["zero", "one"], "digits"),
         (("lint", "stop"), 7, "stop"),
         (("lint", "silent_e"), None, "silent_e"),
+        (("lint", "rules", "condition"), "^(?:if", "condition"),
+        (("lint", "rules", "verbs"), [], "neither an imperative ending nor verbs"),
+        (("lint", "rules"), None, "rules"),
     ],
 )
 def test_a_broken_file_fails_to_load_and_says_where(path: tuple[str, ...], value: object, message: str) -> None:
