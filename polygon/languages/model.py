@@ -27,6 +27,9 @@ from pydantic import (
 from polygon.errors import PolygonError
 from polygon.languages import CALLER_TYPES, LANGUAGES
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader where PyYAML has it (several times faster), else the pure-Python one."""
+
 
 def _split(value: Any) -> Any:
     """A block of words written as one string ("a an the …") is its words."""
@@ -160,8 +163,17 @@ class Noise(_Strict):
     fillers: tuple[str, ...] = Field(min_length=1)
     soundalikes: dict[str, str] = Field(min_length=1)
     """A word → what a recogniser hears instead."""
-    number_words_from: str
-    """The num2words language whose words for 0–100 this language's are."""
+
+
+class Spoken(_Strict):
+    """How a caller says dates, weekdays and numbers (scoring reads them back into one form)."""
+
+    months: tuple[tuple[str, ...], ...] = Field(min_length=12, max_length=12)
+    """January to December, each with every way it is said (lower case)."""
+    weekdays: tuple[str, ...] = Field(min_length=7, max_length=7)
+    """Monday to Sunday (lower case)."""
+    number_words: dict[str, int]
+    """Spoken numbers num2words does not give (English "oh" for zero; feminine forms)."""
 
 
 class RuleWords(_Strict):
@@ -240,6 +252,8 @@ class Language(_Strict):
     """One language: every section of its file."""
 
     code: str
+    num2words: str
+    """The num2words language that spells this language's numbers (noise and scoring read them)."""
     understand: Understand
     acts: Acts
     labels: dict[str, str]
@@ -249,6 +263,7 @@ class Language(_Strict):
     small_talk: SmallTalk
     noise: Noise
     lint: Lexicon
+    spoken: Spoken
 
     @field_validator("types")
     @classmethod
@@ -301,7 +316,7 @@ def load_language(code: str) -> Language:
 def parse_language(code: str, text: str) -> Language:
     """The language file ``text`` validated as language ``code``."""
     try:
-        language = Language.model_validate(yaml.safe_load(text))
+        language = Language.model_validate(yaml.load(text, Loader=_LOADER))
     except (yaml.YAMLError, ValueError) as exc:
         raise LanguagePackError(f"language {code!r}: {exc}") from exc
     if language.code != code:

@@ -7,9 +7,7 @@ few of them.
 
 from __future__ import annotations
 
-from functools import cache
-
-from polygon.languages import LANGUAGES, Lexicon, load_language
+from polygon.languages import Lexicon, load_language
 
 __all__ = ["Lexicon", "code_of", "lexicon", "words_of"]
 
@@ -20,16 +18,17 @@ def words_of(block: str) -> tuple[str, ...]:
     return tuple(lines) if len(lines) > 1 else tuple(block.split())
 
 
+_CODES: dict[int, str] = {}
+"""A loaded lexicon's identity → its language (loaded languages live for the process)."""
+
+
 def lexicon(language: str) -> Lexicon:
     """The lexicon of ``language`` (one of :data:`polygon.languages.LANGUAGES`)."""
-    return load_language(language).lint
-
-
-@cache
-def _codes() -> dict[int, str]:
-    return {id(lexicon(code)): code for code in LANGUAGES}
+    lex = load_language(language).lint
+    _CODES[id(lex)] = language
+    return lex
 
 
 def code_of(lex: Lexicon) -> str | None:
-    """The language a loaded lexicon belongs to (``None`` for one built by hand)."""
-    return _codes().get(id(lex))
+    """The language of a lexicon handed out by :func:`lexicon` (``None`` for any other)."""
+    return _CODES.get(id(lex))

@@ -30,7 +30,7 @@ def _raw(code: str) -> dict[str, object]:
 
 
 # Maps keyed by words of the language, not by field names: their keys differ by design.
-_WORD_KEYED = {"question_hints", "demands", "labels", "soundalikes"}
+_WORD_KEYED = {"question_hints", "demands", "labels", "soundalikes", "number_words"}
 
 
 def _fields(value: object) -> object:
@@ -109,6 +109,38 @@ def test_a_rule_is_read_with_its_languages_rule_words(code: str, sentence: str, 
     assert (rule.modality, rule.action) == (modality, action)
 
 
+def test_spoken_dates_weekdays_and_numbers_are_whole_and_unambiguous() -> None:
+    month_of: dict[str, int] = {}
+    for code in LANGUAGES:
+        spoken = load_language(code).spoken
+        for i, names in enumerate(spoken.months):
+            assert names and all(n == n.lower() for n in names), (code, i)
+            for name in names:  # one word never names two months, in any two languages
+                assert month_of.setdefault(name, i + 1) == i + 1, (code, name)
+        # the days scoring reads back are days the caller understands
+        assert set(spoken.weekdays) <= load_language(code).understand.weekdays, code
+        assert len(set(spoken.weekdays)) == 7
+
+
+def test_scoring_reads_a_date_a_day_and_a_number_said_in_each_language() -> None:
+    from polygon.score.detectors import number_words
+    from polygon.score.spoken import claims
+
+    said = {
+        "en": "born 12 March 1980, on Tuesday",
+        "hr": "rođen 12 ožujka 1980, u utorak",
+        "ru": "родился 12 марта 1980, во вторник",
+    }
+    for code, text in said.items():
+        c = claims(text)
+        assert set(c.dates) == {"1980-03-12"}, code
+        assert set(c.weekdays) <= {"tuesday"}, code
+    assert set(claims("srijeda").weekdays) == {"wednesday"}
+    words = number_words()
+    assert words[("oh",)] == "0" and words[("dvije",)] == "2" and words[("две",)] == "2"
+    assert words[("sto",)] == "100"  # Croatian through num2words' Serbian Latin tables
+
+
 def test_the_readers_see_the_files_words() -> None:
     language = load_language("ru")
     assert pack("ru").digits == language.noise.digits
@@ -151,6 +183,8 @@ def _english_with(path: tuple[str, ...], value: object) -> str:
         (("lint", "rules", "condition"), "^(?:if", "condition"),
         (("lint", "rules", "verbs"), [], "neither an imperative ending nor verbs"),
         (("lint", "rules"), None, "rules"),
+        (("spoken", "months"), [["january"]], "months"),
+        (("num2words",), None, "num2words"),
     ],
 )
 def test_a_broken_file_fails_to_load_and_says_where(path: tuple[str, ...], value: object, message: str) -> None:

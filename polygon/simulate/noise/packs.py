@@ -1,8 +1,8 @@
 """What the noise knows of a language: digit names, fillers, sound-alikes, number words.
 
 The words are the language file's ``noise`` section (:mod:`polygon.languages`). Number
-words come from num2words in the language the file names (Croatian uses its Serbian Latin
-tables, which spell the numbers 0–100 the same way).
+words come from num2words in the language the file names (Croatian's file names Serbian
+Latin, whose tables spell the numbers 0–100 the same way).
 """
 
 from __future__ import annotations
@@ -35,10 +35,11 @@ def pack(code: str) -> LanguagePack:
     """The pack for ``code`` (en, ru, hr)."""
     if code not in LANGUAGES:
         raise UserInputError(f"no noise language pack {code!r}; available: {', '.join(languages())}")
-    noise = _languages.load_language(code).noise  # the model loads here, not on import
+    language = _languages.load_language(code)  # the model loads here, not on import
+    noise = language.noise
     words: dict[str, int] = {}
     for n in range(0, 101):
-        spoken = num2words(n, lang=noise.number_words_from).lower()
+        spoken = num2words(n, lang=language.num2words).lower()
         words.setdefault(spoken, n)
     return LanguagePack(
         code=code,
