@@ -7,9 +7,14 @@ few of them.
 
 from __future__ import annotations
 
-from polygon.languages import Lexicon, load_language
+from typing import TYPE_CHECKING
 
-__all__ = ["Lexicon", "code_of", "lexicon", "words_of"]
+from polygon import languages as _languages
+
+if TYPE_CHECKING:
+    from polygon.languages import Lexicon
+
+__all__ = ["code_of", "lexicon", "words_of"]
 
 
 def words_of(block: str) -> tuple[str, ...]:
@@ -24,7 +29,7 @@ _CODES: dict[int, str] = {}
 
 def lexicon(language: str) -> Lexicon:
     """The lexicon of ``language`` (one of :data:`polygon.languages.LANGUAGES`)."""
-    lex = load_language(language).lint
+    lex = _languages.load_language(language).lint  # the model loads on first use, not on import
     _CODES[id(lex)] = language
     return lex
 

@@ -19,11 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import regex
 
-from polygon.languages import RuleWords
 from polygon.lint.lexicon import lexicon
+
+if TYPE_CHECKING:
+    from polygon.languages import RuleWords
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,17 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
 
 import regex
 
 from polygon.lint import MAX_PARTNERS
-from polygon.lint.lexicon import Lexicon, code_of, lexicon, words_of
+from polygon.lint.lexicon import code_of, lexicon, words_of
 from polygon.lint.modality import Rule, read_rule
 from polygon.lint.text import Prompt, Unit
+
+if TYPE_CHECKING:
+    from polygon.languages import Lexicon
 
 _CYRILLIC = regex.compile(r"\p{Cyrillic}")
 _HR_LETTERS = regex.compile(r"[čćžšđ]", regex.IGNORECASE)
