@@ -8,11 +8,7 @@ from typing import Any
 
 import click
 
-from polygon.app.calibrate import calibrate_runs
-from polygon.app.log import open_log
 from polygon.cli.context import RUN, Context
-from polygon.events import to_builtins
-from polygon.projections.calibration import calibration_lines
 
 
 def _finite(low: float, high: float) -> click.FloatRange:
@@ -68,6 +64,11 @@ def calibrate(
     as_json: bool,
 ) -> None:
     """How far the judge agrees with human labels: κ, accuracy, AUC, ρ, α, best threshold."""
+    from polygon.app.calibrate import calibrate_runs
+    from polygon.app.log import open_log
+    from polygon.events import to_builtins
+    from polygon.projections.calibration import calibration_lines
+
     with open_log(obj.log_path, readonly=True) as log:
         result = calibrate_runs(
             log, runs, rubric=rubric, judge_pass=judge_pass, by=by, reward_pass_at=reward_pass_at

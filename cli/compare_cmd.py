@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import click
 
-from polygon.app.compare import compare_runs
-from polygon.app.log import open_log
 from polygon.cli.context import RUN, Context
-from polygon.projections.compare_render import comparison_json, comparison_lines, comparison_markdown
 
 
 @click.command()
@@ -44,6 +41,10 @@ def compare(
     is the baseline. Scores of different rubric versions are never mixed; sides that differ
     in caller, judge or noise settings are refused unless --allow-mixed.
     """
+    from polygon.app.compare import compare_runs
+    from polygon.app.log import open_log
+    from polygon.projections.compare_render import comparison_json, comparison_lines, comparison_markdown
+
     with open_log(obj.log_path, readonly=True) as log:
         result = compare_runs(log, runs, rubric=rubric, configs=configs, allow_mixed=allow_mixed)
     if as_json or fmt == "json":

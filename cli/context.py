@@ -6,11 +6,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from polygon.models.hub import ModelSettings
+if TYPE_CHECKING:  # the hub (and what it imports) loads only when a command asks for a model
+    from polygon.models.hub import ModelSettings
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,8 @@ class Context:
 
     def model_settings(self, base_url: str = "", cache: bool = False) -> ModelSettings:
         """Flags win over the suite's setting, which wins over the environment."""
+        from polygon.models.hub import ModelSettings
+
         return ModelSettings(
             base_url=base_url or self.openai_base_url,
             api_key=self.openai_api_key,

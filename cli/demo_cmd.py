@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from polygon.app.demo import EXAMPLES, demo_lines, run_demo
-from polygon.app.log import open_log
+from polygon.cli.choices import DEMO_EXAMPLES
 from polygon.cli.context import Context, system_now
 from polygon.cli.progress import Reporter, mode
 
@@ -13,7 +12,7 @@ from polygon.cli.progress import Reporter, mode
 @click.command()
 @click.option(
     "--example",
-    type=click.Choice(sorted(EXAMPLES)),
+    type=click.Choice(DEMO_EXAMPLES),
     default="clinic",
     show_default=True,
     help="Which bundled example: the dental clinic, or the pizza order line (with expect:).",
@@ -25,6 +24,9 @@ def demo(obj: Context, example: str) -> None:
     Two agent versions meet every caller type; everything lands in the event log, so any
     call can be replayed afterwards.
     """
+    from polygon.app.demo import demo_lines, run_demo
+    from polygon.app.log import open_log
+
     with open_log(obj.log_path, readonly=False) as log, Reporter("calls", mode()) as shown:
         result = run_demo(log, now=system_now, progress=shown.update, example=example)
     for line in demo_lines(result, obj.log_path):

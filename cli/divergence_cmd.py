@@ -6,10 +6,7 @@ import json
 
 import click
 
-from polygon.app.divergence import divergence
-from polygon.app.log import open_log
 from polygon.cli.context import CONVERSATION, Context
-from polygon.events import to_builtins
 
 
 @click.command(name="divergence")
@@ -19,6 +16,10 @@ from polygon.events import to_builtins
 @click.pass_obj
 def divergence_cmd(obj: Context, a: str, b: str, as_json: bool) -> None:
     """The first turn at which conversations A and B part, and why."""
+    from polygon.app.divergence import divergence
+    from polygon.app.log import open_log
+    from polygon.events import to_builtins
+
     with open_log(obj.log_path, readonly=True) as log:
         found = divergence(log, a, b)
     if as_json:

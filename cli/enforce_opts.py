@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from polygon.app.report import Enforcement
+if TYPE_CHECKING:
+    from polygon.app.report import Enforcement
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,6 +52,8 @@ def policy(
     fail_on: str | None, min_pass_rate: float | None, allow_inconclusive: bool, allow_simulator_errors: bool
 ) -> Enforcement:
     """The options as one value."""
+    from polygon.app.report import Enforcement
+
     return Enforcement(fail_on, min_pass_rate, allow_inconclusive, allow_simulator_errors)
 
 

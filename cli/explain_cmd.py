@@ -6,10 +6,7 @@ import json
 
 import click
 
-from polygon.app.explain import explain_conversation
-from polygon.app.log import open_log
 from polygon.cli.context import CONVERSATION, Context
-from polygon.projections.explain import explain_data, explain_lines
 
 
 @click.command(name="explain")
@@ -31,6 +28,10 @@ def explain_cmd(
 
     Every criterion, weight, repeat, median, gate and piece of evidence, with log positions.
     """
+    from polygon.app.explain import explain_conversation
+    from polygon.app.log import open_log
+    from polygon.projections.explain import explain_data, explain_lines
+
     with open_log(obj.log_path, readonly=True) as log:
         found = explain_conversation(log, conversation, rubric, pass_id=pass_id, judge=judge_name)
     if as_json:

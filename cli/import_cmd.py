@@ -7,17 +7,15 @@ from pathlib import Path
 
 import click
 
-from polygon.app.import_ import ImportOptions, import_files
-from polygon.app.log import open_log
-from polygon.boundary import read_yaml
+from polygon.cli.choices import IMPORT_FORMATS
 from polygon.cli.context import Context, system_now
 from polygon.cli.progress import Reporter, mode
 from polygon.errors import UserInputError
-from polygon.importing.formats import END_CALL_TOOLS, FORMATS, TRANSFER_TOOLS
-from polygon.suite.loading import load_suite
 
 
 def _mapping(path: Path | None) -> dict[str, str]:
+    from polygon.boundary import read_yaml
+
     if path is None:
         return {}
     data = read_yaml(path, "mapping")
@@ -30,7 +28,9 @@ def _mapping(path: Path | None) -> dict[str, str]:
 @click.argument(
     "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
 )
-@click.option("--format", "fmt", type=click.Choice(["auto", *FORMATS]), default="auto", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["auto", *IMPORT_FORMATS]), default="auto", show_default=True
+)
 @click.option(
     "--redact", is_flag=True, help="Mask phone numbers, e-mails and card-like numbers before writing."
 )
@@ -88,6 +88,11 @@ def import_(
     Importing the same files again changes nothing. Malformed records are reported with
     their file and line and skipped (or, with --strict, refused).
     """
+    from polygon.app.import_ import ImportOptions, import_files
+    from polygon.app.log import open_log
+    from polygon.importing.formats import END_CALL_TOOLS, TRANSFER_TOOLS
+    from polygon.suite.loading import load_suite
+
     options = ImportOptions(
         fmt=fmt,
         redact=redact,

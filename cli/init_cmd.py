@@ -6,13 +6,13 @@ from pathlib import Path
 
 import click
 
-from polygon.app.init import init_suite
-
 
 @click.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 def init(directory: Path) -> None:
     """Write a commented starter suite (suite.yaml, prompt.md, my_agent.py) into DIRECTORY."""
+    from polygon.app.init import init_suite
+
     for path in init_suite(directory):
         click.echo(f"wrote {path}")
     click.echo(f"next: polygon run {directory / 'suite.yaml'}")

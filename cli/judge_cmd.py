@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import click
 
-from polygon.app.judge import judge_run
-from polygon.app.log import open_log
 from polygon.cli.context import RUN, Context, executor_options, pass_concurrency, system_now
 from polygon.cli.progress import Reporter, mode
-from polygon.models.hub import ModelHub
-from polygon.score.rubric import load_rubric
 
 
 @click.command()
@@ -42,6 +38,11 @@ def judge(
     ray_address: str,
 ) -> None:
     """(Re)score RUN: checks and the judge. Appends a new pass; never overwrites earlier scores."""
+    from polygon.app.judge import judge_run
+    from polygon.app.log import open_log
+    from polygon.models.hub import ModelHub
+    from polygon.score.rubric import load_rubric
+
     loaded_rubric = load_rubric(rubric)
     with open_log(obj.log_path, readonly=False) as log, Reporter("judging", mode()) as shown:
         summary = judge_run(

@@ -6,8 +6,6 @@ from pathlib import Path
 
 import click
 
-from polygon.app.label import VERDICTS, LabelInput, check_criteria, read_label_file, record_labels
-from polygon.app.log import open_log
 from polygon.cli.context import CONVERSATION, Context, system_now
 from polygon.errors import UserInputError
 
@@ -25,6 +23,9 @@ def label(
     obj: Context, conversation: str, verdict: str, criteria: tuple[str, ...], by: str, note: str
 ) -> None:
     """Label CONVERSATION pass or fail (and criteria 1–5): a label stands beside the verdict."""
+    from polygon.app.label import VERDICTS, LabelInput, check_criteria, record_labels
+    from polygon.app.log import open_log
+
     scores = {}
     for item in criteria:
         name, sep, value = item.partition("=")
@@ -68,6 +69,9 @@ def import_labels(obj: Context, file: Path, run_id: str | None, by: str) -> None
     criterion.safety); by; note. With --run every row must be a call of that run. Nothing is
     recorded unless every row is good.
     """
+    from polygon.app.label import read_label_file, record_labels
+    from polygon.app.log import open_log
+
     with open_log(obj.log_path, readonly=False) as log:
         rows = read_label_file(log, file, run_id, by or obj.user)
         written = record_labels(log, rows, now=system_now)

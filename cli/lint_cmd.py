@@ -6,12 +6,8 @@ import sys
 
 import click
 
-from polygon.app.lint import DEFAULT_TIERS, LintOptions, Readers, lint_targets, targets
-from polygon.app.log import open_log
+from polygon.cli.choices import LINT_DEFAULT_TIERS
 from polygon.cli.context import Context, system_now
-from polygon.models.hub import ModelHub
-from polygon.projections.lint import lint_json, lint_lines, worst
-from polygon.projections.lint_sarif import lint_sarif
 
 
 @click.command()
@@ -21,7 +17,7 @@ from polygon.projections.lint_sarif import lint_sarif
     "--tiers",
     default=None,
     metavar="LIST",
-    help=f"Comma-separated: rules, surprisal, embeddings, judge (default: {','.join(DEFAULT_TIERS)}).",
+    help=f"Comma-separated: rules, surprisal, embeddings, judge (default: {','.join(LINT_DEFAULT_TIERS)}).",
 )
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True
@@ -68,6 +64,12 @@ def lint(
     Each reading is recorded in the log and reused for the same prompt text. Without the
     `lint` extra only the rules tier runs; the output says which tiers were skipped.
     """
+    from polygon.app.lint import DEFAULT_TIERS, LintOptions, Readers, lint_targets, targets
+    from polygon.app.log import open_log
+    from polygon.models.hub import ModelHub
+    from polygon.projections.lint import lint_json, lint_lines, worst
+    from polygon.projections.lint_sarif import lint_sarif
+
     asked = tuple(t.strip() for t in tiers.split(",") if t.strip()) if tiers else DEFAULT_TIERS
     if judge_model and not tiers:
         asked = (*asked, "judge")

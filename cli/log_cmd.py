@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import msgspec
 
-from polygon.app.log import compact_log, export_jsonl, open_log, verify_log
+if TYPE_CHECKING:
+    from polygon.events import LogStats
+
+
 from polygon.cli.context import RUN, Context
-from polygon.events import LogStats, to_builtins
 
 
 @click.group()
@@ -23,6 +25,11 @@ def log() -> None:
 @click.pass_obj
 def stats(obj: Context, as_json: bool) -> None:
     """Event counts by tag, streams, sizes."""
+    import msgspec
+
+    from polygon.app.log import open_log
+    from polygon.events import to_builtins
+
     with open_log(obj.log_path, readonly=True) as lg:
         result = lg.stats()
     if as_json:
@@ -61,6 +68,11 @@ def verify(obj: Context, as_json: bool) -> None:
 
     Exits 1 with the first problem found.
     """
+    import msgspec
+
+    from polygon.app.log import open_log, verify_log
+    from polygon.events import to_builtins
+
     with open_log(obj.log_path, readonly=True) as lg:
         report = verify_log(lg)
     if as_json:
@@ -85,6 +97,8 @@ def verify(obj: Context, as_json: bool) -> None:
 @click.pass_obj
 def export(obj: Context, output: Path | None, stream_prefix: str) -> None:
     """Write events as JSON lines, one event per line (readable by `polygon import`)."""
+    from polygon.app.log import export_jsonl, open_log
+
     with open_log(obj.log_path, readonly=True) as lg:
         if output is None:
             count = export_jsonl(lg, sys.stdout.buffer, stream_prefix=stream_prefix)
@@ -114,6 +128,8 @@ def export(obj: Context, output: Path | None, stream_prefix: str) -> None:
 @click.pass_obj
 def compact(obj: Context, drop: tuple[str, ...], drop_damaged: bool, output: Path) -> None:
     """Write a new, verified log without the dropped runs (the log itself stays append-only)."""
+    from polygon.app.log import compact_log, open_log
+
     if not drop and not drop_damaged:
         raise click.UsageError("name a run to --drop, or --drop-damaged")
     with open_log(obj.log_path, readonly=True) as log:

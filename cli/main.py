@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import importlib
 import os
+from pathlib import Path
 
 import click
 
 from polygon import __version__
-from polygon.app.log import resolve_log_path
 from polygon.cli.context import Context
 from polygon.errors import PolygonError
+
+DEFAULT_LOG_DIR = ".polygon"
+"""Where the log lives when neither ``--log`` nor ``POLYGON_LOG`` names one."""
 
 
 class _OneLineError(click.ClickException):
@@ -143,7 +146,7 @@ def cli(ctx: click.Context, log_path: str | None, debug: bool) -> None:
     append-only log; every report is rebuilt from that log.
     """
     ctx.obj = Context(
-        log_path=resolve_log_path(log_path, os.environ),
+        log_path=Path(log_path or os.environ.get("POLYGON_LOG") or DEFAULT_LOG_DIR),
         debug=debug,
         openai_base_url=os.environ.get("OPENAI_BASE_URL", ""),
         openai_api_key=os.environ.get("OPENAI_API_KEY", ""),

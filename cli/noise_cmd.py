@@ -6,8 +6,7 @@ import json
 
 import click
 
-from polygon.app.noise import PhoneSettings, languages, preview_noise, preview_phone
-from polygon.events import to_builtins
+from polygon.cli.choices import NOISE_LANGUAGES
 
 
 @click.command()
@@ -21,7 +20,7 @@ from polygon.events import to_builtins
     help="Noise key: SCENARIO.TRIAL (shared by every configuration in a run).",
 )
 @click.option("--turn", type=click.IntRange(1), default=1, show_default=True)
-@click.option("--lang", type=click.Choice(languages()), default="en", show_default=True)
+@click.option("--lang", type=click.Choice(NOISE_LANGUAGES), default="en", show_default=True)
 @click.option("--barge-in", type=click.FloatRange(0, 1), default=0.0, help="Phone: barge-in probability.")
 @click.option("--silence", type=click.FloatRange(0, 1), default=0.0, help="Phone: silence probability.")
 @click.option(
@@ -48,6 +47,9 @@ def noise(
     the phone behaviour does at this turn, drawn as a run draws it (a run also never goes
     silent two turns running).
     """
+    from polygon.app.noise import PhoneSettings, preview_noise, preview_phone
+    from polygon.events import to_builtins
+
     got = preview_noise(
         text, intensity=intensity, language=lang, run_seed=seed, conversation=conversation, turn=turn
     )

@@ -6,13 +6,8 @@ import json
 
 import click
 
-from polygon.app.log import open_log
-from polygon.app.personas import generate as generate_personas
-from polygon.app.personas import personas_path, stale_personas
+from polygon.cli.choices import OFFLINE_PERSONA_GENERATOR
 from polygon.cli.context import Context, system_now
-from polygon.models.hub import ModelHub
-from polygon.suite.loading import load_suite
-from polygon.suite.personas import OFFLINE_GENERATOR
 from polygon.texttable import LEFT, RIGHT, table
 
 
@@ -26,7 +21,7 @@ def personas() -> None:
 @click.option("--count", type=click.IntRange(1, 500), default=12, show_default=True)
 @click.option(
     "--model",
-    default=OFFLINE_GENERATOR,
+    default=OFFLINE_PERSONA_GENERATOR,
     show_default=True,
     help="scripted/personas (offline, deterministic) or a model reference.",
 )
@@ -39,6 +34,12 @@ def generate(obj: Context, suite: str, count: int, model: str, config: str | Non
     One persona per model request: a failed request loses one persona, not the batch. Each
     records the prompt's hash, so a changed prompt marks it stale.
     """
+    from polygon.app.log import open_log
+    from polygon.app.personas import generate as generate_personas
+    from polygon.models.hub import ModelHub
+    from polygon.suite.loading import load_suite
+    from polygon.suite.personas import OFFLINE_GENERATOR
+
     loaded = load_suite(suite, personas_optional=True)
     hub = ModelHub(obj.model_settings(base_url or loaded.suite.openai_base_url))
     if model == OFFLINE_GENERATOR:
@@ -62,6 +63,9 @@ def generate(obj: Context, suite: str, count: int, model: str, config: str | Non
 @click.option("--json", "as_json", is_flag=True)
 def list_personas(suite: str, as_json: bool) -> None:
     """The suite's personas; generated ones whose prompt changed are marked stale."""
+    from polygon.app.personas import personas_path, stale_personas
+    from polygon.suite.loading import load_suite
+
     loaded = load_suite(suite, personas_optional=True)
     stale = {p.id for p in stale_personas(loaded)}
     rows = [

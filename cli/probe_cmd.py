@@ -6,11 +6,8 @@ from pathlib import Path
 
 import click
 
-from polygon.app.log import open_log
-from polygon.app.probe import load_probes, probe_with
 from polygon.cli.context import RUN, Context, executor_options, pass_concurrency, system_now
 from polygon.cli.progress import Reporter, mode
-from polygon.models.hub import ModelHub
 
 
 @click.command()
@@ -46,6 +43,10 @@ def probe(
 
     Probes never change a composite or a verdict.
     """
+    from polygon.app.log import open_log
+    from polygon.app.probe import load_probes, probe_with
+    from polygon.models.hub import ModelHub
+
     extra = load_probes(probes_file) if probes_file else []
     with open_log(obj.log_path, readonly=False) as log, Reporter("probing", mode()) as shown:
         summary = probe_with(

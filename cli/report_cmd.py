@@ -6,15 +6,14 @@ from pathlib import Path
 
 import click
 
-from polygon.app.log import open_log
-from polygon.app.report import RENDERERS, enforce, report_run
+from polygon.cli.choices import REPORT_FORMATS
 from polygon.cli.context import RUN, Context
 from polygon.cli.enforce_opts import enforcement_options, exit_if_missed, policy
 
 
 @click.command()
 @click.argument("run_id", metavar="RUN", type=RUN)
-@click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(REPORT_FORMATS), default="text", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.option("--junit", "as_junit", is_flag=True, help="Same as --format junit.")
 @click.option("--rubric", default=None, help="Rubric version (default: the newest the run was judged under).")
@@ -39,6 +38,9 @@ def report(
     allow_simulator_errors: bool,
 ) -> None:
     """Scorecard and verdicts of RUN, rebuilt from the log."""
+    from polygon.app.log import open_log
+    from polygon.app.report import enforce, report_run
+
     fmt = "json" if as_json else "junit" if as_junit else fmt
     with open_log(obj.log_path, readonly=True) as log:
         result, chunks = report_run(log, run_id, fmt, rubric=rubric, pass_id=pass_id, judge=judge_name)

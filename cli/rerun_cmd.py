@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import click
 
-from polygon.app.log import open_log
-from polygon.app.rerun import rerun as rerun_call
 from polygon.cli.context import CONVERSATION, Context, executor_options, system_now
-from polygon.models.hub import ModelHub
-from polygon.suite.loading import load_suite
 
 
 @click.command()
@@ -41,6 +37,11 @@ def rerun(
     Stops at the first turn where the new agent parts from the original (or, with
     --continue, goes on with the scripted caller). Prints the new conversation id.
     """
+    from polygon.app.log import open_log
+    from polygon.app.rerun import rerun as rerun_call
+    from polygon.models.hub import ModelHub
+    from polygon.suite.loading import load_suite
+
     loaded = load_suite(suite)
     with open_log(obj.log_path, readonly=False) as log:
         result = rerun_call(

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
-from polygon.app.log import open_log, recorded_answers
-from polygon.app.personas import check_stale
-from polygon.app.report import enforce, load_run
-from polygon.app.run import RunOptions, run_suite
 from polygon.cli.context import Context, executor_options, system_now
 from polygon.cli.enforce_opts import enforcement_options, exit_if_missed, policy
 from polygon.cli.progress import Reporter, mode
-from polygon.models.hub import ModelHub
-from polygon.projections.report import make_report
-from polygon.suite.loading import load_suite
+
+if TYPE_CHECKING:
+    from polygon.app.run import RunSummary
 
 
 @click.command()
@@ -91,6 +88,14 @@ def run(
     SUITE is a suite file or a directory holding suite.yaml. Every turn, noise injection
     and tool call goes to the event log; `polygon replay` shows any call afterwards.
     """
+    from polygon.app.log import open_log, recorded_answers
+    from polygon.app.personas import check_stale
+    from polygon.app.report import enforce, load_run
+    from polygon.app.run import RunOptions, run_suite
+    from polygon.models.hub import ModelHub
+    from polygon.projections.report import make_report
+    from polygon.suite.loading import load_suite
+
     loaded = load_suite(suite)
     options = RunOptions(
         configs=configs,
@@ -120,6 +125,12 @@ def run(
         )
         asked = policy(fail_on, min_pass_rate, allow_inconclusive, allow_simulator_errors)
         missed = enforce(make_report(load_run(log, summary.run_id), None), asked) if asked.active else []
+    _print_summary(summary, as_json)
+    exit_if_missed(missed)
+
+
+def _print_summary(summary: RunSummary, as_json: bool) -> None:
+    """The run id on stdout (or the JSON summary); how the calls ended and what to run next on stderr."""
     if as_json:
         click.echo(
             json.dumps(
@@ -131,13 +142,12 @@ def run(
                 }
             )
         )
-    else:
-        click.echo(summary.run_id)
-        reasons = ", ".join(f"{k} {v}" for k, v in summary.end_reasons.items())
-        click.echo(f"{summary.conversations} conversations ({summary.ran_now} run now): {reasons}", err=True)
-        click.echo(
-            f"report: polygon report {summary.run_id} · replay: polygon replay "
-            f"{summary.run_id}.<config>.<scenario>.<trial>",
-            err=True,
-        )
-    exit_if_missed(missed)
+        return
+    click.echo(summary.run_id)
+    reasons = ", ".join(f"{k} {v}" for k, v in summary.end_reasons.items())
+    click.echo(f"{summary.conversations} conversations ({summary.ran_now} run now): {reasons}", err=True)
+    click.echo(
+        f"report: polygon report {summary.run_id} · replay: polygon replay "
+        f"{summary.run_id}.<config>.<scenario>.<trial>",
+        err=True,
+    )

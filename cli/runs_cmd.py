@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
-from polygon.app.log import open_log
-from polygon.app.runs import RunRow, hide_run, list_runs, run_state
 from polygon.cli.context import RUN, Context, system_now
-from polygon.events import to_builtins
 from polygon.texttable import LEFT, RIGHT, table
+
+if TYPE_CHECKING:
+    from polygon.app.runs import RunRow
 
 
 @click.group(invoke_without_command=True)
@@ -22,6 +23,10 @@ def runs(ctx: click.Context, suite: str | None, include_hidden: bool, as_json: b
     """The runs in the log, newest first: calls, verdicts, rubrics, finished or not."""
     if ctx.invoked_subcommand is not None:
         return
+    from polygon.app.log import open_log
+    from polygon.app.runs import list_runs, run_state
+    from polygon.events import to_builtins
+
     obj: Context = ctx.obj
     with open_log(obj.log_path, readonly=True) as log:
         rows = list_runs(log, suite=suite, include_hidden=include_hidden)
@@ -60,6 +65,9 @@ def _verdicts(r: RunRow) -> str:
 @click.pass_obj
 def hide(obj: Context, run_id: str, reason: str) -> None:
     """Hide RUN from default views (an event: nothing is deleted; `log compact` drops runs)."""
+    from polygon.app.log import open_log
+    from polygon.app.runs import hide_run
+
     with open_log(obj.log_path, readonly=False) as log:
         changed = hide_run(log, run_id, reason=reason, now=system_now)
     click.echo(f"{run_id} hidden" if changed else f"{run_id} was already hidden")

@@ -29,7 +29,7 @@ def serve(obj: Context, port: int, suites: tuple[Path, ...]) -> None:
     try:
         import uvicorn
 
-        from polygon.web.server import make_app
+        from polygon.web import make_app
     except ImportError:
         raise UserInputError("the web UI needs the optional extra: pip install 'polygon-eval[web]'") from None
     resolved = []

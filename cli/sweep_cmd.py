@@ -6,13 +6,7 @@ import json
 
 import click
 
-from polygon.app.leaderboard import sweep_leaderboard
-from polygon.app.log import open_log
-from polygon.app.sweep import SweepOptions, run_sweep
 from polygon.cli.context import Context, executor_options, system_now
-from polygon.models.hub import ModelHub
-from polygon.projections.leaderboard import leaderboard_lines
-from polygon.suite.sweep import load_sweep
 
 
 @click.command()
@@ -49,6 +43,13 @@ def sweep(
     ranges, the mode (oat, grid, random), the scenarios, trials, floor and token limit.
     Progress goes to stderr, a line per point.
     """
+    from polygon.app.leaderboard import sweep_leaderboard
+    from polygon.app.log import open_log
+    from polygon.app.sweep import SweepOptions, run_sweep
+    from polygon.models.hub import ModelHub
+    from polygon.projections.leaderboard import leaderboard_lines
+    from polygon.suite.sweep import load_sweep
+
     loaded = load_sweep(sweep_file)
     for warning in loaded.warnings:
         click.echo(f"warning: {warning}", err=True)

@@ -3,19 +3,27 @@
 The public surface for code a suite points at (Python agents, their factories) is what this
 module exports; it is pinned by ``tests/test_public_api.py``. Everything else is internal
 and may move.
+
+The agent types load on first use (PEP 562): every ``polygon.*`` import passes through this
+module, and the command line's ``--help`` should not pay for msgspec (issue 31).
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
-from polygon.simulate.agents import (  # noqa: E402  (the version first: modules below read it)
-    Agent,
-    AgentError,
-    AgentReply,
-    AgentStep,
-    Message,
-    ToolCall,
-    ToolResult,
-)
+if TYPE_CHECKING:
+    from polygon.simulate.agents import (
+        Agent,
+        AgentError,
+        AgentReply,
+        AgentStep,
+        Message,
+        ToolCall,
+        ToolResult,
+    )
 
 __all__ = [
     "Agent",
@@ -27,3 +35,16 @@ __all__ = [
     "ToolResult",
     "__version__",
 ]
+
+_AGENT_API = frozenset(__all__) - {"__version__"}
+
+
+def __getattr__(name: str) -> object:
+    """``polygon.AgentReply`` and the rest: imported from :mod:`polygon.simulate.agents` when first asked."""
+    if name not in _AGENT_API:
+        raise AttributeError(f"module 'polygon' has no attribute {name!r}")
+    from polygon.simulate import agents
+
+    value = getattr(agents, name)
+    globals()[name] = value  # later lookups find it without coming here
+    return value

@@ -240,7 +240,27 @@ def _checked_suite(text: str) -> str:
 
 def suite_page() -> str:
     """docs/reference/suite.md."""
-    out = [
+    return _page(
+        _suite_intro,
+        _suite_agents,
+        _suite_stubs,
+        _suite_conditions,
+        _suite_stateful_stubs,
+        _suite_faults,
+        _suite_personas,
+        _suite_phone,
+        _suite_fields,
+    )
+
+
+def _page(*sections: Callable[[], list[str]]) -> str:
+    """A generated page: the banner, then each section's lines in order."""
+    return GENERATED + "\n".join(line for section in sections for line in section()) + "\n"
+
+
+def _suite_intro() -> list[str]:
+    """suite.md: what a suite is, editor support, a minimal suite."""
+    return [
         "# Suite file reference",
         "",
         "A suite is one YAML file: the agent under test in one or more configurations, the tools it may",
@@ -257,6 +277,12 @@ def suite_page() -> str:
         "",
         *_yaml_block(_checked_suite(MINIMAL_SUITE)),
         "",
+    ]
+
+
+def _suite_agents() -> list[str]:
+    """suite.md: the three kinds of agent."""
+    return [
         "## Agents: `configs.NAME.agent`",
         "",
         "- `python:module:factory`: a Python callable; modules beside the suite file import. It is",
@@ -267,6 +293,12 @@ def suite_page() -> str:
         "- `model:provider/model`: a model plays the agent with the configuration's prompt",
         "  (`model:openai/NAME` against `openai_base_url`, `model:local/NAME` in process).",
         "",
+    ]
+
+
+def _suite_stubs() -> list[str]:
+    """suite.md: how a stub answers (fixed, template, rules), with computed answers."""
+    return [
         "## Stubs: how a tool answers",
         "",
         "Every call's arguments are first validated against the tool's `parameters` (JSON Schema).",
@@ -314,6 +346,12 @@ def suite_page() -> str:
         "a rule on an argument the tool does not have would never match, so it is a load error",
         "(`tools[card_status]: … stub.rules.0.when: no argument 'last_4' in card_status's parameters`).",
         "",
+    ]
+
+
+def _suite_conditions() -> list[str]:
+    """suite.md: the operators of a condition (``when``, ``expect``)."""
+    return [
         "### Conditions (`when`, and `expect`)",
         "",
         "A condition is a plain value (equal to it) or exactly one operator:",
@@ -324,6 +362,12 @@ def suite_page() -> str:
         "",
         "A missing argument fails every condition but `{exists: false}`.",
         "",
+    ]
+
+
+def _suite_stateful_stubs() -> list[str]:
+    """suite.md: stateful stubs over the suite's stores, with computed answers."""
+    return [
         "### Stateful stubs: `list`, `claim`, `get`, `put`",
         "",
         "A stateful stub reads and writes one of the suite's `stores`, a map of text keys to text",
@@ -374,6 +418,12 @@ def suite_page() -> str:
             stores="stores:\n  addresses: {A-1: unknown}",
         ),
         "",
+    ]
+
+
+def _suite_faults() -> list[str]:
+    """suite.md: simulated latency, faults and the latency budget."""
+    return [
         "### Faults and latency",
         "",
         "Each tool call draws, from a generator seeded by (run seed, tool, turn, call index), first a",
@@ -395,6 +445,12 @@ def suite_page() -> str:
         "simulated latency of the stubs it called; a Python agent's own time is not counted (identical",
         "runs stay identical). `report` and `compare` say over how many calls their p95 is taken.",
         "",
+    ]
+
+
+def _suite_personas() -> list[str]:
+    """suite.md: personas, scenarios, the offline caller and ``expect``."""
+    return [
         "## Personas and scenarios",
         "",
         f"`type`: {', '.join(f'`{t}`' for t in PERSONA_TYPES)}. "
@@ -429,6 +485,12 @@ def suite_page() -> str:
         "`expect`, `goal_reached` is inferred from the end reason and store entries naming the",
         "caller, and says so (weaker).",
         "",
+    ]
+
+
+def _suite_phone() -> list[str]:
+    """suite.md: phone behaviour and noise."""
+    return [
         "## Phone behaviour and noise",
         "",
         *_yaml_block(
@@ -442,6 +504,12 @@ def suite_page() -> str:
         "`self_correction` (a day, time or number said wrong first, then corrected). `polygon noise`",
         "previews them; `polygon replay` shows each in a call.",
         "",
+    ]
+
+
+def _suite_fields() -> list[str]:
+    """suite.md: every field of every suite model."""
+    return [
         "## Every field",
         *model_sections(
             "suite",
@@ -468,7 +536,6 @@ def suite_page() -> str:
             ],
         ),
     ]
-    return GENERATED + "\n".join(out) + "\n"
 
 
 def _minimal_rubric() -> str:
@@ -721,53 +788,17 @@ def _builtins(value: Any) -> Any:
 
 def http_agent_page() -> str:
     """docs/reference/http-agent.md: the body of each step kind, from the protocol's structs."""
-    tool = ToolSpec.model_validate(
-        {
-            "name": "parcel_status",
-            "description": "Where a parcel is.",
-            "parameters": {
-                "type": "object",
-                "properties": {"code": {"type": "string"}},
-                "required": ["code"],
-            },
-        }
-    )
-    tools = tool_definitions((tool,))
-    context = {"config": "v1", "prompt": "You are the parcel desk.", "params": {"temperature": 0.2}}
-    call = ToolCall(id="c1", name="parcel_status", arguments={"code": "PX-100"})
-    first = AgentStep(
-        conversation_id="r1.v1.track.0",
-        turn=1,
-        heard="Hi, where is my parcel PX-100?",
-        history=[Message(role="user", content="Hi, where is my parcel PX-100?")],
-        tools=tools,
-    )
-    asked = AgentReply(tool_calls=[call])
-    second = AgentStep(
-        conversation_id="r1.v1.track.0",
-        turn=1,
-        heard="Hi, where is my parcel PX-100?",
-        history=[
-            *first.history,
-            Message(role="assistant", content="", tool_calls=[call]),
-            Message(role="tool", tool_call_id="c1", name="parcel_status", content='{"PX-100": "in transit"}'),
-        ],
-        tool_results=[ToolResult(call_id="c1", name="parcel_status", result={"PX-100": "in transit"})],
-        tools=tools,
-    )
-    replied = AgentReply(reply="Your parcel PX-100 is in transit.")
-    ending = AgentReply(reply="Goodbye!", end="hangup")
-    server = (ROOT / SERVER_EXAMPLE).read_text(encoding="utf-8")
+    return _page(_http_request, _http_response, _http_step_kinds, _http_errors, _http_example_server)
 
-    def block(value: Any) -> list[str]:
-        return ["```json", json.dumps(value, indent=2, ensure_ascii=False), "```"]
 
+def _http_request() -> list[str]:
+    """http-agent.md: the protocol in brief and every field of a request."""
     step_fields = _struct_rows(AgentStep) + [
         ("config", "str", "the configuration's name (one endpoint can serve every configuration)"),
         ("prompt", "str", "the configuration's prompt"),
         ("params", "object", "the configuration's `params`"),
     ]
-    out = [
+    return [
         "# The HTTP agent protocol",
         "",
         "A configuration whose `agent` is `http://host:port/path` is stepped by one JSON POST per",
@@ -798,6 +829,12 @@ def http_agent_page() -> str:
         "`tools` are the suite's tools as OpenAI function definitions (`{type: function, function:",
         "{name, description, parameters}}`).",
         "",
+    ]
+
+
+def _http_response() -> list[str]:
+    """http-agent.md: every field of a reply."""
+    return [
         "## Response body",
         "",
         *_rows_table(_struct_rows(AgentReply)),
@@ -806,28 +843,78 @@ def http_agent_page() -> str:
         + ", ".join(f'`"{e}"`' for e in AGENT_ENDINGS)
         + ". Missing fields take their defaults.",
         "",
+    ]
+
+
+def _http_step_kinds() -> list[str]:
+    """http-agent.md: one parcel-desk turn step by step (tool call, tool result, reply, ending)."""
+    tools = tool_definitions((ToolSpec.model_validate(_PARCEL_TOOL),))
+    context = {"config": "v1", "prompt": "You are the parcel desk.", "params": {"temperature": 0.2}}
+    call = ToolCall(id="c1", name="parcel_status", arguments={"code": "PX-100"})
+    first = AgentStep(
+        conversation_id="r1.v1.track.0",
+        turn=1,
+        heard="Hi, where is my parcel PX-100?",
+        history=[Message(role="user", content="Hi, where is my parcel PX-100?")],
+        tools=tools,
+    )
+    second = AgentStep(
+        conversation_id="r1.v1.track.0",
+        turn=1,
+        heard="Hi, where is my parcel PX-100?",
+        history=[
+            *first.history,
+            Message(role="assistant", content="", tool_calls=[call]),
+            Message(role="tool", tool_call_id="c1", name="parcel_status", content='{"PX-100": "in transit"}'),
+        ],
+        tool_results=[ToolResult(call_id="c1", name="parcel_status", result={"PX-100": "in transit"})],
+        tools=tools,
+    )
+    return [
         "## Each step kind",
         "",
         "### 1. A caller turn (first step of the turn)",
         "",
-        *block({**_builtins(first), **context}),
+        *_json_block({**_builtins(first), **context}),
         "",
         "Answer with tool calls:",
         "",
-        *block(_builtins(asked)),
+        *_json_block(_builtins(AgentReply(tool_calls=[call]))),
         "",
         "### 2. The same turn, stepped again with the tool results",
         "",
-        *block({**_builtins(second), **context}),
+        *_json_block({**_builtins(second), **context}),
         "",
         "Answer with a reply to the caller:",
         "",
-        *block(_builtins(replied)),
+        *_json_block(_builtins(AgentReply(reply="Your parcel PX-100 is in transit."))),
         "",
         "### 3. Ending the call",
         "",
-        *block(_builtins(ending)),
+        *_json_block(_builtins(AgentReply(reply="Goodbye!", end="hangup"))),
         "",
+    ]
+
+
+_PARCEL_TOOL = {
+    "name": "parcel_status",
+    "description": "Where a parcel is.",
+    "parameters": {
+        "type": "object",
+        "properties": {"code": {"type": "string"}},
+        "required": ["code"],
+    },
+}
+"""The one tool of the step examples (validated as a suite's ``ToolSpec`` where it is used)."""
+
+
+def _json_block(value: Any) -> list[str]:
+    return ["```json", json.dumps(value, indent=2, ensure_ascii=False), "```"]
+
+
+def _http_errors() -> list[str]:
+    """http-agent.md: what ends a call as the agent's error, and what does not."""
+    return [
         "## Errors",
         "",
         "Any of these ends the call with the end reason `agent_error` (verdict state `error`, which",
@@ -842,6 +929,13 @@ def http_agent_page() -> str:
         "A tool call the stubs answer with an error (invalid arguments, an unknown tool, a fault) is",
         "not an agent error: the agent gets it in `tool_results[].error` and the `tool` message.",
         "",
+    ]
+
+
+def _http_example_server() -> list[str]:
+    """http-agent.md: the bundled example server, in full."""
+    server = (ROOT / SERVER_EXAMPLE).read_text(encoding="utf-8")
+    return [
         "## A runnable example server (Python standard library only)",
         "",
         f"`{SERVER_EXAMPLE}`: run it with `python agent_server.py 8765` and point a configuration at",
@@ -851,7 +945,6 @@ def http_agent_page() -> str:
         server.rstrip("\n"),
         "```",
     ]
-    return GENERATED + "\n".join(out) + "\n"
 
 
 def _struct_rows(cls: type[msgspec.Struct]) -> list[tuple[str, str, str]]:

@@ -23,7 +23,7 @@ class Sink(Protocol):
 
     Implementations: :class:`StreamRecorder` (holds a batch for its caller to append),
     :class:`ConversationSink` (hands each exchange to the run's group commit) and
-    :class:`ListSink` (tests). All run ``tests/test_sink_contract.py``.
+    :class:`ListSink` (tests). All run ``tests/contracts/test_sink.py``.
     """
 
     def emit(self, kind: str, event: Event, *, turn: int = 0, index: int = 0) -> None:

@@ -109,6 +109,16 @@ def build(events: Iterable[Envelope], label_prefix: str = "") -> ProbeTable:
     return table
 
 
+def latest_answers(events: Iterable[Envelope], probe_id: str) -> dict[str, str]:
+    """Each conversation's latest answer to ``probe_id`` (in log order: a later answer wins)."""
+    out: dict[str, str] = {}
+    for env in events:
+        p = env.payload
+        if isinstance(p, ProbeAnswered) and p.probe_id == probe_id:
+            out[p.conversation_id] = p.answer
+    return out
+
+
 class TrendPoint(msgspec.Struct, frozen=True, kw_only=True):
     """One run in a probe's trend."""
 

@@ -25,6 +25,7 @@ from polygon.simulate.agents import AgentStep, Message, ToolCall, ToolResult
 from polygon.suite.editor_schema import KINDS, shipped
 from polygon.suite.loading import load_suite
 from polygon.suite.schema import Suite
+from tests.support.text import replaced
 
 ROOT = Path(__file__).parents[1]
 
@@ -86,25 +87,25 @@ def test_init_writes_the_schema_line_and_the_schema_beside_the_suite(tmp_path: P
 
 def test_a_rule_on_an_argument_the_tool_does_not_have_is_a_load_error(tmp_path: Path) -> None:
     text = (ROOT / "examples" / "starter" / "suite.yaml").read_text()
-    text = text.replace("python:my_agent:make_agent", "python:polygon.examples.clinic.agents:make_v1")
+    text = replaced(text, "python:my_agent:make_agent", "python:polygon.examples.clinic.agents:make_v1")
     card = (
         "  - name: card_status\n"
         "    parameters: {type: object, properties: {card_last4: {type: string}}}\n"
         "    stub: {mode: rules, rules: [{when: WHEN, respond: {status: blocked}}]}\n"
     )
-    text = text.replace("\npersonas:\n", "\n" + card + "\npersonas:\n", 1)
+    text = replaced(text, "\npersonas:\n", "\n" + card + "\npersonas:\n")
     (tmp_path / "prompt.md").write_text("Be helpful.")
     path = tmp_path / "suite.yaml"
-    path.write_text(text.replace("WHEN", "{card_last4: '6617'}"))
+    path.write_text(replaced(text, "WHEN", "{card_last4: '6617'}"))
     assert load_suite(path).suite.tools[-1].name == "card_status"
-    path.write_text(text.replace("WHEN", "{last_4: '6617'}"))
+    path.write_text(replaced(text, "WHEN", "{last_4: '6617'}"))
     with pytest.raises(SuiteError) as err:
         load_suite(path)
     said = str(err.value)
     assert str(path) in said and "tools[card_status]" in said and "stub.rules.0.when" in said
     assert "no argument 'last_4'" in said and "card_last4" in said
     # a stateful stub's key_arg too
-    path.write_text(text.replace("key_arg: order_id", "key_arg: order"))
+    path.write_text(replaced(text, "key_arg: order_id", "key_arg: order"))
     with pytest.raises(SuiteError, match=r"tools\[order_status\].*stub.key_arg: no argument 'order'"):
         load_suite(path)
 
@@ -136,7 +137,7 @@ def test_the_documented_http_protocol_is_what_the_example_server_receives(
     server = server_module.serve(0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        suite = docs.MINIMAL_SUITE.replace("8765", str(server.server_port))
+        suite = replaced(docs.MINIMAL_SUITE, "8765", str(server.server_port))
         (tmp_path / "suite.yaml").write_text(suite)
         log = tmp_path / "log"
         res = CliRunner().invoke(cli, ["--log", str(log), "run", str(tmp_path / "suite.yaml"), "--run-id", "h"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from polygon.errors import UnknownIdError, UserInputError
+from polygon.errors import PolygonError, UnknownIdError, UserInputError
 from polygon.events import EventLog
 from polygon.events.families import LabelRecorded
 from polygon.events.streams import conversation_stream, labels_stream, run_stream
@@ -85,3 +85,17 @@ def _version(states: dict[str, verdict_fold.RunRecord], wanted: str | None) -> s
         )
     order = verdict_fold.versions(next(iter(states.values())))
     return [v for v in order if v in shared][-1]
+
+
+def labelled_calibration(log: EventLog, run_id: str, rubric: str) -> Calibration | None:
+    """The run's calibration against its labels under ``rubric``; None when it has no labels.
+
+    None too when the labels cannot be read under that rubric (a view shows no calibration
+    rather than an error).
+    """
+    if not log.stream_length(labels_stream(run_id)):
+        return None
+    try:
+        return calibrate_runs(log, [run_id], rubric=rubric)
+    except PolygonError:
+        return None

@@ -254,15 +254,40 @@ def _events(
     cid = conversation_id(run_id, options.config, scenario, 0)
     # Imported calls have no seed: 0, as for every call that was not simulated.
     sink = StreamRecorder(run_id=run_id, stream=conversation_stream(cid), conversation=cid, seed=0, now=now)
-    emit = sink.emit
+    _emit_opening(sink, conv, scenario, options)
+    ending = _call_ending(conv, options)
+    _emit_turns(sink, conv, options, validators, ending)
+    latencies = [t.latency_ms for t in conv.turns if t.agent is not None and t.latency_ms is not None]
+    sink.emit(
+        ENDED,
+        ConversationEnded(
+            conversation_id=cid,
+            reason=ending.reason,
+            by=ending.by,
+            turns=len(conv.turns),
+            detail=_clean(conv.end_detail, options),
+            latency_p50_ms=percentile(latencies, 50),
+            latency_p95_ms=percentile(latencies, 95),
+        ),
+        turn=len(conv.turns),
+    )
+    return sink.pending
 
-    def clean(text: str) -> str:
-        return safe_text(redact(text) if options.redact else text)
 
-    emit(
+def _clean(text: str, options: ImportOptions) -> str:
+    """Free text as written to the log: redacted when asked, always made safe."""
+    return safe_text(redact(text) if options.redact else text)
+
+
+def _emit_opening(
+    sink: StreamRecorder, conv: ImportedConversation, scenario: str, options: ImportOptions
+) -> None:
+    """The call's start, and where it was imported from."""
+    cid = sink.conversation
+    sink.emit(
         STARTED,
         ConversationStarted(
-            run_id=run_id,
+            run_id=sink.run_id,
             conversation_id=cid,
             config=options.config,
             scenario=scenario,
@@ -272,22 +297,37 @@ def _events(
             latency_budget_ms=options.suite.suite.latency_budget_ms if options.suite else 0.0,
         ),
     )
-    emit(
+    sink.emit(
         IMPORTED,
         TranscriptImported(
-            run_id=run_id,
+            run_id=sink.run_id,
             conversation_id=cid,
             source_file=conv.source_file,
             line=conv.line,
             format=conv.format,
             source_hash=conv.source_hash,
             redacted=options.redact,
-            system_prompt=clean(conv.system_prompt),
+            system_prompt=_clean(conv.system_prompt, options),
             source_id=safe_text(conv.source_id),
-            source_end_reason=clean(conv.end_source),  # free text may name a number (ElevenLabs)
+            source_end_reason=_clean(conv.end_source, options),  # free text may name a number (ElevenLabs)
             tools=[to_builtins(log_safe(t)) for t in conv.tools],
         ),
     )
+
+
+@dataclass(frozen=True)
+class _CallEnding:
+    """How an imported call ended, and which agent turn carries the end."""
+
+    reason: str
+    by: str
+    agent_end: str
+    """The agent's hang-up or transfer ("" when the call did not end on the agent's side)."""
+    mark: int
+    """The turn whose agent words end the call."""
+
+
+def _call_ending(conv: ImportedConversation, options: ImportOptions) -> _CallEnding:
     tool_end, tool_by, end_turn = ending_of(conv, options.end_tools, options.transfer_tools)
     last_agent = max((n for n, t in enumerate(conv.turns, start=1) if t.agent is not None), default=0)
     # the agent's words that go with the end: its last turn, or the turn of the tool call
@@ -297,48 +337,45 @@ def _events(
     agent_end = tool_end or (reason if by == "agent" and reason in ("hangup", "transfer") else "")
     if agent_end and not tool_end:
         mark = last_agent
+    return _CallEnding(reason, by, agent_end, mark)
+
+
+def _emit_turns(
+    sink: StreamRecorder,
+    conv: ImportedConversation,
+    options: ImportOptions,
+    validators: dict[str, Any],
+    ending: _CallEnding,
+) -> None:
+    """Each turn: the caller's words, the agent's tool calls, the agent's words."""
+    cid = sink.conversation
     for n, turn in enumerate(conv.turns, start=1):
         if turn.caller:
-            emit(
+            sink.emit(
                 CALLER_TURN,
-                TurnSpoken(conversation_id=cid, turn=n, speaker="caller", text=clean(turn.caller)),
+                TurnSpoken(conversation_id=cid, turn=n, speaker="caller", text=_clean(turn.caller, options)),
                 turn=n,
             )
         # An end-of-call or transfer tool is the call's ending, not a stub call: a simulated
         # model agent's built-in end_call is recorded the same way, so the two compare.
-        ending = options.end_tools | options.transfer_tools
-        real = [t for t in turn.tools if not is_ending_tool(t.name, ending)]
+        ending_tools = options.end_tools | options.transfer_tools
+        real = [t for t in turn.tools if not is_ending_tool(t.name, ending_tools)]
         for i, tool in enumerate(real):
-            emit(TOOL, _tool_event(cid, n, i, tool, validators, options.redact), turn=n, index=i)
+            sink.emit(TOOL, _tool_event(cid, n, i, tool, validators, options.redact), turn=n, index=i)
         if turn.agent is not None:
-            emit(
+            sink.emit(
                 AGENT_TURN,
                 TurnSpoken(
                     conversation_id=cid,
                     turn=n,
                     speaker="agent",
-                    text=clean(turn.agent),
+                    text=_clean(turn.agent, options),
                     # an end-of-call tool ends the call with the agent's last words
-                    ends_call=agent_end if agent_end and n == mark else "",
+                    ends_call=ending.agent_end if ending.agent_end and n == ending.mark else "",
                     latency_ms=turn.latency_ms or 0.0,
                 ),
                 turn=n,
             )
-    latencies = [t.latency_ms for t in conv.turns if t.agent is not None and t.latency_ms is not None]
-    emit(
-        ENDED,
-        ConversationEnded(
-            conversation_id=cid,
-            reason=reason,
-            by=by,
-            turns=len(conv.turns),
-            detail=clean(conv.end_detail),
-            latency_p50_ms=percentile(latencies, 50),
-            latency_p95_ms=percentile(latencies, 95),
-        ),
-        turn=len(conv.turns),
-    )
-    return sink.pending
 
 
 def _ending(conv: ImportedConversation, tool_end: str, tool_by: str) -> tuple[str, str]:

@@ -18,7 +18,7 @@ from polygon.events import Envelope, EventLog, Pending, identity
 from polygon.events.families import JudgeScored, RubricRecorded, RunStarted
 from polygon.events.streams import RUBRIC, keyed, run_stream
 from polygon.models.hub import ModelHub
-from polygon.score.conversation import JudgeSettings, make_judge, score_conversation
+from polygon.score.conversation import JudgeSettings, judge_for, score_conversation
 from polygon.score.judges import JudgeContext
 from polygon.score.policies import decode as decode_policies
 from polygon.score.rubric import LoadedRubric
@@ -128,9 +128,8 @@ def _judge_on_ray(
 ) -> ScoreSummary:
     from polygon.app.remote import PassRecipe, keyless, visit_on_ray
 
-    client = None if judge_model.startswith("scripted/") else hub.client(judge_model)
     settings = JudgeSettings(
-        rubric=rubric, judge=make_judge(judge_model, client), repeats=repeats, new_pass=new_pass
+        rubric=rubric, judge=judge_for(judge_model, hub), repeats=repeats, new_pass=new_pass
     )
     started = Scoring.start(log, run_id, settings, now).started
     recipe = PassRecipe(
@@ -183,9 +182,8 @@ def judge_run(
 
     async def go() -> ScoreSummary:
         try:
-            client = None if judge_model.startswith("scripted/") else hub.client(judge_model)
             settings = JudgeSettings(
-                rubric=rubric, judge=make_judge(judge_model, client), repeats=repeats, new_pass=new_pass
+                rubric=rubric, judge=judge_for(judge_model, hub), repeats=repeats, new_pass=new_pass
             )
             return await score_run(
                 log,

@@ -24,8 +24,7 @@ from polygon.lint import LANGUAGES, TIERS, Embedder, TierReading, TokenScorer, s
 from polygon.lint.reading import Reading, detect_language, read_prompt
 from polygon.lint.rules import RULES_MODEL, read_rules
 from polygon.lint.text import Prompt
-from polygon.models.hub import ModelHub
-from polygon.models.recorded import RecordedClient
+from polygon.models.hub import ModelHub, is_scripted
 from polygon.projections.lint import PromptLint, fold_lint
 from polygon.recording import StreamRecorder
 from polygon.suite.loading import LoadedSuite, load_suite
@@ -133,7 +132,7 @@ def lint_targets(
         raise UserInputError(f"--lang {options.language}: expected en, ru, hr or auto")
     if "judge" in options.tiers and not options.judge_model:
         raise UserInputError("the judge tier needs a model: --judge-model openai/… or local/gemma-3-270m")
-    if options.judge_model.startswith("scripted/"):
+    if is_scripted(options.judge_model):
         raise UserInputError(f"--judge-model {options.judge_model}: the judge tier needs a real model")
     skipped = {t: "not asked (--tiers)" for t in TIERS if t not in options.tiers}
     absent = missing_tiers(options.tiers)
@@ -272,7 +271,7 @@ async def _judge(
     from polygon.lint.judge import read_judge
 
     hub = readers.hub or ModelHub()
-    client = RecordedClient(hub.client(options.judge_model), sink, role="lint", model=options.judge_model)
+    client = hub.client(options.judge_model, sink=sink, role="lint")
 
     class _AtAttempt:
         async def complete(self, request: dict[str, Any]) -> Any:

@@ -16,13 +16,6 @@ from polygon.events import Envelope, EventLog, LmdbLog, VerifyReport, to_builtin
 from polygon.events.errors import StorageError
 from polygon.events.streams import CONVERSATION_PREFIX, run_conversations, run_stream
 
-DEFAULT_LOG_DIR = ".polygon"
-
-
-def resolve_log_path(option: str | None, env: dict[str, str] | os._Environ[str]) -> Path:
-    """``--log`` wins, then ``POLYGON_LOG``, then ``.polygon/`` in the working directory."""
-    return Path(option or env.get("POLYGON_LOG") or DEFAULT_LOG_DIR)
-
 
 def open_log(path: Path, *, readonly: bool) -> LmdbLog:
     """Open the log; a missing log for a read is a user error naming the path."""
@@ -115,6 +108,9 @@ def compact_log(
     leaves no log at ``out`` that looks whole. A log a run is writing is refused (the copy
     would silently cut that run), and a sweep whose points include a dropped run is dropped
     with it (its leaderboard and resume would name a run that is gone).
+
+    Snapshots (``<log>/snapshots``) stay behind: the copy's positions differ, so views of
+    it fold afresh and snapshot it again.
     """
     from polygon.events.streams import conversation_stream, labels_stream, run_stream, sweep_stream
 
@@ -268,6 +264,12 @@ def verify_log(log: EventLog) -> VerifyReport:
             streams=report.streams,
             problem=f"{stream} is not whole: {damage} (`polygon log compact --drop-damaged` repairs it)",
         )
+    from polygon.app.snapshots import snapshots_for, verify_snapshots
+
+    with snapshots_for(log, create=False) as store:
+        _kept, damaged = verify_snapshots(log, store)
+    if damaged:
+        return VerifyReport(events=report.events, streams=report.streams, problem=damaged)
     return report
 
 

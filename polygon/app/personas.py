@@ -90,14 +90,11 @@ def generate(
 
         async def all_of() -> list[PersonaSpec | str]:
             try:
-                return list(
-                    await asyncio.gather(
-                        *(
-                            model_persona(s, prompt, prompt_hash, model, hub.client(model), sink)
-                            for s in slots
-                        )
-                    )
-                )
+                asks = [
+                    model_persona(s, prompt, prompt_hash, hub.client(model, sink=sink, role="persona"))
+                    for s in slots
+                ]
+                return list(await asyncio.gather(*asks))
             finally:
                 await hub.aclose()
 

@@ -21,9 +21,8 @@ from polygon.events import EventLog
 from polygon.events.families import ProbeAnswered
 from polygon.events.streams import PROBE, keyed
 from polygon.models.hub import ModelHub
-from polygon.models.recorded import RecordedClient
-from polygon.probe.answering import ProbeAnswerer, answered, parse_answer, probe_request
-from polygon.probe.library import DETECTOR, ProbeSpec, detect, probes_from
+from polygon.probe.answering import ProbeAnswerer, answered, answerer_for, parse_answer, probe_request
+from polygon.probe.library import ProbeSpec, detect, probes_from
 from polygon.recording import Sink
 from polygon.transcript import ConversationView
 
@@ -57,11 +56,11 @@ class ProbeSummary:
 async def _answer(
     probe: ProbeSpec, view: ConversationView, answerer: ProbeAnswerer, sink: Sink
 ) -> ProbeAnswered:
-    if answerer.client is None:
+    if answerer.recorder is None:
         return answered(probe, view, detect(probe, view), answerer.name)
     request = probe_request(probe, view, answerer.name)
-    client = RecordedClient(answerer.client, sink, role="probe", model=answerer.name)
-    reply = await client.complete(request, key=_key(probe, answerer), conversation_id=view.conversation_id)
+    client = answerer.recorder.to(sink, view.conversation_id)
+    reply = await client.complete(request, key=_key(probe, answerer))
     return answered(probe, view, parse_answer(reply.text), answerer.name)
 
 
@@ -138,8 +137,7 @@ def _probe_on_ray(
 ) -> ProbeSummary:
     from polygon.app.remote import PassRecipe, keyless, visit_on_ray
 
-    if answerer_model != DETECTOR:
-        hub.client(answerer_model)  # an unknown provider is refused before any task starts
+    answerer_for(answerer_model, hub)  # an unknown provider is refused before any task starts
     started = run_started(log, run_id)
     recipe = PassRecipe(
         started=started, settings=keyless(hub.settings), probe_model=answerer_model, extra_probes=tuple(extra)
@@ -169,16 +167,11 @@ def probe_with(
 
     async def go() -> ProbeSummary:
         try:
-            answerer = (
-                DETECTORS_ONLY
-                if answerer_model == DETECTOR
-                else ProbeAnswerer(name=answerer_model, client=hub.client(answerer_model))
-            )
             return await probe_run(
                 log,
                 run_id,
                 extra=extra,
-                answerer=answerer,
+                answerer=answerer_for(answerer_model, hub),
                 now=now,
                 progress=progress,
                 abort=hub.unreachable,

@@ -28,10 +28,10 @@ from polygon.events.families import ConversationStarted, ModelCalled, RunStarted
 from polygon.events.streams import conversation_stream, run_conversations
 from polygon.execute import Executor
 from polygon.models.hub import ModelHub, ModelSettings
-from polygon.probe.answering import ProbeAnswerer
-from polygon.probe.library import DETECTOR, probes_from
+from polygon.probe.answering import answerer_for
+from polygon.probe.library import probes_from
 from polygon.recording import StreamRecorder
-from polygon.score.conversation import JudgeSettings, make_judge
+from polygon.score.conversation import JudgeSettings, judge_for
 from polygon.score.rubric import LoadedRubric, load_rubric
 from polygon.simulate.engine import Conversation
 from polygon.simulate.plan import AgentPool, ConversationPlan
@@ -220,20 +220,16 @@ class PassRecipe:
         """The scoring and probing visitors this pass asks for."""
         scoring = None
         if self.rubric is not None:
-            client = None if self.judge_model.startswith("scripted/") else hub.client(self.judge_model)
             judge = JudgeSettings(
                 rubric=self.rubric,
-                judge=make_judge(self.judge_model, client),
+                judge=judge_for(self.judge_model, hub),
                 repeats=self.repeats,
                 new_pass=self.new_pass,
             )
             scoring = Scoring(self.started, judge)
         probing = None
         if self.probe_model:
-            model = self.probe_model
-            answerer = (
-                ProbeAnswerer() if model == DETECTOR else ProbeAnswerer(name=model, client=hub.client(model))
-            )
+            answerer = answerer_for(self.probe_model, hub)
             probing = Probing(probes_from([*self.started.probes, *self.extra_probes]), answerer)
         return scoring, probing
 

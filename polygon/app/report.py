@@ -6,10 +6,12 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from polygon.app.snapshots import fold_run
 from polygon.errors import UnknownIdError
 from polygon.events import Envelope, EventLog
 from polygon.events.families import ConversationStarted
 from polygon.events.streams import conversation_stream, run_conversations, run_stream
+from polygon.projections.probes import latest_answers
 from polygon.projections.report import (
     RunReport,
     json_chunks,
@@ -21,7 +23,7 @@ from polygon.projections.report import (
     render_text,
     state_of,
 )
-from polygon.projections.verdicts import ConversationVerdict, RunRecord, build_reduced, conversation_rows
+from polygon.projections.verdicts import ConversationVerdict, RunRecord, conversation_rows
 
 
 def run_streams(log: EventLog, run_id: str) -> tuple[Iterator[Envelope], Iterator[Iterator[Envelope]]]:
@@ -41,8 +43,17 @@ def run_events(log: EventLog, run_id: str) -> Iterator[Envelope]:
 
 
 def load_run(log: EventLog, run_id: str) -> RunRecord:
-    """The verdicts projection of a run, one conversation in memory at a time (reduced)."""
-    return build_reduced(run_id, *run_streams(log, run_id))
+    """The verdicts projection of a run, one conversation in memory at a time (reduced).
+
+    From the run's snapshot and the events after it when one fits (:mod:`.snapshots`).
+    """
+    return fold_run(log, run_id).verdicts
+
+
+def probe_answers(log: EventLog, run_id: str, probe_id: str) -> dict[str, str]:
+    """Each call's latest answer to ``probe_id`` (a view reads it only when it filters by it)."""
+    _head, conversations = run_streams(log, run_id)
+    return latest_answers((env for stream in conversations for env in stream), probe_id)
 
 
 def whole_rows(log: EventLog, state: RunRecord, report: RunReport) -> Iterator[ConversationVerdict]:

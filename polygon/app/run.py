@@ -40,10 +40,9 @@ from polygon.events.errors import StorageError
 from polygon.events.families import ConversationEnded, RunFinished, RunStarted
 from polygon.events.streams import RUN_FINISHED, conversation_stream, fresh_id, run_stream, valid_run_id
 from polygon.models.hub import ModelHub
-from polygon.probe.answering import ProbeAnswerer
-from polygon.probe.library import DETECTOR
+from polygon.probe.answering import ProbeAnswerer, answerer_for
 from polygon.recording import ConversationSink, GroupWriter
-from polygon.score.conversation import JudgeSettings, make_judge
+from polygon.score.conversation import JudgeSettings, judge_for
 from polygon.score.rubric import load_rubric
 from polygon.simulate.agents.model import profile_hash
 from polygon.simulate.engine import Conversation
@@ -212,9 +211,8 @@ async def _run_plans(
 def suite_judge(loaded: LoadedSuite, hub: ModelHub) -> JudgeSettings:
     """The scoring pass a suite asks for (heuristic offline by default)."""
     judge = loaded.suite.judge
-    client = None if judge.model.startswith("scripted/") else hub.client(judge.model)
     return JudgeSettings(
-        rubric=load_rubric(judge.rubric), judge=make_judge(judge.model, client), repeats=judge.repeats
+        rubric=load_rubric(judge.rubric), judge=judge_for(judge.model, hub), repeats=judge.repeats
     )
 
 
@@ -363,7 +361,7 @@ async def _simulate_and_score(
         scoring = Scoring.start(log, run_id, settings, now)
         probing = Probing.start(log, run_id, answerer)
         judge_asks = _asks(settings.judge.heuristic, hub)
-        probe_asks = _asks(answerer.client is None, hub)
+        probe_asks = _asks(answerer.recorder is None, hub)
 
         async def both(conversation: Visit) -> None:
             await scoring.visit(conversation)
@@ -450,8 +448,7 @@ def _check_models(loaded: LoadedSuite, hub: ModelHub) -> None:
     refs = [suite.caller.model, suite.judge.model, suite.probe_model]
     refs += [c.agent.removeprefix("model:") for c in suite.configs.values() if c.agent.startswith("model:")]
     for ref in refs:
-        if not ref.startswith("scripted/"):
-            hub.client(ref)
+        hub.check(ref)
 
 
 def _asks(offline: bool, hub: ModelHub) -> Callable[[], str]:
@@ -459,8 +456,7 @@ def _asks(offline: bool, hub: ModelHub) -> Callable[[], str]:
 
 
 def _answerer(loaded: LoadedSuite, hub: ModelHub) -> ProbeAnswerer:
-    model = loaded.suite.probe_model
-    return ProbeAnswerer() if model == DETECTOR else ProbeAnswerer(name=model, client=hub.client(model))
+    return answerer_for(loaded.suite.probe_model, hub)
 
 
 def _end_reason(log: EventLog, run_id: str, conversation_id: str) -> str:

@@ -33,7 +33,6 @@ from polygon.importing.drafting import (
 )
 from polygon.importing.formats import safe_key
 from polygon.models.hub import ModelHub
-from polygon.models.recorded import RecordedClient
 from polygon.recording import StreamRecorder
 from polygon.suite.loading import load_suite
 from polygon.transcript import build
@@ -105,13 +104,7 @@ def _with_model(
     # one attempt per invocation: a second drafting records beside the first, never over it
     attempt = f"{run_id}#{log.stream_length(stream)}"
     sink = StreamRecorder(run_id=run_id, stream=stream, conversation=attempt, seed=0, now=with_model.now)
-    recorded = RecordedClient(
-        with_model.hub.client(with_model.model),
-        sink,
-        role="drafter",
-        model=with_model.model,
-        conversation_id=attempt,
-    )
+    recorded = with_model.hub.client(with_model.model, sink=sink, role="drafter", conversation_id=attempt)
 
     async def one(i: int, rules: Draft, view: Any) -> Draft | str:
         request = refine_request(rules, transcript_text(view), with_model.model)

@@ -37,7 +37,7 @@ class ModelClient(Protocol):
 
     Implementations: ``openai`` (any OpenAI-compatible server), ``llama`` (in process),
     ``scripted`` (tests), ``cache`` (recorded answers first) and ``recorded`` (writes each
-    call to the log). All run the contract suite in ``tests/models/test_client_contract.py``.
+    call to the log). All run the contract suite in ``tests/contracts/test_model_client.py``.
     """
 
     async def complete(self, request: dict[str, Any]) -> ModelAnswer:

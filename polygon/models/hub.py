@@ -5,6 +5,11 @@
 through llama-cpp-python (the optional ``local`` extra), and ``scripted/…`` are the offline
 baselines, which need no client. With ``cache`` on, a recorded answer to an identical
 request is reused instead of calling again.
+
+The hub hands out recorded clients only (``hub.client(ref, sink=…, role=…)``, or a
+:class:`~polygon.models.recorded.Recorder` for a judge or a probe answerer, which records
+into each conversation's sink): "every model call is recorded" holds by construction. This
+module is the one place that tells an offline ``scripted/…`` name from a model.
 """
 
 from __future__ import annotations
@@ -15,9 +20,11 @@ from typing import TYPE_CHECKING, Any
 from polygon.errors import UserInputError
 from polygon.models import ModelClient
 from polygon.models.cache import CachedClient
+from polygon.models.recorded import RecordedClient, Recorder
 
 if TYPE_CHECKING:
     from polygon.models.openai import OpenAIClient
+    from polygon.recording import Sink
 
 DEFAULT_OPENAI_URL = "https://api.openai.com/v1"
 
@@ -44,6 +51,11 @@ def split_ref(ref: str) -> tuple[str, str]:
     return provider, name
 
 
+def is_scripted(ref: str) -> bool:
+    """An offline scripted baseline (``scripted/…``): deterministic code, never a model call."""
+    return ref.startswith("scripted/")
+
+
 class ModelHub:
     """One client per provider, shared by every call of a run."""
 
@@ -64,8 +76,29 @@ class ModelHub:
         self._recorded.update(recorded)
         self._cache = self._cache or bool(recorded)
 
-    def client(self, ref: str) -> ModelClient:
-        """The client for a model reference."""
+    def client(self, ref: str, *, sink: Sink, role: str, conversation_id: str = "") -> RecordedClient:
+        """A client for a model reference whose every call is written to ``sink`` as ``role``."""
+        return self.recorder(ref, role=role).to(sink, conversation_id)
+
+    def recorder(self, ref: str, *, role: str) -> Recorder:
+        """Calls to a model as ``role``, recorded into the sink each conversation gives."""
+        return Recorder(self._client(ref), role=role, model=ref)
+
+    def resolve(self, ref: str, *, role: str) -> Recorder | None:
+        """The one resolver of judges and probe answerers: None for an offline baseline.
+
+        Which baselines a role accepts is the role's business (``make_judge``,
+        ``make_answerer``); a model reference is resolved here, so a missing server or an
+        unknown provider is refused before any call starts.
+        """
+        return None if is_scripted(ref) else self.recorder(ref, role=role)
+
+    def check(self, ref: str) -> None:
+        """Refuse a reference no client can serve, calling nothing (offline baselines pass)."""
+        if not is_scripted(ref):
+            self._client(ref)
+
+    def _client(self, ref: str) -> ModelClient:
         provider, _ = split_ref(ref)
         if provider == "scripted":
             raise UserInputError(f"{ref} is an offline scripted baseline, not a model")

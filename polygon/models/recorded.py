@@ -1,9 +1,11 @@
 """The one place a ``model.called`` event is written, for every role.
 
-Every model call of a run (agent, caller, judge, probe, persona) goes through a
-:class:`RecordedClient`, which records the request and the answer as ``model.called``
-*before* the answer is used: replay and ``--resume`` read it back, and a crash after the
-call but before its use never asks the model twice.
+Every model call of a run (agent, caller, judge, probe, persona, lint, drafter) goes
+through a :class:`RecordedClient`, which records the request and the answer as
+``model.called`` *before* the answer is used: replay and ``--resume`` read it back, and a
+crash after the call but before its use never asks the model twice. The model hub hands
+out nothing else: a :class:`RecordedClient` bound to a sink, or a :class:`Recorder` that
+binds one per conversation (a judge or a probe answerer serves many calls).
 """
 
 from __future__ import annotations
@@ -78,3 +80,22 @@ class RecordedClient:
 
     async def aclose(self) -> None:
         """The inner client belongs to whoever made it (the hub): nothing to release here."""
+
+
+class Recorder:
+    """A model's calls for one role, recorded into whichever sink a conversation gives.
+
+    It has no ``complete`` of its own: the only way to call the model is through
+    :meth:`to`, so no call goes unrecorded.
+    """
+
+    def __init__(self, inner: ModelClient, *, role: str, model: str) -> None:
+        self._inner = inner
+        self.role = role
+        self.model = model
+
+    def to(self, sink: Sink, conversation_id: str = "") -> RecordedClient:
+        """A client whose calls are written to ``sink``."""
+        return RecordedClient(
+            self._inner, sink, role=self.role, model=self.model, conversation_id=conversation_id
+        )

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from polygon.errors import UserInputError
 from polygon.events.families import ProbeAnswered
-from polygon.models import ModelClient
+from polygon.models.recorded import Recorder
 from polygon.probe.library import DETECTOR, Answer, ProbeSpec
 from polygon.transcript import ConversationView
+
+if TYPE_CHECKING:
+    from polygon.models.hub import ModelHub
 
 
 def probe_request(probe: ProbeSpec, view: ConversationView, model: str) -> dict[str, Any]:
@@ -60,10 +64,24 @@ def parse_answer(raw: str | None) -> Answer:
 
 @dataclass(frozen=True)
 class ProbeAnswerer:
-    """Who answers: the detectors offline, or a model through a client."""
+    """Who answers: the detectors offline, or a model whose calls are recorded."""
 
     name: str = DETECTOR
-    client: ModelClient | None = None
+    recorder: Recorder | None = None
+
+
+def answerer_for(model: str, hub: ModelHub) -> ProbeAnswerer:
+    """The answerer a reference names, its model calls (if any) recorded as the probe's."""
+    return make_answerer(model, hub.resolve(model, role="probe"))
+
+
+def make_answerer(model: str, recorder: Recorder | None) -> ProbeAnswerer:
+    """The detectors for ``scripted/detector``, else a model (None: the hub found another offline name)."""
+    if model == DETECTOR:
+        return ProbeAnswerer()
+    if recorder is None:
+        raise UserInputError(f"{model} is an offline scripted baseline, not a model")
+    return ProbeAnswerer(name=recorder.model, recorder=recorder)
 
 
 def answered(probe: ProbeSpec, view: ConversationView, answer: Answer, by: str) -> ProbeAnswered:

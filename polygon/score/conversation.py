@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -12,7 +13,7 @@ from polygon.events.families import (
     JudgeScored,
 )
 from polygon.events.streams import CHECK, JUDGE, keyed
-from polygon.models import ModelClient
+from polygon.models.recorded import Recorder
 from polygon.recording import Sink
 from polygon.score.checks import run_checks
 from polygon.score.judges import Judge, JudgeContext
@@ -21,6 +22,9 @@ from polygon.score.judges.model import ModelJudge
 from polygon.score.policies import Policy
 from polygon.score.rubric import LoadedRubric
 from polygon.transcript import ConversationView
+
+if TYPE_CHECKING:
+    from polygon.models.hub import ModelHub
 
 
 @dataclass(frozen=True)
@@ -41,16 +45,21 @@ class JudgeSettings:
         return f"{base}#{self.new_pass}" if self.new_pass else base
 
 
-def make_judge(model: str, client: ModelClient | None = None) -> Judge:
-    """``scripted/heuristic`` offline, or a model judge through a model client."""
+def judge_for(model: str, hub: ModelHub) -> Judge:
+    """The judge a reference names, its model calls (if any) recorded as the judge's."""
+    return make_judge(model, hub.resolve(model, role="judge"))
+
+
+def make_judge(model: str, recorder: Recorder | None = None) -> Judge:
+    """``scripted/heuristic`` offline, or a model judge whose calls are recorded."""
     if model == HEURISTIC_JUDGE:
         return HeuristicJudge()
-    if client is None:
+    if recorder is None:
         raise UserInputError(
             f"judge {model!r} needs a model client (a provider/model reference resolved by the model hub); "
             f"offline, use {HEURISTIC_JUDGE}"
         )
-    return ModelJudge(model, client)
+    return ModelJudge(recorder)
 
 
 async def score_conversation(

@@ -202,7 +202,8 @@ class AgentPool:
             )
         if cfg.agent.startswith("model:"):
             ref = cfg.agent.removeprefix("model:")
-            return ModelAgent(self._hub.client(ref), ref, self._loaded.prompts[config], cfg.params, sink)
+            client = self._hub.client(ref, sink=sink, role="agent")
+            return ModelAgent(client, self._loaded.prompts[config], cfg.params)
         if config not in self._factories:
             resolved = resolve_factory(self._loaded.path, f"configs.{config}.agent", cfg.agent)
             self._factories[config] = python_factory(
@@ -215,14 +216,10 @@ class AgentPool:
         assert plan.persona is not None  # planned from the suite: every scenario has one
         if plan.caller_model == SCRIPTED_CALLER:
             return ScriptedCaller(plan.persona, plan.seed)
-        return ModelCaller(
-            self._hub.client(plan.caller_model),
-            plan.caller_model,
-            plan.persona,
-            sink,
-            plan.conversation_id,
-            plan.seed,
+        client = self._hub.client(
+            plan.caller_model, sink=sink, role="caller", conversation_id=plan.conversation_id
         )
+        return ModelCaller(client, plan.persona, plan.seed)
 
     async def aclose(self) -> None:
         """Close the shared HTTP client."""

@@ -18,9 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from polygon.models import ModelClient
 from polygon.models.recorded import RecordedClient
-from polygon.recording import Sink
 from polygon.suite.schema import OUTCOMES, PERSONA_TYPES, PersonaSpec
 
 OFFLINE_GENERATOR = "scripted/personas"
@@ -133,12 +131,11 @@ def persona_request(slot: Slot, prompt: str, model: str) -> dict[str, Any]:
 
 
 async def model_persona(
-    slot: Slot, prompt: str, prompt_hash: str, model: str, client: ModelClient, sink: Sink
+    slot: Slot, prompt: str, prompt_hash: str, client: RecordedClient
 ) -> PersonaSpec | str:
     """A persona from one model request, or the reason it failed (the batch goes on)."""
-    request = persona_request(slot, prompt, model)
-    recorded = RecordedClient(client, sink, role="persona", model=model)
-    answer = await recorded.complete(request, index=slot.index)
+    request = persona_request(slot, prompt, client.model)
+    answer = await client.complete(request, index=slot.index)
     try:
         data = json.loads(answer.text or "")
         return PersonaSpec(

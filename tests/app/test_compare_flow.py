@@ -17,6 +17,7 @@ from polygon.projections.compare_render import comparison_json
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
 from polygon.score.verdict import Verdict
 from polygon.suite.loading import load_suite
+from tests.support.text import replaced
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +112,7 @@ def test_bootstrap_is_seeded() -> None:
 def _run(path: Path, run_id: str, rubric: str = "v1", configs: tuple[str, ...] = ()) -> None:
     suite = clinic_suite_path()
     if rubric != "v1":
-        text = suite.read_text().replace("rubric: v1", f"rubric: {rubric}")
+        text = replaced(suite.read_text(), "rubric: v1", f"rubric: {rubric}")
         suite = path.parent / f"suite-{rubric}.yaml"
         suite.write_text(text)
         for f in ("prompt_v1.md", "prompt_v2.md"):

@@ -17,6 +17,7 @@ from polygon.app.demo import clinic_suite_path
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
 from polygon.events.errors import StorageError
+from tests.support.text import replaced
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TRIALS = 8  # 12 personas × 8 trials = 96 calls of one configuration
@@ -26,10 +27,10 @@ def _suite(tmp: Path) -> Path:
     folder = tmp / "suite"
     shutil.copytree(FIXTURES / "dying", folder)
     text = clinic_suite_path().read_text()
-    text = text.replace("python:polygon.examples.clinic.agents:make_v1", "python:agents:make_plodding")
-    text = text.replace("prompt_file: prompt_v1.md", "prompt: v1")
-    text = text.replace("prompt_file: prompt_v2.md", "prompt: v2")
-    text = text.replace("trials: 1", f"trials: {TRIALS}")
+    text = replaced(text, "python:polygon.examples.clinic.agents:make_v1", "python:agents:make_plodding")
+    text = replaced(text, "prompt_file: prompt_v1.md", "prompt: v1")
+    text = replaced(text, "prompt_file: prompt_v2.md", "prompt: v2")
+    text = replaced(text, "trials: 1", f"trials: {TRIALS}")
     (folder / "suite.yaml").write_text(text)
     return folder / "suite.yaml"
 

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
 from polygon.events.families import CheckRecorded
+from tests.support.text import replaced
 
 FIXTURE = Path(__file__).parent / "fixtures" / "pizza"
 
@@ -83,8 +84,7 @@ def test_an_expectation_naming_what_the_suite_lacks_is_refused_at_load(tmp_path:
             ),
         )
     ):
-        assert old in text
-        _, res = _run(tmp_path / str(i), text.replace(old, new, 1))
+        _, res = _run(tmp_path / str(i), replaced(text, old, new))
         assert res.exit_code == 2, res.output
         assert said in res.output and "scenarios[veggie-" in res.output and "].expect" in res.output, (
             res.output

@@ -80,7 +80,7 @@ def test_an_http_agents_wall_time_is_recorded_checked_and_reported(tmp_path: Pat
 
 
 def test_a_python_agents_own_time_is_not_recorded_so_runs_stay_identical(tmp_path: Path) -> None:
-    from tests.app.test_run import contents, run_clinic
+    from tests.support.runs import contents, run_clinic
 
     run_clinic(tmp_path / "a", run_id="same")
     run_clinic(tmp_path / "b", run_id="same")

@@ -24,6 +24,7 @@ from polygon.cli.main import cli
 from polygon.events.families import CheckRecorded, Evidence
 from polygon.score import checks
 from polygon.transcript import ConversationView
+from tests.support.text import replaced
 
 BANK = Path(__file__).parent / "bank27"
 
@@ -35,8 +36,7 @@ def bank(tmp_path: Path, **replace: str) -> Path:
     path = folder / "suite.yaml"
     text = path.read_text()
     for old, new in replace.items():
-        assert old in text, old
-        text = text.replace(old, new)
+        text = replaced(text, old, new, -1)
     path.write_text(text)
     return path
 
@@ -110,8 +110,8 @@ def test_the_issues_first_reproduction_without_policies(tmp_path: Path) -> None:
     folder = bank(tmp_path).parent
     text = (folder / "suite.yaml").read_text()
     text = text[: text.index("policies:")] + text[text.index("personas:") :]
-    text = text.replace("rubric: v4}", 'rubric: v3}\nforbidden_phrases: ["4111 1111 1111 1111"]')
-    (folder / "suite.yaml").write_text(text.replace("      before: [[verify_identity, block_card]]\n", ""))
+    text = replaced(text, "rubric: v4}", 'rubric: v3}\nforbidden_phrases: ["4111 1111 1111 1111"]')
+    (folder / "suite.yaml").write_text(replaced(text, "      before: [[verify_identity, block_card]]\n", ""))
     assert run(log, folder / "suite.yaml", "leak_digits", "v3").exit_code == 1
     for cid, row in rows(log, "v3").items():
         assert verdict_of(row) == "fail" and "forbidden_phrase" in fired(row), cid
@@ -329,14 +329,14 @@ def test_the_pizza_example_with_a_policy(tmp_path: Path) -> None:
     for name in ("suite.yaml", "prompt_v1.md", "prompt_v2.md"):
         (folder / name).write_text(source.joinpath(name).read_text(encoding="utf-8"))
     suite = folder / "suite.yaml"
-    text = suite.read_text().replace("  rubric: v3\n", "  rubric: v4\n")
+    text = replaced(suite.read_text(), "  rubric: v3\n", "  rubric: v4\n")
     policy = (
         "policies:\n"
         "  - name: no_default_time\n"
         "    description: v2 sends every order out at 18:00 without asking\n"
         '    never: {tool: place_order, when: {time: "18:00"}}\n'
     )
-    suite.write_text(text.replace("stores:\n", policy + "\nstores:\n", 1))
+    suite.write_text(replaced(text, "stores:\n", policy + "\nstores:\n"))
     log = tmp_path / "log"
     assert polygon(log, "run", str(suite), "--config", "v2", "--run-id", "p2").exit_code in (0, 1)
     v2 = rows(log, "p2")
@@ -424,16 +424,16 @@ def test_a_suite_without_policies_keeps_its_hash(tmp_path: Path) -> None:
     plain = bank(tmp_path)
     text = plain.read_text()
     text = text[: text.index("policies:")] + text[text.index("personas:") :]
-    text = text.replace("      before: [[verify_identity, block_card]]\n", "")
+    text = replaced(text, "      before: [[verify_identity, block_card]]\n", "")
     plain.write_text(text)
     empty = plain.parent / "empty.yaml"
-    empty.write_text(text.replace("personas:\n", "policies: []\npersonas:\n", 1))
+    empty.write_text(replaced(text, "personas:\n", "policies: []\npersonas:\n"))
     assert load_suite(plain).suite_hash == load_suite(empty).suite_hash
     # An expect that names no order hashes as it did before `before:` existed: the hash is
     # that of the suite's dump without the two new fields.
     bare = plain.parent / "bare.yaml"
     bare.write_text(
-        text.replace("    persona: busy\n", "    persona: busy\n    expect: {end: [caller_done]}\n")
+        replaced(text, "    persona: busy\n", "    persona: busy\n    expect: {end: [caller_done]}\n")
     )
     loaded = load_suite(bare)
     dumped = loaded.suite.model_dump(mode="json")

@@ -7,7 +7,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -17,26 +16,15 @@ import pytest
 from click.testing import CliRunner
 
 from polygon.app.demo import clinic_suite_path
-from polygon.app.run import RunOptions, run_suite
 from polygon.cli.main import cli
 from polygon.errors import ResumeRefusedError
 from polygon.events import LmdbLog, to_builtins
-from polygon.events.errors import StorageError
 from polygon.examples.clinic.agents import Receptionist
 from polygon.simulate.agents import AgentStep
-from polygon.suite.loading import load_suite
+from tests.support.runs import contents, run_clinic, wait_for_conversations
+from tests.support.text import replaced
 
 FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def contents(path: Path, prefix: str = "") -> set[tuple[str, str, str]]:
-    with LmdbLog(path, readonly=True) as log:
-        return {(e.stream, e.identity, e.content_hash) for e in log.read_all() if e.stream.startswith(prefix)}
-
-
-def run_clinic(path: Path, **opts: object) -> str:
-    with LmdbLog(path) as log:
-        return run_suite(load_suite(clinic_suite_path()), log, RunOptions(**opts), now=lambda: "t").run_id
 
 
 def test_same_suite_and_seed_give_the_same_events(tmp_path: Path) -> None:
@@ -76,19 +64,6 @@ def test_every_step_is_an_event(tmp_path: Path) -> None:
     assert set(tags_in_order[ended + 1 :]) == {"check.recorded", "judge.scored", "probe.answered"}
     assert [e.stream_version for e in events] == list(range(1, len(events) + 1))
     assert run_id == "r"
-
-
-def wait_for_conversations(path: Path, count: int, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with LmdbLog(path, readonly=True) as log:
-                if len(list(log.streams("conv/"))) >= count:
-                    return
-        except StorageError:  # not created yet
-            pass
-        time.sleep(0.05)
-    raise AssertionError("the run never got going")
 
 
 def test_resume_after_sigkill_equals_an_uninterrupted_run(tmp_path: Path) -> None:
@@ -159,9 +134,9 @@ def agent_url() -> Iterator[str]:
 
 def _suite_with_agent(tmp_path: Path, agent: str) -> Path:
     text = clinic_suite_path().read_text()
-    text = text.replace("python:polygon.examples.clinic.agents:make_v1", agent)
-    text = text.replace("prompt_file: prompt_v1.md", "prompt: v1")
-    text = text.replace("prompt_file: prompt_v2.md", "prompt: v2")
+    text = replaced(text, "python:polygon.examples.clinic.agents:make_v1", agent)
+    text = replaced(text, "prompt_file: prompt_v1.md", "prompt: v1")
+    text = replaced(text, "prompt_file: prompt_v2.md", "prompt: v2")
     path = tmp_path / "suite.yaml"
     path.write_text(text)
     return path
@@ -291,7 +266,7 @@ def test_resume_refuses_a_changed_agent_profile(tmp_path: Path) -> None:
     )
     assert res.exit_code == 0, res.output
     suite.write_text(
-        suite.read_text().replace("    prompt: v1", "    prompt: v1\n    params: {temperature: 0.9}")
+        replaced(suite.read_text(), "    prompt: v1", "    prompt: v1\n    params: {temperature: 0.9}")
     )
     res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "run", str(suite), "--resume", "p"])
     assert res.exit_code == 2 and "changed since it started" in res.output
@@ -306,10 +281,10 @@ def test_a_plain_python_agent_run_commits_as_it_goes(tmp_path: Path) -> None:
     folder = tmp_path / "suite"
     shutil.copytree(Path(__file__).parent / "fixtures" / "dying", folder)
     text = clinic_suite_path().read_text()
-    text = text.replace("python:polygon.examples.clinic.agents:make_v1", "python:agents:make")
-    text = text.replace("prompt_file: prompt_v1.md", "prompt: v1\n    params: {after: 101}")
-    text = text.replace("prompt_file: prompt_v2.md", "prompt: v2")
-    text = text.replace("trials: 1", "trials: 4")
+    text = replaced(text, "python:polygon.examples.clinic.agents:make_v1", "python:agents:make")
+    text = replaced(text, "prompt_file: prompt_v1.md", "prompt: v1\n    params: {after: 101}")
+    text = replaced(text, "prompt_file: prompt_v2.md", "prompt: v2")
+    text = replaced(text, "trials: 1", "trials: 4")
     (folder / "suite.yaml").write_text(text)
     log = tmp_path / "log"
     proc = subprocess.run(

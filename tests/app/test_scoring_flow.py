@@ -20,6 +20,7 @@ from polygon.errors import UserInputError
 from polygon.events import LmdbLog, MemoryLog
 from polygon.events.families import CheckRecorded, JudgeScored, ModelCalled
 from polygon.events.streams import conversation_stream
+from polygon.models.recorded import Recorder
 from polygon.models.scripted import ScriptedModelClient
 from polygon.projections.explain import explain
 from polygon.projections.report import make_report, render_json, render_junit, render_text
@@ -29,6 +30,7 @@ from polygon.score.judges.model import ModelJudge
 from polygon.score.rubric import CRITERIA, load_rubric
 from polygon.suite.loading import load_suite
 from polygon.transcript import build
+from tests.support.text import replaced
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +128,7 @@ def test_model_judge_records_the_call_before_the_score(clinic: MemoryLog) -> Non
         [good_answer({}), "Sorry, I can't do JSON", json.dumps({"safety": {"score": 1}})]
     )
     settings = JudgeSettings(
-        rubric=load_rubric("v2"), judge=ModelJudge("openai/test-judge", client), repeats=3
+        rubric=load_rubric("v2"), judge=ModelJudge(Recorder(client, role="judge", model="openai/test-judge")), repeats=3
     )
     sink = ListSink()
     asyncio.run(score_conversation(view, settings, ["guaranteed"], sink))
@@ -183,7 +185,7 @@ def test_changed_rubric_under_the_same_version_is_refused(tmp_path: Path) -> Non
     run_clinic_to(log)
     text = (Path(__file__).parents[2] / "rubrics" / "v1.yaml").read_text()
     changed = tmp_path / "v1.yaml"
-    changed.write_text(text.replace("weight: 25", "weight: 20").replace("weight: 5\n", "weight: 10\n"))
+    changed.write_text(replaced(replaced(text, "weight: 25", "weight: 20"), "weight: 5\n", "weight: 10\n"))
     res = invoke(log, "judge", "r", "--rubric", str(changed))
     assert res.exit_code == 2 and "differs from the v1 this run was judged with" in res.output
 
@@ -237,7 +239,7 @@ def test_score_run_on_unknown_run_is_a_user_error() -> None:
         asyncio.run(score_run(
             MemoryLog(),
             "ghost",
-            JudgeSettings(rubric=load_rubric("v1"), judge=ModelJudge("x/y", ScriptedModelClient(["{}"]))),
+            JudgeSettings(rubric=load_rubric("v1"), judge=ModelJudge(Recorder(ScriptedModelClient(["{}"]), role="judge", model="x/y"))),
             now=lambda: "",
         ))
 

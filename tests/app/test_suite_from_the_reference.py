@@ -19,6 +19,7 @@ from polygon.cli.main import cli
 from polygon.events import LmdbLog
 from polygon.events.families import CheckRecorded
 from polygon.suite.editor_schema import shipped
+from tests.support.text import replaced
 
 FIXTURE = Path(__file__).parent / "fixtures" / "library"
 
@@ -36,7 +37,7 @@ def test_library_renewals_written_from_the_reference(tmp_path: Path) -> None:
     server = agent.ThreadingHTTPServer(("127.0.0.1", 0), agent.Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     shutil.copy(FIXTURE / "calls.jsonl", tmp_path / "calls.jsonl")
-    suite = (FIXTURE / "suite.yaml").read_text().replace("8799", str(server.server_port))
+    suite = replaced((FIXTURE / "suite.yaml").read_text(), "8799", str(server.server_port))
     (tmp_path / "suite.yaml").write_text(suite)
     jsonschema.validate(yaml.safe_load(suite), json.loads(shipped("suite")))
     log = tmp_path / "log"

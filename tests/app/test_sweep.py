@@ -22,7 +22,8 @@ from polygon.events.families import (
     SweepFinished,
     SweepStopped,
 )
-from tests.app.test_run import wait_for_conversations
+from tests.support.runs import wait_for_conversations
+from tests.support.text import replaced
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "clinic"
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -227,7 +228,7 @@ def test_random_points_are_drawn_from_the_seed(tmp_path: Path) -> None:
     assert first == [p.values for p in make_points(load_sweep(path))]
     assert all(isinstance(v["patience"], int) and 1 <= v["patience"] <= 5 for v in first)
     assert all(0 <= v["temperature"] <= 1.5 for v in first)
-    path.write_text(text.replace("seed: 3", "seed: 4"))
+    path.write_text(replaced(text, "seed: 3", "seed: 4"))
     assert [p.values for p in make_points(load_sweep(path))] != first
 
 

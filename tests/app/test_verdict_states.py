@@ -7,7 +7,6 @@ a broken simulator never counts against the agent, and the exit code says so.
 from __future__ import annotations
 
 import json
-import shutil
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -20,21 +19,11 @@ from polygon.cli.main import cli
 from polygon.events.families import CriterionScore
 from polygon.score.rubric import CRITERIA, load_rubric
 from polygon.score.verdict import CallState, GateResult, verdict
-from tests.models.fault_server import serve
+from tests.support.fault_server import serve
+from tests.support.runs import pizza
+from tests.support.text import replaced
 
 FIXTURE = Path(__file__).parent / "fixtures" / "pizza"
-
-
-def pizza(tmp_path: Path, **replace: str) -> Path:
-    """The pizza suite copied beside its agents, with text replaced (e.g. an agent reference)."""
-    folder = tmp_path / "pizza"
-    shutil.copytree(FIXTURE, folder)
-    path = folder / "suite.yaml"
-    text = path.read_text()
-    for old, new in replace.items():
-        text = text.replace(old, new)
-    path.write_text(text)
-    return path
 
 
 def polygon(log: Path, *args: str) -> Result:
@@ -238,13 +227,9 @@ def test_rubric_v3_gates_on_checks(tmp_path: Path) -> None:
 
 def test_an_unknown_gate_is_refused_naming_it(tmp_path: Path) -> None:
     rubric = tmp_path / "r.yaml"
-    rubric.write_text(
-        resources.files("polygon.rubrics")
-        .joinpath("v2.yaml")
-        .read_text(encoding="utf-8")
-        .replace("version: v2", "version: mine")
-        .replace("invalid_tool_answer]", 'invalid_tool_answer, "check:nope"]')
-    )
+    text = resources.files("polygon.rubrics").joinpath("v2.yaml").read_text(encoding="utf-8")
+    text = replaced(text, "version: v2", "version: mine")
+    rubric.write_text(replaced(text, "invalid_tool_answer]", 'invalid_tool_answer, "check:nope"]'))
     res = polygon(tmp_path / "log", "judge", "x", "--rubric", str(rubric))
     assert res.exit_code == 2 and "unknown gate 'check:nope'" in res.output
 

@@ -266,6 +266,16 @@ def startup_cases() -> dict[str, Callable[[], float]]:
     return cases
 
 
+def startup_figures(got: dict[str, list[float]]) -> list[Figure]:
+    """Issue 31: every command starts in 0.3 s; the slowest is held to it, each is shown beside."""
+    slowest = max(got, key=lambda k: statistics.median(got[k]))
+    figures = [
+        Figure(f"slowest command start-up ({slowest} --help)", got[slowest], "s", 0.3, higher_is_better=False)
+    ]
+    figures.extend(Figure(f"  polygon {name} --help", got[name], "s", 0) for name in sorted(got))
+    return figures
+
+
 def main() -> None:
     from tests.bench.accuracy.run import main as verdict_accuracy
 
@@ -309,12 +319,7 @@ def main() -> None:
         got = interleaved(startup_cases())
         figures.append(Figure("polygon --version", got.pop("--version"), "s", 0.3, higher_is_better=False))
         figures.append(Figure("polygon --help", got.pop("--help"), "s", 0.3, higher_is_better=False))
-        slowest = max(got, key=lambda k: statistics.median(got[k]))
-        figures.append(
-            Figure(
-                f"slowest command start-up ({slowest} --help)", got[slowest], "s", 0.5, higher_is_better=False
-            )
-        )
+        figures.extend(startup_figures(got))
 
         from tests.bench.model_calls import measure as measure_calls
 

@@ -7,8 +7,7 @@ from click.testing import CliRunner
 
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
-
-from ..events.helpers import turn
+from tests.support.log import turn
 
 
 def _log(tmp_path: Path) -> Path:

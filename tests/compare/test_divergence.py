@@ -6,7 +6,7 @@ import pytest
 
 from polygon.compare.divergence import find_divergence
 from polygon.similarity import bigram_jaccard
-from tests.views import BASE, conv
+from tests.support.views import BASE, conv
 
 
 def test_identical_calls_never_part() -> None:

@@ -14,8 +14,7 @@ from click.testing import CliRunner
 from polygon.app.demo import clinic_suite_path
 from polygon.cli.main import cli
 from polygon.events import LmdbLog, StorageError
-
-from .helpers import turn
+from tests.support.log import turn
 
 
 def _clinic_log(tmp_path: Path) -> Path:
@@ -57,7 +56,7 @@ def test_verify_beside_a_live_writer_finds_nothing_wrong(tmp_path: Path) -> None
     with LmdbLog(log) as opened:
         opened.append([turn("seed", 1)])
     code = (
-        "import sys, time\nfrom polygon.events import LmdbLog\nfrom tests.events.helpers import turn\n"
+        "import sys, time\nfrom polygon.events import LmdbLog\nfrom tests.support.log import turn\n"
         f"with LmdbLog({str(log)!r}) as log:\n"
         "    for i in range(300):\n"
         "        log.append([turn(f'c{i % 7}', i // 7 + 1 + (i % 7) * 1000) for _ in range(1)])\n"

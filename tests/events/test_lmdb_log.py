@@ -12,8 +12,7 @@ import pytest
 
 from polygon.events import ForkedUseError, LmdbLog, LogFormatError, WriterBusyError
 from polygon.events.keys import pack_u64
-
-from .helpers import turn
+from tests.support.log import turn
 
 
 def test_second_writer_in_another_process_fails_fast(tmp_path: Path) -> None:

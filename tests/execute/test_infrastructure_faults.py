@@ -24,8 +24,8 @@ from polygon.errors import InfrastructureError, SuiteError
 from polygon.events import LmdbLog
 from polygon.events.families import ConversationEnded, ConversationStarted
 from polygon.execute.ray import RayExecutor
-from tests.app.test_verdict_states import pizza
-from tests.models.fault_server import serve
+from tests.support.fault_server import serve
+from tests.support.runs import pizza
 
 A = TypeVar("A")
 R = TypeVar("R")

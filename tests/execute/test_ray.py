@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
 from polygon.execute import LocalExecutor
-from tests.app.test_run import wait_for_conversations
+from tests.support.runs import wait_for_conversations
 
 ray = pytest.importorskip("ray")
 
@@ -180,7 +180,7 @@ def test_a_rerun_on_ray_writes_what_a_local_rerun_writes(cluster: str, tmp_path:
 
 
 def test_a_dead_model_server_stops_a_ray_run_with_one_clear_error(cluster: str, tmp_path: Path) -> None:
-    from tests.app.test_verdict_states import pizza
+    from tests.support.runs import pizza
 
     suite = pizza(
         tmp_path,

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
 from polygon.events.families import ConversationEnded
-from tests.app.test_verdict_states import pizza
-from tests.models.fault_server import serve
+from tests.support.fault_server import serve
+from tests.support.runs import pizza
 
 ray = pytest.importorskip("ray")
 PIZZA_AGENTS = Path(__file__).parents[1] / "app" / "fixtures" / "pizza" / "pizza_agents.py"

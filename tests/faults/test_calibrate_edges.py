@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.harness import run_cli, small_suite
+from tests.support.faults import run_cli, small_suite
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from polygon.events.envelope import decode_header, prepare_stored
 from polygon.events.errors import StorageError
 from polygon.events.streams import run_stream
 from polygon.recording import GroupWriter
-from tests.faults.harness import failing_append, holes, log_contents, run_cli, small_suite
+from tests.support.faults import failing_append, holes, log_contents, run_cli, small_suite
 
 ARGS = ("--run-id", "fx", "--no-progress", "--concurrency", "3")
 

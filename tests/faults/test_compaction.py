@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from polygon.events import LmdbLog
-from tests.faults.harness import run_cli, small_suite, small_sweep
+from tests.support.faults import run_cli, small_suite, small_sweep
 
 
 def _two_runs(tmp_path: Path) -> Path:

@@ -13,7 +13,7 @@ from polygon.cli.main import cli
 from polygon.events import LmdbLog
 from polygon.events import lmdb_log as lmdb_module
 from polygon.events.errors import StorageError
-from tests.faults.harness import small_suite
+from tests.support.faults import small_suite
 
 
 def _run(log: Path | str, *args: str) -> tuple[int, str]:

@@ -11,7 +11,8 @@ from polygon.app import sweep as sweep_app
 from polygon.errors import SuiteError
 from polygon.suite.sweep import load_sweep
 from polygon.sweep.points import make_points
-from tests.faults.harness import run_cli, small_sweep
+from tests.support.faults import run_cli, small_sweep
+from tests.support.text import replaced
 
 
 @pytest.mark.parametrize(
@@ -32,7 +33,7 @@ def test_a_sweep_it_cannot_run_or_record_is_refused_at_load_in_one_line(
     tmp_path: Path, extra: str, parameters: str, says: str
 ) -> None:
     path = small_sweep(tmp_path / "s", parameters=parameters, extra="")
-    text = path.read_text().replace("mode: grid\n", "mode: grid\n" if "mode:" not in extra else "")
+    text = replaced(path.read_text(), "mode: grid\n", "mode: grid\n" if "mode:" not in extra else "")
     path.write_text(text + extra)
     with pytest.raises(SuiteError, match=says):
         load_sweep(path)
@@ -44,7 +45,7 @@ def test_a_sweep_it_cannot_run_or_record_is_refused_at_load_in_one_line(
 def test_every_mode_has_a_point_cap(tmp_path: Path) -> None:
     values = ", ".join(str(v) for v in range(1, 40))
     path = small_sweep(tmp_path / "s", parameters=f"  patience: [{values}]", extra="max_points: 5\n")
-    path.write_text(path.read_text().replace("mode: grid", "mode: oat"))
+    path.write_text(replaced(path.read_text(), "mode: grid", "mode: oat"))
     with pytest.raises(SuiteError, match="max_points 5"):
         make_points(load_sweep(path))
     res = run_cli(tmp_path / "log", "sweep", str(path))

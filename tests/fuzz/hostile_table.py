@@ -23,7 +23,7 @@ from starlette.testclient import TestClient
 
 from polygon.cli.main import cli
 from polygon.errors import PolygonError
-from polygon.web import server
+from polygon.web import make_app
 
 ROOT = Path(__file__).parents[2]
 SUITE = ROOT / "examples" / "clinic" / "suite.yaml"
@@ -61,9 +61,9 @@ def _timed(call: Callable[[], Any]) -> tuple[str, Any]:
 
 def web(log: Path, suite_dir: Path) -> Tally:
     kwargs: dict[str, Any] = {}
-    if "port" in inspect.signature(server.make_app).parameters:
+    if "port" in inspect.signature(make_app).parameters:
         kwargs["port"] = PORT
-    app = server.make_app(log, [suite_dir / "suite.yaml"], **kwargs)
+    app = make_app(log, [suite_dir / "suite.yaml"], **kwargs)
     base = f"http://127.0.0.1:{PORT}"
     client = TestClient(app, base_url=base, raise_server_exceptions=False)
     page = client.get("/prompt").text
@@ -163,7 +163,7 @@ def web(log: Path, suite_dir: Path) -> Tally:
     attempt("GET 404", lambda: client.get("/nothing-here"), refused=False)
     # the log appears after the server started: the list must show it
     late = log.parent / "late"
-    lclient = TestClient(server.make_app(late, **kwargs), base_url=base, raise_server_exceptions=False)
+    lclient = TestClient(make_app(late, **kwargs), base_url=base, raise_server_exceptions=False)
     lclient.get("/")
     CliRunner().invoke(cli, ["--log", str(late), "run", str(SUITE), "--run-id", "rlate", "--no-progress"])
     t.tries += 1

@@ -22,7 +22,7 @@ from polygon.cli.main import cli
 from polygon.errors import PolygonError
 from polygon.events import LmdbLog
 from polygon.events.families import ConversationEnded
-from tests.app.test_verdict_states import pizza
+from tests.support.runs import pizza
 
 FAULT_ENDS = ("agent_error", "simulator_error")
 

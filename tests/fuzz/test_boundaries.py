@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import msgspec
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from polygon.app.import_ import ImportOptions, _events
@@ -36,26 +35,7 @@ from polygon.simulate.agents.http import decode_reply
 from polygon.simulate.engine import checked_reply
 from polygon.suite.loading import load_suite
 from polygon.transcript import build
-
-EXAMPLES = int(os.environ.get("POLYGON_FUZZ_EXAMPLES", "60"))
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-    derandomize=EXAMPLES <= 100,  # make test: the same examples every time; make fuzz: new ones
-)
-
-TEXT = st.text(alphabet=st.characters(codec=None, exclude_categories=()), max_size=40)
-SCALAR = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(2**80), max_value=2**80),
-    st.floats(allow_nan=True, allow_infinity=True),
-    TEXT,
-)
-JSONISH = st.recursive(
-    SCALAR, lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(TEXT, inner, max_size=4)), max_leaves=20
-)
+from tests.support.fuzz import FUZZ, JSONISH, TEXT
 
 
 def _encodes(event: Any) -> None:

@@ -21,8 +21,8 @@ from polygon.errors import PolygonError
 from polygon.events.families import SweepPoint
 from polygon.suite.sweep import load_sweep
 from polygon.sweep.points import make_points
-from tests.faults.harness import small_suite
-from tests.fuzz.test_boundaries import FUZZ
+from tests.support.faults import small_suite
+from tests.support.fuzz import FUZZ
 
 NUMBER = st.one_of(
     st.integers(min_value=-5, max_value=50),

@@ -24,16 +24,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
+from polygon import web
 from polygon.app.label import REWARD_RANGE, read_label_file
 from polygon.cli.main import cli
 from polygon.errors import PolygonError
 from polygon.events import LmdbLog
-from polygon.web import server
-from tests.fuzz.test_boundaries import FUZZ, JSONISH, TEXT
+from tests.support.fuzz import FUZZ, JSONISH, TEXT
 
 ROOT = Path(__file__).parents[2]
 SUITE = ROOT / "examples" / "clinic" / "suite.yaml"
-PORT = server.DEFAULT_PORT
+PORT = web.DEFAULT_PORT
 BASE = f"http://127.0.0.1:{PORT}"
 CALL = "rf.v1.busy-booking.0"
 
@@ -51,7 +51,7 @@ def world() -> Iterator[dict[str, Any]]:
         suite_dir.mkdir()
         for name in ("suite.yaml", "agents.py", "prompt_v1.md", "prompt_v2.md"):
             shutil.copy(SUITE.parent / name, suite_dir / name)
-        app = server.make_app(log, [suite_dir / "suite.yaml"], port=PORT)
+        app = web.make_app(log, [suite_dir / "suite.yaml"], port=PORT)
         client = TestClient(app, base_url=BASE, raise_server_exceptions=False)
         page = client.get("/prompt").text
         token = page.split('name="token" value="', 1)[1].split('"', 1)[0]

@@ -117,7 +117,7 @@ def test_a_model_corrects_the_drafts_and_every_call_is_recorded(
 ) -> None:
     from polygon.events import LmdbLog
     from polygon.events.streams import drafts_stream
-    from tests.models.fault_server import completion, serve
+    from tests.support.fault_server import completion, serve
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     log = str(tmp_path / "log")

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
 from polygon.events.families import ModelCalled, PromptLinted
-from tests.models.fault_server import serve
+from tests.support.fault_server import serve
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "clinic"
 FRAGILE = EXAMPLES / "prompt_fragile.md"

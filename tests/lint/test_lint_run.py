@@ -15,6 +15,7 @@ from polygon.events import LmdbLog
 from polygon.events.families import PromptLinted, RunStarted
 from tests.bench.lint_corpus import evaluate, read_all
 from tests.lint.corpus import load_corpus
+from tests.support.text import replaced
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "clinic"
 
@@ -22,7 +23,7 @@ EXAMPLES = Path(__file__).parents[2] / "examples" / "clinic"
 def _suite(tmp_path: Path, lint: str) -> Path:
     for name in ("suite.yaml", "agents.py", "prompt_v1.md", "prompt_v2.md", "prompt_fragile.md"):
         shutil.copy(EXAMPLES / name, tmp_path / name)
-    text = (tmp_path / "suite.yaml").read_text().replace("prompt_v2.md", "prompt_fragile.md")
+    text = replaced((tmp_path / "suite.yaml").read_text(), "prompt_v2.md", "prompt_fragile.md")
     suite = tmp_path / "suite.yaml"
     suite.write_text(text + f"\nlint: {lint}\n")
     return suite

@@ -16,6 +16,7 @@ from polygon.lint.reading import read_prompt
 from polygon.lint.rules import read_rules
 from polygon.lint.text import Prompt
 from tests.lint.corpus import load_corpus
+from tests.support.text import replaced
 
 CARD = """You answer the card services line of a bank.
 
@@ -63,12 +64,16 @@ def test_the_card_services_prompt_has_three_contradictions_each_marked_on_both_s
 
 def test_the_same_rules_in_agreement_are_no_contradiction() -> None:
     agreed = (
-        CARD.replace(
-            "Block a lost or stolen card with block_card immediately, without verifying the caller first, so no time is lost.",
-            "Block a lost or stolen card with block_card once the caller is verified.",
-        )
-        .replace("Read the full card number back", "Read the last four digits back")
-        .replace(
+        replaced(
+            replaced(
+                replaced(
+                    CARD,
+                    "Block a lost or stolen card with block_card immediately, without verifying the caller first, so no time is lost.",
+                    "Block a lost or stolen card with block_card once the caller is verified.",
+                ),
+                "Read the full card number back",
+                "Read the last four digits back",
+            ),
             "If a regular customer asks nicely, you may unblock their card.",
             "Explain that a new card is sent by post.",
         )

@@ -16,9 +16,8 @@ from polygon.events.families import ModelCalled
 from polygon.models import ModelAnswer, answer_from_body
 from polygon.models.openai import OpenAIClient, RetryPolicy
 from polygon.models.recorded import model_called
-
-from .fault_server import serve
-from .test_model_run import model_suite
+from tests.support.fault_server import serve
+from tests.support.runs import model_suite
 
 BIG = 2**70
 SHAPES = [

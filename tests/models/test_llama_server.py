@@ -157,11 +157,12 @@ def test_local_model_in_process_answers_structured_output() -> None:
     import asyncio
 
     from polygon.models.hub import ModelHub
+    from polygon.recording import ListSink
 
     hub = ModelHub()
 
     async def go():
-        client = hub.client("local/gemma-3-270m")
+        client = hub.client("local/gemma-3-270m", sink=ListSink(), role="probe")
         schema = {
             "type": "object",
             "properties": {"answer": {"type": "string", "enum": ["yes", "no"]}},

@@ -9,12 +9,12 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from polygon.app.demo import clinic_suite_path
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
 from polygon.score.rubric import CRITERIA
-
-from .fault_server import completion, serve
+from tests.support.fault_server import completion, serve
+from tests.support.runs import model_suite
+from tests.support.text import replaced
 
 SECRET = "sk-test-never-logged"
 
@@ -47,21 +47,6 @@ def smart(body: dict[str, Any]) -> dict[str, Any]:
             return completion(None, [call])
         return completion("Hello, Smile Dental. How can I help?")
     return completion("?")
-
-
-def model_suite(tmp_path: Path, url: str) -> Path:
-    text = clinic_suite_path().read_text()
-    text = text.replace("python:polygon.examples.clinic.agents:make_v1", "model:openai/test-agent")
-    text = text.replace("model: scripted/caller", "model: openai/test-caller")
-    text = text.replace("model: scripted/heuristic", "model: openai/test-judge")
-    text = text.replace(
-        "forbidden_phrases:", f"probe_model: openai/test-probe\nopenai_base_url: {url}\nforbidden_phrases:"
-    )
-    for f in ("prompt_v1.md", "prompt_v2.md"):
-        (tmp_path / f).write_text((clinic_suite_path().parent / f).read_text())
-    path = tmp_path / "suite.yaml"
-    path.write_text(text)
-    return path
 
 
 def test_model_run_then_cache_with_the_network_gone(tmp_path: Path, monkeypatch) -> None:
@@ -126,9 +111,9 @@ def test_model_agent_ends_the_call_and_bad_tool_args_are_recorded(tmp_path: Path
     with serve(["smart"]) as (url, server):
         server.smart = agent_only
         suite = model_suite(tmp_path, url)
-        text = suite.read_text().replace("model: openai/test-caller", "model: scripted/caller")
-        text = text.replace("model: openai/test-judge", "model: scripted/heuristic")
-        text = text.replace("probe_model: openai/test-probe", "probe_model: scripted/detector")
+        text = replaced(suite.read_text(), "model: openai/test-caller", "model: scripted/caller")
+        text = replaced(text, "model: openai/test-judge", "model: scripted/heuristic")
+        text = replaced(text, "probe_model: openai/test-probe", "probe_model: scripted/detector")
         suite.write_text(text)
         res = CliRunner().invoke(
             cli,

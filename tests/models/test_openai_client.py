@@ -8,8 +8,7 @@ import json
 import pytest
 
 from polygon.models.openai import OpenAIClient, RetryPolicy
-
-from .fault_server import serve
+from tests.support.fault_server import serve
 
 REQUEST = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "temperature": 0.0}
 

@@ -10,7 +10,7 @@ import pytest
 
 from polygon.events.families import NoiseOp, PersonaSnapshot
 from polygon.probe.library import LIBRARY, detect
-from tests.views import conv
+from tests.support.views import conv
 
 PIZZA = PersonaSnapshot(
     persona_id="pizza",

@@ -6,7 +6,7 @@ from polygon.events.families import NoiseOp
 from polygon.probe.answering import parse_answer
 from polygon.probe.library import LIBRARY, ProbeSpec, detect, right_answer
 from polygon.projections.probes import ProbeCount, ProbeTable, trend, wilson
-from tests.views import BASE, conv
+from tests.support.views import BASE, conv
 
 
 def test_wilson_against_known_values() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from polygon.events.families import PersonaSnapshot
 from polygon.probe.library import LIBRARY, detect
-from tests.views import conv
+from tests.support.views import conv
 
 PROBE = next(p for p in LIBRARY if p.id == "reason_for_refusal")
 

@@ -7,6 +7,7 @@ import pytest
 from polygon.app.demo import clinic_suite_path
 from polygon.errors import SuiteError
 from polygon.suite.loading import load_suite
+from tests.support.text import replaced
 
 GOOD = """
 name: t
@@ -38,10 +39,10 @@ def test_minimal_suite_and_scenario_per_persona(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (GOOD.replace("busy", "sleepy"), "personas[p].type: Input should be 'cooperative'"),
+        (replaced(GOOD, "busy", "sleepy"), "personas[p].type: Input should be 'cooperative'"),
         (GOOD + "max_turns: 0\n", "max_turns: Input should be greater than or equal to 1"),
         (
-            GOOD.replace('"python:polygon.examples.clinic.agents:make_v1"', '"ftp:x"'),
+            replaced(GOOD, '"python:polygon.examples.clinic.agents:make_v1"', '"ftp:x"'),
             "configs.a.agent: Value error, must start with python:",
         ),
         (GOOD + "scenarios: [{id: s, persona: ghost}]\n", "unknown persona 'ghost'"),
@@ -80,6 +81,6 @@ def test_malformed_suite_gives_one_clear_error(tmp_path: Path, text: str, messag
 def test_missing_file_and_prompt(tmp_path: Path) -> None:
     with pytest.raises(SuiteError, match="no such suite file"):
         load_suite(tmp_path / "none.yaml")
-    path = write(tmp_path, GOOD.replace('"python:polygon.examples.clinic.agents:make_v1"', '"python:polygon.examples.clinic.agents:make_v1", prompt_file: missing.md'))
+    path = write(tmp_path, replaced(GOOD, '"python:polygon.examples.clinic.agents:make_v1"', '"python:polygon.examples.clinic.agents:make_v1", prompt_file: missing.md'))
     with pytest.raises(SuiteError, match="configs.a.prompt_file: cannot read"):
         load_suite(path)

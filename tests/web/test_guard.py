@@ -23,12 +23,15 @@ import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
+from polygon import web
 from polygon.cli.main import cli
-from polygon.web import server
+from polygon.web.pages import prompt as prompt_page
+from polygon.web.pages import runs as runs_page
+from tests.support.text import replaced
 
 ROOT = Path(__file__).parents[2]
 SUITE = ROOT / "examples" / "clinic" / "suite.yaml"
-PORT = server.DEFAULT_PORT
+PORT = web.DEFAULT_PORT
 BASE = f"http://127.0.0.1:{PORT}"
 
 
@@ -46,7 +49,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     suite_dir.mkdir()
     for name in ("suite.yaml", "agents.py", "prompt_v1.md", "prompt_v2.md"):
         shutil.copy(SUITE.parent / name, suite_dir / name)
-    app = server.make_app(log, [suite_dir / "suite.yaml"], port=PORT)
+    app = web.make_app(log, [suite_dir / "suite.yaml"], port=PORT)
     client = TestClient(app, base_url=BASE, raise_server_exceptions=False)
     page = client.get("/prompt").text
     token = page.split('name="token" value="', 1)[1].split('"', 1)[0]
@@ -109,8 +112,8 @@ def test_every_answer_carries_the_headers_a_404_and_a_500_too(
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")  # a fault no route expects
 
-    monkeypatch.setattr(server, "list_runs", boom)
-    app = server.make_app(tmp_path / "log", port=PORT)
+    monkeypatch.setattr(runs_page, "list_runs", boom)
+    app = web.make_app(tmp_path / "log", port=PORT)
     broken = TestClient(app, base_url=BASE, raise_server_exceptions=False).get("/api/runs")
     assert _secured(broken).status_code == 500 and "boom" not in broken.text
 
@@ -147,7 +150,7 @@ def test_lint_is_json_only_and_capped(site: dict[str, Any]) -> None:
     )
     for body in ("[1, 2]", '"x"', "{no", "", "[" * 50_000, '{"text": 5}', '{"text": "a", "tiers": [1]}'):
         assert _lint(site, body).status_code == 400, body[:20]
-    assert _lint(site, {"text": "x " * (server.LINT_MAX_BYTES // 2 + 10)}).status_code == 413
+    assert _lint(site, {"text": "x " * (web.LINT_MAX_BYTES // 2 + 10)}).status_code == 413
     assert _lint(site, {"text": "   "}).json() == {"scores": {}, "marks": [], "skipped": {}}
 
 
@@ -165,10 +168,10 @@ def test_lint_runs_off_the_event_loop_and_within_its_budget(
             release.wait(60)
         return {"scores": {}, "marks": [], "skipped": {}}
 
-    monkeypatch.setattr(server, "_lint_draft", stuck)
-    monkeypatch.setattr(server, "LINT_SECONDS", 0.5)
+    monkeypatch.setattr(prompt_page, "lint_draft", stuck)
+    monkeypatch.setattr(prompt_page, "LINT_SECONDS", 0.5)
     # (a log of its own: one process opens an LMDB environment once, and `site` holds its log)
-    app = server.make_app(tmp_path / "log", [site["suite"] / "suite.yaml"], port=PORT)
+    app = web.make_app(tmp_path / "log", [site["suite"] / "suite.yaml"], port=PORT)
     with TestClient(app, base_url=BASE) as client:  # one event loop for both requests
         page = client.get("/prompt").text
         token = page.split('name="token" value="', 1)[1].split('"', 1)[0]
@@ -231,7 +234,7 @@ def test_a_save_refuses_other_bodies(site: dict[str, Any]) -> None:
     big = _secured(
         client.post(
             "/prompt/save",
-            content=b"token=" + token.encode() + b"&text=" + b"x" * (server.SAVE_MAX_BYTES + 1),
+            content=b"token=" + token.encode() + b"&text=" + b"x" * (web.SAVE_MAX_BYTES + 1),
             headers={"origin": BASE, "content-type": "application/x-www-form-urlencoded"},
         )
     )
@@ -267,7 +270,7 @@ def test_a_strange_suite_in_the_editor_is_a_404(site: dict[str, Any], suite: str
 
 def test_a_log_made_after_the_server_started_shows(tmp_path: Path) -> None:
     log = tmp_path / "late"
-    client = TestClient(server.make_app(log, port=PORT), base_url=BASE)
+    client = TestClient(web.make_app(log, port=PORT), base_url=BASE)
     assert "rlate" not in client.get("/").text and client.get("/api/runs").json() == []
     _run(log, "rlate")
     assert "rlate" in client.get("/").text
@@ -279,11 +282,11 @@ def test_a_config_name_with_a_slash_gives_working_links(tmp_path: Path) -> None:
     suite_dir.mkdir()
     for name in ("agents.py", "prompt_v1.md", "prompt_v2.md"):
         shutil.copy(SUITE.parent / name, suite_dir / name)
-    text = SUITE.read_text().replace("\n  v1:\n", '\n  "team/v1 #a?b":\n', 1)
+    text = replaced(SUITE.read_text(), "\n  v1:\n", '\n  "team/v1 #a?b":\n')
     (suite_dir / "suite.yaml").write_text(text)
     log = tmp_path / "log"
     _run(log, "rslash", suite_dir / "suite.yaml")
-    client = TestClient(server.make_app(log, port=PORT), base_url=BASE)
+    client = TestClient(web.make_app(log, port=PORT), base_url=BASE)
     report = client.get("/runs/rslash").text
     links = sorted(
         {part.split('"', 1)[0] for part in report.split('href="')[1:] if part.startswith("/replay/")}

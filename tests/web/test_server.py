@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,13 +11,13 @@ import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
+from polygon import web
 from polygon.cli.main import cli
-from polygon.web import server
 
 SUITE = str(Path(__file__).parents[2] / "examples" / "clinic" / "suite.yaml")
 
 
-BASE = f"http://127.0.0.1:{server.DEFAULT_PORT}"
+BASE = f"http://127.0.0.1:{web.DEFAULT_PORT}"
 
 
 def _client(app: object) -> TestClient:
@@ -29,11 +30,10 @@ def _run(log: Path, run_id: str) -> None:
     assert res.exit_code == 0, res.output
 
 
-def test_paging_memo_and_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_paging_memo_and_errors(tmp_path: Path) -> None:
     log = tmp_path / "log"
     _run(log, "rone")
-    monkeypatch.setattr(server, "PER_PAGE", 10)
-    client = _client(server.make_app(log))
+    client = _client(web.make_app(log, per_page=10))
     first = client.get("/runs/rone")
     assert first.status_code == 200 and "24 of 24 calls match · page 1 of 3" in first.text
     assert first.text.count('href="/explain/') == 10
@@ -67,7 +67,7 @@ def test_paging_memo_and_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 def test_the_runs_page_filters_by_suite_and_state(tmp_path: Path) -> None:
     log = tmp_path / "log"
     _run(log, "rone")
-    client = _client(server.make_app(log))
+    client = _client(web.make_app(log))
     assert "rone" in client.get("/?suite=clinic&state=finished").text
     assert "rone" not in client.get("/?state=unfinished").text
     assert "rone" not in client.get("/?suite=pizza").text
@@ -84,11 +84,11 @@ def test_the_run_page_shows_the_calibration_when_labels_exist(tmp_path: Path) ->
     cal = json.loads(
         CliRunner().invoke(cli, ["--log", str(log), "calibrate", "rone", "--rubric", "v1", "--json"]).stdout
     )
-    page = _client(server.make_app(log)).get("/runs/rone?rubric=v1").text
+    page = _client(web.make_app(log)).get("/runs/rone?rubric=v1").text
     assert f'data-testid="kappa">{cal["kappa"]["value"]:.2f}<' in page
     assert f'data-testid="auc">{cal["auc"]["value"]:.2f}<' in page
     assert (
-        "Calibration against human labels" not in _client(server.make_app(tmp_path / "empty")).get("/").text
+        "Calibration against human labels" not in _client(web.make_app(tmp_path / "empty")).get("/").text
     )
 
 
@@ -102,7 +102,7 @@ def test_the_live_runs_api_counts_calls_without_folding(
         raise AssertionError("the live API folded a run")
 
     monkeypatch.setattr("polygon.app.report.load_run", no_fold)
-    [row] = _client(server.make_app(log)).get("/api/runs").json()
+    [row] = _client(web.make_app(log)).get("/api/runs").json()
     assert (row["run_id"], row["calls"], row["finished"]) == ("rone", 24, True)
 
 
@@ -110,6 +110,52 @@ def test_the_comparison_scorecard_counts_simulator_errors(tmp_path: Path) -> Non
     """Issue 27, 5: every call is in some column (the scorecard shows its simulator errors)."""
     log = tmp_path / "log"
     _run(log, "rone")
-    page = _client(server.make_app(log)).get("/compare?run=rone").text
+    page = _client(web.make_app(log)).get("/compare?run=rone").text
     assert "<th>simulator error</th>" in page
     assert 'data-testid="simerr-v1">0<' in page
+
+
+def test_the_run_page_filters_calls_by_a_probe_answer_and_links_pairs(tmp_path: Path) -> None:
+    """The probe filter counts each call's latest answer as the log holds it; each diverging
+    scenario of a comparison links the first trial of either side (ids of existing calls)."""
+    from polygon.events import LmdbLog
+    from polygon.events.families import ProbeAnswered
+
+    log = tmp_path / "log"
+    _run(log, "rone")
+    latest: dict[str, str] = {}
+    with LmdbLog(log, readonly=True) as opened:
+        for env in opened.read_all():
+            if isinstance(env.payload, ProbeAnswered) and env.payload.probe_id == "stayed_on_goal":
+                latest[env.payload.conversation_id] = env.payload.answer
+    noes = sum(answer == "no" for answer in latest.values())
+    assert 0 < noes < len(latest) == 24
+    client = _client(web.make_app(log))
+    filtered = client.get("/runs/rone?probe=stayed_on_goal&answer=no").text
+    assert f"{noes} of 24 calls match" in filtered
+    assert f"{len(latest)} of 24 calls match" in client.get("/runs/rone?probe=stayed_on_goal").text
+    assert "0 of 24 calls match" in client.get("/runs/rone?probe=no_such_probe").text
+    compared = client.get("/compare?run=rone").text
+    pairs = re.findall(r'href="/pair\?a=([^&"]+)&amp;b=([^&"]+)"', compared)
+    assert pairs and all(a.startswith("rone.v1.") and b.startswith("rone.v2.") for a, b in pairs)
+    assert all(a.endswith(".0") and a.split(".")[2] == b.split(".")[2] for a, b in pairs)
+    assert client.get(f"/pair?a={pairs[0][0]}&b={pairs[0][1]}").status_code == 200
+
+
+def test_the_run_page_shares_the_cli_snapshot_and_shows_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from polygon.app import snapshots
+
+    log = tmp_path / "log"
+    _run(log, "rone")
+    monkeypatch.setenv("POLYGON_SNAPSHOTS", "0")
+    with _client(web.make_app(log)) as client:  # the lifespan closes the log after
+        plain = client.get("/runs/rone").text
+    assert not (log / "snapshots").exists()
+    monkeypatch.setenv("POLYGON_SNAPSHOTS", "1")
+    assert CliRunner().invoke(cli, ["--log", str(log), "report", "rone"]).exit_code == 0
+    # the page starts from the snapshot the CLI's report saved: it never folds the run
+    monkeypatch.setattr(snapshots, "_folded", lambda *a: pytest.fail("the page folded the run afresh"))
+    with _client(web.make_app(log)) as client:
+        assert client.get("/runs/rone").text == plain

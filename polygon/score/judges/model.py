@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from polygon.events.families import CheckRecorded, CriterionScore
-from polygon.models import ModelClient
-from polygon.models.recorded import RecordedClient
+from polygon.models.recorded import Recorder
 from polygon.recording import Sink
 from polygon.score.judges import JudgeContext
 from polygon.score.judges.parse import parse_scores
@@ -26,9 +25,9 @@ class ModelJudge:
     heuristic = False
     prompt_version = JUDGE_PROMPT_VERSION
 
-    def __init__(self, model: str, client: ModelClient) -> None:
-        self.name = model
-        self._client = client
+    def __init__(self, recorder: Recorder) -> None:
+        self.name = recorder.model
+        self._recorder = recorder
 
     async def score(
         self,
@@ -41,7 +40,7 @@ class ModelJudge:
     ) -> tuple[dict[str, CriterionScore], str]:
         """One repeat: ask, record, parse."""
         request = judge_request(view, rubric, self.name, repeat, context)
-        recorded = RecordedClient(self._client, sink, role="judge", model=self.name)
-        answer = await recorded.complete(request, index=repeat, conversation_id=view.conversation_id)
+        recorded = self._recorder.to(sink, view.conversation_id)
+        answer = await recorded.complete(request, index=repeat)
         criteria = [c.id for c in rubric.criteria]
         return parse_scores(answer.text, criteria), answer.text or ""

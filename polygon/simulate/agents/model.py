@@ -11,9 +11,7 @@ import json
 from typing import Any
 
 from polygon.events import content_hash
-from polygon.models import ModelClient
 from polygon.models.recorded import RecordedClient
-from polygon.recording import Sink
 from polygon.simulate.agents import AgentError, AgentReply, AgentStep, Message, ToolCall
 
 END_CALL = "end_call"
@@ -77,11 +75,9 @@ def to_openai(history: list[Message]) -> list[dict[str, Any]]:
 class ModelAgent:
     """An agent whose every step is one chat completion."""
 
-    def __init__(
-        self, client: ModelClient, model: str, prompt: str, params: dict[str, Any], sink: Sink
-    ) -> None:
-        self._client = RecordedClient(client, sink, role="agent", model=model)
-        self._model = model
+    def __init__(self, client: RecordedClient, prompt: str, params: dict[str, Any]) -> None:
+        self._client = client
+        self._model = client.model
         self._prompt = prompt
         self._params = {k: v for k, v in params.items() if k in PARAMETERS}
         self._calls = 0

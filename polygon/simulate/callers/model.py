@@ -9,9 +9,7 @@ is told never to reveal its instructions. Its turns are checked against its fact
 from __future__ import annotations
 
 from polygon.events.families import PersonaSnapshot
-from polygon.models import ModelClient
 from polygon.models.recorded import RecordedClient
-from polygon.recording import Sink
 from polygon.simulate.callers import CallerError, Utterance
 
 _STYLE = {
@@ -44,17 +42,12 @@ class ModelCaller:
 
     def __init__(
         self,
-        client: ModelClient,
-        model: str,
+        client: RecordedClient,
         persona: PersonaSnapshot,
-        sink: Sink,
-        conversation_id: str,
         seed: int,
     ) -> None:
-        self._client = RecordedClient(
-            client, sink, role="caller", model=model, conversation_id=conversation_id
-        )
-        self._model = model
+        self._client = client
+        self._model = client.model
         self._persona = persona
         self._seed = seed
         self._messages: list[dict[str, str]] = [{"role": "system", "content": caller_prompt(persona)}]
