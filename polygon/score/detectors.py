@@ -17,8 +17,6 @@ from functools import cache
 
 from num2words import num2words
 
-DETECTOR_PREFIX = "detector:"
-"""How ``forbidden_phrases`` names a detector instead of a literal phrase."""
 _LANGS = {"en": "en", "ru": "ru", "hr": "sr"}
 _EXTRA_WORDS = {
     "oh": "0",
