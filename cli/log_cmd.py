@@ -1,4 +1,4 @@
-"""``polygon log stats | verify | export``."""
+"""``polygon log stats | verify | export | compact | upgrade``."""
 
 from __future__ import annotations
 
@@ -140,4 +140,25 @@ def compact(obj: Context, drop: tuple[str, ...], drop_damaged: bool, output: Pat
         click.echo(f"{call} left out: it was not whole (run --resume runs it again)", err=True)
     for sweep in done.sweeps:
         click.echo(f"sweep {sweep} dropped too: one of its points is a dropped run", err=True)
+    click.echo(f"use it with --log {output} (or POLYGON_LOG); the old log is untouched", err=True)
+
+
+@log.command()
+@click.argument("source", type=click.Path(path_type=Path))
+@click.option(
+    "-o", "--output", "output", required=True, type=click.Path(path_type=Path), help="Folder of the new log."
+)
+def upgrade(source: Path, output: Path) -> None:
+    """Copy a format-1 log into a new format-2 log, then check every event reads back equal.
+
+    Format 2 is what new logs are written in (smaller: binary hashes, interned streams,
+    compressed payloads). SOURCE is only read.
+    """
+    from polygon.app.log import upgrade_log
+
+    done = upgrade_log(source, output)
+    click.echo(
+        f"{output}: {done.events} events in format 2, every one read back equal; "
+        f"{done.bytes_before:,} → {done.bytes_after:,} bytes"
+    )
     click.echo(f"use it with --log {output} (or POLYGON_LOG); the old log is untouched", err=True)

@@ -1,12 +1,17 @@
 """The durable event log on LMDB.
 
-Layout (named sub-databases in one environment)::
+Layout of format 1 (named sub-databases in one environment)::
 
     events      seq (8-byte big-endian)            → Envelope (msgpack array)
     streams     stream NUL version (8-byte BE)     → seq
     heads       stream                             → last version (8-byte BE)
     identities  identity (16 bytes)                → seq + content hash (16 bytes)
     meta        b"format" / b"map_size"            → values
+
+Format 2 (:mod:`polygon.events.log_v2`, ``docs/log-format.md``) is what new logs are written
+in: binary records, interned stream ids and tags (``names``), sparse timestamps (``times``)
+and compressed payloads. ``meta``'s ``format`` decides how a log is read and appended to;
+format 1 logs stay readable and writable as they are (``polygon log upgrade`` copies one).
 
 Rules (see docs/ARCHITECTURE.md and events/README.md): ``sync=True, metasync=True, writemap=False``; one write
 transaction per batch (group commit); ``append=True`` puts are checked; the map size is
@@ -50,9 +55,16 @@ from polygon.events.keys import (
     split_identity_value,
     unpack_u64,
 )
+from polygon.events.log_v2 import Tables2, format1_rows
 from polygon.events.store import AppendResult, LogStats, VerifyReport, conflict
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""The format new logs are written in."""
+READABLE_FORMATS = (1, 2)
+_TREES_OF = {
+    1: ("events", "streams", "heads", "identities"),
+    2: ("events", "streams", "heads", "identities", "names", "times"),
+}
 DEFAULT_MAP_SIZE = 64 * 1024 * 1024
 # Below this, creating the sub-databases alone can fill the map.
 MIN_MAP_SIZE = 256 * 1024
@@ -63,9 +75,19 @@ T = TypeVar("T")
 class LmdbLog:
     """A durable, single-writer event log stored in ``path`` (a directory)."""
 
-    def __init__(self, path: str | Path, *, map_size: int = DEFAULT_MAP_SIZE, readonly: bool = False):
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        map_size: int = DEFAULT_MAP_SIZE,
+        readonly: bool = False,
+        format_version: int = FORMAT_VERSION,
+    ):
         self.path = Path(path).resolve()
         self.readonly = readonly
+        self.format = format_version
+        """The log's format: ``format_version`` for a new log, what ``meta`` says otherwise."""
+        self._v2: Tables2 | None = None
         self._pid = os.getpid()
         self._lock_fd: int | None = None
         key = str(self.path)
@@ -106,11 +128,14 @@ class LmdbLog:
             )
             self._check_not_truncated(data)
             self._env.reader_check()
-            self._dbs = {
-                name: self._env.open_db(name.encode(), create=not readonly)
-                for name in ("events", "streams", "heads", "identities", "meta")
-            }
+            self._dbs = {"meta": self._env.open_db(b"meta", create=not readonly)}
             self._check_format_and_map(map_size)
+            trees = _TREES_OF[self.format]
+            self._dbs.update({name: self._env.open_db(name.encode(), create=not readonly) for name in trees})
+            if self.format == 2:
+                self._v2 = Tables2(self._dbs)
+                with self._env.begin() as txn:
+                    self._v2.load(txn)
         except lmdb.NotFoundError:
             self._env.close()
             self._release_lock()
@@ -141,9 +166,12 @@ class LmdbLog:
         with self._env.begin(db=self._dbs["meta"]) as txn:
             fmt = txn.get(b"format")
             persisted = txn.get(b"map_size")
-        if fmt is not None and int(fmt) != FORMAT_VERSION:
+        if fmt is not None:
+            self.format = int(fmt)
+        if self.format not in READABLE_FORMATS:
             raise LogFormatError(
-                f"log {self.path} has format version {int(fmt)}; this Polygon reads version {FORMAT_VERSION}"
+                f"log {self.path} has format version {self.format}; this Polygon reads versions "
+                f"{' and '.join(map(str, READABLE_FORMATS))}"
             )
         # A smaller configured size would shrink the map to what is used: never go below
         # the size we persisted last time.
@@ -155,7 +183,7 @@ class LmdbLog:
 
     def _put_meta(self, map_size: int) -> None:
         with self._env.begin(write=True, db=self._dbs["meta"]) as txn:
-            txn.put(b"format", str(FORMAT_VERSION).encode())
+            txn.put(b"format", str(self.format).encode())
             txn.put(b"map_size", str(map_size).encode())
 
     def close(self) -> None:
@@ -208,9 +236,18 @@ class LmdbLog:
                 with self._env.begin(write=True) as txn:
                     return self._append_in(txn, prepared)
             except lmdb.MapFullError:
+                self._forget()
                 self._grow()
             except lmdb.Error as exc:
+                self._forget()
                 raise StorageError(f"append to {self.path} failed: {exc}") from None
+            except BaseException:
+                self._forget()
+                raise
+
+    def _forget(self) -> None:
+        if self._v2 is not None:
+            self._v2.forget()
 
     def _append_in(self, txn: Any, prepared: Sequence[Prepared]) -> AppendResult:
         """One batch: look identities up in one call, then write each index in one call."""
@@ -220,12 +257,13 @@ class LmdbLog:
                 sorted({p.key for p in prepared})
             )
         }
+        if self._v2 is not None and known:  # format 2 keeps the content hash in the record only
+            v2 = self._v2
+            known = {key: (hit[0], v2.content_hash_at(txn, hit[0])) for key, hit in known.items() if hit}
         seq = self._last_seq_in(txn)
         seqs: list[int] = []
         heads: dict[str, int] = {}
-        records: list[tuple[bytes, bytes]] = []
-        stream_entries: list[tuple[bytes, bytes]] = []
-        ident_entries: list[tuple[bytes, bytes]] = []
+        new: list[tuple[Prepared, int, int]] = []
         for p in prepared:
             hit = known.get(p.key)
             if hit is not None:
@@ -237,36 +275,38 @@ class LmdbLog:
             version = heads.get(p.stream)
             if version is None:
                 head = txn.get(p.stream.encode(), db=self._dbs["heads"])
-                version = unpack_u64(head) if head else 0
+                version = unpack_u64(head[:8]) if head else 0
             version += 1
             heads[p.stream] = version
-            seq_key = seq.to_bytes(8, "big")
-            records.append((seq_key, encode_record(p, seq, version)))
-            stream_entries.append((p.stream_prefix + version.to_bytes(8, "big"), seq_key))
-            ident_entries.append((p.key, seq_key + p.hash_bytes))
+            new.append((p, seq, version))
             known[p.key] = (seq, p.content_hash)
             seqs.append(seq)
-        self._put_all(txn, records, stream_entries, ident_entries, heads)
-        return AppendResult(tuple(seqs), len(records))
+        if new:
+            self._put_all(txn, new, heads)
+        return AppendResult(tuple(seqs), len(new))
 
-    def _put_all(
-        self,
-        txn: Any,
-        records: list[tuple[bytes, bytes]],
-        stream_entries: list[tuple[bytes, bytes]],
-        ident_entries: list[tuple[bytes, bytes]],
-        heads: dict[str, int],
-    ) -> None:
-        if not records:
-            return
+    def _put_all(self, txn: Any, new: list[tuple[Prepared, int, int]], heads: dict[str, int]) -> None:
+        records = self._v2.put(txn, new, heads) if self._v2 is not None else self._put_v1(txn, new, heads)
         _, added = txn.cursor(db=self._dbs["events"]).putmulti(records, append=True)
         if added != len(records):
             raise StorageError(f"{self.path}: sequence numbers out of order; nothing written")
-        txn.cursor(db=self._dbs["streams"]).putmulti(stream_entries)
-        txn.cursor(db=self._dbs["identities"]).putmulti(ident_entries)
+        hashes = self._v2 is None
+        txn.cursor(db=self._dbs["identities"]).putmulti(
+            [(p.key, pack_u64(seq) + (p.hash_bytes if hashes else b"")) for p, seq, _ in new]
+        )
+
+    def _put_v1(
+        self, txn: Any, new: list[tuple[Prepared, int, int]], heads: dict[str, int]
+    ) -> list[tuple[bytes, bytes]]:
+        """Format 1's stream index and heads; returns its records."""
+        records = [(pack_u64(seq), encode_record(p, seq, version)) for p, seq, version in new]
+        txn.cursor(db=self._dbs["streams"]).putmulti(
+            [(p.stream_prefix + pack_u64(version), pack_u64(seq)) for p, seq, version in new]
+        )
         txn.cursor(db=self._dbs["heads"]).putmulti(
             [(stream.encode(), pack_u64(v)) for stream, v in heads.items()]
         )
+        return records
 
     def _last_seq_in(self, txn: Any) -> int:
         cursor = txn.cursor(db=self._dbs["events"])
@@ -325,25 +365,33 @@ class LmdbLog:
     def stream_length(self, stream: str) -> int:
         """Events in ``stream``."""
         head = self._read(lambda txn: txn.get(stream.encode(), db=self._dbs["heads"]))
-        return unpack_u64(head) if head else 0
+        return unpack_u64(head[:8]) if head else 0
 
     def read_stream(self, stream: str, *, after_version: int = 0, page_size: int = 512) -> Iterator[Envelope]:
         """One stream's events by prefix scan of the stream index, a page per transaction."""
-        prefix = stream.encode() + b"\x00"
         version = after_version
         decode = DECODER.decode
         while True:
-            page = self._read(partial(self._stream_page, prefix=prefix, start=version + 1, limit=page_size))
+            page = self._read(partial(self._stream_page, stream=stream, start=version + 1, limit=page_size))
             for raw in page:
                 yield decode(raw)
             if len(page) < page_size:
                 return
             version += len(page)
 
-    def _stream_page(self, txn: Any, prefix: bytes, start: int, limit: int) -> list[bytes]:
+    def _stream_page(self, txn: Any, stream: str, start: int, limit: int) -> list[bytes]:
+        if self._v2 is None:
+            prefix = stream.encode() + b"\x00"
+            first = prefix + pack_u64(start)
+        else:  # format 2's index is keyed by the stream's id, looked up in the same transaction
+            stream_id = self._v2.stream_id(txn, stream)
+            if stream_id is None:
+                return []
+            prefix = stream_id.to_bytes(4, "big")
+            first = prefix + start.to_bytes(4, "big")
         cursor = txn.cursor(db=self._dbs["streams"])
         seq_keys: list[bytes] = []
-        if cursor.set_range(prefix + pack_u64(start)):
+        if cursor.set_range(first):
             for key, value in cursor:
                 if not key.startswith(prefix) or len(seq_keys) >= limit:
                     break
@@ -352,7 +400,9 @@ class LmdbLog:
         missing = [unpack_u64(k) for k in seq_keys if k not in found]
         if missing:
             raise StorageError(f"{self.path}: stream index points at missing event #{missing[0]}")
-        return [found[k] for k in seq_keys]
+        if self._v2 is None:
+            return [found[k] for k in seq_keys]
+        return [raw for _, raw in self._v2.render_run(txn, ((k, found[k]) for k in seq_keys))]
 
     def read_all(
         self, *, after_seq: int = 0, tags: Collection[str] | None = None, page_size: int = 4096
@@ -381,7 +431,10 @@ class LmdbLog:
         cursor = txn.cursor(db=self._dbs["events"])
         if not cursor.set_range(pack_u64(start)):
             return []
-        return list(islice(cursor.iternext(keys=False, values=True), limit))
+        if self._v2 is None:
+            return list(islice(cursor.iternext(keys=False, values=True), limit))
+        rows = islice(cursor.iternext(keys=True, values=True), limit)
+        return [raw for _, raw in self._v2.render_run(txn, rows)]
 
     def streams(self, prefix: str = "") -> Iterator[str]:
         """Stream names starting with ``prefix``, sorted."""
@@ -415,7 +468,10 @@ class LmdbLog:
             for raw in page:
                 header = decode_header(raw)
                 tags[header.tag] += 1
-                _count_parts(parts, raw, header)
+                if self._v2 is None:
+                    _count_parts(parts, raw, header)
+        if self._v2 is not None:
+            parts = self._read(self._v2.stored_parts)
         heads = self._read(lambda txn: txn.stat(self._dbs["heads"])["entries"])
         data = self.path / "data.mdb"
         return LogStats(
@@ -455,7 +511,7 @@ class LmdbLog:
                 for key, value in txn.cursor(db=self._dbs[name]):
                     yield bytes(key), bytes(value)
 
-            yield rows
+            yield rows if self._v2 is None else partial(format1_rows, self._v2, txn, rows)
 
 
 _ENVELOPE_FIELDS = ("seq", "stream", "stream_version", "identity", "tag", "schema_version", "recorded_at")
@@ -511,7 +567,12 @@ def _check_ours(path: Path) -> None:
         )
 
 
-_TREES = (b"events", b"streams", b"heads", b"identities", b"meta")
+_TREES = (b"events", b"streams", b"heads", b"identities", b"meta", b"names", b"times")
+
+
+def holds_polygon_log(path: Path) -> bool:
+    """``path`` is a folder holding a Polygon log (read without writing anything there)."""
+    return path.is_dir() and (path / "data.mdb").exists() and _holds_format(path)
 
 
 def _holds_format(path: Path) -> bool:

@@ -113,7 +113,7 @@ def _verify(rows: Rows) -> VerifyReport:
         _check_streams(rows, records)
         _check_heads(rows, heads)
         _check_identities(rows, records)
-    except _Problem as problem:
+    except (_Problem, DecodeError) as problem:  # a format-2 log's rows raise DecodeError as they render
         return VerifyReport(events=len(records), streams=len(heads), problem=str(problem))
     return VerifyReport(events=len(records), streams=len(heads))
 

@@ -161,7 +161,20 @@ def build_reduced(
     folded. Equal to :func:`build` for every report but the one that shows each repeat
     (:func:`conversation_rows` gives those).
     """
-    state = build(run_id, head)
+    return extend_reduced(RunRecord(run_id=run_id), head, conversations)
+
+
+def extend_reduced(
+    state: RunRecord, head: Iterable[Envelope], conversations: Iterable[Iterable[Envelope]]
+) -> RunRecord:
+    """Fold more of a run into a reduced state, as :func:`build_reduced` folds all of it.
+
+    Equal to folding everything afresh when no call reduced in ``state`` gets new scores
+    (checks or judge repeats) here and no rubric is new: a pass is reduced whole, with the
+    rubrics known then (``polygon.app.snapshots`` rebuilds instead when that could differ).
+    """
+    for env in head:
+        state = apply(state, env)
     for stream in conversations:
         touched: set[str] = set()
         for env in stream:

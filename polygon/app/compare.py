@@ -6,12 +6,12 @@ demand.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from polygon.app.replay import load_conversation
-from polygon.app.report import run_streams
+from polygon.app.snapshots import fold_run
 from polygon.errors import UserInputError
-from polygon.events import Envelope, EventLog
+from polygon.events import EventLog
 from polygon.events.families import PromptLinted
 from polygon.events.streams import lint_stream
 from polygon.projections import probes as probe_fold
@@ -123,18 +123,9 @@ def _mixed(sides: list[Side], rows: dict[str, list[ConversationVerdict]]) -> lis
 
 
 def _fold(log: EventLog, run_id: str) -> tuple[RunRecord, probe_fold.ProbeTable]:
-    """Verdicts and probe answers of a run, in one read, one conversation at a time."""
-    table = probe_fold.ProbeTable()
-
-    def tapped(events: Iterable[Envelope]) -> Iterator[Envelope]:
-        nonlocal table
-        for env in events:
-            table = probe_fold.apply(table, env)
-            yield env
-
-    head, conversations = run_streams(log, run_id)
-    state = verdict_fold.build_reduced(run_id, tapped(head), (tapped(c) for c in conversations))
-    return state, table
+    """Verdicts and probe answers of a run, in one read (or from its snapshot)."""
+    fold = fold_run(log, run_id)
+    return fold.verdicts, fold.probes
 
 
 class _Views(Mapping[str, ConversationView]):

@@ -108,6 +108,9 @@ def compact_log(
     leaves no log at ``out`` that looks whole. A log a run is writing is refused (the copy
     would silently cut that run), and a sweep whose points include a dropped run is dropped
     with it (its leaderboard and resume would name a run that is gone).
+
+    Snapshots (``<log>/snapshots``) stay behind: the copy's positions differ, so views of
+    it fold afresh and snapshot it again.
     """
     from polygon.events.streams import conversation_stream, labels_stream, run_stream, sweep_stream
 
@@ -131,6 +134,58 @@ def compact_log(
             shutil.rmtree(temp, ignore_errors=True)
             raise
     return Compacted(kept, dropped, sweeps, damaged)
+
+
+class Upgraded(msgspec.Struct, frozen=True):
+    """What ``log upgrade`` did: every event copied, then read back equal."""
+
+    events: int
+    bytes_before: int
+    bytes_after: int
+
+
+def upgrade_log(src: Path, out: Path) -> Upgraded:
+    """A format-2 copy of the format-1 log at ``src``, written to ``out`` and verified.
+
+    The copy is the compaction copy with nothing dropped (same sequence numbers, streams,
+    identities, payload bytes and times), then every event of both logs is decoded and
+    compared; any difference removes the copy. The source is never written.
+    """
+    from polygon.events.lmdb_log import FORMAT_VERSION, holds_polygon_log
+
+    if not holds_polygon_log(src):
+        raise UserInputError(f"{src}: no Polygon event log there (nothing to upgrade)")
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UserInputError(f"{out} already exists; upgrade writes a new log into a new or empty folder")
+    with open_log(src, readonly=True) as log:
+        if log.format >= FORMAT_VERSION:
+            raise UserInputError(f"{src}: the log is already format {log.format}; nothing to upgrade")
+        compact_log(log, [], out)
+        try:
+            count = _compare_all(log, out)
+        except BaseException:
+            shutil.rmtree(out, ignore_errors=True)
+            raise
+    return Upgraded(count, _disk_bytes(src), _disk_bytes(out))
+
+
+def _compare_all(log: LmdbLog, out: Path) -> int:
+    """Every event of ``log`` and of the copy at ``out`` decodes to the same envelope."""
+    count = 0
+    with LmdbLog(out, readonly=True) as copy:
+        theirs = copy.read_all()
+        for mine in log.read_all():
+            other = next(theirs, None)
+            if other != mine:
+                raise UserInputError(f"the upgraded copy differs at event #{mine.seq}; nothing was written")
+            count += 1
+        if next(theirs, None) is not None:
+            raise UserInputError("the upgraded copy holds more events than the log; nothing was written")
+    return count
+
+
+def _disk_bytes(path: Path) -> int:
+    return (path / "data.mdb").stat().st_size
 
 
 def _remove_stale(out: Path) -> None:
@@ -261,6 +316,12 @@ def verify_log(log: EventLog) -> VerifyReport:
             streams=report.streams,
             problem=f"{stream} is not whole: {damage} (`polygon log compact --drop-damaged` repairs it)",
         )
+    from polygon.app.snapshots import snapshots_for, verify_snapshots
+
+    with snapshots_for(log, create=False) as store:
+        _kept, damaged = verify_snapshots(log, store)
+    if damaged:
+        return VerifyReport(events=report.events, streams=report.streams, problem=damaged)
     return report
 
 

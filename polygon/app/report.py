@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from polygon.app.snapshots import fold_run
 from polygon.errors import UnknownIdError
 from polygon.events import Envelope, EventLog
 from polygon.events.families import ConversationStarted
@@ -22,7 +23,7 @@ from polygon.projections.report import (
     render_text,
     state_of,
 )
-from polygon.projections.verdicts import ConversationVerdict, RunRecord, build_reduced, conversation_rows
+from polygon.projections.verdicts import ConversationVerdict, RunRecord, conversation_rows
 
 
 def run_streams(log: EventLog, run_id: str) -> tuple[Iterator[Envelope], Iterator[Iterator[Envelope]]]:
@@ -42,8 +43,11 @@ def run_events(log: EventLog, run_id: str) -> Iterator[Envelope]:
 
 
 def load_run(log: EventLog, run_id: str) -> RunRecord:
-    """The verdicts projection of a run, one conversation in memory at a time (reduced)."""
-    return build_reduced(run_id, *run_streams(log, run_id))
+    """The verdicts projection of a run, one conversation in memory at a time (reduced).
+
+    From the run's snapshot and the events after it when one fits (:mod:`.snapshots`).
+    """
+    return fold_run(log, run_id).verdicts
 
 
 def probe_answers(log: EventLog, run_id: str, probe_id: str) -> dict[str, str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from polygon.languages import CallerPack
+from polygon.languages import Language
 from polygon.similarity import sentences, words
 
 DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\.\s?\d{1,2}\.\s?\d{4}\b\.?")
@@ -70,7 +70,7 @@ def has(low: str, phrases: tuple[str, ...]) -> bool:
     return any(p in low for p in phrases)
 
 
-def _act(sentence: str, pack: CallerPack) -> str:
+def _act(sentence: str, pack: Language) -> str:
     low = f" {sentence.lower()} "
     acts = pack.acts
     is_q = "?" in sentence
@@ -106,7 +106,7 @@ def _act(sentence: str, pack: CallerPack) -> str:
     return "filler"
 
 
-def read_turn(text: str, pack: CallerPack) -> Turn:
+def read_turn(text: str, pack: Language) -> Turn:
     """Each sentence of an agent turn with its dialogue act."""
     parts = tuple(Sentence(s, _act(s, pack)) for s in sentences(text) if s.strip())
     reason = has(f" {text.lower()} ", pack.acts.reason)

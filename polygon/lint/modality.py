@@ -10,8 +10,8 @@
 - skips: what the rule says may be left out ("without verifying", "без проверки", "bez
   broja", "… later") and whether it asks to act at once ("immediately", "сразу", "odmah").
 
-Word lists, per language (en, ru, hr); no parser and no model: wrong now and then, always the
-same way, and cheap (a few regular expressions per rule).
+Word lists, per language: each language file's ``lint.rules`` section; no parser and no
+model: wrong now and then, always the same way, and cheap (a few regular expressions per rule).
 """
 
 from __future__ import annotations
@@ -19,13 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import regex
 
+from polygon.lint.lexicon import lexicon
 
-def _each(block: str) -> tuple[str, ...]:
-    """Every word of a block (lines and spaces alike)."""
-    return tuple(block.split())
+if TYPE_CHECKING:
+    from polygon.languages import RuleWords
 
 
 @dataclass(frozen=True)
@@ -53,215 +54,6 @@ class Rule:
     """Widens its own condition ("even if", "даже если", "čak i ako", "whether or not")."""
 
 
-@dataclass(frozen=True)
-class Words:
-    """One language's words for reading rules."""
-
-    imperative: str
-    """A regular expression for an imperative verb form (``""``: use ``verbs``)."""
-    verbs: frozenset[str]
-    """Verbs that open a bare imperative (English has no imperative ending)."""
-    not_verbs: frozenset[str]
-    """Words the imperative ending catches that are no imperative."""
-    should: tuple[str, ...]
-    condition: str
-    """Opens a leading condition clause (up to the first comma)."""
-    before_then: str
-    """``Q <before> P``: what follows names the later action."""
-    after_first: str
-    """``P only after Q``: what follows names what comes first (any rule)."""
-    never_until: str
-    """``never P until/without/before Q``: in a prohibition, what follows comes first."""
-    without: str
-    """``<without> Q``: what follows is left out."""
-    later: str
-    at_once: str
-    even: str
-    skip_words: frozenset[str]
-    """Pronouns and particles between a marker and its verb ("you may *then* …")."""
-    tell: tuple[str, ...]
-    """Stems of verbs that tell the caller something: one action key."""
-    generic: tuple[str, ...] = ()
-    """Keys of verbs too general to pair rules on one shared word ("ask", "check", "use")."""
-    verb_endings: tuple[str, ...] = ()
-    """Endings taken off a verb before its key (aspect and person: upišete / upišite)."""
-    qualifier: str = ""
-    """A situation that limits a rule without a condition clause ("on the same day")."""
-
-
-_EN = Words(
-    imperative="",
-    verbs=frozenset(
-        _each(
-            """
-            ask tell read give send book block unblock quote change reserve offer check confirm
-            verify open close transfer say spell use keep hold end greet collect record escalate
-            refund cancel register note write call connect put take repeat mention share promise
-            explain let answer suggest recommend apply add remove charge issue approve accept refuse
-            reject schedule move update dispatch leave deliver return pass forward file create sell
-            lend release freeze unfreeze provide disclose reveal discuss state name inform remind
-            warn advise direct route look find get make start begin finish stop treat report reply
-            respond request
-            """
-        )
-    ),
-    not_verbs=frozenset(),
-    should=("should", "it is best to", "preferably", "ideally", "try to"),
-    condition=(
-        r"^(?:if|when|whenever|once|after|before|as soon as|for|unless|in case|where)\b[^,]{0,200},\s*"
-    ),
-    before_then=r"\bbefore (?:you |we |they |the caller |anyone )?(?:can |may )?(\p{L}+)",
-    after_first=r"\b(?:only after|only once|only when|only if)\b",
-    never_until=r"\b(?:until|unless|without|before)\b",
-    without=r"\b(?:without|even before|whether or not)\b([^,.;]*)",
-    later=r"\blater\b",
-    at_once=r"\b(?:immediately|right away|at once|straight away|as soon as|straight to)\b",
-    even=r"\b(?:even if|even when|even though|even before|whether or not|regardless)\b",
-    skip_words=frozenset(
-        _each(
-            """
-            you we they it them him her please also then first just still only always ever be to the
-            a an not
-            """
-        )
-    ),
-    tell=(
-        "tell",
-        "say",
-        "read",
-        "quot",
-        "give",
-        "shar",
-        "mention",
-        "disclos",
-        "reveal",
-        "discuss",
-        "inform",
-        "spell",
-    ),
-    qualifier=(
-        r"\b(?:if|when|whenever|once|the same day|on the day|today|at night|on weekends|during|while)\b"
-    ),
-    generic=("tell", "ask", "check", "use", "offer", "make", "get", "keep", "take", "put", "let", "help"),
-)
-
-_RU = Words(
-    imperative=r"\p{L}{3,}(?:йте|ите|ьте)",
-    verbs=frozenset(),
-    not_verbs=frozenset(
-        _each(
-            """
-            можете хотите видите знаете говорите звоните
-            """
-        )
-    ),
-    should=("следует", "стоит", "лучше", "желательно", "рекомендуется"),
-    condition=(
-        r"^(?:если|когда|как только|после того как|прежде чем|перед|для|при|в случае)\b[^,]{0,200},\s*"
-    ),
-    before_then=r"(?<!\w)(?:прежде чем|перед тем как|до того как)\s+(\p{L}+)",
-    after_first=r"(?<!\w)(?:только после|только когда|только если)\b",
-    never_until=r"(?<!\w)(?:пока|без|прежде чем|до того как)\b",
-    without=r"(?<!\w)(?:без|не проверяя|не дожидаясь|не уточняя|даже до)\b([^,.;]*)",
-    later=r"\b(?:позже|потом|после)\b",
-    at_once=r"\b(?:сразу|немедленно|тут же|как только|срочно)\b",
-    even=r"(?<!\w)(?:даже если|даже когда|независимо от)",
-    skip_words=frozenset(
-        _each(
-            """
-            вы его ему ей им их вам себе это сразу всегда обязательно ни
-            """
-        )
-    ),
-    tell=(
-        "назыв",
-        "назов",
-        "назва",
-        "сообщ",
-        "говор",
-        "скаж",
-        "раскры",
-        "раскро",
-        "озвуч",
-        "расска",
-        "упомин",
-        "упомян",
-        "обсужд",
-        "обсуд",
-        "диктуй",
-        "продикт",
-        "переда",
-    ),
-    verb_endings=("йте", "ите", "ьте", "ете", "ать", "ять", "ить", "еть", "уть", "ти", "ть", "ет", "ит"),
-    qualifier=r"(?<!\w)(?:если|когда|как только|в тот же день|ночью|в выходные|во время|пока)(?!\w)",
-    generic=("tell", "спрос", "уточн", "прове", "испол", "предл", "помог"),
-)
-
-_HR = Words(
-    imperative=r"\p{L}{3,}(?:ite|jte|ajte)",
-    verbs=frozenset(),
-    not_verbs=frozenset(
-        _each(
-            """
-            možete želite vidite trebate znate hoćete smijete morate idite
-            """
-        )
-    ),
-    should=("trebate", "treba", "bilo bi dobro", "preporučuje se", "poželjno"),
-    condition=r"^(?:ako|kad|kada|čim|nakon|prije nego|za|u slučaju)\b[^,]{0,200},\s*",
-    before_then=r"(?<!\w)prije nego (?:što )?(\p{L}+)",
-    after_first=r"(?<!\w)(?:tek nakon|tek kad|samo nakon|samo ako)\b",
-    never_until=r"(?<!\w)(?:dok|bez|prije nego)\b",
-    without=r"(?<!\w)(?:bez|čak i prije)\b([^,.;]*)",
-    later=r"\b(?:kasnije|poslije|naknadno)\b",
-    at_once=r"\b(?:odmah|smjesta|čim|hitno)\b",
-    even=r"(?<!\w)(?:čak i ako|čak i kad|bez obzira)",
-    skip_words=frozenset(
-        _each(
-            """
-            vi mu joj im ga ih vam se to odmah uvijek obavezno
-            """
-        )
-    ),
-    tell=(
-        "reci",
-        "rec",
-        "kaž",
-        "dajt",
-        "govor",
-        "otkri",
-        "naved",
-        "spomi",
-        "priopć",
-        "javi",
-        "diktir",
-        "pročit",
-        "ponov",
-    ),
-    verb_endings=(
-        "ajte",
-        "ujte",
-        "ijte",
-        "jte",
-        "ite",
-        "ete",
-        "ate",
-        "iti",
-        "ati",
-        "eti",
-        "uti",
-        "ti",
-        "a",
-        "e",
-        "i",
-    ),
-    qualifier=r"\b(?:ako|kad|kada|čim|istog dana|isti dan|noću|vikendom|tijekom|dok)\b",
-    generic=("tell", "pita", "provj", "koris", "ponud", "pomog"),
-)
-
-WORDS = {"en": _EN, "ru": _RU, "hr": _HR}
-
-
 def read_rule(
     text: str,
     language: str,
@@ -279,7 +71,7 @@ def read_rule(
     the verb that follows it is the action. ``stem`` turns a word into its stem, ``content``
     a stretch of text into the stems of its content words.
     """
-    w = WORDS[language]
+    w = lexicon(language).rules
     main, cond = _split_condition(text, w)
     modality = _modality(text, main, w, must=must, must_not=must_not, allows=allows)
     if not modality:
@@ -301,7 +93,7 @@ def read_rule(
     )
 
 
-def key(verb: str, w: Words, stem: Callable[[str], str]) -> str:
+def key(verb: str, w: RuleWords, stem: Callable[[str], str]) -> str:
     """The action key of a verb: one key for the verbs of telling, else its stem's head."""
     if any(verb.startswith(t) for t in w.tell):
         return "tell"
@@ -311,14 +103,14 @@ def key(verb: str, w: Words, stem: Callable[[str], str]) -> str:
     return stem(verb)[:5]
 
 
-def _split_condition(text: str, w: Words) -> tuple[str, str]:
+def _split_condition(text: str, w: RuleWords) -> tuple[str, str]:
     found = _re(w.condition).match(text.lstrip())
     if not found:
         return text.lstrip(), ""
     return text.lstrip()[found.end() :], found.group()
 
 
-def _modality(text: str, main: str, w: Words, *, must: bool, must_not: bool, allows: bool) -> str:
+def _modality(text: str, main: str, w: RuleWords, *, must: bool, must_not: bool, allows: bool) -> str:
     if must_not:
         return "must_not"
     if allows:
@@ -333,7 +125,7 @@ def _modality(text: str, main: str, w: Words, *, must: bool, must_not: bool, all
 _WORD = regex.compile(r"\p{L}[\p{L}'’-]*")
 
 
-def _imperative(main: str, w: Words) -> str:
+def _imperative(main: str, w: RuleWords) -> str:
     """The verb of a bare imperative opening ``main`` (or, in ru/hr, any imperative form)."""
     words: list[str] = _WORD.findall(main)
     if not words:
@@ -360,7 +152,7 @@ def _re(pattern: str) -> regex.Pattern[str]:
     return regex.compile(pattern)
 
 
-def _verb_after(text: str, at: int, w: Words) -> str:
+def _verb_after(text: str, at: int, w: RuleWords) -> str:
     """The first word after a marker that is no pronoun or particle ("never *read* out")."""
     found: list[str] = _WORD.findall(text[at : at + 80])
     for word in found:
@@ -373,7 +165,7 @@ def _verb_after(text: str, at: int, w: Words) -> str:
 def _order(
     text: str,
     action: str,
-    w: Words,
+    w: RuleWords,
     stem: Callable[[str], str],
     content: Callable[[str], frozenset[str]],
     *,
@@ -391,14 +183,14 @@ def _order(
     return frozenset(), ""
 
 
-def _is_verb(word: str, w: Words) -> bool:
+def _is_verb(word: str, w: RuleWords) -> bool:
     """After "before": a verb ("before you *block*", "before *booking*") or a clause's subject."""
     if w.imperative:  # ru/hr: "прежде чем *записать*", "prije nego *upišete*": always a verb
         return True
     return word in w.verbs or word.endswith("ing")
 
 
-def _skips(text: str, w: Words, content: Callable[[str], frozenset[str]]) -> frozenset[str]:
+def _skips(text: str, w: RuleWords, content: Callable[[str], frozenset[str]]) -> frozenset[str]:
     out: set[str] = set()
     for m in _re(w.without).finditer(text):
         out |= content(m.group(1))

@@ -12,13 +12,17 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
 
 import regex
 
 from polygon.lint import MAX_PARTNERS
-from polygon.lint.lexicon import LEXICONS, Lexicon, words_of
+from polygon.lint.lexicon import code_of, lexicon, words_of
 from polygon.lint.modality import Rule, read_rule
 from polygon.lint.text import Prompt, Unit
+
+if TYPE_CHECKING:
+    from polygon.languages import Lexicon
 
 _CYRILLIC = regex.compile(r"\p{Cyrillic}")
 _HR_LETTERS = regex.compile(r"[čćžšđ]", regex.IGNORECASE)
@@ -26,7 +30,6 @@ _HR_WORDS = frozenset(words_of("je i u se da na za ne što su uvijek nikada moli
 _EN_WORDS = frozenset(words_of("the and you to of a is if for with your are be not"))
 _CODE = regex.compile(r"`[^`\n]*`")
 NO_RULE = Rule(modality="", action="")
-_LANGUAGE_OF = {id(lex): language for language, lex in LEXICONS.items()}
 _WORDS = regex.compile(r"[\p{L}\p{N}_'’-]+")
 
 
@@ -160,7 +163,7 @@ def partners(holders: list[int]) -> list[int]:
 
 def read_prompt(prompt: Prompt, language: str) -> Reading:
     """Read every unit with the language's lexicon."""
-    lex = LEXICONS[language]
+    lex = lexicon(language)
     scan = _Scan(prompt.text, lex)
     units = tuple(_read_unit(prompt, unit, lex, language, scan) for unit in prompt.units)
     counts = Counter(stem for u in units for stem in u.stems)
@@ -263,13 +266,13 @@ def _read_unit(prompt: Prompt, unit: Unit, lex: Lexicon, language: str, scan: _S
 
 def stem(word: str, lex: Lexicon) -> str:
     """A crude stem: a known ending off, then the first six letters."""
-    language = _LANGUAGE_OF.get(id(lex))
+    language = code_of(lex)
     return _stem_in(word, language) if language else _stem(word, lex)
 
 
 @lru_cache(maxsize=1 << 16)
 def _stem_in(word: str, language: str) -> str:
-    return _stem(word, LEXICONS[language])
+    return _stem(word, lexicon(language))
 
 
 def _stem(word: str, lex: Lexicon) -> str:

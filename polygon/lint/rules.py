@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from polygon.events.families import LintMark
 from polygon.lint import TierReading
-from polygon.lint.lexicon import LEXICONS
+from polygon.lint.lexicon import lexicon
 from polygon.lint.reading import Reading, UnitReading, partners, stem
 
 RULES_MODEL = "polygon-rules/3"
@@ -328,7 +328,7 @@ def _both(
 
 def _shown(reading: Reading, u: UnitReading, stems: frozenset[str], most: int) -> str:
     """The shared objects as the author wrote them in ``u`` (not as crude stems)."""
-    lex = LEXICONS[reading.language]
+    lex = lexicon(reading.language)
     words: dict[str, str] = {}
     for w in reading.prompt.unit_words(u.unit):
         s = stem(w.text, lex)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from polygon.languages import caller_pack
+from polygon.languages import caller_language
 from polygon.languages.acts import read_turn
 from polygon.similarity import sentences, words
 from polygon.suite.schema import ProbeSpec
@@ -116,7 +116,7 @@ def reason_for_refusal(view: ConversationView) -> Answer:
     used") is not one. It has a reason when its turn says why.
     """
     persona = view.started.persona if view.started else None
-    pack = caller_pack(persona.language if persona else "en")
+    pack = caller_language(persona.language if persona else "en")
     read = [(t, read_turn(t.agent_text or "", pack)) for t in view.turns]
     refusals = [(t, turn) for t, turn in read if "refusal" in turn.acts]
     if not refusals:

@@ -17,17 +17,9 @@ from functools import cache
 
 from num2words import num2words
 
-_LANGS = {"en": "en", "ru": "ru", "hr": "sr"}
-_EXTRA_WORDS = {
-    "oh": "0",
-    "одна": "1",
-    "две": "2",
-    "jedna": "1",
-    "jedno": "1",
-    "dvije": "2",
-    "dvoje": "2",
-}
-"""Spoken forms num2words does not give: English "oh" for zero, feminine and neuter forms."""
+from polygon import languages as _languages
+from polygon.languages import LANGUAGES
+
 _MAX_WORDS = 5
 """The longest number-word phrase read as one number ("four hundred and fifty six")."""
 _TOKEN = re.compile(r"\d+|[^\W\d_]+|\S", re.UNICODE)
@@ -53,11 +45,17 @@ class Hit:
 
 @cache
 def number_words() -> dict[tuple[str, ...], str]:
-    """Spoken number (as a word tuple) → its digits, 0–999, in every supported language."""
-    out: dict[tuple[str, ...], str] = {(w,): d for w, d in _EXTRA_WORDS.items()}
-    for lang in _LANGS.values():
+    """Spoken number (as a word tuple) → its digits, 0–999, in every supported language.
+
+    The words are num2words' in the language each language file names, plus the file's own
+    (``spoken.number_words``: forms num2words does not give, English "oh" for zero, feminine
+    and neuter forms).
+    """
+    files = [_languages.load_language(code) for code in LANGUAGES]
+    out: dict[tuple[str, ...], str] = {(w,): str(n) for f in files for w, n in f.spoken.number_words.items()}
+    for f in files:
         for n in range(1000):
-            spoken = num2words(n, lang=lang).lower().replace("-", " ")
+            spoken = num2words(n, lang=f.num2words).lower().replace("-", " ")
             for form in {spoken, spoken.replace(" and ", " ")}:
                 out.setdefault(tuple(form.split()), str(n))
     return out

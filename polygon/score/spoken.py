@@ -11,50 +11,47 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
+from polygon import languages as _languages
+from polygon.languages import LANGUAGES
 from polygon.score.detectors import digit_runs
 
 MIN_DIGITS = 5
 """Shorter numbers (a count, an hour, a house number) are too common to call invented."""
-_MONTHS = {
-    name: i + 1
-    for i, names in enumerate(
-        (
-            ("january", "jan", "январь", "января", "siječanj", "siječnja"),
-            ("february", "feb", "февраль", "февраля", "veljača", "veljače"),
-            ("march", "mar", "март", "марта", "ožujak", "ožujka"),
-            ("april", "apr", "апрель", "апреля", "travanj", "travnja"),
-            ("may", "май", "мая", "svibanj", "svibnja"),
-            ("june", "jun", "июнь", "июня", "lipanj", "lipnja"),
-            ("july", "jul", "июль", "июля", "srpanj", "srpnja"),
-            ("august", "aug", "август", "августа", "kolovoz", "kolovoza"),
-            ("september", "sep", "sept", "сентябрь", "сентября", "rujan", "rujna"),
-            ("october", "oct", "октябрь", "октября", "listopad", "listopada"),
-            ("november", "nov", "ноябрь", "ноября", "studeni", "studenoga", "studenog"),
-            ("december", "dec", "декабрь", "декабря", "prosinac", "prosinca"),
-        )
-    )
-    for name in names
-}
-_MONTH = "(?P<month>" + "|".join(sorted(map(re.escape, _MONTHS), key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th|\.)?"
 _YEAR = r"(?P<year>\d{4})"
-_DATES = [
-    re.compile(rf"\b{_YEAR}[-/.](?P<month>\d{{1,2}})[-/.](?P<day>\d{{1,2}})\b"),
-    re.compile(rf"\b(?P<day>\d{{1,2}})[-/.](?P<month>\d{{1,2}})[-/.]{_YEAR}\b"),
-    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}", re.IGNORECASE),
-    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}", re.IGNORECASE),
-]
-_WEEKDAYS = (
-    ("monday", "понедельник", "ponedjeljak"),
-    ("tuesday", "вторник", "utorak"),
-    ("wednesday", "среда", "srijeda"),
-    ("thursday", "четверг", "četvrtak"),
-    ("friday", "пятница", "petak"),
-    ("saturday", "суббота", "subota"),
-    ("sunday", "воскресенье", "nedjelja"),
-)
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+@cache
+def _months() -> dict[str, int]:
+    """Every way a month is said, in every language (each file's ``spoken.months``) → 1–12."""
+    files = [_languages.load_language(code) for code in LANGUAGES]
+    return {name: i + 1 for f in files for i, names in enumerate(f.spoken.months) for name in names}
+
+
+@cache
+def _dates() -> list[re.Pattern[str]]:
+    """The date shapes: ISO, day-first digits, and the month said as a word, either order."""
+    month = "(?P<month>" + "|".join(sorted(map(re.escape, _months()), key=len, reverse=True)) + r")\.?"
+    return [
+        re.compile(rf"\b{_YEAR}[-/.](?P<month>\d{{1,2}})[-/.](?P<day>\d{{1,2}})\b"),
+        re.compile(rf"\b(?P<day>\d{{1,2}})[-/.](?P<month>\d{{1,2}})[-/.]{_YEAR}\b"),
+        re.compile(rf"\b{_DAY}\s+(?:of\s+)?{month},?\s+{_YEAR}", re.IGNORECASE),
+        re.compile(rf"\b{month}\s+{_DAY},?\s+{_YEAR}", re.IGNORECASE),
+    ]
+
+
+@cache
+def _weekdays() -> dict[str, str]:
+    """A weekday's name in any language → its English name (the one form claims keep)."""
+    english = _languages.load_language("en").spoken.weekdays
+    return {
+        name: english[i]
+        for code in LANGUAGES
+        for i, name in enumerate(_languages.load_language(code).spoken.weekdays)
+    }
 
 
 @dataclass(frozen=True)
@@ -74,7 +71,7 @@ def claims(text: str) -> Claims:
     """The dates, long numbers and weekdays ``text`` states, normalised (value → words said)."""
     dates: dict[str, str] = {}
     rest = text
-    for pattern in _DATES:
+    for pattern in _dates():
         for m in pattern.finditer(rest):
             iso = _iso(m)
             if iso:
@@ -87,7 +84,7 @@ def claims(text: str) -> Claims:
             numbers.setdefault(digits, rest[run.start : run.end])
     days: dict[str, str] = {}
     for w in _WORD.findall(text):
-        day = next((names[0] for names in _WEEKDAYS if w.lower() in names), None)
+        day = _weekdays().get(w.lower())
         if day:
             days.setdefault(day, w)
     return Claims(dates, numbers, days)
@@ -95,7 +92,7 @@ def claims(text: str) -> Claims:
 
 def _iso(m: re.Match[str]) -> str:
     month_text = m.group("month").lower()
-    month = _MONTHS.get(month_text) if not month_text.isdigit() else int(month_text)
+    month = _months().get(month_text) if not month_text.isdigit() else int(month_text)
     day, year = int(m.group("day")), int(m.group("year"))
     if not month or not 1 <= month <= 12 or not 1 <= day <= 31:
         return ""

@@ -162,6 +162,21 @@ class TestLmdbLog(EventLogContract):
         return LmdbLog(path)
 
 
+class TestLmdbLogFormat1(EventLogContract):
+    """The contract on a log created in format 1 (older Polygons' logs stay appendable)."""
+
+    def make(self, path: Path) -> EventLog:
+        return LmdbLog(path, format_version=1)
+
+
+class TestLmdbLogFormat1Durability(EventLogContract):
+    """Format 1 reopened from disk after every append: its ``meta`` keeps it format 1."""
+
+    def make(self, path: Path) -> EventLog:
+        LmdbLog(path, format_version=1).close()
+        return ReopeningLog(path)  # type: ignore[return-value]
+
+
 class ReopeningLog:
     """An LMDB log closed and reopened from disk after every append (refused ones too)."""
 

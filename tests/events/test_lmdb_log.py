@@ -96,9 +96,10 @@ def test_readonly_reader_sees_writes(tmp_path: Path) -> None:
         assert ro.last_seq() == 1
 
 
+@pytest.mark.parametrize("fmt", [1, 2])
 @pytest.mark.parametrize("damage", ["events", "streams", "identities", "heads"])
-def test_verify_finds_damage(tmp_path: Path, damage: str) -> None:
-    with LmdbLog(tmp_path / "log") as log:
+def test_verify_finds_damage(tmp_path: Path, damage: str, fmt: int) -> None:
+    with LmdbLog(tmp_path / "log", format_version=fmt) as log:
         log.append([turn("a", n) for n in range(1, 6)])
     env = lmdb.open(str(tmp_path / "log"), max_dbs=8)
     db = env.open_db(damage.encode())
@@ -117,8 +118,9 @@ def test_verify_finds_damage(tmp_path: Path, damage: str) -> None:
     assert report.problem
 
 
-def test_verify_reports_undecodable_record_with_its_seq(tmp_path: Path) -> None:
-    with LmdbLog(tmp_path / "log") as log:
+@pytest.mark.parametrize("fmt", [1, 2])
+def test_verify_reports_undecodable_record_with_its_seq(tmp_path: Path, fmt: int) -> None:
+    with LmdbLog(tmp_path / "log", format_version=fmt) as log:
         log.append([turn("a", n) for n in range(1, 4)])
     env = lmdb.open(str(tmp_path / "log"), max_dbs=8)
     with env.begin(write=True, db=env.open_db(b"events")) as txn:
@@ -135,7 +137,7 @@ def test_page_reads_refuse_a_future_version_naming_its_seq(tmp_path: Path) -> No
     from polygon.events import FutureVersionError
     from polygon.events.envelope import _RawRecord
 
-    with LmdbLog(tmp_path / "log") as log:
+    with LmdbLog(tmp_path / "log", format_version=1) as log:  # a format-1 record written by hand
         log.append([turn("a", n) for n in range(1, 5)])
         (third,) = [e for e in log.read_all() if e.seq == 3]
     record = _RawRecord(
@@ -157,3 +159,21 @@ def test_page_reads_refuse_a_future_version_naming_its_seq(tmp_path: Path) -> No
         with pytest.raises(FutureVersionError, match="event #3"):
             list(log.read_all())
         assert [e.seq for e in log.read_all(after_seq=3)] == [4]
+
+
+def test_format_2_page_reads_refuse_a_future_version_naming_its_seq(tmp_path: Path) -> None:
+    from polygon.events import FutureVersionError
+    from polygon.events.log_v2 import HEADER
+
+    with LmdbLog(tmp_path / "log") as log:
+        assert log.format == 2
+        log.append([turn("a", n) for n in range(1, 5)])
+    env = lmdb.open(str(tmp_path / "log"), max_dbs=8)
+    with env.begin(write=True, db=env.open_db(b"events")) as txn:
+        stored = bytes(txn.get(pack_u64(3)))
+        fields = list(HEADER.unpack_from(stored))
+        fields[3] = 99  # the schema version
+        txn.put(pack_u64(3), HEADER.pack(*fields) + stored[HEADER.size :])
+    env.close()
+    with LmdbLog(tmp_path / "log", readonly=True) as log, pytest.raises(FutureVersionError, match="event #3"):
+        list(log.read_all())

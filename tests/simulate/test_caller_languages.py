@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from polygon.events.families import PersonaSnapshot
-from polygon.languages import CALLER_TYPES, LANGUAGES, CallerPack, caller_pack
+from polygon.languages import CALLER_TYPES, LANGUAGES, Language, caller_language
 from polygon.languages.acts import read_turn
 from polygon.simulate.callers.scripted import ScriptedCaller
 
@@ -24,9 +24,9 @@ def _blanks(template: str) -> set[str]:
 
 
 def test_every_language_has_the_same_fields_and_blanks() -> None:
-    english = caller_pack("en")
+    english = caller_language("en")
     for code in LANGUAGES:
-        pack = caller_pack(code)
+        pack = caller_language(code)
         assert pack.code == code
         for field, template in english.say.model_dump().items():
             theirs = getattr(pack.say, field)
@@ -45,8 +45,8 @@ def test_the_files_are_the_package_data_the_loader_reads() -> None:
 
     for code in LANGUAGES:
         raw = yaml.safe_load(resources.files("polygon.languages").joinpath(f"{code}.yaml").read_text("utf-8"))
-        assert CallerPack.model_validate(raw).code == code
-    assert caller_pack("de").code == "en"  # a language without a file falls back to English
+        assert Language.model_validate(raw).code == code
+    assert caller_language("de").code == "en"  # a language without a file falls back to English
 
 
 CALLS = {
@@ -131,5 +131,5 @@ def test_a_caller_answers_each_question_in_its_language(language: str, kind: str
     ],
 )
 def test_dialogue_acts_in_each_language(language: str, sentence: str, act: str) -> None:
-    turn = read_turn(sentence, caller_pack(language))
+    turn = read_turn(sentence, caller_language(language))
     assert [s.act for s in turn.sentences] == [act], turn

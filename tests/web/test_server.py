@@ -140,3 +140,22 @@ def test_the_run_page_filters_calls_by_a_probe_answer_and_links_pairs(tmp_path: 
     assert pairs and all(a.startswith("rone.v1.") and b.startswith("rone.v2.") for a, b in pairs)
     assert all(a.endswith(".0") and a.split(".")[2] == b.split(".")[2] for a, b in pairs)
     assert client.get(f"/pair?a={pairs[0][0]}&b={pairs[0][1]}").status_code == 200
+
+
+def test_the_run_page_shares_the_cli_snapshot_and_shows_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from polygon.app import snapshots
+
+    log = tmp_path / "log"
+    _run(log, "rone")
+    monkeypatch.setenv("POLYGON_SNAPSHOTS", "0")
+    with _client(web.make_app(log)) as client:  # the lifespan closes the log after
+        plain = client.get("/runs/rone").text
+    assert not (log / "snapshots").exists()
+    monkeypatch.setenv("POLYGON_SNAPSHOTS", "1")
+    assert CliRunner().invoke(cli, ["--log", str(log), "report", "rone"]).exit_code == 0
+    # the page starts from the snapshot the CLI's report saved: it never folds the run
+    monkeypatch.setattr(snapshots, "_folded", lambda *a: pytest.fail("the page folded the run afresh"))
+    with _client(web.make_app(log)) as client:
+        assert client.get("/runs/rone").text == plain

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 
 from polygon.events.families import PersonaSnapshot
-from polygon.languages import CallerPack, caller_pack
+from polygon.languages import Language, caller_language
 from polygon.languages.acts import Turn, read_turn
 from polygon.simulate.callers import Utterance
 from polygon.simulate.callers.understanding import (
@@ -74,7 +74,7 @@ class ScriptedCaller:
     def __init__(self, persona: PersonaSnapshot, seed: int) -> None:
         self.persona = persona
         self.seed = seed
-        self.pack: CallerPack = caller_pack(persona.language)
+        self.pack: Language = caller_language(persona.language)
         self.manner = self.pack.manner(persona.type)
         self.goal = persona.goal.strip().rstrip(".")
         self._s = _State()
@@ -336,7 +336,7 @@ class ScriptedCaller:
         return Utterance(text, out.intent, out.ends_call)
 
 
-def spoken_label(key: str, pack: CallerPack) -> str:
+def spoken_label(key: str, pack: Language) -> str:
     """How a fact key is said: its words, abbreviations spelled out ("policy_no" → "policy number")."""
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", key)
     tokens = [w for w in re.split(r"[\W_]+", spaced.lower()) if w]

@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from polygon.languages import CallerPack, caller_pack
+from polygon.languages import Language, caller_language
 from polygon.languages.acts import CODE as _CODE
 from polygon.languages.acts import DATE as _DATE
 from polygon.languages.acts import NUMBER as _NUMBER
@@ -48,7 +48,7 @@ def _stem(word: str, size: int = 5) -> str:
 # -- concepts -------------------------------------------------------------------------
 
 
-def _concepts_of(tokens: tuple[str, ...], pack: CallerPack) -> frozenset[str]:
+def _concepts_of(tokens: tuple[str, ...], pack: Language) -> frozenset[str]:
     out = set()
     for token in tokens:
         for concept, marks in pack.understand.concepts.items():
@@ -63,14 +63,14 @@ def _key_tokens(key: str) -> tuple[str, ...]:
     return tuple(w for w in re.split(r"[\W_]+", spaced.lower()) if w)
 
 
-def key_concepts(key: str, pack: CallerPack) -> frozenset[str]:
+def key_concepts(key: str, pack: Language) -> frozenset[str]:
     """What a fact key is about: its words' concepts ("card_last4" → last4; "guest" → name).
 
     A key is read in its persona's language and in English (suites often name keys in
     English whatever the language of the call).
     """
     tokens = _key_tokens(key)
-    english = caller_pack("en")
+    english = caller_language("en")
     found = set(_concepts_of(tokens, pack)) | set(_concepts_of(tokens, english))
     persons = pack.understand.person_nouns | english.understand.person_nouns
     if {"last", "four"} <= set(tokens) or "last4" in tokens:
@@ -84,13 +84,13 @@ def key_concepts(key: str, pack: CallerPack) -> frozenset[str]:
     return frozenset(found)
 
 
-def key_stems(key: str, pack: CallerPack) -> frozenset[str]:
+def key_stems(key: str, pack: Language) -> frozenset[str]:
     """The stems of a fact key's words."""
     size = pack.understand.stem
     return frozenset(_stem(w, size) for w in _key_tokens(key) if len(w) > 1)
 
 
-def content(text: str, pack: CallerPack) -> set[str]:
+def content(text: str, pack: Language) -> set[str]:
     """The stems of a text's words that carry meaning (no stop words, no one-letter ones)."""
     return set(_content(text, pack.stop_words, pack.understand.stem))
 
@@ -108,7 +108,7 @@ def _roots(stems: set[str]) -> set[str]:
     return {w[:-1] if len(w) > 3 and w[-1] in _ENDINGS else w for w in stems}
 
 
-def in_goal(value: str, goal: str, pack: CallerPack) -> bool:
+def in_goal(value: str, goal: str, pack: Language) -> bool:
     """The goal spells this fact out ("medium veggie" in "order a medium veggie pizza")."""
     said = _roots(content(value, pack))
     return bool(said) and said <= _roots(content(goal, pack))
@@ -117,7 +117,7 @@ def in_goal(value: str, goal: str, pack: CallerPack) -> bool:
 # -- which fact a question asks for -------------------------------------------------------
 
 
-def asked(question: str, facts: Mapping[str, str], goal: str, pack: CallerPack) -> tuple[str, bool]:
+def asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -> tuple[str, bool]:
     """(key, named): the fact asked for, and whether the question names it.
 
     Named: by its key's concepts or words, or a question word for its shape — not only by
@@ -167,7 +167,7 @@ def _shape_concepts(value: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def asks_something(sentence: str, pack: CallerPack) -> bool:
+def asks_something(sentence: str, pack: Language) -> bool:
     """A question that asks the caller for information (not "anything else?")."""
     low = sentence.lower()
     return bool(set(words(sentence)) & pack.wh_words) or has(low, pack.acts.asks)
@@ -229,7 +229,7 @@ def _addressed(text: str) -> list[str]:
     return out
 
 
-def misheard(agent_text: str, facts: Mapping[str, str], pack: CallerPack) -> list[Misheard]:
+def misheard(agent_text: str, facts: Mapping[str, str], pack: Language) -> list[Misheard]:
     """Values the agent read back that differ from a fact of the same kind.
 
     Only what the agent states, offers or asks to confirm is a read-back: an open question
@@ -270,7 +270,7 @@ def _single(parts: tuple[tuple[str, str, str], ...]) -> list[tuple[str, str, str
     return [p for p in parts if kinds.count(p[0]) == 1]
 
 
-def _single_days(sentence: str, pack: CallerPack) -> list[str]:
+def _single_days(sentence: str, pack: Language) -> list[str]:
     days = {w for w in words(sentence) if w in pack.weekdays}
     return list(days) if len(days) == 1 else []
 
@@ -292,7 +292,7 @@ def _wrong_value(value: str, said: tuple[tuple[str, str, str], ...], everything:
 # -- outcomes --------------------------------------------------------------------------------
 
 
-def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: CallerPack) -> bool:
+def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> bool:
     """The agent reports the caller's goal taken care of (an outcome report, not a question).
 
     Either an outcome report ("done", "all set", "gotovo", "готово"…) about what the goal
@@ -310,7 +310,7 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: CallerPack) -
     return False
 
 
-def refuses_goal(turn: Turn, goal: str, pack: CallerPack) -> bool:
+def refuses_goal(turn: Turn, goal: str, pack: Language) -> bool:
     """A refusal that is about what the caller came for (or the only thing said)."""
     refusals = turn.of("refusal")
     return bool(refusals) and any(content(r, pack) & content(goal, pack) for r in refusals)

@@ -1,0 +1,241 @@
+"""A run's fold from its snapshot and the events after it, shared by every view of a run.
+
+``report`` (every format), ``compare`` and the web UI's run and compare pages fold a run
+into its verdicts (reduced, :func:`polygon.projections.verdicts.build_reduced`) and its
+probe answers. Folding a big run reads every one of its events; a snapshot keeps that
+state with the log position it was folded to, so the next view reads only the events
+after it and saves the state again.
+
+A snapshot is never trusted blindly: one of another projection version, of another log (the
+event at its position is not the one it names), past the log's end, or damaged is ignored
+and the run is folded afresh. Where the events after a snapshot could fold differently
+than a fresh fold would (new scores for a call already reduced, a new rubric), the run is
+folded afresh too: a view with a snapshot is byte-identical to one without.
+
+``POLYGON_SNAPSHOTS=0`` switches them off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable, Iterator
+
+import msgspec
+
+from polygon.errors import UnknownIdError
+from polygon.events import Envelope, EventLog, LmdbLog
+from polygon.events.errors import StorageError
+from polygon.events.families import CheckRecorded, JudgeScored, RubricRecorded
+from polygon.events.snapshots import (
+    SNAPSHOT_DIR,
+    LmdbSnapshots,
+    NullSnapshots,
+    Snapshot,
+    SnapshotStore,
+)
+from polygon.events.streams import run_conversations, run_stream
+from polygon.projections import probes as probe_fold
+from polygon.projections import verdicts as verdict_fold
+from polygon.projections.probes import ProbeTable
+from polygon.projections.verdicts import RunRecord
+
+PROJECTION = "run"
+"""The run's verdicts (reduced) and probe answers, folded in one read."""
+VERSION = f"verdicts-{verdict_fold.VERSION}.probes-{probe_fold.VERSION}.1"
+"""Changes with either projection's version, or with this module's encoding (the last part)."""
+SWITCH = "POLYGON_SNAPSHOTS"
+RESAVE_AFTER = 50_000
+"""Events of other runs read past a snapshot before it is saved again at the log's end."""
+
+
+class RunFold(msgspec.Struct, kw_only=True):
+    """What every view of a run starts from."""
+
+    verdicts: RunRecord
+    probes: ProbeTable
+
+
+_ENCODER = msgspec.msgpack.Encoder()
+_DECODER = msgspec.msgpack.Decoder(RunFold)
+
+
+def enabled(env: dict[str, str] | os._Environ[str] = os.environ) -> bool:
+    """Snapshots are on unless ``POLYGON_SNAPSHOTS`` is ``0`` (or ``off``, ``no``, ``false``)."""
+    return env.get(SWITCH, "1").strip().lower() not in {"0", "off", "no", "false"}
+
+
+@contextlib.contextmanager
+def snapshots_for(log: EventLog, *, create: bool = True) -> Iterator[SnapshotStore]:
+    """The store beside ``log``.
+
+    Null when switched off, for a log in memory, or where the folder cannot hold them (a
+    log on a read-only disk still folds, every time). Without ``create``, only snapshots
+    already there (a check leaves no folder behind).
+    """
+    store: SnapshotStore = NullSnapshots()
+    if enabled() and isinstance(log, LmdbLog) and (create or (log.path / SNAPSHOT_DIR).is_dir()):
+        with contextlib.suppress(StorageError):
+            store = LmdbSnapshots(log.path / SNAPSHOT_DIR)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def fold_run(log: EventLog, run_id: str, store: SnapshotStore | None = None) -> RunFold:
+    """The run folded to the log's end: from its snapshot when one fits, saved again after."""
+    if store is None:
+        with snapshots_for(log) as beside:
+            return fold_run(log, run_id, beside)
+    if not log.stream_length(run_stream(run_id)):
+        raise UnknownIdError(f"no run {run_id!r} in the log")
+    position = log.last_seq()
+    snapshot = store.load(PROJECTION, run_id)
+    resumed = _resumed(log, run_id, snapshot, position) if snapshot is not None else None
+    if resumed is None:
+        fold = _folded(log, run_id, position)
+    else:
+        fold, mine, read = resumed
+        if not mine and read < RESAVE_AFTER:
+            return fold  # nothing of this run is new: saving would buy little for its writing
+    with contextlib.suppress(StorageError):  # a view works without its snapshot
+        store.save(
+            Snapshot(
+                projection=PROJECTION,
+                version=VERSION,
+                subject=run_id,
+                position=position,
+                anchor=anchor(log, position),
+                state=_ENCODER.encode(fold),
+            )
+        )
+    return fold
+
+
+def anchor(log: EventLog, position: int) -> str:
+    """The identity of the event at ``position`` ("" when there is none)."""
+    return next((env.identity for env in log.read_all(after_seq=position - 1, page_size=1)), "")
+
+
+def why_unfit(log: EventLog, snapshot: Snapshot, position: int | None = None) -> str:
+    """Why ``snapshot`` cannot stand for its run's fold in ``log`` ("" when it can)."""
+    position = log.last_seq() if position is None else position
+    if snapshot.projection != PROJECTION or snapshot.version != VERSION:
+        return f"it is of {snapshot.projection} {snapshot.version}, not {PROJECTION} {VERSION}"
+    if snapshot.position > position or snapshot.position < 1:
+        return f"its position {snapshot.position} is past the log's end ({position})"
+    if anchor(log, snapshot.position) != snapshot.anchor:
+        return f"the event at its position {snapshot.position} is not the one it was folded to"
+    return ""
+
+
+def _folded(log: EventLog, run_id: str, position: int) -> RunFold:
+    """Every event of the run up to ``position``: the run stream, then each call's stream."""
+    mine = run_stream(run_id)
+    calls = (log.read_stream(s) for s in log.streams(run_conversations(run_id)))
+    head = _upto(log.read_stream(mine), position)
+    return _extend(_empty(run_id), head, (_upto(c, position) for c in calls))
+
+
+def _resumed(
+    log: EventLog, run_id: str, snapshot: Snapshot, position: int
+) -> tuple[RunFold, int, int] | None:
+    """The snapshot's state with the events after it; None when the snapshot must not be used.
+
+    With it, how many of those events were the run's, and how many were read.
+    """
+    if why_unfit(log, snapshot, position):
+        return None
+    try:
+        fold = _DECODER.decode(snapshot.state)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    head, calls, read = _after(log, run_id, snapshot.position, position)
+    if not _extends_cleanly(fold.verdicts, head, calls):
+        return None
+    mine = len(head) + sum(len(c) for c in calls.values())
+    return _extend(fold, head, calls.values()), mine, read
+
+
+def _after(
+    log: EventLog, run_id: str, after: int, position: int
+) -> tuple[list[Envelope], dict[str, list[Envelope]], int]:
+    """The run's events in ``(after, position]``, and how many events that range holds.
+
+    Its own stream's, and each call's by stream in name order, as a fresh fold reads them.
+    """
+    mine, prefix = run_stream(run_id), run_conversations(run_id)
+    head: list[Envelope] = []
+    calls: dict[str, list[Envelope]] = {}
+    for env in log.read_all(after_seq=after):
+        if env.seq > position:
+            break
+        if env.stream == mine:
+            head.append(env)
+        elif env.stream.startswith(prefix):
+            calls.setdefault(env.stream, []).append(env)
+    return head, dict(sorted(calls.items())), max(0, position - after)
+
+
+def _extends_cleanly(state: RunRecord, head: list[Envelope], calls: dict[str, list[Envelope]]) -> bool:
+    """Folding these onto ``state`` gives what a fresh fold gives.
+
+    Not so when a rubric is new (a pass reduced without it may have failed for want of it),
+    or when a call already in the state gets scores (its passes were reduced without them).
+    """
+    if any(isinstance(env.payload, RubricRecorded) for env in head):
+        return False
+    for events in calls.values():
+        for env in events:
+            p = env.payload
+            if isinstance(p, JudgeScored | CheckRecorded) and p.conversation_id in state.conversations:
+                return False
+    return True
+
+
+def _extend(fold: RunFold, head: Iterable[Envelope], calls: Iterable[Iterable[Envelope]]) -> RunFold:
+    """Fold ``head`` and ``calls`` into both projections, in one read."""
+    table = fold.probes
+
+    def tapped(events: Iterable[Envelope]) -> Iterator[Envelope]:
+        nonlocal table
+        for env in events:
+            table = probe_fold.apply(table, env)
+            yield env
+
+    state = verdict_fold.extend_reduced(fold.verdicts, tapped(head), (tapped(c) for c in calls))
+    return RunFold(verdicts=state, probes=table)
+
+
+def _empty(run_id: str) -> RunFold:
+    return RunFold(verdicts=RunRecord(run_id=run_id), probes=ProbeTable())
+
+
+def _upto(events: Iterable[Envelope], position: int) -> Iterator[Envelope]:
+    """Events up to ``position``: what a writer appends meanwhile is left to the next view."""
+    for env in events:
+        if env.seq > position:
+            return
+        yield env
+
+
+def verify_snapshots(log: EventLog, store: SnapshotStore) -> tuple[int, str | None]:
+    """How many snapshots are kept, and the first damaged one.
+
+    A stale one (an older version, a log that moved on or was replaced) is no problem: it
+    is ignored, and the next view replaces it. Damaged means its bytes do not match their
+    hash, or a snapshot that fits the log does not decode.
+    """
+    count = 0
+    for key, found in store.entries():
+        count += 1
+        subject = key.split("\x00")[1] if "\x00" in key else key
+        if isinstance(found, Snapshot) and not why_unfit(log, found):
+            try:
+                _DECODER.decode(found.state)
+            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                found = f"its state does not decode ({exc})"
+        if isinstance(found, str):
+            return count, f"the snapshot of {subject} is damaged: {found} (views ignore it and fold the log)"
+    return count, None

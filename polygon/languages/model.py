@@ -1,0 +1,330 @@
+"""The shape of a language file, validated on load, and the one loader.
+
+Each section is what one reader needs: the caller (``understand``, ``acts``, ``labels``,
+``say``, ``types``, ``small_talk``), speech-recognition noise (``noise``) and ``polygon
+lint``'s rules tier (``lint``). Every file has every section, so a language is either whole
+or fails to load.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from typing import Annotated, Any
+
+import regex
+import yaml
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
+
+from polygon.errors import PolygonError
+from polygon.languages import CALLER_TYPES, LANGUAGES
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader where PyYAML has it (several times faster), else the pure-Python one."""
+
+
+def _split(value: Any) -> Any:
+    """A block of words written as one string ("a an the …") is its words."""
+    return value.split() if isinstance(value, str) else value
+
+
+Words = Annotated[frozenset[str], BeforeValidator(_split)]
+"""A set of words, written in a file as a list or as one block of text."""
+
+
+def _compiles(pattern: str) -> str:
+    try:
+        regex.compile(pattern)
+    except regex.error as exc:  # a broken pattern fails the load, not the first lint
+        raise ValueError(f"{pattern!r}: {exc}") from exc
+    return pattern
+
+
+Pattern = Annotated[str, AfterValidator(_compiles)]
+"""A regular expression (the ``regex`` module's syntax), checked on load."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Understand(_Strict):
+    """What the caller understands of an agent."""
+
+    stop_words: Words
+    weekdays: frozenset[str]
+    wh_words: frozenset[str]
+    question_hints: dict[str, tuple[str, ...]]
+    """A question word → the concepts (or value shapes) it asks for."""
+    concepts: dict[str, tuple[str, ...]]
+    """A concept → the words (or word starts) that name it, in a question or a fact key."""
+    person_nouns: frozenset[str]
+    """A fact key of one of these words alone holds the caller's name."""
+    demands: dict[str, str]
+    """A question word → a mark the answer must carry ("email" → "@")."""
+    ask_goals: frozenset[str]
+    """Goal verbs of a caller who only wants to know something."""
+    stem: int = Field(ge=3, le=8)
+    """How many letters of a word are its stem (fewer where words inflect more: "pizzu", "pizza")."""
+
+
+class Acts(_Strict):
+    """The phrases of each dialogue act an agent's sentence can do (lower case)."""
+
+    introduces: tuple[str, ...]
+    greeting: tuple[str, ...]
+    closing: tuple[str, ...]
+    offer: tuple[str, ...]
+    confirm: tuple[str, ...]
+    wants: tuple[str, ...]
+    asks: tuple[str, ...]
+    requests: tuple[str, ...]
+    """Phrases that ask for something without a question mark ("Tell me your …")."""
+    choice: tuple[str, ...]
+    done: tuple[str, ...]
+    refuse: tuple[str, ...]
+    reason: tuple[str, ...]
+    transfer: tuple[str, ...]
+    callback: tuple[str, ...]
+    repeat: tuple[str, ...]
+
+
+class Say(_Strict):
+    """Every sentence the caller says outside its type's own manner."""
+
+    open_named: str
+    open: str
+    restate_goal: str
+    push_goal: str
+    fact_name: str
+    fact_phone: str
+    fact_email: str
+    fact_address: str
+    fact_birth: str
+    fact_last4: str
+    fact_time: str
+    fact_count: str
+    fact_want: str
+    fact_labeled: str
+    also: str
+    confirm_yes: str
+    offer_yes: str
+    offer_no: str
+    ask_transfer: str
+    ask_person: str
+    accept_transfer: str
+    callback_with_number: str
+    callback: str
+    callback_done: str
+    done_bye: str
+    bye: str
+    refused_bye: str
+    never_mind: str
+    already_done: str
+    out_of_time: str
+    correct_first: str
+    correct_insist: str
+    correct_accept: str
+    interrupt: str
+
+
+class Manner(_Strict):
+    """One caller type's own sentences."""
+
+    opening: str
+    unknown: str
+    clarify: str
+    give_up: str
+    challenge: str = ""
+
+
+class SmallTalk(_Strict):
+    """What a caller says beside the point, by its type's manner."""
+
+    digressions: tuple[str, ...] = Field(min_length=1)
+    complaints: tuple[str, ...] = Field(min_length=1)
+    threats: tuple[str, ...] = Field(min_length=1)
+    worries: tuple[str, ...] = Field(min_length=1)
+
+
+class Noise(_Strict):
+    """What speech-recognition noise needs to know about a language."""
+
+    digits: tuple[str, ...] = Field(min_length=10, max_length=10)
+    """Names of 0–9, used to read numbers digit by digit."""
+    fillers: tuple[str, ...] = Field(min_length=1)
+    soundalikes: dict[str, str] = Field(min_length=1)
+    """A word → what a recogniser hears instead."""
+
+
+class Spoken(_Strict):
+    """How a caller says dates, weekdays and numbers (scoring reads them back into one form)."""
+
+    months: tuple[tuple[str, ...], ...] = Field(min_length=12, max_length=12)
+    """January to December, each with every way it is said (lower case)."""
+    weekdays: tuple[str, ...] = Field(min_length=7, max_length=7)
+    """Monday to Sunday (lower case)."""
+    number_words: dict[str, int]
+    """Spoken numbers num2words does not give (English "oh" for zero; feminine forms)."""
+
+
+class RuleWords(_Strict):
+    """One language's words for reading a rule: its modality, verb, order and skips."""
+
+    imperative: Pattern
+    """An imperative verb form (``""``: the language has no imperative ending; ``verbs`` open one)."""
+    verbs: Words
+    """Verbs that open a bare imperative (English has no imperative ending)."""
+    not_verbs: Words
+    """Words the imperative ending catches that are no imperative."""
+    should: tuple[str, ...] = Field(min_length=1)
+    """Markers of a soft rule."""
+    condition: Pattern
+    """Opens a leading condition clause (up to the first comma)."""
+    before_then: Pattern
+    """``Q <before> P``: what follows names the later action."""
+    after_first: Pattern
+    """``P only after Q``: what follows names what comes first (any rule)."""
+    never_until: Pattern
+    """``never P until/without/before Q``: in a prohibition, what follows comes first."""
+    without: Pattern
+    """``<without> Q``: what follows is left out."""
+    later: Pattern
+    at_once: Pattern
+    even: Pattern
+    skip_words: Words
+    """Pronouns and particles between a marker and its verb ("you may *then* …")."""
+    tell: tuple[str, ...] = Field(min_length=1)
+    """Stems of verbs that tell the caller something: one action key."""
+    generic: tuple[str, ...]
+    """Keys of verbs too general to pair rules on one shared word ("ask", "check", "use")."""
+    verb_endings: tuple[str, ...]
+    """Endings taken off a verb before its key (aspect and person: upišete / upišite)."""
+    qualifier: Pattern
+    """A situation that limits a rule without a condition clause ("on the same day")."""
+
+    @model_validator(mode="after")
+    def _opens_imperatives(self) -> RuleWords:
+        if not self.imperative and not self.verbs:
+            raise ValueError("rules: neither an imperative ending nor verbs that open an imperative")
+        return self
+
+
+class Lexicon(_Strict):
+    """What marks a rule's force and polarity, vague wording, and words with no content.
+
+    Markers are matched on lower-cased text at word boundaries; a phrase may span words, and
+    a marker ending in ``*`` is a stem (any ending).
+    """
+
+    must: tuple[str, ...] = Field(min_length=1)
+    """A hard positive constraint (always / must)."""
+    never: tuple[str, ...] = Field(min_length=1)
+    """A hard negative constraint (never / do not)."""
+    never_patterns: tuple[Pattern, ...]
+    """Regular expressions for negative imperatives a word list cannot hold."""
+    allow: tuple[str, ...] = Field(min_length=1)
+    """A permission or a waiver: weakens a hard rule over the same object."""
+    vague: tuple[str, ...] = Field(min_length=1)
+    """Hedges and vague quantifiers: more than one reading."""
+    weak_vague: tuple[str, ...] = Field(min_length=1)
+    """Vague only now and then (counted at half weight)."""
+    stop: Words
+    """Words that carry no object of a rule."""
+    suffixes: tuple[str, ...] = Field(min_length=1)
+    """Endings stripped before comparing words (a crude stem: the first that fits)."""
+    silent_e: bool
+    """Drop a final -e after the ending (English: price / prices, confirm / confirmed)."""
+    without: tuple[str, ...] = Field(min_length=1)
+    """"Never … without X" is a must: a negated condition turns a never around."""
+    rules: RuleWords
+
+
+class Language(_Strict):
+    """One language: every section of its file."""
+
+    code: str
+    num2words: str
+    """The num2words language that spells this language's numbers (noise and scoring read them)."""
+    understand: Understand
+    acts: Acts
+    labels: dict[str, str]
+    """A fact key's word → how it is said ("dob" → "date of birth")."""
+    say: Say
+    types: dict[str, Manner]
+    small_talk: SmallTalk
+    noise: Noise
+    lint: Lexicon
+    spoken: Spoken
+
+    @field_validator("types")
+    @classmethod
+    def _every_type(cls, value: dict[str, Manner]) -> dict[str, Manner]:
+        missing = [t for t in CALLER_TYPES if t not in value]
+        if missing:
+            raise ValueError(f"no manner for caller type(s) {', '.join(missing)}")
+        if not value["distrustful"].challenge:
+            raise ValueError("the distrustful caller needs a challenge")
+        return value
+
+    def manner(self, kind: str) -> Manner:
+        """A caller type's sentences (a cooperative caller's for a type the pack lacks)."""
+        return self.types.get(kind, self.types["cooperative"])
+
+    # Shorthands the caller's understanding reads often.
+    @property
+    def stop_words(self) -> frozenset[str]:
+        """Words that carry no meaning."""
+        return self.understand.stop_words
+
+    @property
+    def weekdays(self) -> frozenset[str]:
+        """The names of the days."""
+        return self.understand.weekdays
+
+    @property
+    def wh_words(self) -> frozenset[str]:
+        """Words of an open question."""
+        return self.understand.wh_words
+
+
+class LanguagePackError(PolygonError):
+    """A language file is broken or missing (a packaging fault, not the user's)."""
+
+
+@functools.cache
+def load_language(code: str) -> Language:
+    """The language ``code`` (one of :data:`LANGUAGES`), validated; loaded once per process."""
+    if code not in LANGUAGES:
+        raise LanguagePackError(f"no language file {code!r}; available: {', '.join(LANGUAGES)}")
+    path = resources.files("polygon.languages").joinpath(f"{code}.yaml")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LanguagePackError(f"language {code!r}: {exc}") from exc
+    return parse_language(code, text)
+
+
+def parse_language(code: str, text: str) -> Language:
+    """The language file ``text`` validated as language ``code``."""
+    try:
+        language = Language.model_validate(yaml.load(text, Loader=_LOADER))
+    except (yaml.YAMLError, ValueError) as exc:
+        raise LanguagePackError(f"language {code!r}: {exc}") from exc
+    if language.code != code:
+        raise LanguagePackError(f"language {code!r}: the file says it is {language.code!r}")
+    return language
+
+
+def caller_language(language: str) -> Language:
+    """The language a caller speaks (English for one without its own file)."""
+    code = (language or "en").lower().split("-")[0]
+    return load_language(code if code in LANGUAGES else "en")
