@@ -18,7 +18,8 @@ from polygon.events import EventLog
 from polygon.execute import Executor, InProcessExecutor
 from polygon.models.hub import ModelHub
 from polygon.probe.answering import answerer_for
-from polygon.probe.library import ProbeSpec, probes_from
+from polygon.probe.library import probes_from
+from polygon.suite.schema import ProbeSpec
 
 
 def load_probes(path: Path) -> list[dict[str, object]]:

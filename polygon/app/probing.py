@@ -15,8 +15,9 @@ from polygon.events import EventLog
 from polygon.events.families import ProbeAnswered
 from polygon.events.streams import PROBE, keyed
 from polygon.probe.answering import ProbeAnswerer, answered, parse_answer, probe_request
-from polygon.probe.library import ProbeSpec, detect, probes_from
+from polygon.probe.library import detect, probes_from
 from polygon.recording import Sink
+from polygon.suite.schema import ProbeSpec
 from polygon.transcript import ConversationView
 
 DETECTORS_ONLY = ProbeAnswerer()

@@ -17,12 +17,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from polygon.app.demo import clinic_suite_path
 from polygon.app.jobs import group_commit
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import EventLog, LmdbLog, Pending
 from polygon.execute import Executor, make_executor
 from polygon.suite.loading import load_suite
+from tests.support.examples import clinic_suite_path
 
 REPEATS = 3
 
