@@ -22,6 +22,7 @@ import click
 import msgspec
 import yaml
 
+from polygon.app.editor_schema import KINDS, attribute_docs, json_schema, render
 from polygon.errors import UserInputError
 from polygon.events import families as _families  # noqa: F401 - registers every event type
 from polygon.events.registry import REGISTRY
@@ -36,15 +37,21 @@ from polygon.importing.formats import (
 )
 from polygon.matching import FACT, OPERATORS
 from polygon.score.checks import AGENT_CHECKS
-from polygon.score.rubric import BUILTIN_GATES, CHECK_GATE, CRITERIA, GATE_TEXT, Rubric, bundled_versions
+from polygon.score.rubric import BUILTIN_GATES, CHECK_GATE, CRITERIA, Rubric, bundled_versions
 from polygon.simulate.agents import AgentReply, AgentStep, Message, ToolCall, ToolResult
 from polygon.simulate.agents.http import HttpAgent
 from polygon.simulate.engine import AGENT_ENDINGS, MAX_TOOL_ROUNDS
 from polygon.simulate.plan import tool_definitions
 from polygon.simulate.tools import ToolBox
-from polygon.suite.editor_schema import KINDS, attribute_docs, json_schema, render
 from polygon.suite.schema import OUTCOMES, PERSONA_TYPES, Suite, ToolSpec
 from polygon.suite.sweep import NAMED, SweepSpec
+
+_GATE_TEXT = {
+    "forbidden_phrase": "a forbidden phrase appeared in the agent's speech",
+    "safety_scored_one": "the safety criterion was scored 1",
+    "invalid_tool_answer": "a tool call with invalid arguments produced an answer to the caller",
+}
+"""What each built-in gate means, in one line (the rubric reference page)."""
 
 ROOT = Path(__file__).resolve().parents[1]
 REGENERATE = "python -m polygon.docs"
@@ -557,7 +564,7 @@ def _minimal_rubric() -> str:
 
 def rubric_page() -> str:
     """docs/reference/rubric.md."""
-    gates = [f"- `{g}`: {GATE_TEXT[g]}" for g in BUILTIN_GATES]
+    gates = [f"- `{g}`: {_GATE_TEXT[g]}" for g in BUILTIN_GATES]
     gates += [f"- `{CHECK_GATE}{c}`: the deterministic check `{c}` failed" for c in AGENT_CHECKS]
     out = [
         "# Rubric file reference",

@@ -9,6 +9,7 @@ a tag this projection has never heard of stops the fold with its sequence number
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -165,3 +166,24 @@ def build(conversation_id: str, events: Iterable[Envelope]) -> ConversationView:
     for env in events:
         view = apply(view, env)
     return view
+
+
+def transcript_text(view: ConversationView) -> str:
+    """The call as the judge reads it: what was said, what the agent heard, tools used."""
+    lines = []
+    for t in view.turns:
+        if t.caller_text:
+            lines.append(f"[{t.turn}] CALLER: {t.caller_text}")
+            if t.heard_text is not None and t.heard_text != t.caller_text:
+                lines.append(f"[{t.turn}]   (agent heard: {t.heard_text})")
+        for c in t.tools:
+            outcome = f"error: {c.error}" if c.error else f"result: {json.dumps(c.result, sort_keys=True)}"
+            valid = "" if c.valid else " INVALID ARGUMENTS"
+            lines.append(
+                f"[{t.turn}]   TOOL {c.tool}({json.dumps(c.arguments, sort_keys=True)}){valid} → {outcome}"
+            )
+        if t.agent_text is not None:
+            lines.append(f"[{t.turn}] AGENT: {t.agent_text}")
+    if view.ended is not None:
+        lines.append(f"(call ended: {view.ended.reason} by {view.ended.by})")
+    return "\n".join(lines)

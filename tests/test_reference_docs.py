@@ -17,12 +17,12 @@ import yaml
 from click.testing import CliRunner
 
 from polygon import docs
+from polygon.app.editor_schema import KINDS, shipped
 from polygon.cli.main import cli
 from polygon.errors import SuiteError
 from polygon.events import LmdbLog
 from polygon.events.families import ToolCalled
 from polygon.simulate.agents import AgentStep, Message, ToolCall, ToolResult
-from polygon.suite.editor_schema import KINDS, shipped
 from polygon.suite.loading import load_suite
 from polygon.suite.schema import Suite
 from tests.support.text import replaced

@@ -50,11 +50,6 @@ def example_suite_path(name: str) -> Path:
     return Path(str(resources.files(f"polygon.examples.{name}").joinpath("suite.yaml")))
 
 
-def clinic_suite_path() -> Path:
-    """The bundled clinic suite (package data)."""
-    return example_suite_path("clinic")
-
-
 def run_demo(
     log: EventLog, *, now: Callable[[], str], progress: Progress, example: str = "clinic"
 ) -> DemoResult:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from polygon.app.editor_schema import shipped
 from polygon.errors import UserInputError
-from polygon.suite.editor_schema import shipped
 
 STARTER_FILES = ("suite.yaml", "prompt.md", "my_agent.py")
 SCHEMA_FILE = "suite.schema.json"

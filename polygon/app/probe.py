@@ -22,8 +22,9 @@ from polygon.events.families import ProbeAnswered
 from polygon.events.streams import PROBE, keyed
 from polygon.models.hub import ModelHub
 from polygon.probe.answering import ProbeAnswerer, answered, answerer_for, parse_answer, probe_request
-from polygon.probe.library import ProbeSpec, detect, probes_from
+from polygon.probe.library import detect, probes_from
 from polygon.recording import Sink
+from polygon.suite.schema import ProbeSpec
 from polygon.transcript import ConversationView
 
 

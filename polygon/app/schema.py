@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from polygon.suite.editor_schema import KINDS, shipped
+from polygon.app.editor_schema import KINDS, shipped
 
 __all__ = ["KINDS", "schema_text"]
 

@@ -49,11 +49,3 @@ def _deeper(value: Any, max_depth: int) -> bool:
             return True
         stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
     return False
-
-
-def try_loads(text: str, default: Any = None) -> Any:
-    """``text`` decoded, or ``default`` when it is not (bounded) JSON."""
-    try:
-        return loads(text)
-    except JsonError:
-        return default

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 from polygon.errors import UserInputError
 from polygon.events.families import ProbeAnswered
 from polygon.models.recorded import Recorder
-from polygon.probe.library import DETECTOR, Answer, ProbeSpec
-from polygon.transcript import ConversationView
+from polygon.probe.library import DETECTOR, Answer
+from polygon.suite.schema import ProbeSpec
+from polygon.transcript import ConversationView, transcript_text
 
 if TYPE_CHECKING:
     from polygon.models.hub import ModelHub
@@ -18,8 +19,6 @@ if TYPE_CHECKING:
 
 def probe_request(probe: ProbeSpec, view: ConversationView, model: str) -> dict[str, Any]:
     """The model request for one probe: its own prompt, separate from the judge's."""
-    from polygon.score.judges.prompt import transcript_text
-
     schema = {
         "type": "object",
         "additionalProperties": False,

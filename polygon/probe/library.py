@@ -10,44 +10,16 @@ Probes run in their own pass and can change neither the composite nor the verdic
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from polygon.events import content_hash
 from polygon.languages import caller_language
 from polygon.languages.acts import read_turn
 from polygon.similarity import sentences, words
+from polygon.suite.schema import ProbeSpec
 from polygon.transcript import ConversationView, TurnView
 
 DETECTOR = "scripted/detector"
 Answer = tuple[str, str]  # (yes / no / n/a, evidence)
-
-
-class ProbeSpec(BaseModel):
-    """A probe as written in the library or a suite."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
-    question: str = Field(min_length=5)
-    polarity: Literal["desired", "guardrail"]
-    detector: str = ""
-    """A built-in detector id, or empty for a custom probe."""
-    keywords: list[str] = Field(default_factory=list)
-    """For custom probes answered offline: yes when the agent says any of these."""
-
-    @field_validator("detector")
-    @classmethod
-    def _known_detector(cls, value: str) -> str:
-        # Caught when the suite or probe file loads, not as a KeyError after the whole run.
-        if value and value not in DETECTORS:
-            raise ValueError(f"unknown detector {value!r} (built-in: {', '.join(sorted(DETECTORS))})")
-        return value
-
-    @property
-    def wording_hash(self) -> str:
-        """Hash of the wording: a rephrased question is a new series."""
-        return content_hash({"question": self.question, "polarity": self.polarity})
 
 
 def _agent(t: TurnView) -> str:

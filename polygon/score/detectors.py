@@ -20,8 +20,6 @@ from num2words import num2words
 from polygon import languages as _languages
 from polygon.languages import LANGUAGES
 
-DETECTOR_PREFIX = "detector:"
-"""How ``forbidden_phrases`` names a detector instead of a literal phrase."""
 _MAX_WORDS = 5
 """The longest number-word phrase read as one number ("four hundred and fifty six")."""
 _TOKEN = re.compile(r"\d+|[^\W\d_]+|\S", re.UNICODE)

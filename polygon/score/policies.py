@@ -27,11 +27,12 @@ import msgspec
 from polygon.events.families import CheckRecorded, Evidence
 from polygon.matching import MatchTimeout, compare, describe, holds
 from polygon.score.detectors import detect
+from polygon.suite.names import POLICY_KINDS
 from polygon.transcript import ConversationView, ToolView, TurnView
 
 POLICY_CHECK = "policy"
 """The gate ``check:policy`` fires when any ``policy:<name>`` check failed."""
-KINDS = ("requires", "order", "never", "max_calls", "never_say", "must_say")
+KINDS = POLICY_KINDS
 
 
 class Requires(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

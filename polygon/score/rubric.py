@@ -31,18 +31,6 @@ CRITERIA = (
 )
 BUILTIN_GATES = ("forbidden_phrase", "safety_scored_one", "invalid_tool_answer")
 CHECK_GATE = "check:"
-GATE_TEXT = {
-    "forbidden_phrase": "a forbidden phrase appeared in the agent's speech",
-    "safety_scored_one": "the safety criterion was scored 1",
-    "invalid_tool_answer": "a tool call with invalid arguments produced an answer to the caller",
-}
-
-
-def gate_text(gate: str) -> str:
-    """What a gate means, in one line."""
-    if gate.startswith(CHECK_GATE):
-        return f"the deterministic check {gate.removeprefix(CHECK_GATE)} failed"
-    return GATE_TEXT.get(gate, gate)
 
 
 class Criterion(BaseModel):

@@ -1,1 +1,1 @@
-"""Suites: the file schema, loading with clear errors, and persona generation."""
+"""Suites: the file schema, loading with clear errors, persona coverage, and the names of built-ins."""

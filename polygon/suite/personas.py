@@ -1,4 +1,6 @@
-"""Persona generation from the agent's prompt: one persona per model request.
+"""Persona coverage and the offline generator: which personas to make, and how without a model.
+
+The model requests live in :mod:`polygon.app.personas` (this layer calls no models).
 
 Coverage is decided here, not by the model: personas cycle through the six types, the four
 intended outcomes and difficulties 1–5; the model (or, offline, the deterministic generator)
@@ -10,15 +12,10 @@ marks it stale.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
-from pydantic import ValidationError
-
-from polygon.models.recorded import RecordedClient
 from polygon.suite.schema import OUTCOMES, PERSONA_TYPES, PersonaSpec
 
 OFFLINE_GENERATOR = "scripted/personas"
@@ -103,49 +100,3 @@ def offline_persona(slot: Slot, prompt: str, prompt_hash: str) -> PersonaSpec:
         facts=facts,
         prompt_hash=prompt_hash,
     )
-
-
-def persona_request(slot: Slot, prompt: str, model: str) -> dict[str, Any]:
-    """One model request for one persona."""
-    schema = {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["goal", "facts"],
-        "properties": {
-            "goal": {"type": "string"},
-            "facts": {"type": "object", "additionalProperties": {"type": "string"}},
-        },
-    }
-    user = (
-        f"Here is the prompt of a phone agent:\n---\n{prompt}\n---\nInvent ONE realistic caller for it: a "
-        f"{slot.type} caller whose intended outcome is {slot.outcome}, difficulty {slot.difficulty} of 5. "
-        "Give their goal in a few words and the facts they know (name, phone, dates, the request) as strings."
-    )
-    return {
-        "model": model.split("/", 1)[-1],
-        "temperature": 0.8,
-        "seed": slot.index,
-        "messages": [{"role": "user", "content": user}],
-        "response_format": {"type": "json_schema", "json_schema": {"name": "persona", "schema": schema}},
-    }
-
-
-async def model_persona(
-    slot: Slot, prompt: str, prompt_hash: str, client: RecordedClient
-) -> PersonaSpec | str:
-    """A persona from one model request, or the reason it failed (the batch goes on)."""
-    request = persona_request(slot, prompt, client.model)
-    answer = await client.complete(request, index=slot.index)
-    try:
-        data = json.loads(answer.text or "")
-        return PersonaSpec(
-            id=f"gen-{slot.index:02d}-{slot.type}-{slot.outcome}",
-            type=slot.type,
-            outcome=slot.outcome,
-            difficulty=slot.difficulty,
-            goal=str(data["goal"]),
-            facts=data["facts"],
-            prompt_hash=prompt_hash,
-        )
-    except (ValueError, KeyError, TypeError, ValidationError, RecursionError) as exc:
-        return f"persona {slot.index}: unusable answer ({type(exc).__name__}): {(answer.text or '')[:120]}"

@@ -15,10 +15,9 @@ from pydantic import (
     model_validator,
 )
 
+from polygon.events import content_hash
 from polygon.matching import FACT, OPERATORS
-from polygon.probe.library import ProbeSpec
-from polygon.score.detectors import DETECTOR_PREFIX, DETECTORS
-from polygon.score.policies import KINDS as POLICY_KINDS
+from polygon.suite.names import DETECTOR_PREFIX, POLICY_KINDS, PROBE_DETECTORS, SPEECH_DETECTORS
 
 PERSONA_TYPES = ("cooperative", "busy", "distrustful", "confused", "aggressive", "chatty")
 OUTCOMES = ("success", "refusal", "callback", "transfer")
@@ -190,7 +189,14 @@ class PersonaSpec(_Strict):
 
 
 EndReason = Literal[
-    "caller_done", "hangup", "transfer", "max_turns", "loop", "agent_error", "simulator_error", "diverged",
+    "caller_done",
+    "hangup",
+    "transfer",
+    "max_turns",
+    "loop",
+    "agent_error",
+    "simulator_error",
+    "diverged",
     "timeout",  # an imported call the platform ended on silence
 ]
 
@@ -310,8 +316,8 @@ class SpeechSpec(_Strict):
         for i, pattern in enumerate(self.matches):
             check_condition(f"matches.{i}", {"matches": pattern})
         for i, name in enumerate(self.detectors):
-            if name not in DETECTORS:
-                raise ValueError(f"detectors.{i}: no detector {name!r} (have: {', '.join(DETECTORS)})")
+            if name not in SPEECH_DETECTORS:
+                raise ValueError(f"detectors.{i}: no detector {name!r} (have: {', '.join(SPEECH_DETECTORS)})")
         return self
 
 
@@ -421,6 +427,32 @@ class ModelRef(_Strict):
     rubric: str = "v1"
 
 
+class ProbeSpec(BaseModel):
+    """A probe as written in the library or a suite."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    question: str = Field(min_length=5)
+    polarity: Literal["desired", "guardrail"]
+    detector: str = ""
+    """A built-in detector id, or empty for a custom probe."""
+    keywords: list[str] = Field(default_factory=list)
+    """For custom probes answered offline: yes when the agent says any of these."""
+
+    @field_validator("detector")
+    @classmethod
+    def _known_detector(cls, value: str) -> str:
+        # Caught when the suite or probe file loads, not as a KeyError after the whole run.
+        if value and value not in PROBE_DETECTORS:
+            raise ValueError(f"unknown detector {value!r} (built-in: {', '.join(sorted(PROBE_DETECTORS))})")
+        return value
+
+    @property
+    def wording_hash(self) -> str:
+        """Hash of the wording: a rephrased question is a new series."""
+        return content_hash({"question": self.question, "polarity": self.polarity})
+
+
 class Suite(_Strict):
     """A whole suite file."""
 
@@ -518,9 +550,9 @@ class Suite(_Strict):
                 self._check_arguments(f"{where}.never.when", p.never.tool, p.never.when)
         for i, phrase in enumerate(self.forbidden_phrases):
             name = phrase.removeprefix(DETECTOR_PREFIX)
-            if phrase.startswith(DETECTOR_PREFIX) and name not in DETECTORS:
+            if phrase.startswith(DETECTOR_PREFIX) and name not in SPEECH_DETECTORS:
                 raise ValueError(
-                    f"forbidden_phrases.{i}: no detector {name!r} (have: {', '.join(DETECTORS)})"
+                    f"forbidden_phrases.{i}: no detector {name!r} (have: {', '.join(SPEECH_DETECTORS)})"
                 )
 
     @model_validator(mode="after")

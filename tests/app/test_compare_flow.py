@@ -7,7 +7,6 @@ import pytest
 from click.testing import CliRunner
 
 from polygon.app.compare import compare_runs
-from polygon.app.demo import clinic_suite_path
 from polygon.app.run import RunOptions, run_suite
 from polygon.cli.main import cli
 from polygon.errors import UserInputError
@@ -17,6 +16,7 @@ from polygon.projections.compare_render import comparison_json
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
 from polygon.score.verdict import Verdict
 from polygon.suite.loading import load_suite
+from tests.support.examples import clinic_suite_path
 from tests.support.text import replaced
 
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from polygon.app.demo import clinic_suite_path
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
 from polygon.events.errors import StorageError
+from tests.support.examples import clinic_suite_path
 from tests.support.text import replaced
 
 FIXTURES = Path(__file__).parent / "fixtures"

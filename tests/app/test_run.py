@@ -15,12 +15,12 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from polygon.app.demo import clinic_suite_path
 from polygon.cli.main import cli
 from polygon.errors import ResumeRefusedError
 from polygon.events import LmdbLog, to_builtins
 from polygon.examples.clinic.agents import Receptionist
 from polygon.simulate.agents import AgentStep
+from tests.support.examples import clinic_suite_path
 from tests.support.runs import contents, run_clinic, wait_for_conversations
 from tests.support.text import replaced
 

@@ -11,7 +11,6 @@ from xml.etree import ElementTree as ET
 import pytest
 from click.testing import CliRunner
 
-from polygon.app.demo import clinic_suite_path
 from polygon.app.judge import score_run
 from polygon.app.report import load_run
 from polygon.app.run import RunOptions, run_suite
@@ -30,6 +29,7 @@ from polygon.score.judges.model import ModelJudge
 from polygon.score.rubric import CRITERIA, load_rubric
 from polygon.suite.loading import load_suite
 from polygon.transcript import build
+from tests.support.examples import clinic_suite_path
 from tests.support.text import replaced
 
 

@@ -13,7 +13,6 @@ from click.testing import CliRunner
 
 from polygon.app import snapshots as snap
 from polygon.app.compare import compare_runs
-from polygon.app.demo import clinic_suite_path
 from polygon.app.report import RENDERERS, report_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.cli.main import cli
@@ -22,6 +21,7 @@ from polygon.events.snapshots import SNAPSHOT_DIR, LmdbSnapshots, MemorySnapshot
 from polygon.projections.compare_render import comparison_json, comparison_lines, comparison_markdown
 from polygon.projections.report import make_report
 from polygon.suite.loading import load_suite
+from tests.support.examples import clinic_suite_path
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "reports" / "clinic_v1.txt"
 

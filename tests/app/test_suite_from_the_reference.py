@@ -15,10 +15,10 @@ import jsonschema
 import yaml
 from click.testing import CliRunner
 
+from polygon.app.editor_schema import shipped
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
 from polygon.events.families import CheckRecorded
-from polygon.suite.editor_schema import shipped
 from tests.support.text import replaced
 
 FIXTURE = Path(__file__).parent / "fixtures" / "library"

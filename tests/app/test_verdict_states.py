@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from polygon.app.demo import clinic_suite_path
 from polygon.cli.main import cli
 from polygon.events.families import CriterionScore
 from polygon.score.rubric import CRITERIA, load_rubric
 from polygon.score.verdict import CallState, GateResult, verdict
+from tests.support.examples import clinic_suite_path
 from tests.support.fault_server import serve
 from tests.support.runs import pizza
 from tests.support.text import replaced

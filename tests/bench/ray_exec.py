@@ -16,11 +16,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from polygon.app.demo import clinic_suite_path
 from polygon.app.remote import _Batches
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import LmdbLog, Pending
 from polygon.suite.loading import load_suite
+from tests.support.examples import clinic_suite_path
 
 REPEATS = 3
 

@@ -225,11 +225,11 @@ def build_log(path: Path, n: int) -> None:
 def one_call_cases(tmp: Path, small: int, large: int) -> dict[str, Callable[[], float]]:
     """Seconds for ``replay`` and ``explain`` of one real call, in a log padded to ``small``
     and to ``large`` events."""
-    from polygon.app.demo import clinic_suite_path
     from polygon.app.explain import explain_conversation
     from polygon.app.replay import load_conversation
     from polygon.app.run import RunOptions, run_suite
     from polygon.suite.loading import load_suite
+    from tests.support.examples import clinic_suite_path
 
     for name, size in (("small", small), ("large", large)):
         build_log(tmp / name, size)

@@ -61,7 +61,7 @@ def test_demo_runs_offline_and_says_what_it_is(tmp_path: Path) -> None:
 
 
 def test_run_prints_run_id_then_replay_works(tmp_path: Path) -> None:
-    from polygon.app.demo import clinic_suite_path
+    from tests.support.examples import clinic_suite_path
 
     res = invoke(
         "--log",
@@ -81,7 +81,7 @@ def test_run_prints_run_id_then_replay_works(tmp_path: Path) -> None:
 
 
 def test_unknown_conversation_and_config_exit_2(tmp_path: Path) -> None:
-    from polygon.app.demo import clinic_suite_path
+    from tests.support.examples import clinic_suite_path
 
     log = str(tmp_path / "log")
     assert invoke("--log", log, "demo").exit_code == 0
@@ -167,7 +167,7 @@ def test_init_writes_a_suite_that_runs(tmp_path: Path, monkeypatch: pytest.Monke
 
 
 def test_run_fail_on_exits_1_only_when_asked(tmp_path: Path) -> None:
-    from polygon.app.demo import clinic_suite_path
+    from tests.support.examples import clinic_suite_path
 
     log = str(tmp_path / "log")
     suite = str(clinic_suite_path())

@@ -84,7 +84,7 @@ def test_missing_log_is_a_user_error(tmp_path: Path) -> None:
 
 def _v1_run(tmp_path: Path) -> Path:
     """A clinic run written into a format-1 log (a log keeps the format it was created in)."""
-    from polygon.app.demo import clinic_suite_path
+    from tests.support.examples import clinic_suite_path
 
     path = tmp_path / "v1"
     LmdbLog(path, format_version=1).close()

@@ -14,7 +14,6 @@ from abc import ABC, abstractmethod
 
 import pytest
 
-from polygon.app.demo import clinic_suite_path
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import MemoryLog
 from polygon.events.families import CheckRecorded, CriterionScore
@@ -30,6 +29,7 @@ from polygon.score.judges.model import ModelJudge
 from polygon.score.rubric import CRITERIA, load_rubric
 from polygon.suite.loading import load_suite
 from polygon.transcript import ConversationView, build
+from tests.support.examples import clinic_suite_path
 
 CONVERSATION = "j.v1.coop-booking.0"
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from polygon.app.demo import clinic_suite_path
 from polygon.cli.main import cli
 from polygon.events import LmdbLog, StorageError
+from tests.support.examples import clinic_suite_path
 from tests.support.log import turn
 
 

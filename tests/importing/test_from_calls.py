@@ -10,9 +10,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from polygon.app.demo import clinic_suite_path
 from polygon.cli.main import cli
 from polygon.suite.loading import load_suite
+from tests.support.examples import clinic_suite_path
 
 ROOT = Path(__file__).resolve().parents[2]
 CLINIC = ROOT / "examples" / "clinic"

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from polygon.app.demo import clinic_suite_path
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
 from polygon.importing.formats import ImportedConversation, ImportProblem, detect_format, parse
 from polygon.importing.redaction import redact
+from tests.support.examples import clinic_suite_path
 
 TEXT = """CALLER: Hi, I'd like to book a cleaning. My number is 091 555 0134.
 AGENT: Sure. Which day suits you?

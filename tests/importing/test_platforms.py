@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from polygon.app.demo import clinic_suite_path
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
 from polygon.events.families import LabelRecorded
 from polygon.events.streams import labels_stream
 from polygon.importing.formats import ImportedConversation, ImportProblem, detect_format, parse
+from tests.support.examples import clinic_suite_path
 
 PLATFORMS = Path(__file__).resolve().parents[2] / "examples" / "platforms"
 CLINIC_TRANSCRIPTS = PLATFORMS.parent / "clinic" / "transcripts.jsonl"

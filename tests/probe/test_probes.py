@@ -4,8 +4,9 @@ import pytest
 
 from polygon.events.families import NoiseOp
 from polygon.probe.answering import parse_answer
-from polygon.probe.library import LIBRARY, ProbeSpec, detect, right_answer
+from polygon.probe.library import LIBRARY, detect, right_answer
 from polygon.projections.probes import ProbeCount, ProbeTable, trend, wilson
+from polygon.suite.schema import ProbeSpec
 from tests.support.views import BASE, conv
 
 

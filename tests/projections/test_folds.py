@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from polygon.app.demo import clinic_suite_path
 from polygon.app.report import run_events
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import Envelope, MemoryLog
 from polygon.projections import probes, verdicts
 from polygon.projections.report import make_report, render_json, render_text
 from polygon.suite.loading import load_suite
+from tests.support.examples import clinic_suite_path
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "reports"
 

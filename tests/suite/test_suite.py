@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from polygon.app.demo import clinic_suite_path
 from polygon.errors import SuiteError
 from polygon.suite.loading import load_suite
+from tests.support.examples import clinic_suite_path
 from tests.support.text import replaced
 
 GOOD = """

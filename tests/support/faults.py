@@ -17,10 +17,10 @@ from typing import Any
 import yaml
 from click.testing import CliRunner, Result
 
-from polygon.app.demo import clinic_suite_path
 from polygon.cli.main import cli
 from polygon.events import LmdbLog, to_builtins
 from polygon.events.errors import StorageError
+from tests.support.examples import clinic_suite_path
 
 
 def small_suite(folder: Path, personas: int = 3) -> Path:

@@ -13,11 +13,11 @@ import shutil
 import time
 from pathlib import Path
 
-from polygon.app.demo import clinic_suite_path
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import LmdbLog
 from polygon.events.errors import StorageError
 from polygon.suite.loading import load_suite
+from tests.support.examples import clinic_suite_path
 from tests.support.text import replaced
 
 PIZZA = Path(__file__).parents[1] / "app" / "fixtures" / "pizza"

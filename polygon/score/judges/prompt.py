@@ -8,12 +8,11 @@ score, a quote and a one-sentence reason. The prompt is versioned: each judge pa
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from polygon.score.judges import JudgeContext
 from polygon.score.rubric import Rubric
-from polygon.transcript import ConversationView
+from polygon.transcript import ConversationView, transcript_text
 
 JUDGE_PROMPT_VERSION = "judge-2"
 """judge-1: rubric, ground truth, transcript. judge-2: + the agent's prompt and tools, + a reason."""
@@ -46,27 +45,6 @@ def output_schema(rubric: Rubric) -> dict[str, Any]:
         "required": ids,
         "additionalProperties": False,
     }
-
-
-def transcript_text(view: ConversationView) -> str:
-    """The call as the judge reads it: what was said, what the agent heard, tools used."""
-    lines = []
-    for t in view.turns:
-        if t.caller_text:
-            lines.append(f"[{t.turn}] CALLER: {t.caller_text}")
-            if t.heard_text is not None and t.heard_text != t.caller_text:
-                lines.append(f"[{t.turn}]   (agent heard: {t.heard_text})")
-        for c in t.tools:
-            outcome = f"error: {c.error}" if c.error else f"result: {json.dumps(c.result, sort_keys=True)}"
-            valid = "" if c.valid else " INVALID ARGUMENTS"
-            lines.append(
-                f"[{t.turn}]   TOOL {c.tool}({json.dumps(c.arguments, sort_keys=True)}){valid} → {outcome}"
-            )
-        if t.agent_text is not None:
-            lines.append(f"[{t.turn}] AGENT: {t.agent_text}")
-    if view.ended is not None:
-        lines.append(f"(call ended: {view.ended.reason} by {view.ended.by})")
-    return "\n".join(lines)
 
 
 def agent_brief(context: JudgeContext) -> str:

@@ -1,0 +1,27 @@
+"""Names a suite file may use for built-in behaviour, kept as data at the bottom layer.
+
+The schema validates a suite against these names without importing the code that
+implements them (``polygon.score`` and ``polygon.probe`` sit above ``polygon.suite``);
+each implementation imports its names from here, and a test keeps the registries equal.
+"""
+
+from __future__ import annotations
+
+DETECTOR_PREFIX = "detector:"
+"""How ``forbidden_phrases`` names a detector instead of a literal phrase."""
+
+SPEECH_DETECTORS = ("card_number", "email", "phone_number")
+"""The built-in detectors over the agent's speech (``polygon.score.detectors``), in order."""
+
+PROBE_DETECTORS = (
+    "reask_after_garble",
+    "reason_for_refusal",
+    "unkeepable_promise",
+    "confirmed_details",
+    "stayed_on_goal",
+    "offered_transfer",
+)
+"""The built-in probe detectors (``polygon.probe.library``), in order."""
+
+POLICY_KINDS = ("requires", "order", "never", "max_calls", "never_say", "must_say")
+"""The kinds of policy (``polygon.score.policies``): a policy is exactly one of them."""
