@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -63,20 +64,35 @@ pass_concurrency = click.option(
 
 
 def executor_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """``--executor local|ray`` and ``--ray-address`` (where conversations and passes run)."""
-    command = click.option(
+    """``--executor local|ray`` and ``--ray-address``: the command gets the executor, made once.
+
+    The executor is made before the command runs and closed after it (a local Ray started
+    here stops with the command), so no use case chooses or closes one itself.
+    """
+
+    @functools.wraps(command)
+    def chosen(*args: Any, executor: str, ray_address: str, **kwargs: Any) -> Any:
+        from polygon.execute import make_executor  # loads only when a command runs
+
+        made = make_executor(executor, ray_address)
+        try:
+            return command(*args, executor=made, **kwargs)
+        finally:
+            made.close()
+
+    with_address = click.option(
         "--ray-address",
         default="",
         metavar="ADDRESS",
         help="With --executor ray: a cluster (auto, or host:port); default: a local Ray started here.",
-    )(command)
+    )(chosen)
     return click.option(
         "--executor",
         type=click.Choice(["local", "ray"]),
         default="local",
         show_default=True,
         help="Where calls run: this process, or Ray tasks (this process still writes the log).",
-    )(command)
+    )(with_address)
 
 
 class _LogRef(click.ParamType[str, Any]):

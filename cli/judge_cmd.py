@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from polygon.cli.context import RUN, Context, executor_options, pass_concurrency, system_now
 from polygon.cli.progress import Reporter, mode
+
+if TYPE_CHECKING:
+    from polygon.execute import Executor
 
 
 @click.command()
@@ -34,8 +39,7 @@ def judge(
     new_pass: int,
     concurrency: int,
     base_url: str,
-    executor: str,
-    ray_address: str,
+    executor: Executor,
 ) -> None:
     """(Re)score RUN: checks and the judge. Appends a new pass; never overwrites earlier scores."""
     from polygon.app.judge import judge_run
@@ -57,7 +61,6 @@ def judge(
             concurrency=concurrency,
             progress=shown.update,
             executor=executor,
-            ray_address=ray_address,
         )
     click.echo(f"pass {summary.pass_id}: scored {summary.scored}, already scored {summary.already}")
     click.echo(f"report: polygon report {run_id} --rubric {loaded_rubric.rubric.version}")

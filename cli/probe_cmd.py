@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from polygon.cli.context import RUN, Context, executor_options, pass_concurrency, system_now
 from polygon.cli.progress import Reporter, mode
+
+if TYPE_CHECKING:
+    from polygon.execute import Executor
 
 
 @click.command()
@@ -36,8 +40,7 @@ def probe(
     answerer: str,
     concurrency: int,
     base_url: str,
-    executor: str,
-    ray_address: str,
+    executor: Executor,
 ) -> None:
     """The probe pass over RUN: yes/no behaviour questions, by detectors or a model.
 
@@ -59,7 +62,6 @@ def probe(
             concurrency=concurrency,
             progress=shown.update,
             executor=executor,
-            ray_address=ray_address,
         )
     click.echo(
         f"{summary.probes} probes: {summary.answered} answers recorded, {summary.already} already there"

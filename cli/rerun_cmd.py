@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from polygon.cli.context import CONVERSATION, Context, executor_options, system_now
+
+if TYPE_CHECKING:
+    from polygon.execute import Executor
 
 
 @click.command()
@@ -29,8 +34,7 @@ def rerun(
     keep_going: bool,
     run_id: str,
     base_url: str,
-    executor: str,
-    ray_address: str,
+    executor: Executor,
 ) -> None:
     """Feed CONVERSATION's caller turns, as heard, to another configuration.
 
@@ -54,7 +58,6 @@ def rerun(
             hub=ModelHub(obj.model_settings(base_url or loaded.suite.openai_base_url)),
             now=system_now,
             executor=executor,
-            ray_address=ray_address,
         )
     click.echo(result.conversation_id)
     if result.diverged_at:

@@ -13,6 +13,7 @@ from polygon.cli.progress import Reporter, mode
 
 if TYPE_CHECKING:
     from polygon.app.run import RunSummary
+    from polygon.execute import Executor
 
 
 @click.command()
@@ -80,8 +81,7 @@ def run(
     min_pass_rate: float | None,
     allow_inconclusive: bool,
     allow_simulator_errors: bool,
-    executor: str,
-    ray_address: str,
+    executor: Executor,
 ) -> None:
     """Simulate every scenario of SUITE against each configuration; print the run id.
 
@@ -104,7 +104,6 @@ def run(
         run_id=run_id,
         resume=resume,
         executor=executor,
-        ray_address=ray_address,
     )
     for warning in check_stale(loaded, refuse=stale == "refuse"):
         click.echo(f"warning: {warning}", err=True)

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
 from polygon.cli.context import Context, executor_options, system_now
+
+if TYPE_CHECKING:
+    from polygon.execute import Executor
 
 
 @click.command()
@@ -34,8 +38,7 @@ def sweep(
     concurrency: int,
     base_url: str,
     as_json: bool,
-    executor: str,
-    ray_address: str,
+    executor: Executor,
 ) -> None:
     """Run a sweep: each point a profile and an ordinary run; print the leaderboard.
 
@@ -64,7 +67,6 @@ def sweep(
                 sweep_id=sweep_id,
                 concurrency=concurrency,
                 executor=executor,
-                ray_address=ray_address,
             ),
             now=system_now,
             hub=ModelHub(settings),

@@ -1,162 +1,24 @@
-"""``polygon judge``: a scoring pass (checks and the judge) over every conversation of a run.
-
-``score_run`` scores every conversation the chosen pass has not scored yet, so ``polygon
-run``, ``--resume`` and ``polygon judge`` share one path, and re-judging never touches
-earlier events: a new rubric or judge is a new pass, appended.
-"""
+"""``polygon judge``: a new scoring pass (checks and the judge) over every conversation of a run."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from polygon.app.passes import Visit, each_conversation, run_started
+from polygon.app.jobs import PassRecipe, keyless, run_pass
 from polygon.app.progress import Progress, no_progress
-from polygon.errors import UserInputError
-from polygon.events import Envelope, EventLog, Pending, identity
-from polygon.events.families import JudgeScored, RubricRecorded, RunStarted
-from polygon.events.streams import RUBRIC, keyed, run_stream
+from polygon.app.scoring import (
+    ScoreSummary,
+    Scoring,
+    judge_context,
+    record_rubric,
+    score_run,
+)
+from polygon.events import EventLog
+from polygon.execute import Executor, InProcessExecutor
 from polygon.models.hub import ModelHub
-from polygon.score.conversation import JudgeSettings, judge_for, score_conversation
-from polygon.score.judges import JudgeContext
-from polygon.score.policies import decode as decode_policies
+from polygon.score.conversation import JudgeSettings, judge_for
 from polygon.score.rubric import LoadedRubric
-from polygon.transcript import ConversationView
-
-
-def record_rubric(log: EventLog, run_id: str, rubric: LoadedRubric, now: Callable[[], str]) -> None:
-    """Put the rubric into the run's stream; refuse a changed file under a used version."""
-    for env in log.read_stream(run_stream(run_id)):
-        p = env.payload
-        if (
-            isinstance(p, RubricRecorded)
-            and p.version == rubric.rubric.version
-            and p.rubric_hash != rubric.rubric_hash
-        ):
-            raise UserInputError(
-                f"rubric {p.version} in {rubric.source} differs from the {p.version} this run was judged "
-                f"with (hash {p.rubric_hash[:12]} in the log, {rubric.rubric_hash[:12]} in the file); "
-                "a change of criteria, weights or gates needs a new version"
-            )
-    key = keyed(RUBRIC, rubric.rubric.version, rubric.rubric_hash)
-    log.append(
-        [
-            Pending(
-                stream=run_stream(run_id),
-                identity=identity(run=run_id, kind=key),
-                event=rubric.recorded(run_id),
-                recorded_at=now(),
-            )
-        ]
-    )
-
-
-@dataclass(frozen=True)
-class ScoreSummary:
-    """What a scoring pass did."""
-
-    pass_id: str
-    scored: int
-    already: int
-
-
-async def score_run(
-    log: EventLog,
-    run_id: str,
-    settings: JudgeSettings,
-    *,
-    now: Callable[[], str],
-    progress: Progress = no_progress,
-    abort: Callable[[], str] = lambda: "",
-    concurrency: int = 1,
-) -> ScoreSummary:
-    """Score every conversation of the run that this pass has not scored yet."""
-    scoring = Scoring.start(log, run_id, settings, now)
-    await each_conversation(
-        log, run_id, scoring.visit, now=now, progress=progress, abort=abort, concurrency=concurrency
-    )
-    return scoring.summary()
-
-
-@dataclass
-class Scoring:
-    """A scoring pass as a visitor: ``polygon run`` reads each call once for it and the probes."""
-
-    started: RunStarted
-    settings: JudgeSettings
-    done: int = 0
-    already: int = 0
-
-    @classmethod
-    def start(cls, log: EventLog, run_id: str, settings: JudgeSettings, now: Callable[[], str]) -> Scoring:
-        """Record the rubric (refusing a changed one) and make the visitor."""
-        started = run_started(log, run_id)
-        record_rubric(log, run_id, settings.rubric, now)
-        return cls(started, settings)
-
-    async def visit(self, conversation: Visit) -> None:
-        """Score one call unless this pass already has."""
-        if _has_pass(conversation.events, self.settings.pass_id):
-            self.already += 1
-            return
-        context = judge_context(self.started, conversation.view)
-        forbidden = self.started.forbidden_phrases
-        policies = decode_policies(self.started.policies)
-        await score_conversation(
-            conversation.view, self.settings, forbidden, conversation.sink, context, policies=policies
-        )
-        self.done += 1
-
-    def summary(self) -> ScoreSummary:
-        """What the pass did."""
-        return ScoreSummary(self.settings.pass_id, self.done, self.already)
-
-
-def _judge_on_ray(
-    log: EventLog,
-    run_id: str,
-    rubric: LoadedRubric,
-    judge_model: str,
-    repeats: int,
-    new_pass: int,
-    hub: ModelHub,
-    now: Callable[[], str],
-    progress: Progress,
-    concurrency: int,
-    ray_address: str,
-) -> ScoreSummary:
-    from polygon.app.remote import PassRecipe, keyless, visit_on_ray
-
-    settings = JudgeSettings(
-        rubric=rubric, judge=judge_for(judge_model, hub), repeats=repeats, new_pass=new_pass
-    )
-    started = Scoring.start(log, run_id, settings, now).started
-    recipe = PassRecipe(
-        started=started,
-        settings=keyless(hub.settings),
-        judge_model=judge_model,
-        rubric=rubric,
-        repeats=repeats,
-        new_pass=new_pass,
-    )
-    result = visit_on_ray(
-        log, recipe, hub, ray_address=ray_address, window=concurrency, now=now, progress=progress
-    )
-    return ScoreSummary(settings.pass_id, result.scored, result.scored_before)
-
-
-def judge_context(started: RunStarted, view: ConversationView) -> JudgeContext:
-    """The prompt and tools the call was made under: recorded with the run, or carried by an import."""
-    if view.imported is not None:
-        tools = list(view.imported.tools) or list(started.tools)  # the export's own, when it had them
-        return JudgeContext(prompt=view.imported.system_prompt or None, tools=tools)
-    config = view.started.config if view.started else ""
-    return JudgeContext(prompt=started.prompts.get(config), tools=list(started.tools))
-
-
-def _has_pass(events: list[Envelope], pass_id: str) -> bool:
-    return any(isinstance(e.payload, JudgeScored) and e.payload.pass_id == pass_id for e in events)
 
 
 def judge_run(
@@ -171,30 +33,34 @@ def judge_run(
     now: Callable[[], str],
     progress: Progress = no_progress,
     concurrency: int = 8,
-    executor: str = "local",
-    ray_address: str = "",
+    executor: Executor | None = None,
 ) -> ScoreSummary:
-    """``polygon judge``: one new pass with any judge, in one event loop (one connection pool)."""
-    if executor == "ray":
-        return _judge_on_ray(
-            log, run_id, rubric, judge_model, repeats, new_pass, hub, now, progress, concurrency, ray_address
+    """``polygon judge``: one new pass with any judge, on the chosen executor (here by default)."""
+    settings = JudgeSettings(
+        rubric=rubric, judge=judge_for(judge_model, hub), repeats=repeats, new_pass=new_pass
+    )
+    started = Scoring.start(log, run_id, settings, now).started  # the rubric goes in first
+    recipe = PassRecipe(
+        started=started,
+        settings=keyless(hub.settings),
+        judge_model=judge_model,
+        rubric=rubric,
+        repeats=repeats,
+        new_pass=new_pass,
+    )
+    result = asyncio.run(
+        run_pass(
+            executor or InProcessExecutor(),
+            log,
+            recipe,
+            hub,
+            window=concurrency,
+            now=now,
+            progress=progress,
+            abort=hub.unreachable,
         )
+    )
+    return ScoreSummary(settings.pass_id, result.scored, result.scored_before)
 
-    async def go() -> ScoreSummary:
-        try:
-            settings = JudgeSettings(
-                rubric=rubric, judge=judge_for(judge_model, hub), repeats=repeats, new_pass=new_pass
-            )
-            return await score_run(
-                log,
-                run_id,
-                settings,
-                now=now,
-                progress=progress,
-                abort=hub.unreachable,
-                concurrency=concurrency,
-            )
-        finally:
-            await hub.aclose()
 
-    return asyncio.run(go())
+__all__ = ["ScoreSummary", "Scoring", "judge_context", "judge_run", "record_rubric", "score_run"]

@@ -14,15 +14,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from polygon import __version__
-from polygon.app.judge import ScoreSummary, score_run
+from polygon.app.jobs import driver_hub, jobs_share, keyless, worker_hub
 from polygon.app.passes import start_run
-from polygon.app.remote import keyless, worker_hub
 from polygon.app.replay import load_conversation
+from polygon.app.scoring import ScoreSummary, score_run
 from polygon.compare.divergence import agent_turn_divergence
 from polygon.errors import UserInputError
 from polygon.events import EventLog, Pending
 from polygon.events.families import RunStarted
 from polygon.events.streams import conversation_id, conversation_stream, fresh_id, run_stream
+from polygon.execute import Executor, InProcessExecutor
 from polygon.models.hub import ModelHub, ModelSettings
 from polygon.recording import StreamRecorder
 from polygon.score.conversation import JudgeSettings, make_judge
@@ -70,8 +71,7 @@ def rerun(
     run_id: str,
     hub: ModelHub,
     now: Callable[[], str],
-    executor: str = "local",
-    ray_address: str = "",
+    executor: Executor | None = None,
 ) -> RerunResult:
     """Re-drive ``source_id`` against ``config`` of ``loaded`` (here, or as a Ray task)."""
     if config not in loaded.suite.configs:
@@ -127,39 +127,27 @@ def rerun(
     job = RedriveJob(loaded, plan, source, keep_going, keyless(hub.settings), now)
     rubric = load_rubric(loaded.suite.judge.rubric)
     settings = JudgeSettings(rubric=rubric, judge=make_judge("scripted/heuristic"))
-    if executor == "ray":
-        from polygon.execute.ray import RayExecutor
-
-        ray_executor = RayExecutor(ray_address or None)
-        try:
-            [driven] = list(ray_executor.map(redrive, [job], window=1))
-        finally:
-            ray_executor.close()
-        log.append(driven.events)
-        scoring = asyncio.run(_score(log, plan.run_id, settings, hub, now))
-    else:
-        driven, scoring = asyncio.run(_drive_here(job, log, settings, hub, now))
+    driven, scoring = asyncio.run(
+        _drive_and_score(executor or InProcessExecutor(), job, log, settings, hub, now)
+    )
     turn, detail = driven.parted[0] if driven.parted else (0, "")
     return RerunResult(run_id, cid, driven.end_reason, turn, detail, scoring)
 
 
-async def _drive_here(
-    job: RedriveJob, log: EventLog, settings: JudgeSettings, hub: ModelHub, now: Callable[[], str]
+async def _drive_and_score(
+    executor: Executor,
+    job: RedriveJob,
+    log: EventLog,
+    settings: JudgeSettings,
+    hub: ModelHub,
+    now: Callable[[], str],
 ) -> tuple[Redriven, ScoreSummary]:
-    """Drive and score in one event loop (one connection pool for a model agent)."""
+    """Drive the call on the executor, then score it here (one event loop, one connection pool)."""
     try:
-        driven = await _drive(job, hub)
+        with jobs_share(hub):
+            [driven] = [d async for d in executor.map(redrive, [job], window=1)]
         log.append(driven.events)
         return driven, await score_run(log, job.plan.run_id, settings, now=now)
-    finally:
-        await hub.aclose()
-
-
-async def _score(
-    log: EventLog, run_id: str, settings: JudgeSettings, hub: ModelHub, now: Callable[[], str]
-) -> ScoreSummary:
-    try:
-        return await score_run(log, run_id, settings, now=now)
     finally:
         await hub.aclose()
 
@@ -185,17 +173,16 @@ class Redriven:
     parted: list[tuple[int, str]]
 
 
-def redrive(job: RedriveJob) -> Redriven:
-    """On a worker: feed the source's caller turns to the agent (its hub's key from its env)."""
-
-    async def go() -> Redriven:
-        hub = worker_hub(job.settings)
-        try:
-            return await _drive(job, hub)
-        finally:
-            await hub.aclose()
-
-    return asyncio.run(go())
+async def redrive(job: RedriveJob) -> Redriven:
+    """Feed the source's caller turns to the agent: with the driver's hub here, its own on a worker."""
+    here = driver_hub()
+    if here is not None:
+        return await _drive(job, here)
+    hub = worker_hub(job.settings)  # the key from the worker's environment
+    try:
+        return await _drive(job, hub)
+    finally:
+        await hub.aclose()
 
 
 async def _drive(job: RedriveJob, hub: ModelHub) -> Redriven:

@@ -14,20 +14,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from polygon import __version__
-from polygon.app.judge import ScoreSummary, Scoring
+from polygon.app.jobs import jobs_share, run_recipe, simulate_on, visit_on
 from polygon.app.lint import lint_before_run
 from polygon.app.log import call_damage, recorded_answers
-from polygon.app.passes import (
-    DamagedCallError,
-    Visit,
-    damaged_message,
-    each_conversation,
-    for_each,
-    run_started,
-    start_run,
-)
-from polygon.app.probe import Probing
+from polygon.app.passes import DamagedCallError, damaged_message, start_run
 from polygon.app.progress import Progress, no_progress
+from polygon.app.scoring import ScoreSummary, Scoring
 from polygon.errors import (
     InfrastructureError,
     ModelServerDownError,
@@ -39,15 +31,13 @@ from polygon.events import EventLog, Pending, identity
 from polygon.events.errors import StorageError
 from polygon.events.families import ConversationEnded, RunFinished, RunStarted
 from polygon.events.streams import RUN_FINISHED, conversation_stream, fresh_id, run_stream, valid_run_id
+from polygon.execute import Executor, InProcessExecutor
 from polygon.models.hub import ModelHub
-from polygon.probe.answering import ProbeAnswerer, answerer_for
-from polygon.recording import ConversationSink, GroupWriter
+from polygon.probe.library import DETECTOR
 from polygon.score.conversation import JudgeSettings, judge_for
 from polygon.score.rubric import load_rubric
 from polygon.simulate.agents.model import profile_hash
-from polygon.simulate.engine import Conversation
 from polygon.simulate.plan import (
-    AgentPool,
     ConversationPlan,
     check_references,
     iter_plans,
@@ -66,10 +56,8 @@ class RunOptions:
     concurrency: int = 8
     run_id: str = ""
     resume: str = ""
-    executor: str = "local"
-    """``local`` (this process) or ``ray``."""
-    ray_address: str = ""
-    """An existing Ray cluster (``auto`` or an address); empty: a local Ray started here."""
+    executor: Executor = field(default_factory=InProcessExecutor)
+    """Where calls and passes run (the command chose it; it closes it)."""
 
 
 @dataclass
@@ -153,61 +141,6 @@ def _check_resume(log: EventLog, run_id: str, fresh: RunStarted) -> None:
             )
 
 
-async def _run_plans(
-    plans: Iterator[ConversationPlan],
-    log: EventLog,
-    pool: AgentPool,
-    concurrency: int,
-    now: Callable[[], str],
-    finished: Callable[[int], None],
-    down: Callable[[], str],
-    on_end: Callable[[str], None],
-) -> int:
-    """Run the plans; returns how many were not started because a model server went down.
-
-    ``finished`` hears how many calls this run has finished so far.
-    """
-    writer = GroupWriter(log)  # the single writer: this event loop, group commit
-    stop = asyncio.Event()
-    pump = asyncio.create_task(writer.pump(stop))
-    done = skipped = 0
-
-    async def one(plan: ConversationPlan) -> None:
-        nonlocal done, skipped
-        if down():  # no new call against a dead server: it would only fail after retries
-            skipped += 1
-            return
-        stream = conversation_stream(plan.conversation_id)
-        existing = (
-            frozenset(e.identity for e in log.read_stream(stream))
-            if log.stream_length(stream)
-            else frozenset()
-        )
-        sink = ConversationSink(
-            writer,
-            run_id=plan.run_id,
-            stream=stream,
-            conversation=plan.conversation_id,
-            seed=plan.seed,
-            now=now,
-            existing=existing,
-        )
-        agent = pool.make(plan.config, sink)
-        try:
-            on_end(await Conversation(plan, agent, sink, pool.caller(plan, sink)).run())
-        finally:
-            await agent.aclose()
-        done += 1
-        finished(done)
-
-    try:
-        await for_each(plans, concurrency, one)
-    finally:
-        stop.set()
-        await pump
-    return skipped
-
-
 def suite_judge(loaded: LoadedSuite, hub: ModelHub) -> JudgeSettings:
     """The scoring pass a suite asks for (heuristic offline by default)."""
     judge = loaded.suite.judge
@@ -269,7 +202,7 @@ def run_suite(
         hub.remember(recorded_answers(log, run_id))  # a half-written call replays its model answers
     progress(len(earlier), total)
     try:
-        scored = _simulate_and_score_somewhere(
+        scored = _simulate_and_score(
             todo, log, loaded, options, now, progress, score_progress, total, run_id, hub, ran_now, ended
         )
     except StorageError as exc:  # a failed commit: the writer wrote nothing after it
@@ -292,7 +225,7 @@ def run_suite(
     return RunSummary(run_id, total, ran_now, dict(sorted(reasons.items())), scored)
 
 
-def _simulate_and_score_somewhere(
+def _simulate_and_score(
     todo: Iterator[ConversationPlan],
     log: EventLog,
     loaded: LoadedSuite,
@@ -306,139 +239,92 @@ def _simulate_and_score_somewhere(
     ran_now: int,
     ended: Callable[[str], None],
 ) -> ScoreSummary:
-    """Simulate and score on the chosen executor."""
-    if options.executor == "ray":
-        return _simulate_and_score_on_ray(
-            todo, log, loaded, options, now, progress, score_progress, total, run_id, hub, ran_now, ended
-        )
-    return asyncio.run(
-        _simulate_and_score(
-            todo,
-            log,
-            loaded,
-            options.concurrency,
-            now,
-            progress,
-            score_progress,
-            total,
-            run_id,
-            hub,
-            todo_count=ran_now,
-            on_end=ended,
-        )
-    )
+    """Simulate, then check, judge and probe, on the chosen executor; this process writes.
+
+    Everything the driver does runs in one event loop, so model clients keep one connection pool.
+    """
+    offset = total - ran_now
+    finished = lambda done: progress(offset + done, total)  # noqa: E731
+
+    async def go() -> ScoreSummary:
+        try:
+            with jobs_share(hub):
+                await _simulate(todo, log, loaded, options, now, finished, total, run_id, hub, ended)
+                return await _score(log, loaded, options, now, score_progress, run_id, hub)
+        except InfrastructureError as exc:  # the worker's or Ray's fault, never the agent's
+            raise InfrastructureError(
+                f"{exc}; the run stopped (what finished is in the log). Fix it, then "
+                f"`polygon run SUITE --resume {run_id}` (on either executor)"
+            ) from None
+        finally:
+            await hub.aclose()
+
+    return asyncio.run(go())
 
 
-async def _simulate_and_score(
-    todo: Iterator[ConversationPlan],
-    log: EventLog,
-    loaded: LoadedSuite,
-    concurrency: int,
-    now: Callable[[], str],
-    progress: Progress,
-    score_progress: Progress,
-    total: int,
-    run_id: str,
-    hub: ModelHub,
-    *,
-    todo_count: int,
-    on_end: Callable[[str], None],
-) -> ScoreSummary:
-    pool = AgentPool(loaded, hub)
-    offset = total - todo_count
-    try:
-        finished = lambda done: progress(offset + done, total)  # noqa: E731
-        skipped = await _run_plans(todo, log, pool, concurrency, now, finished, hub.unreachable, on_end)
-        if skipped:
-            raise ModelServerDownError(
-                f"{hub.unreachable()}; {skipped} of {total} calls were not run. Start the server, then "
-                f"`polygon run SUITE --resume {run_id}`"
-            )
-        # Checks, judge and probes in one read of each call. A pass stops on a dead server only
-        # if it asks one (the offline baselines never do).
-        settings = suite_judge(loaded, hub)
-        answerer = _answerer(loaded, hub)
-        scoring = Scoring.start(log, run_id, settings, now)
-        probing = Probing.start(log, run_id, answerer)
-        judge_asks = _asks(settings.judge.heuristic, hub)
-        probe_asks = _asks(answerer.recorder is None, hub)
-
-        async def both(conversation: Visit) -> None:
-            await scoring.visit(conversation)
-            await probing.visit(conversation)
-
-        await each_conversation(
-            log,
-            run_id,
-            both,
-            now=now,
-            progress=score_progress,
-            abort=lambda: judge_asks() or probe_asks(),
-            concurrency=concurrency,
-        )
-        scored = scoring.summary()
-    finally:
-        await pool.aclose()
-        await hub.aclose()
-    return scored
-
-
-def _simulate_and_score_on_ray(
+async def _simulate(
     todo: Iterator[ConversationPlan],
     log: EventLog,
     loaded: LoadedSuite,
     options: RunOptions,
     now: Callable[[], str],
-    progress: Progress,
-    score_progress: Progress,
+    finished: Callable[[int], None],
     total: int,
     run_id: str,
     hub: ModelHub,
-    todo_count: int,
     on_end: Callable[[str], None],
-) -> ScoreSummary:
-    """The same run with conversations, then their scoring, as Ray tasks; this process writes."""
-    from polygon.app.remote import run_recipe, simulate_on, visit_on
-    from polygon.execute.ray import RayExecutor
-
-    executor = RayExecutor(options.ray_address or None)
-    try:
-        offset = total - todo_count
-        down = simulate_on(
-            executor,
-            log,
-            loaded,
-            todo,
-            hub.settings,
-            window=options.concurrency,
-            now=now,
-            finished=lambda done: progress(offset + done, total),
-            on_end=on_end,
+) -> None:
+    """Every planned call; a model server found down stops the run with a resume hint."""
+    window = options.concurrency
+    seen = await simulate_on(
+        options.executor,
+        log,
+        loaded,
+        todo,
+        hub.settings,
+        window=window,
+        now=now,
+        finished=finished,
+        on_end=on_end,
+    )
+    if seen.skipped:  # the calls ran here: the driver's hub found the server down
+        raise ModelServerDownError(
+            f"{hub.unreachable()}; {seen.skipped} of {total} calls were not run. Start the server, then "
+            f"`polygon run SUITE --resume {run_id}`"
         )
-        if down:
-            raise ModelServerDownError(
-                f"{down}; the run stopped before every call was made. Start the server, then "
-                f"`polygon run SUITE --resume {run_id}` (on either executor)"
-            )
-        settings = suite_judge(loaded, hub)
-        Scoring.start(log, run_id, settings, now)  # the rubric goes into the run's stream first
-        started = run_started(log, run_id)
-        result = visit_on(
-            executor,
-            log,
-            run_recipe(loaded, started, hub.settings),
-            window=options.concurrency,
-            now=now,
-            progress=score_progress,
-        )
-    except InfrastructureError as exc:  # the worker's or Ray's fault, never the agent's
-        raise InfrastructureError(
-            f"{exc}; the run stopped (what finished is in the log). Fix it, then "
+    if seen.down:  # a worker found it down: the driver stopped drawing calls
+        raise ModelServerDownError(
+            f"{seen.down}; the run stopped before every call was made. Start the server, then "
             f"`polygon run SUITE --resume {run_id}` (on either executor)"
-        ) from None
-    finally:
-        executor.close()
-        asyncio.run(hub.aclose())
+        )
+
+
+async def _score(
+    log: EventLog,
+    loaded: LoadedSuite,
+    options: RunOptions,
+    now: Callable[[], str],
+    progress: Progress,
+    run_id: str,
+    hub: ModelHub,
+) -> ScoreSummary:
+    """Checks, judge and probes in one read of each call.
+
+    The pass stops on a dead server only if it asks one (the offline baselines never do).
+    """
+    settings = suite_judge(loaded, hub)
+    started = Scoring.start(log, run_id, settings, now).started  # the rubric goes in first
+    judge_asks = _asks(settings.judge.heuristic, hub)
+    probe_asks = _asks(loaded.suite.probe_model == DETECTOR, hub)
+    result = await visit_on(
+        options.executor,
+        log,
+        run_recipe(loaded, started, hub.settings),
+        window=options.concurrency,
+        now=now,
+        progress=progress,
+        abort=lambda: judge_asks() or probe_asks(),
+    )
     return ScoreSummary(settings.pass_id, result.scored, result.scored_before)
 
 
@@ -453,10 +339,6 @@ def _check_models(loaded: LoadedSuite, hub: ModelHub) -> None:
 
 def _asks(offline: bool, hub: ModelHub) -> Callable[[], str]:
     return (lambda: "") if offline else hub.unreachable
-
-
-def _answerer(loaded: LoadedSuite, hub: ModelHub) -> ProbeAnswerer:
-    return answerer_for(loaded.suite.probe_model, hub)
 
 
 def _end_reason(log: EventLog, run_id: str, conversation_id: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import msgspec
 
@@ -43,6 +43,7 @@ from polygon.events.streams import (
     sweep_stream,
     valid_run_id,
 )
+from polygon.execute import Executor, InProcessExecutor
 from polygon.models.hub import ModelHub
 from polygon.projections import verdicts as verdict_fold
 from polygon.score.verdict import GRADED
@@ -58,8 +59,8 @@ class SweepOptions:
     resume: str = ""
     sweep_id: str = ""
     concurrency: int = 8
-    executor: str = "local"
-    ray_address: str = ""
+    executor: Executor = field(default_factory=InProcessExecutor)
+    """Where each point's calls and passes run (the command chose it; it closes it)."""
 
 
 @dataclass
@@ -186,7 +187,6 @@ def _one_point(
             resume=point.run_id if started else "",
             concurrency=options.concurrency,
             executor=options.executor,
-            ray_address=options.ray_address,
         )
         run_suite(point.suite, log, run_options, now=now, hub=run_hub)
     else:

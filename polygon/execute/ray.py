@@ -9,13 +9,15 @@ or the log.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncGenerator, Callable, Iterable
 from typing import Any, TypeVar
 
 from polygon.errors import InfrastructureError, PolygonError, UserInputError
+from polygon.execute import Work
 
-A = TypeVar("A")
+J = TypeVar("J")
 R = TypeVar("R")
 
 RAY_EXTRA_HINT = "the Ray executor needs the optional extra: pip install 'polygon-eval[ray]'"
@@ -52,7 +54,7 @@ class RayExecutor:
             self._started = True
         self._remotes: dict[Callable[..., Any], Any] = {}
 
-    def map(self, fn: Callable[[A], R], items: Iterable[A], *, window: int) -> Iterator[R]:
+    async def map(self, work: Work[J, R], jobs: Iterable[J], *, window: int) -> AsyncGenerator[R, None]:
         """Results as tasks finish; at most ``window`` tasks submitted and not yet collected.
 
         Ray's own failures (a dead raylet or node, a worker that cannot import the job's
@@ -61,7 +63,8 @@ class RayExecutor:
         """
         errors = self._ray.exceptions
         try:
-            yield from self._map(fn, items, window=window)
+            async for result in self._map(work, jobs, window=window):
+                yield result
         except errors.RayTaskError as exc:
             cause = getattr(exc, "cause", None)
             if isinstance(cause, PolygonError):
@@ -74,13 +77,14 @@ class RayExecutor:
         except errors.RayError as exc:
             raise InfrastructureError(f"Ray failed: {type(exc).__name__}: {_first_line(exc)}") from None
 
-    def _map(self, fn: Callable[[A], R], items: Iterable[A], *, window: int) -> Iterator[R]:
+    async def _map(self, work: Work[J, R], jobs: Iterable[J], *, window: int) -> AsyncGenerator[R, None]:
         ray = self._ray
-        remote = self._remotes.get(fn)
+        remote = self._remotes.get(work)
         if remote is None:
-            remote = self._remotes[fn] = ray.remote(max_retries=RETRIES, retry_exceptions=False)(fn)
+            task = ray.remote(max_retries=RETRIES, retry_exceptions=False)(_in_own_loop(work))
+            remote = self._remotes[work] = task
         pending: list[Any] = []
-        source = iter(items)
+        source = iter(jobs)
         exhausted = False
         while pending or not exhausted:
             while not exhausted and len(pending) < max(1, window):
@@ -90,7 +94,8 @@ class RayExecutor:
                     exhausted = True
             if not pending:
                 break
-            done, pending = ray.wait(pending, num_returns=1)
+            # ray.wait blocks: in a thread, so the driver's loop keeps committing meanwhile
+            done, pending = await asyncio.to_thread(ray.wait, pending, num_returns=1)
             yield ray.get(done[0])
 
     def close(self) -> None:
@@ -107,3 +112,21 @@ class RayExecutor:
 def _first_line(exc: BaseException) -> str:
     """An exception's first non-empty line (Ray's messages run to many)."""
     return next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+
+
+def _in_own_loop(work: Work[J, R]) -> Callable[[J], R]:
+    """The task Ray runs: the job function in the worker's own event loop.
+
+    It carries the job function's name, so a worker's process title reads
+    ``ray::simulate_one`` (what an operator looks for), not the wrapper's.
+    """
+
+    def task(job: J) -> R:
+        return asyncio.run(_awaited(work, job))
+
+    task.__name__ = task.__qualname__ = getattr(work, "__name__", "work")
+    return task
+
+
+async def _awaited(work: Work[J, R], job: J) -> R:
+    return await work(job)

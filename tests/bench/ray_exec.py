@@ -10,15 +10,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-from polygon.app.remote import _Batches
+from polygon.app.jobs import group_commit
 from polygon.app.run import RunOptions, run_suite
-from polygon.events import LmdbLog, Pending
+from polygon.events import EventLog, LmdbLog, Pending
+from polygon.execute import Executor, make_executor
 from polygon.suite.loading import load_suite
 from tests.support.examples import clinic_suite_path
 
@@ -28,11 +30,15 @@ REPEATS = 3
 def _run(path: Path, executor: str, trials: int) -> tuple[float, int]:
     loaded = load_suite(clinic_suite_path())
     loaded = loaded.model_copy(update={"suite": loaded.suite.model_copy(update={"trials": trials})})
+    made = make_executor(executor)
     with LmdbLog(path) as log:
         began = time.perf_counter()
-        summary = run_suite(
-            loaded, log, RunOptions(run_id="b", executor=executor, concurrency=8), now=lambda: "t"
-        )
+        try:
+            summary = run_suite(
+                loaded, log, RunOptions(run_id="b", executor=made, concurrency=8), now=lambda: "t"
+            )
+        finally:
+            made.close()
         return time.perf_counter() - began, summary.conversations
 
 
@@ -50,8 +56,19 @@ def _events_of_one_call() -> list[Pending]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _echo(events: list[Pending]) -> list[Pending]:
+async def _echo(events: list[Pending]) -> list[Pending]:
     return events
+
+
+async def _commit_all(log: EventLog, executor: Executor | None, jobs: list[list[Pending]]) -> None:
+    """What the driver does with results: one group-commit writer (with no executor: the jobs as they are)."""
+    async with group_commit(log) as writer:
+        if executor is None:
+            for job in jobs:
+                writer.submit(job)
+            return
+        async for result in executor.map(_echo, jobs, window=64):
+            writer.submit(result)
 
 
 def _renamed(events: list[Pending], n: int) -> list[Pending]:
@@ -92,17 +109,13 @@ def main(trials: int = 10, calls: int = 2000) -> None:
             executor = RayExecutor()
             with LmdbLog(tmp / f"ceiling{r}") as log:
                 began = time.perf_counter()
-                with _Batches(log) as batches:
-                    for result in executor.map(_echo, jobs, window=64):
-                        batches.add(result)
+                asyncio.run(_commit_all(log, executor, jobs))
                 rates.append(calls * len(events) / (time.perf_counter() - began))
         alone = []
         for r in range(REPEATS):
             with LmdbLog(tmp / f"alone{r}") as log:
                 began = time.perf_counter()
-                with _Batches(log) as batches:
-                    for job in jobs:
-                        batches.add(job)
+                asyncio.run(_commit_all(log, None, jobs))
                 alone.append(calls * len(events) / (time.perf_counter() - began))
         print(f"  the driver's commit alone (same batches, no Ray): {statistics.median(alone):,.0f} events/s")
         print(

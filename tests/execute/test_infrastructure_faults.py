@@ -10,8 +10,10 @@ first two on a real local Ray.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -42,6 +44,11 @@ def _env_without(name: str) -> Iterator[None]:
             os.environ[name] = saved
 
 
+async def _as_on_a_worker(fn: Callable[[A], Awaitable[R]], item: A) -> R:
+    """A job as a worker runs it: in a fresh context (it does not see the driver's hub)."""
+    return await asyncio.create_task(fn(item), context=contextvars.Context())  # type: ignore[arg-type]
+
+
 class KeylessWorkers:
     """An executor whose "workers" (this process, one job at a time) lack OPENAI_API_KEY."""
 
@@ -50,10 +57,12 @@ class KeylessWorkers:
     def __init__(self, address: str | None = None, **kwargs: Any) -> None:
         pass
 
-    def map(self, fn: Callable[[A], R], items: Iterable[A], *, window: int) -> Iterator[R]:
+    async def map(
+        self, fn: Callable[[A], Awaitable[R]], items: Iterable[A], *, window: int
+    ) -> AsyncGenerator[R, None]:
         for item in items:
             with _env_without("OPENAI_API_KEY"):
-                result = fn(item)
+                result = await _as_on_a_worker(fn, item)
             yield result
 
     def close(self) -> None:
@@ -100,9 +109,11 @@ def test_a_worker_without_the_key_stops_the_run_and_a_resume_runs_every_call(
 
 
 class _KeyedWorkers(KeylessWorkers):
-    def map(self, fn: Callable[[A], R], items: Iterable[A], *, window: int) -> Iterator[R]:
+    async def map(
+        self, fn: Callable[[A], Awaitable[R]], items: Iterable[A], *, window: int
+    ) -> AsyncGenerator[R, None]:
         for item in items:
-            yield fn(item)
+            yield await _as_on_a_worker(fn, item)
 
 
 def test_a_worker_that_cannot_make_the_agent_stops_the_run(
@@ -153,6 +164,17 @@ class _FailingRay:
         raise RuntimeError("a dead Ray does not shut down cleanly")
 
 
+async def _echo(item: Any) -> str:
+    return str(item)
+
+
+def _drain(results: AsyncGenerator[Any, None]) -> list[Any]:
+    async def go() -> list[Any]:
+        return [r async for r in results]
+
+    return asyncio.run(go())
+
+
 def _executor(failure: BaseException) -> Any:
     executor = RayExecutor.__new__(RayExecutor)
     executor._ray = _FailingRay(failure)
@@ -165,7 +187,7 @@ def test_a_dead_raylet_is_one_line() -> None:
     ray = pytest.importorskip("ray")
     executor = _executor(ray.exceptions.LocalRayletDiedError())
     with pytest.raises(InfrastructureError) as caught:
-        list(executor.map(str, [1, 2], window=2))
+        _drain(executor.map(_echo, [1, 2], window=2))
     assert str(caught.value).startswith("Ray failed: LocalRayletDiedError: The task's local raylet died")
     assert "\n" not in str(caught.value)
     executor.close()  # a Ray that died cannot shut down: that is not the error to show
@@ -178,11 +200,11 @@ def test_a_worker_that_cannot_import_the_job_is_one_line() -> None:
     with pytest.raises(
         InfrastructureError, match="a Ray worker cannot import polygon: install it on every node"
     ):
-        list(_executor(failure).map(str, [1], window=1))
+        _drain(_executor(failure).map(_echo, [1], window=1))
     said = SuiteError("suite.yaml: configs.good.agent: cannot import module 'x'")
     polygon_error = ray.exceptions.RayTaskError("simulate_one", "Traceback …", said)
     with pytest.raises(SuiteError) as caught:
-        list(_executor(polygon_error).map(str, [1], window=1))
+        _drain(_executor(polygon_error).map(_echo, [1], window=1))
     assert caught.value is said  # the worker's own one-line error, not Ray's many lines
 
 
@@ -192,7 +214,9 @@ def test_a_dead_raylet_stops_a_run_with_a_resume_hint(
     ray = pytest.importorskip("ray")
 
     class DeadRaylet(_KeyedWorkers):
-        def map(self, fn: Callable[[A], R], items: Iterable[A], *, window: int) -> Iterator[R]:
+        def map(  # type: ignore[override]
+            self, fn: Callable[[A], Awaitable[R]], items: Iterable[A], *, window: int
+        ) -> AsyncGenerator[R, None]:
             return _executor(ray.exceptions.LocalRayletDiedError()).map(fn, items, window=window)  # type: ignore[no-any-return]
 
     monkeypatch.setattr("polygon.execute.ray.RayExecutor", DeadRaylet)

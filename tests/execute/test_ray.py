@@ -1,5 +1,5 @@
 """The Ray executor: the same log as a local run, a worker killed mid-run, a driver killed and
-resumed (across executors), and the executor contract. One local Ray (2 CPUs, no dashboard)
+resumed (across executors); the executor contract is tests/contracts/test_executor.py. One local Ray (2 CPUs, no dashboard)
 serves the module; subprocess drivers join it by address."""
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from click.testing import CliRunner
 
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
-from polygon.execute import LocalExecutor
 from tests.support.runs import wait_for_conversations
 
 ray = pytest.importorskip("ray")
@@ -135,27 +134,6 @@ def test_a_killed_driver_resumes_on_either_executor(
     assert res.exit_code == 0, res.output
     _run(tmp_path / "whole", SLOW)
     assert partial < contents(killed) == contents(tmp_path / "whole")
-
-
-def _square(x: int) -> int:
-    return x * x
-
-
-def _boom(x: int) -> int:
-    raise ValueError(f"item {x}")
-
-
-@pytest.mark.parametrize("kind", ["local", "ray"])
-def test_executor_contract(cluster: str, kind: str) -> None:
-    from polygon.execute.ray import RayExecutor
-
-    executor = LocalExecutor() if kind == "local" else RayExecutor()
-    assert sorted(executor.map(_square, range(10), window=3)) == [x * x for x in range(10)]
-    assert list(executor.map(_square, [], window=3)) == []
-    with pytest.raises(Exception, match="item 0"):
-        list(executor.map(_boom, [0], window=1))
-    executor.close()
-    assert ray.is_initialized()  # an executor that joined a running Ray leaves it running
 
 
 def test_a_rerun_on_ray_writes_what_a_local_rerun_writes(cluster: str, tmp_path: Path) -> None:
