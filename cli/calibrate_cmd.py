@@ -64,10 +64,9 @@ def calibrate(
     as_json: bool,
 ) -> None:
     """How far the judge agrees with human labels: κ, accuracy, AUC, ρ, α, best threshold."""
-    from polygon.app.calibrate import calibrate_runs
-    from polygon.app.log import open_log
+    from polygon.app import calibrate_runs, open_log
     from polygon.events import to_builtins
-    from polygon.projections.calibration import calibration_lines
+    from polygon.projections import calibration_lines
 
     with open_log(obj.log_path, readonly=True) as log:
         result = calibrate_runs(

@@ -27,8 +27,7 @@ def sample(obj: Context, run_id: str, count: int, seed: int, by: str, show: bool
     Answer y (realistic), n (not), s (skip) or q (stop); after n, a note in a line (optional).
     Each mark is a label.caller_turn event; `polygon callers report RUN` sums them up.
     """
-    from polygon.app.callers import record_marks, sample_turns
-    from polygon.app.log import open_log
+    from polygon.app import open_log, record_marks, sample_turns
 
     with open_log(obj.log_path, readonly=show) as log:
         turns = sample_turns(log, run_id, count, seed)
@@ -63,8 +62,7 @@ def sample(obj: Context, run_id: str, count: int, seed: int, by: str, show: bool
 @click.pass_obj
 def report(obj: Context, run_id: str) -> None:
     """Realism of RUN's callers per type and language (Wilson 95% interval), from the marks."""
-    from polygon.app.callers import realism, realism_lines
-    from polygon.app.log import open_log
+    from polygon.app import open_log, realism, realism_lines
 
     with open_log(obj.log_path, readonly=True) as log:
         for line in realism_lines(realism(log, run_id)):

@@ -41,9 +41,8 @@ def compare(
     is the baseline. Scores of different rubric versions are never mixed; sides that differ
     in caller, judge or noise settings are refused unless --allow-mixed.
     """
-    from polygon.app.compare import compare_runs
-    from polygon.app.log import open_log
-    from polygon.projections.compare_render import comparison_json, comparison_lines, comparison_markdown
+    from polygon.app import compare_runs, open_log
+    from polygon.projections import comparison_json, comparison_lines, comparison_markdown
 
     with open_log(obj.log_path, readonly=True) as log:
         result = compare_runs(log, runs, rubric=rubric, configs=configs, allow_mixed=allow_mixed)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:  # the hub (and what it imports) loads only when a command asks for a model
-    from polygon.models.hub import ModelSettings
+    from polygon.models import ModelSettings
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Context:
 
     def model_settings(self, base_url: str = "", cache: bool = False) -> ModelSettings:
         """Flags win over the suite's setting, which wins over the environment."""
-        from polygon.models.hub import ModelSettings
+        from polygon.models import ModelSettings
 
         return ModelSettings(
             base_url=base_url or self.openai_base_url,
@@ -103,8 +103,7 @@ class _LogRef(click.ParamType[str, Any]):
         self._kind = kind
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        from polygon.app.log import open_log
-        from polygon.app.runs import resolve_conversation, resolve_run
+        from polygon.app import open_log, resolve_conversation, resolve_run
 
         text = str(value)
         obj = ctx.find_object(Context) if ctx is not None else None

@@ -16,12 +16,11 @@ from polygon.cli.context import CONVERSATION, Context
 @click.pass_obj
 def divergence_cmd(obj: Context, a: str, b: str, as_json: bool) -> None:
     """The first turn at which conversations A and B part, and why."""
-    from polygon.app.divergence import divergence
-    from polygon.app.log import open_log
+    from polygon.app import divergence_between, open_log
     from polygon.events import to_builtins
 
     with open_log(obj.log_path, readonly=True) as log:
-        found = divergence(log, a, b)
+        found = divergence_between(log, a, b)
     if as_json:
         click.echo(
             json.dumps({"a": a, "b": b, "divergence": to_builtins(found)}, sort_keys=True, ensure_ascii=False)

@@ -28,9 +28,8 @@ def explain_cmd(
 
     Every criterion, weight, repeat, median, gate and piece of evidence, with log positions.
     """
-    from polygon.app.explain import explain_conversation
-    from polygon.app.log import open_log
-    from polygon.projections.explain import explain_data, explain_lines
+    from polygon.app import explain_conversation, open_log
+    from polygon.projections import explain_data, explain_lines
 
     with open_log(obj.log_path, readonly=True) as log:
         found = explain_conversation(log, conversation, rubric, pass_id=pass_id, judge=judge_name)

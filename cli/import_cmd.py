@@ -88,10 +88,9 @@ def import_(
     Importing the same files again changes nothing. Malformed records are reported with
     their file and line and skipped (or, with --strict, refused).
     """
-    from polygon.app.import_ import ImportOptions, import_files
-    from polygon.app.log import open_log
-    from polygon.importing.formats import END_CALL_TOOLS, TRANSFER_TOOLS
-    from polygon.suite.loading import load_suite
+    from polygon.app import ImportOptions, import_files, open_log
+    from polygon.importing import END_CALL_TOOLS, TRANSFER_TOOLS
+    from polygon.suite import load_suite
 
     options = ImportOptions(
         fmt=fmt,

@@ -11,7 +11,7 @@ import click
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 def init(directory: Path) -> None:
     """Write a commented starter suite (suite.yaml, prompt.md, my_agent.py) into DIRECTORY."""
-    from polygon.app.init import init_suite
+    from polygon.app import init_suite
 
     for path in init_suite(directory):
         click.echo(f"wrote {path}")

@@ -42,10 +42,9 @@ def judge(
     executor: Executor,
 ) -> None:
     """(Re)score RUN: checks and the judge. Appends a new pass; never overwrites earlier scores."""
-    from polygon.app.judge import judge_run
-    from polygon.app.log import open_log
-    from polygon.models.hub import ModelHub
-    from polygon.score.rubric import load_rubric
+    from polygon.app import judge_run, open_log
+    from polygon.models import ModelHub
+    from polygon.score import load_rubric
 
     loaded_rubric = load_rubric(rubric)
     with open_log(obj.log_path, readonly=False) as log, Reporter("judging", mode()) as shown:

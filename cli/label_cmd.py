@@ -23,8 +23,7 @@ def label(
     obj: Context, conversation: str, verdict: str, criteria: tuple[str, ...], by: str, note: str
 ) -> None:
     """Label CONVERSATION pass or fail (and criteria 1–5): a label stands beside the verdict."""
-    from polygon.app.label import VERDICTS, LabelInput, check_criteria, record_labels
-    from polygon.app.log import open_log
+    from polygon.app import VERDICTS, LabelInput, check_criteria, open_log, record_labels
 
     scores = {}
     for item in criteria:
@@ -69,8 +68,7 @@ def import_labels(obj: Context, file: Path, run_id: str | None, by: str) -> None
     criterion.safety); by; note. With --run every row must be a call of that run. Nothing is
     recorded unless every row is good.
     """
-    from polygon.app.label import read_label_file, record_labels
-    from polygon.app.log import open_log
+    from polygon.app import open_log, read_label_file, record_labels
 
     with open_log(obj.log_path, readonly=False) as log:
         rows = read_label_file(log, file, run_id, by or obj.user)

@@ -18,9 +18,8 @@ from polygon.cli.context import Context
 @click.pass_obj
 def leaderboard(obj: Context, sweep_id: str, fmt: str, rubric: str | None) -> None:
     """A sweep's points ranked: mean composite, then stability, then speed; ties marked."""
-    from polygon.app.leaderboard import sweep_leaderboard
-    from polygon.app.log import open_log
-    from polygon.projections.leaderboard import leaderboard_html, leaderboard_json, leaderboard_lines
+    from polygon.app import open_log, sweep_leaderboard
+    from polygon.projections import leaderboard_html, leaderboard_json, leaderboard_lines
 
     with open_log(obj.log_path, readonly=True) as log:
         board = sweep_leaderboard(log, sweep_id, rubric)

@@ -64,11 +64,9 @@ def lint(
     Each reading is recorded in the log and reused for the same prompt text. Without the
     `lint` extra only the rules tier runs; the output says which tiers were skipped.
     """
-    from polygon.app.lint import DEFAULT_TIERS, LintOptions, Readers, lint_targets, targets
-    from polygon.app.log import open_log
-    from polygon.models.hub import ModelHub
-    from polygon.projections.lint import lint_json, lint_lines, worst
-    from polygon.projections.lint_sarif import lint_sarif
+    from polygon.app import DEFAULT_TIERS, LintOptions, Readers, lint_targets, open_log, targets
+    from polygon.models import ModelHub
+    from polygon.projections import build_sarif, lint_json, lint_lines, worst
 
     asked = tuple(t.strip() for t in tiers.split(",") if t.strip()) if tiers else DEFAULT_TIERS
     if judge_model and not tiers:
@@ -88,7 +86,7 @@ def lint(
     if fmt == "json":
         click.echo(lint_json(lints), nl=False)
     elif fmt == "sarif":
-        click.echo(lint_sarif(lints), nl=False)
+        click.echo(build_sarif(lints), nl=False)
     else:
         for i, (one, t) in enumerate(zip(lints, found, strict=True)):
             if i:

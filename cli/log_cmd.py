@@ -27,7 +27,7 @@ def stats(obj: Context, as_json: bool) -> None:
     """Event counts by tag, streams, sizes."""
     import msgspec
 
-    from polygon.app.log import open_log
+    from polygon.app import open_log
     from polygon.events import to_builtins
 
     with open_log(obj.log_path, readonly=True) as lg:
@@ -70,7 +70,7 @@ def verify(obj: Context, as_json: bool) -> None:
     """
     import msgspec
 
-    from polygon.app.log import open_log, verify_log
+    from polygon.app import open_log, verify_log
     from polygon.events import to_builtins
 
     with open_log(obj.log_path, readonly=True) as lg:
@@ -97,7 +97,7 @@ def verify(obj: Context, as_json: bool) -> None:
 @click.pass_obj
 def export(obj: Context, output: Path | None, stream_prefix: str) -> None:
     """Write events as JSON lines, one event per line (readable by `polygon import`)."""
-    from polygon.app.log import export_jsonl, open_log
+    from polygon.app import export_jsonl, open_log
 
     with open_log(obj.log_path, readonly=True) as lg:
         if output is None:
@@ -128,7 +128,7 @@ def export(obj: Context, output: Path | None, stream_prefix: str) -> None:
 @click.pass_obj
 def compact(obj: Context, drop: tuple[str, ...], drop_damaged: bool, output: Path) -> None:
     """Write a new, verified log without the dropped runs (the log itself stays append-only)."""
-    from polygon.app.log import compact_log, open_log
+    from polygon.app import compact_log, open_log
 
     if not drop and not drop_damaged:
         raise click.UsageError("name a run to --drop, or --drop-damaged")
@@ -154,7 +154,7 @@ def upgrade(source: Path, output: Path) -> None:
     Format 2 is what new logs are written in (smaller: binary hashes, interned streams,
     compressed payloads). SOURCE is only read.
     """
-    from polygon.app.log import upgrade_log
+    from polygon.app import upgrade_log
 
     done = upgrade_log(source, output)
     click.echo(

@@ -47,7 +47,7 @@ def noise(
     the phone behaviour does at this turn, drawn as a run draws it (a run also never goes
     silent two turns running).
     """
-    from polygon.app.noise import PhoneSettings, preview_noise, preview_phone
+    from polygon.app import PhoneSettings, preview_noise, preview_phone
     from polygon.events import to_builtins
 
     got = preview_noise(

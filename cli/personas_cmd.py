@@ -34,11 +34,10 @@ def generate(obj: Context, suite: str, count: int, model: str, config: str | Non
     One persona per model request: a failed request loses one persona, not the batch. Each
     records the prompt's hash, so a changed prompt marks it stale.
     """
-    from polygon.app.log import open_log
-    from polygon.app.personas import generate as generate_personas
-    from polygon.models.hub import ModelHub
-    from polygon.suite.loading import load_suite
-    from polygon.suite.personas import OFFLINE_GENERATOR
+    from polygon.app import generate as generate_personas
+    from polygon.app import open_log
+    from polygon.models import ModelHub
+    from polygon.suite import OFFLINE_GENERATOR, load_suite
 
     loaded = load_suite(suite, personas_optional=True)
     hub = ModelHub(obj.model_settings(base_url or loaded.suite.openai_base_url))
@@ -63,8 +62,8 @@ def generate(obj: Context, suite: str, count: int, model: str, config: str | Non
 @click.option("--json", "as_json", is_flag=True)
 def list_personas(suite: str, as_json: bool) -> None:
     """The suite's personas; generated ones whose prompt changed are marked stale."""
-    from polygon.app.personas import personas_path, stale_personas
-    from polygon.suite.loading import load_suite
+    from polygon.app import personas_path, stale_personas
+    from polygon.suite import load_suite
 
     loaded = load_suite(suite, personas_optional=True)
     stale = {p.id for p in stale_personas(loaded)}

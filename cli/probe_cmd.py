@@ -46,9 +46,8 @@ def probe(
 
     Probes never change a composite or a verdict.
     """
-    from polygon.app.log import open_log
-    from polygon.app.probe import load_probes, probe_with
-    from polygon.models.hub import ModelHub
+    from polygon.app import load_probes, open_log, probe_with
+    from polygon.models import ModelHub
 
     extra = load_probes(probes_file) if probes_file else []
     with open_log(obj.log_path, readonly=False) as log, Reporter("probing", mode()) as shown:

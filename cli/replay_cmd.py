@@ -27,10 +27,9 @@ def replay(obj: Context, conversation: str, step: bool, as_json: bool) -> None:
     validity, results, faults), the replies, and how the call ended. Reads only the log;
     nothing is called again.
     """
-    from polygon.app.log import open_log
-    from polygon.app.replay import broken_policies, load_conversation
+    from polygon.app import broken_policies, load_conversation, open_log
     from polygon.events import to_builtins
-    from polygon.projections.replay import as_data, ending_lines, header_lines, policy_lines, turn_lines
+    from polygon.projections import as_data, ending_lines, header_lines, policy_lines, turn_lines
 
     with open_log(obj.log_path, readonly=True) as log:
         view = load_conversation(log, conversation)

@@ -38,8 +38,7 @@ def report(
     allow_simulator_errors: bool,
 ) -> None:
     """Scorecard and verdicts of RUN, rebuilt from the log."""
-    from polygon.app.log import open_log
-    from polygon.app.report import enforce, report_run
+    from polygon.app import enforce, open_log, report_run
 
     fmt = "json" if as_json else "junit" if as_junit else fmt
     with open_log(obj.log_path, readonly=True) as log:

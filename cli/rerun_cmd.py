@@ -41,10 +41,10 @@ def rerun(
     Stops at the first turn where the new agent parts from the original (or, with
     --continue, goes on with the scripted caller). Prints the new conversation id.
     """
-    from polygon.app.log import open_log
-    from polygon.app.rerun import rerun as rerun_call
-    from polygon.models.hub import ModelHub
-    from polygon.suite.loading import load_suite
+    from polygon.app import open_log
+    from polygon.app import rerun_conversation as rerun_call
+    from polygon.models import ModelHub
+    from polygon.suite import load_suite
 
     loaded = load_suite(suite)
     with open_log(obj.log_path, readonly=False) as log:

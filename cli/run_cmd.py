@@ -12,7 +12,7 @@ from polygon.cli.enforce_opts import enforcement_options, exit_if_missed, policy
 from polygon.cli.progress import Reporter, mode
 
 if TYPE_CHECKING:
-    from polygon.app.run import RunSummary
+    from polygon.app import RunSummary
     from polygon.execute import Executor
 
 
@@ -88,13 +88,10 @@ def run(
     SUITE is a suite file or a directory holding suite.yaml. Every turn, noise injection
     and tool call goes to the event log; `polygon replay` shows any call afterwards.
     """
-    from polygon.app.log import open_log, recorded_answers
-    from polygon.app.personas import check_stale
-    from polygon.app.report import enforce, load_run
-    from polygon.app.run import RunOptions, run_suite
-    from polygon.models.hub import ModelHub
-    from polygon.projections.report import make_report
-    from polygon.suite.loading import load_suite
+    from polygon.app import RunOptions, check_stale, enforce, load_run, open_log, recorded_answers, run_suite
+    from polygon.models import ModelHub
+    from polygon.projections import make_report
+    from polygon.suite import load_suite
 
     loaded = load_suite(suite)
     options = RunOptions(

@@ -11,7 +11,7 @@ from polygon.cli.context import RUN, Context, system_now
 from polygon.texttable import LEFT, RIGHT, table
 
 if TYPE_CHECKING:
-    from polygon.app.runs import RunRow
+    from polygon.app import RunRow
 
 
 @click.group(invoke_without_command=True)
@@ -23,8 +23,7 @@ def runs(ctx: click.Context, suite: str | None, include_hidden: bool, as_json: b
     """The runs in the log, newest first: calls, verdicts, rubrics, finished or not."""
     if ctx.invoked_subcommand is not None:
         return
-    from polygon.app.log import open_log
-    from polygon.app.runs import list_runs, run_state
+    from polygon.app import list_runs, open_log, run_state
     from polygon.events import to_builtins
 
     obj: Context = ctx.obj
@@ -65,8 +64,7 @@ def _verdicts(r: RunRow) -> str:
 @click.pass_obj
 def hide(obj: Context, run_id: str, reason: str) -> None:
     """Hide RUN from default views (an event: nothing is deleted; `log compact` drops runs)."""
-    from polygon.app.log import open_log
-    from polygon.app.runs import hide_run
+    from polygon.app import hide_run, open_log
 
     with open_log(obj.log_path, readonly=False) as log:
         changed = hide_run(log, run_id, reason=reason, now=system_now)

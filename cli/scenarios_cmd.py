@@ -44,10 +44,9 @@ def from_calls(
     With --model, a model corrects each draft (a failed answer keeps the rules' draft).
     Prints which intents of the real calls the suite has no scenario for.
     """
-    from polygon.app.log import open_log
-    from polygon.app.scenarios import DraftModel
-    from polygon.app.scenarios import from_calls as draft_from_calls
-    from polygon.models.hub import ModelHub
+    from polygon.app import DraftModel, open_log
+    from polygon.app import from_calls as draft_from_calls
+    from polygon.models import ModelHub
 
     with_model = DraftModel(model, ModelHub(obj.model_settings(base_url)), system_now) if model else None
     with open_log(obj.log_path, readonly=not model) as log:

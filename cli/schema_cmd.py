@@ -14,7 +14,7 @@ from polygon.cli.choices import SCHEMA_KINDS
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
 def schema(kind: str, output: Path | None) -> None:
     """The JSON Schema of a suite, rubric or sweep file (for editors: see docs/reference/)."""
-    from polygon.app.schema import schema_text
+    from polygon.app import schema_text
 
     text = schema_text(kind)
     if output is None:

@@ -46,12 +46,10 @@ def sweep(
     ranges, the mode (oat, grid, random), the scenarios, trials, floor and token limit.
     Progress goes to stderr, a line per point.
     """
-    from polygon.app.leaderboard import sweep_leaderboard
-    from polygon.app.log import open_log
-    from polygon.app.sweep import SweepOptions, run_sweep
-    from polygon.models.hub import ModelHub
-    from polygon.projections.leaderboard import leaderboard_lines
-    from polygon.suite.sweep import load_sweep
+    from polygon.app import SweepOptions, open_log, run_sweep, sweep_leaderboard
+    from polygon.models import ModelHub
+    from polygon.projections import leaderboard_lines
+    from polygon.suite import load_sweep
 
     loaded = load_sweep(sweep_file)
     for warning in loaded.warnings:

@@ -17,8 +17,7 @@ from polygon.texttable import LEFT, table
 @click.pass_obj
 def trend(obj: Context, probe_id: str, config: str | None, as_json: bool) -> None:
     """A probe's compliance across runs, in log order; a reworded probe starts a new series."""
-    from polygon.app.log import open_log
-    from polygon.app.trend import probe_trend
+    from polygon.app import open_log, probe_trend
     from polygon.events import to_builtins
 
     with open_log(obj.log_path, readonly=True) as log:

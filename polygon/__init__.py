@@ -15,15 +15,7 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from polygon.simulate.agents import (
-        Agent,
-        AgentError,
-        AgentReply,
-        AgentStep,
-        Message,
-        ToolCall,
-        ToolResult,
-    )
+    from polygon.simulate import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
 
 __all__ = [
     "Agent",

@@ -3,14 +3,6 @@
 New code imports the same names from ``polygon`` (see ``polygon.__all__``).
 """
 
-from polygon.simulate.agents import (
-    Agent,
-    AgentError,
-    AgentReply,
-    AgentStep,
-    Message,
-    ToolCall,
-    ToolResult,
-)
+from polygon.simulate import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
 
 __all__ = ["Agent", "AgentError", "AgentReply", "AgentStep", "Message", "ToolCall", "ToolResult"]

@@ -22,11 +22,11 @@ import click
 import msgspec
 import yaml
 
-from polygon.app.editor_schema import KINDS, attribute_docs, json_schema, render
+from polygon.app import KINDS, attribute_docs, json_schema, render
 from polygon.errors import UserInputError
+from polygon.events import REGISTRY
 from polygon.events import families as _families  # noqa: F401 - registers every event type
-from polygon.events.registry import REGISTRY
-from polygon.importing.formats import (
+from polygon.importing import (
     AGENT_NAMES,
     CALLER_NAMES,
     END_CALL_TOOLS,
@@ -36,15 +36,20 @@ from polygon.importing.formats import (
     parse,
 )
 from polygon.matching import FACT, OPERATORS
-from polygon.score.checks import AGENT_CHECKS
-from polygon.score.rubric import BUILTIN_GATES, CHECK_GATE, CRITERIA, Rubric, bundled_versions
-from polygon.simulate.agents import AgentReply, AgentStep, Message, ToolCall, ToolResult
-from polygon.simulate.agents.http import HttpAgent
-from polygon.simulate.engine import AGENT_ENDINGS, MAX_TOOL_ROUNDS
-from polygon.simulate.plan import tool_definitions
-from polygon.simulate.tools import ToolBox
-from polygon.suite.schema import OUTCOMES, PERSONA_TYPES, Suite, ToolSpec
-from polygon.suite.sweep import NAMED, SweepSpec
+from polygon.score import AGENT_CHECKS, BUILTIN_GATES, CHECK_GATE, CRITERIA, Rubric, bundled_versions
+from polygon.simulate import (
+    AGENT_ENDINGS,
+    MAX_TOOL_ROUNDS,
+    AgentReply,
+    AgentStep,
+    HttpAgent,
+    Message,
+    ToolBox,
+    ToolCall,
+    ToolResult,
+    tool_definitions,
+)
+from polygon.suite import NAMED, OUTCOMES, PERSONA_TYPES, Suite, SweepSpec, ToolSpec
 
 _GATE_TEXT = {
     "forbidden_phrase": "a forbidden phrase appeared in the agent's speech",

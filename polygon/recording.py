@@ -14,8 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from polygon.events import Event, EventLog, Pending, identity
-from polygon.events.errors import StorageError
+from polygon.events import Event, EventLog, Pending, StorageError, identity
 
 
 class Sink(Protocol):

@@ -15,10 +15,10 @@ from typing import Any
 
 import msgspec
 
-from polygon.events import Envelope
-from polygon.events.families import (
+from polygon.events import (
     ConversationEnded,
     ConversationStarted,
+    Envelope,
     NoiseApplied,
     NoiseOp,
     PhoneApplied,

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 import msgspec
 import numpy as np
 
-from polygon.events.families import LabelRecorded
+from polygon.events import LabelRecorded
 from polygon.projections.verdicts import ConversationVerdict
 from polygon.texttable import LEFT, RIGHT, table
 

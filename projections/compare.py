@@ -17,11 +17,11 @@ from math import comb
 import msgspec
 import numpy as np
 
-from polygon.compare.divergence import Divergence, find_divergence
+from polygon.compare import Divergence, find_divergence
 from polygon.projections.probes import ProbeTable, Rate
 from polygon.projections.report import call_latency, latency_measured, measured_latencies, scenario_trials
 from polygon.projections.verdicts import ConversationVerdict
-from polygon.score.verdict import GRADED, OUT_OF_SCORECARD
+from polygon.score import GRADED, OUT_OF_SCORECARD
 from polygon.transcript import ConversationView
 
 BOOTSTRAP_SEED = 20261130
@@ -424,7 +424,7 @@ def _versus(a: Scorecard, b: Scorecard, diff: PairedDifference) -> list[str]:
     return out
 
 
-def compare(
+def build_comparison(
     sides: Sequence[Side],
     rows: dict[str, list[ConversationVerdict]],
     probes: dict[str, ProbeTable],

@@ -12,18 +12,17 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from polygon.events import to_builtins
-from polygon.events.families import CriterionScore, Evidence, RubricRecorded
+from polygon.events import CriterionScore, Evidence, RubricRecorded, to_builtins
 from polygon.projections.report import HEURISTIC_LABEL
 from polygon.projections.verdicts import ConversationVerdict, RunRecord, choose_pass, choose_version, verdicts
-from polygon.score.verdict import GRADED
+from polygon.score import GRADED
 from polygon.texttable import LEFT, RIGHT, table
 from polygon.transcript import ConversationView
 
 _TURN = re.compile(r"\[turn (\d+)\]")
 
 
-def explain(
+def build_explanation(
     state: RunRecord,
     conversation_id: str,
     version: str | None,

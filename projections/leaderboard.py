@@ -24,11 +24,11 @@ from typing import Any
 
 import msgspec
 
-from polygon.events.families import PointRan, PointRefused, SweepStarted, SweepStopped
+from polygon.events import PointRan, PointRefused, SweepStarted, SweepStopped
 from polygon.projections.compare import Side, bootstrap_mean, paired
 from polygon.projections.report import LATENCY_NOTE, latency_cell
 from polygon.projections.verdicts import ConversationVerdict
-from polygon.score.verdict import GRADED, STATES
+from polygon.score import GRADED, STATES
 from polygon.texttable import LEFT, RIGHT, table
 
 
@@ -78,7 +78,7 @@ class Leaderboard(msgspec.Struct, frozen=True, kw_only=True):
     """A one-at-a-time sweep's centre point: rows are labelled by what they move off it."""
 
 
-def leaderboard(
+def build_leaderboard(
     started: SweepStarted,
     events: Iterable[object],
     rows_by_index: dict[int, list[ConversationVerdict]],

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 import msgspec
 
-from polygon.events.families import LintMark, PromptLinted
+from polygon.events import LintMark, PromptLinted
 from polygon.lint import AXES, TIERS
 
 TIER_ORDER = TIERS

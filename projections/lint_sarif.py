@@ -21,7 +21,7 @@ RULE_PREFIX = "polygon-lint/"
 HELP_URI = "https://github.com/polygon-eval/polygon#reading-the-prompt-before-any-call-polygon-lint"
 
 
-def lint_sarif(lints: Sequence[PromptLint], *, threshold: float = 0.5) -> str:
+def build_sarif(lints: Sequence[PromptLint], *, threshold: float = 0.5) -> str:
     """The SARIF log of every prompt's marks (stable bytes for the same lint)."""
     results = [_result(lint, m, threshold) for lint in lints for m in lint.marks]
     log: dict[str, Any] = {

@@ -11,9 +11,8 @@ from collections.abc import Iterable
 
 import msgspec
 
-from polygon.events import Envelope
-from polygon.events.families import ConversationStarted, ProbeAnswered
-from polygon.probe.library import right_answer
+from polygon.events import ConversationStarted, Envelope, ProbeAnswered
+from polygon.probe import right_answer
 
 VERSION = 1
 

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from polygon.events.families import CheckRecorded
+from polygon.events import CheckRecorded
 from polygon.projections.conversation import ConversationView, ToolView, TurnView
 
 BASELINE_CALLER = "scripted/caller"

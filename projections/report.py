@@ -25,7 +25,7 @@ from polygon.projections.verdicts import (
     verdicts,
     versions,
 )
-from polygon.score.verdict import GRADED
+from polygon.score import GRADED
 from polygon.texttable import LEFT, RIGHT, table
 
 HEURISTIC_LABEL = "heuristic baseline (scripted/heuristic) — not a model's judgement"

@@ -6,8 +6,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from polygon.events import Envelope
-from polygon.events.families import ConversationEnded, ConversationStarted, ToolCalled
+from polygon.events import ConversationEnded, ConversationStarted, Envelope, ToolCalled
 
 VERSION = 1
 
@@ -54,7 +53,7 @@ def apply(state: RunOverview, env: Envelope) -> RunOverview:
     return state
 
 
-def build(run_id: str, events: Iterable[Envelope]) -> RunOverview:
+def build_overview(run_id: str, events: Iterable[Envelope]) -> RunOverview:
     """Fold the events of a run's conversations (in any stream order)."""
     state = RunOverview(run_id=run_id)
     for env in events:

@@ -19,18 +19,18 @@ from collections.abc import Iterable
 import msgspec
 
 from polygon.errors import UserInputError
-from polygon.events import Envelope
-from polygon.events.families import (
+from polygon.events import (
     CheckRecorded,
     ConversationEnded,
     ConversationStarted,
+    Envelope,
     JudgeScored,
     RubricRecorded,
     RunStarted,
+    conversation_of_stream,
+    is_conversation_stream,
 )
-from polygon.events.streams import conversation_of_stream, is_conversation_stream
-from polygon.score.rubric import CRITERIA
-from polygon.score.verdict import CallState, GateResult, Verdict, verdict
+from polygon.score import CRITERIA, CallState, GateResult, Verdict, reach_verdict
 
 VERSION = 2
 CHECK_GATES = {"forbidden_phrase": "forbidden_phrase", "invalid_tool_answer": "invalid_tool_answer"}
@@ -143,7 +143,7 @@ def _conv(state: RunRecord, conversation_id: str) -> ConversationRecord:
     return rec
 
 
-def build(run_id: str, events: Iterable[Envelope]) -> RunRecord:
+def build_run_record(run_id: str, events: Iterable[Envelope]) -> RunRecord:
     """Fold the run stream and every conversation stream of the run (in any order)."""
     state = RunRecord(run_id=run_id)
     for env in events:
@@ -394,7 +394,7 @@ def _judge(
     order = sorted(rubric.weights, key=lambda c: (CRITERIA.index(c) if c in CRITERIA else len(CRITERIA), c))
     weights = {c: rubric.weights[c] for c in order}
     repeats = {c: [s.event.scores[c] for s in scored if c in s.event.scores] for c in weights}
-    result = verdict(
+    result = reach_verdict(
         weights,
         repeats,
         pass_at=rubric.pass_at,

@@ -39,8 +39,9 @@ PINNED = {
 }
 
 
-def test_events_all_is_pinned() -> None:
-    assert set(events.__all__) == PINNED
+def test_events_contract_names_stay_public() -> None:
+    """The log's contract names stay in the face (tests/test_faces.py pins the whole face)."""
+    assert PINNED <= set(events.__all__)
     for name in events.__all__:
         assert hasattr(events, name)
 

@@ -5,13 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from polygon.errors import PolygonError, UnknownIdError, UserInputError
-from polygon.events import EventLog
-from polygon.events.families import LabelRecorded
-from polygon.events.streams import conversation_stream, labels_stream, run_stream
+from polygon.events import EventLog, LabelRecorded, conversation_stream, labels_stream, run_stream
+from polygon.projections import Calibration, ConversationVerdict, calibrate
 from polygon.projections import verdicts as verdict_fold
-from polygon.projections.calibration import Calibration, calibrate
-from polygon.projections.verdicts import ConversationVerdict
-from polygon.score.rubric import load_rubric
+from polygon.score import load_rubric
 
 
 def calibrate_runs(
@@ -59,7 +56,7 @@ def calibrate_runs(
 
 
 def _labelled_fold(log: EventLog, run_id: str, labels: dict[str, LabelRecorded]) -> verdict_fold.RunRecord:
-    state = verdict_fold.build(run_id, log.read_stream(run_stream(run_id)))
+    state = verdict_fold.build_run_record(run_id, log.read_stream(run_stream(run_id)))
     for cid in sorted(c for c in labels if c.startswith(f"{run_id}.")):
         for env in log.read_stream(conversation_stream(cid)):
             state = verdict_fold.apply(state, env)

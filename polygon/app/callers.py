@@ -16,10 +16,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from polygon.errors import UnknownIdError, UserInputError
-from polygon.events import EventLog, Pending
-from polygon.events.families import CallerTurnLabelled, ConversationStarted, TurnSpoken
-from polygon.events.streams import keyed, labels_stream, run_conversations, run_stream
-from polygon.projections.probes import Rate, wilson
+from polygon.events import (
+    CallerTurnLabelled,
+    ConversationStarted,
+    EventLog,
+    Pending,
+    TurnSpoken,
+    keyed,
+    labels_stream,
+    run_conversations,
+    run_stream,
+)
+from polygon.projections import Rate, wilson
 from polygon.recording import StreamRecorder
 
 CALLER_LABEL = "caller-label"

@@ -11,15 +11,19 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from polygon.app.replay import load_conversation
 from polygon.app.snapshots import fold_run
 from polygon.errors import UserInputError
-from polygon.events import EventLog
-from polygon.events.families import PromptLinted
-from polygon.events.streams import lint_stream
+from polygon.events import EventLog, PromptLinted, lint_stream
+from polygon.projections import (
+    HEURISTIC_LABEL,
+    Comparison,
+    ConversationVerdict,
+    RunRecord,
+    Side,
+    build_comparison,
+    choose_version,
+    lint_scores,
+)
 from polygon.projections import probes as probe_fold
 from polygon.projections import verdicts as verdict_fold
-from polygon.projections.compare import Comparison, Side, compare
-from polygon.projections.lint import lint_scores
-from polygon.projections.report import HEURISTIC_LABEL
-from polygon.projections.verdicts import ConversationVerdict, RunRecord, choose_version
 from polygon.transcript import ConversationView
 
 
@@ -59,7 +63,7 @@ def compare_runs(
             "difference of agents (--allow-mixed shows them side by side anyway)"
         )
     linted = _prompt_lint(log, records, sides)
-    return compare(
+    return build_comparison(
         sides,
         rows,
         tables,

@@ -13,13 +13,16 @@ from polygon.app.progress import Progress
 from polygon.app.report import load_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.errors import UserInputError
-from polygon.events import EventLog
-from polygon.events.streams import run_conversations
-from polygon.projections.compare import Comparison
-from polygon.projections.compare_render import comparison_lines
-from polygon.projections.report import RunReport, make_report
-from polygon.projections.run_overview import RunOverview, build
-from polygon.suite.loading import load_suite
+from polygon.events import EventLog, run_conversations
+from polygon.projections import (
+    Comparison,
+    RunOverview,
+    RunReport,
+    build_overview,
+    comparison_lines,
+    make_report,
+)
+from polygon.suite import load_suite
 from polygon.texttable import LEFT, RIGHT, table
 
 
@@ -59,7 +62,7 @@ def run_demo(
     summary = run_suite(loaded, log, RunOptions(concurrency=8), now=now, progress=progress)
     seconds = time.perf_counter() - started
     streams = [s for s in log.streams(run_conversations(summary.run_id))]
-    overview = build(summary.run_id, (env for s in streams for env in log.read_stream(s)))
+    overview = build_overview(summary.run_id, (env for s in streams for env in log.read_stream(s)))
     report = make_report(load_run(log, summary.run_id), None)
     comparison = compare_runs(log, [summary.run_id])
     return DemoResult(summary.run_id, example, seconds, overview, report, comparison)

@@ -23,9 +23,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from polygon.errors import UserInputError
-from polygon.score.rubric import Rubric
-from polygon.suite.schema import Suite
-from polygon.suite.sweep import SweepSpec
+from polygon.score import Rubric
+from polygon.suite import Suite, SweepSpec
 
 KINDS: dict[str, type[BaseModel]] = {"suite": Suite, "rubric": Rubric, "sweep": SweepSpec}
 """File kind → the model that validates it."""

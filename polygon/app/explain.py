@@ -6,11 +6,8 @@ from dataclasses import dataclass
 
 from polygon.app.replay import load_conversation
 from polygon.app.report import run_of
-from polygon.events import EventLog
-from polygon.events.families import RubricRecorded
-from polygon.events.streams import conversation_stream, run_stream
-from polygon.projections.explain import explain
-from polygon.projections.verdicts import ConversationVerdict, build
+from polygon.events import EventLog, RubricRecorded, conversation_stream, run_stream
+from polygon.projections import ConversationVerdict, build_explanation, build_run_record
 from polygon.transcript import ConversationView
 
 
@@ -35,7 +32,7 @@ def explain_conversation(
     run_id = run_of(log, conversation)
     # The run's own stream (rubrics) and this call's stream only: not the whole run.
     events = [*log.read_stream(run_stream(run_id)), *log.read_stream(conversation_stream(conversation))]
-    state = build(run_id, events)
+    state = build_run_record(run_id, events)
     view = load_conversation(log, conversation)
-    row, used = explain(state, conversation, rubric, pass_id=pass_id, judge=judge)
+    row, used = build_explanation(state, conversation, rubric, pass_id=pass_id, judge=judge)
     return Explanation(row, used, view)

@@ -27,28 +27,29 @@ from polygon.app.probe import probe_run
 from polygon.app.progress import Progress, no_progress
 from polygon.boundary import log_safe, safe_text
 from polygon.errors import UserInputError
-from polygon.events import EventLog, Pending, content_hash, to_builtins
-from polygon.events.families import (
-    ConversationEnded,
-    ConversationStarted,
-    LabelRecorded,
-    RunStarted,
-    ToolCalled,
-    TranscriptImported,
-    TurnSpoken,
-)
-from polygon.events.streams import (
+from polygon.events import (
     AGENT_TURN,
     CALLER_TURN,
     ENDED,
     IMPORTED,
     STARTED,
     TOOL,
+    ConversationEnded,
+    ConversationStarted,
+    EventLog,
+    LabelRecorded,
+    Pending,
+    RunStarted,
+    ToolCalled,
+    TranscriptImported,
+    TurnSpoken,
+    content_hash,
     conversation_id,
     conversation_stream,
     labels_stream,
+    to_builtins,
 )
-from polygon.importing.formats import (
+from polygon.importing import (
     END_CALL_TOOLS,
     TRANSFER_TOOLS,
     ImportedConversation,
@@ -56,14 +57,14 @@ from polygon.importing.formats import (
     ending_of,
     is_ending_tool,
     parse,
+    redact,
+    redact_value,
     safe_key,
 )
-from polygon.importing.redaction import redact, redact_value
 from polygon.recording import StreamRecorder
-from polygon.score.conversation import JudgeSettings, make_judge
-from polygon.score.rubric import load_rubric
-from polygon.simulate.engine import percentile
-from polygon.suite.loading import LoadedSuite
+from polygon.score import JudgeSettings, load_rubric, make_judge
+from polygon.simulate import percentile
+from polygon.suite import LoadedSuite
 
 
 @dataclass(frozen=True)

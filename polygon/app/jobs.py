@@ -30,19 +30,23 @@ from polygon.app.probing import Probing
 from polygon.app.progress import Progress, no_progress
 from polygon.app.scoring import Scoring
 from polygon.errors import InfrastructureError, ModelServerDownError, PolygonError
-from polygon.events import Envelope, EventLog, Pending
-from polygon.events.families import ConversationStarted, ModelCalled, RunStarted
-from polygon.events.streams import conversation_stream, run_conversations
+from polygon.events import (
+    ConversationStarted,
+    Envelope,
+    EventLog,
+    ModelCalled,
+    Pending,
+    RunStarted,
+    conversation_stream,
+    run_conversations,
+)
 from polygon.execute import Executor
-from polygon.models.hub import ModelHub, ModelSettings
-from polygon.probe.answering import answerer_for
-from polygon.probe.library import probes_from
+from polygon.models import ModelHub, ModelSettings
+from polygon.probe import answerer_for, probes_from
 from polygon.recording import ConversationSink, GroupWriter, StreamRecorder
-from polygon.score.conversation import JudgeSettings, judge_for
-from polygon.score.rubric import LoadedRubric, load_rubric
-from polygon.simulate.engine import Conversation
-from polygon.simulate.plan import AgentPool, ConversationPlan
-from polygon.suite.loading import LoadedSuite
+from polygon.score import JudgeSettings, LoadedRubric, judge_for, load_rubric
+from polygon.simulate import AgentPool, Conversation, ConversationPlan
+from polygon.suite import LoadedSuite
 
 DOWN_AFTER = 6
 """Failed connections in a row (across calls) after which a server is taken as down, as locally."""

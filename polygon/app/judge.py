@@ -16,9 +16,8 @@ from polygon.app.scoring import (
 )
 from polygon.events import EventLog
 from polygon.execute import Executor, InProcessExecutor
-from polygon.models.hub import ModelHub
-from polygon.score.conversation import JudgeSettings, judge_for
-from polygon.score.rubric import LoadedRubric
+from polygon.models import ModelHub
+from polygon.score import JudgeSettings, LoadedRubric, judge_for
 
 
 def judge_run(

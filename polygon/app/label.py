@@ -19,10 +19,11 @@ from typing import Any
 
 from polygon.boundary import read_text
 from polygon.errors import UnknownIdError, UserInputError
-from polygon.events import EventLog, Pending
-from polygon.events.families import LabelRecorded
-from polygon.events.streams import (
+from polygon.events import (
     LABEL,
+    EventLog,
+    LabelRecorded,
+    Pending,
     conversation_stream,
     is_conversation_stream,
     keyed,
@@ -30,9 +31,9 @@ from polygon.events.streams import (
     run_conversations,
     run_stream,
 )
-from polygon.importing.formats import safe_key
+from polygon.importing import safe_key
 from polygon.recording import StreamRecorder
-from polygon.score.rubric import CRITERIA
+from polygon.score import CRITERIA
 
 VERDICTS = {"pass": "pass", "fail": "fail", "good": "pass", "bad": "fail", "1": "pass", "0": "fail"}
 REWARD_RANGE = (0.0, 1.0)

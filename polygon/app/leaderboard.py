@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from polygon.app.report import load_run
 from polygon.errors import UnknownIdError, UserInputError
-from polygon.events import EventLog
-from polygon.events.families import PointRan, SweepStarted
-from polygon.events.streams import sweep_stream
+from polygon.events import EventLog, PointRan, SweepStarted, sweep_stream
+from polygon.projections import ConversationVerdict, Leaderboard, build_leaderboard
 from polygon.projections import verdicts as verdict_fold
-from polygon.projections.leaderboard import Leaderboard, leaderboard
-from polygon.projections.verdicts import ConversationVerdict
 
 
 def sweep_leaderboard(log: EventLog, sweep_id: str, rubric: str | None = None) -> Leaderboard:
@@ -23,7 +20,7 @@ def sweep_leaderboard(log: EventLog, sweep_id: str, rubric: str | None = None) -
     rows: dict[int, list[ConversationVerdict]] = {
         index: verdict_fold.verdicts(state, version) for index, state in states.items()
     }
-    return leaderboard(started, events, rows, rubric_version=version)
+    return build_leaderboard(started, events, rows, rubric_version=version)
 
 
 def _shared_version(states: dict[int, verdict_fold.RunRecord], wanted: str | None, sweep_id: str) -> str:

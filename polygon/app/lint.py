@@ -17,17 +17,25 @@ from typing import Any
 
 from polygon.boundary import read_text
 from polygon.errors import UserInputError
-from polygon.events import EventLog, content_hash
-from polygon.events.families import PromptLinted
-from polygon.events.streams import LINTED, keyed, lint_stream
-from polygon.lint import LANGUAGES, TIERS, Embedder, TierReading, TokenScorer, size_error
-from polygon.lint.reading import Reading, detect_language, read_prompt
-from polygon.lint.rules import RULES_MODEL, read_rules
-from polygon.lint.text import Prompt
-from polygon.models.hub import ModelHub, is_scripted
-from polygon.projections.lint import PromptLint, fold_lint
+from polygon.events import LINTED, EventLog, PromptLinted, content_hash, keyed, lint_stream
+from polygon.lint import (
+    LANGUAGES,
+    RULES_MODEL,
+    TIERS,
+    Embedder,
+    Prompt,
+    Reading,
+    TierReading,
+    TokenScorer,
+    detect_language,
+    read_prompt,
+    read_rules,
+    size_error,
+)
+from polygon.models import ModelHub, is_scripted
+from polygon.projections import PromptLint, fold_lint
 from polygon.recording import StreamRecorder
-from polygon.suite.loading import LoadedSuite, load_suite
+from polygon.suite import LoadedSuite, load_suite
 
 DEFAULT_TIERS = ("rules", "embeddings")
 """The surprisal tier is off unless asked: its marks are notes (capped below 0.5), so it changes
@@ -195,9 +203,7 @@ def _earlier(log: EventLog, digest: str) -> dict[tuple[str, str, str], list[Prom
 
 
 def _model_of(tier: str, options: LintOptions, readers: Readers) -> str:
-    from polygon.lint.embeddings import EMBEDDINGS_VERSION, E5Embedder
-    from polygon.lint.judge import JUDGE_VERSION
-    from polygon.lint.surprisal import SURPRISAL_VERSION, LlamaScorer
+    from polygon.lint import EMBEDDINGS_VERSION, JUDGE_VERSION, SURPRISAL_VERSION, E5Embedder, LlamaScorer
 
     if tier == "rules":
         return RULES_MODEL
@@ -243,12 +249,12 @@ def _read(
     if tier == "rules":
         return read_rules(reading)
     if tier == "surprisal":
-        from polygon.lint.surprisal import read_surprisal
+        from polygon.lint import read_surprisal
 
         assert readers.scorer is not None
         return _guarded(tier, lambda: read_surprisal(reading, readers.scorer))  # type: ignore[arg-type]
     if tier == "embeddings":
-        from polygon.lint.embeddings import read_embeddings
+        from polygon.lint import read_embeddings
 
         assert readers.embedder is not None
         return _guarded(tier, lambda: read_embeddings(reading, readers.embedder))  # type: ignore[arg-type]
@@ -268,7 +274,7 @@ def _guarded(tier: str, read: Callable[[], TierReading]) -> TierReading:
 async def _judge(
     reading: Reading, options: LintOptions, readers: Readers, sink: StreamRecorder, attempt: int
 ) -> TierReading:
-    from polygon.lint.judge import read_judge
+    from polygon.lint import read_judge
 
     hub = readers.hub or ModelHub()
     client = hub.client(options.judge_model, sink=sink, role="lint")

@@ -12,9 +12,17 @@ from typing import IO, Any
 import msgspec
 
 from polygon.errors import UserInputError
-from polygon.events import Envelope, EventLog, LmdbLog, VerifyReport, to_builtins
-from polygon.events.errors import StorageError
-from polygon.events.streams import CONVERSATION_PREFIX, run_conversations, run_stream
+from polygon.events import (
+    CONVERSATION_PREFIX,
+    Envelope,
+    EventLog,
+    LmdbLog,
+    StorageError,
+    VerifyReport,
+    run_conversations,
+    run_stream,
+    to_builtins,
+)
 
 
 def open_log(path: Path, *, readonly: bool) -> LmdbLog:
@@ -69,7 +77,7 @@ def recorded_answers(log: EventLog, run_id: str | None = None) -> dict[str, dict
 
     With ``run_id``, only that run's conversations are read (no scan of the whole log).
     """
-    from polygon.events.families import ModelCalled
+    from polygon.events import ModelCalled
 
     if run_id is None:
         events: Iterator[Envelope] = log.read_all(tags={"model.called"})
@@ -112,7 +120,7 @@ def compact_log(
     Snapshots (``<log>/snapshots``) stay behind: the copy's positions differ, so views of
     it fold afresh and snapshot it again.
     """
-    from polygon.events.streams import conversation_stream, labels_stream, run_stream, sweep_stream
+    from polygon.events import conversation_stream, labels_stream, run_stream, sweep_stream
 
     _check_target(out)
     for run_id in drop:
@@ -151,7 +159,7 @@ def upgrade_log(src: Path, out: Path) -> Upgraded:
     identities, payload bytes and times), then every event of both logs is decoded and
     compared; any difference removes the copy. The source is never written.
     """
-    from polygon.events.lmdb_log import FORMAT_VERSION, holds_polygon_log
+    from polygon.events import FORMAT_VERSION, holds_polygon_log
 
     if not holds_polygon_log(src):
         raise UserInputError(f"{src}: no Polygon event log there (nothing to upgrade)")
@@ -213,8 +221,7 @@ def _check_target(out: Path) -> None:
 
 
 def _sweeps_of(log: EventLog, runs: set[str]) -> tuple[str, ...]:
-    from polygon.events.families import PointRan, SweepStarted
-    from polygon.events.streams import SWEEP_PREFIX
+    from polygon.events import SWEEP_PREFIX, PointRan, SweepStarted
 
     out = []
     for stream in log.streams(SWEEP_PREFIX):
@@ -245,7 +252,7 @@ def _no_writer(log: EventLog) -> Iterator[None]:
 
 def _copy(log: EventLog, temp: Path, gone: tuple[str, ...], batch: int) -> tuple[int, int]:
     """Every kept record into a new log at ``temp``, payload bytes as stored, then verified."""
-    from polygon.events.envelope import Prepared, prepare_stored
+    from polygon.events import Prepared, prepare_stored
 
     if not isinstance(log, LmdbLog):
         raise UserInputError("compaction copies an LMDB log")
@@ -282,7 +289,7 @@ def call_damage(events: list[Envelope]) -> str:
     cut short (a kill, a failed commit since commits poison their writer) is a whole prefix;
     a hole in the middle was left by a Polygon whose failed commit let later batches in.
     """
-    from polygon.events.families import ConversationEnded, ConversationStarted, TurnSpoken
+    from polygon.events import ConversationEnded, ConversationStarted, TurnSpoken
 
     if not events:
         return ""

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from polygon.events.families import NoiseOp
-from polygon.simulate.noise import apply_noise
-from polygon.simulate.noise.packs import languages
-from polygon.simulate.phone import PhoneSettings, cut_reply, draw, self_correct
+from polygon.events import NoiseOp
+from polygon.simulate import PhoneSettings, apply_noise, cut_reply, draw, languages, self_correct
 
 __all__ = ["NoisePreview", "PhonePreview", "PhoneSettings", "languages", "preview_noise", "preview_phone"]
 

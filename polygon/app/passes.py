@@ -18,9 +18,17 @@ from typing import TypeVar
 from polygon.app.log import call_damage
 from polygon.app.progress import Progress, no_progress
 from polygon.errors import ModelServerDownError, UnknownIdError, UserInputError
-from polygon.events import Envelope, EventLog, Pending, identity
-from polygon.events.families import ConversationStarted, RunStarted
-from polygon.events.streams import RUN_STARTED, run_conversations, run_stream
+from polygon.events import (
+    RUN_STARTED,
+    ConversationStarted,
+    Envelope,
+    EventLog,
+    Pending,
+    RunStarted,
+    identity,
+    run_conversations,
+    run_stream,
+)
 from polygon.recording import GroupWriter, StreamRecorder
 from polygon.transcript import ConversationView, build
 

@@ -14,12 +14,9 @@ from pydantic import ValidationError
 
 from polygon.errors import UserInputError
 from polygon.events import EventLog, content_hash
-from polygon.models.hub import ModelHub
-from polygon.models.recorded import RecordedClient
+from polygon.models import ModelHub, RecordedClient
 from polygon.recording import StreamRecorder
-from polygon.suite.loading import LoadedSuite, inside
-from polygon.suite.personas import OFFLINE_GENERATOR, Slot, coverage, offline_persona
-from polygon.suite.schema import PersonaSpec
+from polygon.suite import OFFLINE_GENERATOR, LoadedSuite, PersonaSpec, Slot, coverage, inside, offline_persona
 
 DEFAULT_FILE = "personas.generated.yaml"
 

@@ -16,10 +16,9 @@ from polygon.boundary import read_yaml
 from polygon.errors import SuiteError
 from polygon.events import EventLog
 from polygon.execute import Executor, InProcessExecutor
-from polygon.models.hub import ModelHub
-from polygon.probe.answering import answerer_for
-from polygon.probe.library import probes_from
-from polygon.suite.schema import ProbeSpec
+from polygon.models import ModelHub
+from polygon.probe import answerer_for, probes_from
+from polygon.suite import ProbeSpec
 
 
 def load_probes(path: Path) -> list[dict[str, object]]:

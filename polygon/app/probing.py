@@ -11,13 +11,10 @@ from dataclasses import dataclass
 
 from polygon.app.passes import Visit, each_conversation, run_started
 from polygon.app.progress import Progress, no_progress
-from polygon.events import EventLog
-from polygon.events.families import ProbeAnswered
-from polygon.events.streams import PROBE, keyed
-from polygon.probe.answering import ProbeAnswerer, answered, parse_answer, probe_request
-from polygon.probe.library import detect, probes_from
+from polygon.events import PROBE, EventLog, ProbeAnswered, keyed
+from polygon.probe import ProbeAnswerer, answered, detect, parse_answer, probe_request, probes_from
 from polygon.recording import Sink
-from polygon.suite.schema import ProbeSpec
+from polygon.suite import ProbeSpec
 from polygon.transcript import ConversationView
 
 DETECTORS_ONLY = ProbeAnswerer()

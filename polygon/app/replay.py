@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from polygon.errors import UnknownIdError
-from polygon.events import EventLog
-from polygon.events.families import CheckRecorded
-from polygon.events.streams import conversation_of_stream, conversation_stream
-from polygon.projections.conversation import ConversationView, build
+from polygon.events import CheckRecorded, EventLog, conversation_of_stream, conversation_stream
+from polygon.projections import ConversationView, build
 
 
 def load_conversation(log: EventLog, conversation_id: str) -> ConversationView:

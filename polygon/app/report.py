@@ -8,13 +8,21 @@ from dataclasses import dataclass
 
 from polygon.app.snapshots import fold_run
 from polygon.errors import UnknownIdError
-from polygon.events import Envelope, EventLog
-from polygon.events.families import ConversationStarted
-from polygon.events.streams import conversation_stream, run_conversations, run_stream
-from polygon.projections.probes import latest_answers
-from polygon.projections.report import (
+from polygon.events import (
+    ConversationStarted,
+    Envelope,
+    EventLog,
+    conversation_stream,
+    run_conversations,
+    run_stream,
+)
+from polygon.projections import (
+    ConversationVerdict,
+    RunRecord,
     RunReport,
+    conversation_rows,
     json_chunks,
+    latest_answers,
     make_report,
     render_html,
     render_json,
@@ -23,7 +31,6 @@ from polygon.projections.report import (
     render_text,
     state_of,
 )
-from polygon.projections.verdicts import ConversationVerdict, RunRecord, conversation_rows
 
 
 def run_streams(log: EventLog, run_id: str) -> tuple[Iterator[Envelope], Iterator[Iterator[Envelope]]]:

@@ -18,22 +18,33 @@ from polygon.app.jobs import driver_hub, jobs_share, keyless, worker_hub
 from polygon.app.passes import start_run
 from polygon.app.replay import load_conversation
 from polygon.app.scoring import ScoreSummary, score_run
-from polygon.compare.divergence import agent_turn_divergence
+from polygon.compare import agent_turn_divergence
 from polygon.errors import UserInputError
-from polygon.events import EventLog, Pending
-from polygon.events.families import RunStarted
-from polygon.events.streams import conversation_id, conversation_stream, fresh_id, run_stream
+from polygon.events import (
+    EventLog,
+    Pending,
+    RunStarted,
+    conversation_id,
+    conversation_stream,
+    fresh_id,
+    run_stream,
+)
 from polygon.execute import Executor, InProcessExecutor
-from polygon.models.hub import ModelHub, ModelSettings
+from polygon.models import ModelHub, ModelSettings
 from polygon.recording import StreamRecorder
-from polygon.score.conversation import JudgeSettings, make_judge
-from polygon.score.rubric import load_rubric
-from polygon.simulate.agents import AgentReply, ToolCall
-from polygon.simulate.callers.replay import ReplayCaller
-from polygon.simulate.callers.scripted import ScriptedCaller
-from polygon.simulate.engine import Conversation
-from polygon.simulate.plan import AgentPool, ConversationPlan, check_references, tool_definitions
-from polygon.suite.loading import LoadedSuite
+from polygon.score import JudgeSettings, load_rubric, make_judge
+from polygon.simulate import (
+    AgentPool,
+    AgentReply,
+    Conversation,
+    ConversationPlan,
+    ReplayCaller,
+    ScriptedCaller,
+    ToolCall,
+    check_references,
+    tool_definitions,
+)
+from polygon.suite import LoadedSuite
 from polygon.transcript import ConversationView, TurnView
 
 
@@ -61,7 +72,7 @@ class RerunResult:
     scoring: ScoreSummary | None
 
 
-def rerun(
+def rerun_conversation(
     log: EventLog,
     source_id: str,
     loaded: LoadedSuite,

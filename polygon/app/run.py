@@ -27,24 +27,33 @@ from polygon.errors import (
     UnknownIdError,
     UserInputError,
 )
-from polygon.events import EventLog, Pending, identity
-from polygon.events.errors import StorageError
-from polygon.events.families import ConversationEnded, RunFinished, RunStarted
-from polygon.events.streams import RUN_FINISHED, conversation_stream, fresh_id, run_stream, valid_run_id
+from polygon.events import (
+    RUN_FINISHED,
+    ConversationEnded,
+    EventLog,
+    Pending,
+    RunFinished,
+    RunStarted,
+    StorageError,
+    conversation_stream,
+    fresh_id,
+    identity,
+    run_stream,
+    valid_run_id,
+)
 from polygon.execute import Executor, InProcessExecutor
-from polygon.models.hub import ModelHub
-from polygon.probe.library import DETECTOR
-from polygon.score.conversation import JudgeSettings, judge_for
-from polygon.score.rubric import load_rubric
-from polygon.simulate.agents.model import profile_hash
-from polygon.simulate.plan import (
+from polygon.models import ModelHub
+from polygon.probe import DETECTOR
+from polygon.score import JudgeSettings, judge_for, load_rubric
+from polygon.simulate import (
     ConversationPlan,
     check_references,
     iter_plans,
     plan_count,
+    profile_hash,
     tool_definitions,
 )
-from polygon.suite.loading import LoadedSuite
+from polygon.suite import LoadedSuite
 
 
 @dataclass(frozen=True)

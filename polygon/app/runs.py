@@ -16,13 +16,17 @@ from collections.abc import Callable
 import msgspec
 
 from polygon.errors import UnknownIdError, UserInputError
-from polygon.events import EventLog, Pending, identity
-from polygon.events.families import RunFinished, RunHidden, RunStarted
-from polygon.events.streams import (
+from polygon.events import (
     CONVERSATION_PREFIX,
     RUN_HIDDEN,
     RUN_PREFIX,
+    EventLog,
+    Pending,
+    RunFinished,
+    RunHidden,
+    RunStarted,
     conversation_stream,
+    identity,
     run_conversations,
     run_of_stream,
     run_stream,

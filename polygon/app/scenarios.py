@@ -19,22 +19,21 @@ import yaml
 from polygon.app.runs import resolve_run
 from polygon.boundary import read_yaml
 from polygon.errors import SuiteError, UserInputError
-from polygon.events import EventLog
-from polygon.events.streams import conversation_of_stream, drafts_stream, run_conversations
-from polygon.importing.drafting import (
+from polygon.events import EventLog, conversation_of_stream, drafts_stream, run_conversations
+from polygon.importing import (
     Draft,
     clusters,
     coverage,
     draft,
     refine_request,
     refined,
+    safe_key,
     suite_intents,
     transcript_text,
 )
-from polygon.importing.formats import safe_key
-from polygon.models.hub import ModelHub
+from polygon.models import ModelHub
 from polygon.recording import StreamRecorder
-from polygon.suite.loading import load_suite
+from polygon.suite import load_suite
 from polygon.transcript import build
 
 PLACEHOLDER_AGENT = "http://127.0.0.1:8000/step"

@@ -13,13 +13,20 @@ from dataclasses import dataclass
 from polygon.app.passes import Visit, each_conversation, run_started
 from polygon.app.progress import Progress, no_progress
 from polygon.errors import UserInputError
-from polygon.events import Envelope, EventLog, Pending, identity
-from polygon.events.families import JudgeScored, RubricRecorded, RunStarted
-from polygon.events.streams import RUBRIC, keyed, run_stream
-from polygon.score.conversation import JudgeSettings, score_conversation
-from polygon.score.judges import JudgeContext
-from polygon.score.policies import decode as decode_policies
-from polygon.score.rubric import LoadedRubric
+from polygon.events import (
+    RUBRIC,
+    Envelope,
+    EventLog,
+    JudgeScored,
+    Pending,
+    RubricRecorded,
+    RunStarted,
+    identity,
+    keyed,
+    run_stream,
+)
+from polygon.score import JudgeContext, JudgeSettings, LoadedRubric, score_conversation
+from polygon.score import decode as decode_policies
 from polygon.transcript import ConversationView
 
 

@@ -24,21 +24,25 @@ from collections.abc import Iterable, Iterator
 import msgspec
 
 from polygon.errors import UnknownIdError
-from polygon.events import Envelope, EventLog, LmdbLog
-from polygon.events.errors import StorageError
-from polygon.events.families import CheckRecorded, JudgeScored, RubricRecorded
-from polygon.events.snapshots import (
+from polygon.events import (
     SNAPSHOT_DIR,
+    CheckRecorded,
+    Envelope,
+    EventLog,
+    JudgeScored,
+    LmdbLog,
     LmdbSnapshots,
     NullSnapshots,
+    RubricRecorded,
     Snapshot,
     SnapshotStore,
+    StorageError,
+    run_conversations,
+    run_stream,
 )
-from polygon.events.streams import run_conversations, run_stream
+from polygon.projections import ProbeTable, RunRecord
 from polygon.projections import probes as probe_fold
 from polygon.projections import verdicts as verdict_fold
-from polygon.projections.probes import ProbeTable
-from polygon.projections.verdicts import RunRecord
 
 PROJECTION = "run"
 """The run's verdicts (reduced) and probe answers, folded in one read."""

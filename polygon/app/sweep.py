@@ -20,8 +20,15 @@ from polygon.app.log import recorded_answers
 from polygon.app.report import load_run, run_streams
 from polygon.app.run import RunOptions, run_suite
 from polygon.errors import ResumeRefusedError, UnknownIdError, UserInputError
-from polygon.events import EventLog, Pending, identity
-from polygon.events.families import (
+from polygon.events import (
+    POINT_RAN,
+    POINT_REFUSED,
+    SWEEP_FINISHED,
+    SWEEP_STARTED,
+    SWEEP_STOPPED,
+    Event,
+    EventLog,
+    Pending,
     PointRan,
     PointRefused,
     RunFinished,
@@ -29,27 +36,19 @@ from polygon.events.families import (
     SweepPoint,
     SweepStarted,
     SweepStopped,
-)
-from polygon.events.registry import Event
-from polygon.events.streams import (
-    POINT_RAN,
-    POINT_REFUSED,
-    SWEEP_FINISHED,
-    SWEEP_STARTED,
-    SWEEP_STOPPED,
     fresh_id,
+    identity,
     keyed,
     run_stream,
     sweep_stream,
     valid_run_id,
 )
 from polygon.execute import Executor, InProcessExecutor
-from polygon.models.hub import ModelHub
+from polygon.models import ModelHub
 from polygon.projections import verdicts as verdict_fold
-from polygon.score.verdict import GRADED
-from polygon.suite.sweep import LoadedSweep
-from polygon.sweep.points import Point, make_points
-from polygon.sweep.tokens import Usage, estimate, run_usage
+from polygon.score import GRADED
+from polygon.suite import LoadedSweep
+from polygon.sweep import Point, Usage, estimate, make_points, run_usage
 
 
 @dataclass(frozen=True)

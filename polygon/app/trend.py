@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from polygon.app.report import run_events
 from polygon.errors import UserInputError
-from polygon.events import EventLog
-from polygon.events.streams import RUN_PREFIX, run_of_stream
+from polygon.events import RUN_PREFIX, EventLog, run_of_stream
 from polygon.projections import probes as probe_fold
 
 

@@ -104,5 +104,9 @@ def make_executor(name: str, ray_address: str = "") -> Executor:
         return RayExecutor(ray_address or None)
     return InProcessExecutor()
 
-
-__all__ = ["Executor", "InProcessExecutor", "Work", "make_executor"]
+__all__ = [
+    "Executor",
+    "InProcessExecutor",
+    "Work",
+    "make_executor",
+]

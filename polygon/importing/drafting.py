@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from polygon.suite.schema import OUTCOMES, PERSONA_TYPES
+from polygon.suite import OUTCOMES, PERSONA_TYPES
 from polygon.transcript import ConversationView, ToolView
 
 INTENTS: tuple[tuple[str, tuple[str, ...]], ...] = (

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from polygon.events.streams import conversation_of_stream, is_conversation_stream
+from polygon.events import conversation_of_stream, is_conversation_stream
 from polygon.importing.jsonread import JsonError, loads
 
 FORMATS = ("polygon-jsonl", "openai-chat", "text", "vapi", "retell", "elevenlabs", "livekit", "otel-genai")

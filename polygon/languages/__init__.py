@@ -19,10 +19,12 @@ and a command's ``--help`` lists :data:`LANGUAGES` without them.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from polygon.lazy import face_getattr
 
 if TYPE_CHECKING:
+    from polygon.languages.acts import CODE, DATE, NUMBER, TIME, Turn, has, read_turn
     from polygon.languages.model import (
         Acts,
         Language,
@@ -44,29 +46,54 @@ CALLER_TYPES = ("cooperative", "busy", "distrustful", "confused", "aggressive", 
 LANGUAGES = ("en", "hr", "ru")
 """The languages with their own file."""
 
+# The public face (tests/test_faces.py pins it): each name loads its module on first use.
+_FACE = {
+    "Acts": "polygon.languages.model",
+    "Language": "polygon.languages.model",
+    "LanguagePackError": "polygon.languages.model",
+    "Lexicon": "polygon.languages.model",
+    "Manner": "polygon.languages.model",
+    "Noise": "polygon.languages.model",
+    "RuleWords": "polygon.languages.model",
+    "Say": "polygon.languages.model",
+    "SmallTalk": "polygon.languages.model",
+    "Spoken": "polygon.languages.model",
+    "Understand": "polygon.languages.model",
+    "caller_language": "polygon.languages.model",
+    "load_language": "polygon.languages.model",
+    "parse_language": "polygon.languages.model",
+    "CODE": "polygon.languages.acts",
+    "DATE": "polygon.languages.acts",
+    "NUMBER": "polygon.languages.acts",
+    "TIME": "polygon.languages.acts",
+    "Turn": "polygon.languages.acts",
+    "has": "polygon.languages.acts",
+    "read_turn": "polygon.languages.acts",
+}
+__getattr__ = face_getattr(__name__, _FACE)
+
 __all__ = [
-    "CALLER_TYPES",
-    "LANGUAGES",
     "Acts",
+    "CALLER_TYPES",
+    "CODE",
+    "DATE",
+    "LANGUAGES",
     "Language",
     "LanguagePackError",
     "Lexicon",
     "Manner",
+    "NUMBER",
     "Noise",
     "RuleWords",
     "Say",
     "SmallTalk",
     "Spoken",
+    "TIME",
+    "Turn",
     "Understand",
     "caller_language",
+    "has",
     "load_language",
     "parse_language",
+    "read_turn",
 ]
-_LAZY = frozenset(__all__) - {"CALLER_TYPES", "LANGUAGES"}
-
-
-def __getattr__(name: str) -> Any:
-    """The model's names, importing it on first use."""
-    if name in _LAZY:
-        return getattr(importlib.import_module("polygon.languages.model"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,7 +19,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from polygon.events.families import LintMark
+from polygon.events import LintMark
 
 AXES = ("overload", "diluted_attention", "contradiction", "ambiguity", "redundancy")
 """The five axes, in the order every output lists them."""
@@ -111,20 +111,73 @@ def strongest(marks: list[LintMark], most: int) -> list[LintMark]:
     ranked = sorted(range(len(marks)), key=lambda i: (-marks[i].strength, i))[:most]
     return [marks[i] for i in sorted(ranked)]
 
+# The public face: what code outside this package imports (generated from its uses;
+# tests/test_faces.py pins it). Each name loads its module on first use.
+from typing import TYPE_CHECKING  # noqa: E402
+
+from polygon.lazy import face_getattr  # noqa: E402
+
+if TYPE_CHECKING:
+    from polygon.lint.embeddings import EMBEDDINGS_VERSION as EMBEDDINGS_VERSION
+    from polygon.lint.embeddings import E5Embedder as E5Embedder
+    from polygon.lint.embeddings import read_embeddings as read_embeddings
+    from polygon.lint.judge import JUDGE_VERSION as JUDGE_VERSION
+    from polygon.lint.judge import read_judge as read_judge
+    from polygon.lint.reading import Reading as Reading
+    from polygon.lint.reading import detect_language as detect_language
+    from polygon.lint.reading import read_prompt as read_prompt
+    from polygon.lint.rules import RULES_MODEL as RULES_MODEL
+    from polygon.lint.rules import read_rules as read_rules
+    from polygon.lint.surprisal import SURPRISAL_VERSION as SURPRISAL_VERSION
+    from polygon.lint.surprisal import LlamaScorer as LlamaScorer
+    from polygon.lint.surprisal import read_surprisal as read_surprisal
+    from polygon.lint.text import Prompt as Prompt
+
+_FACE = {
+    "E5Embedder": "polygon.lint.embeddings",
+    "EMBEDDINGS_VERSION": "polygon.lint.embeddings",
+    "JUDGE_VERSION": "polygon.lint.judge",
+    "LlamaScorer": "polygon.lint.surprisal",
+    "Prompt": "polygon.lint.text",
+    "RULES_MODEL": "polygon.lint.rules",
+    "Reading": "polygon.lint.reading",
+    "SURPRISAL_VERSION": "polygon.lint.surprisal",
+    "detect_language": "polygon.lint.reading",
+    "read_embeddings": "polygon.lint.embeddings",
+    "read_judge": "polygon.lint.judge",
+    "read_prompt": "polygon.lint.reading",
+    "read_rules": "polygon.lint.rules",
+    "read_surprisal": "polygon.lint.surprisal",
+}
+__getattr__ = face_getattr(__name__, _FACE)
 
 __all__ = [
     "AXES",
+    "E5Embedder",
+    "EMBEDDINGS_VERSION",
+    "Embedder",
+    "JUDGE_VERSION",
     "LANGUAGES",
+    "LlamaScorer",
     "MAX_MARKS",
     "MAX_MARKS_PER_AXIS",
     "MAX_PARTNERS",
     "MAX_PROMPT_CHARS",
     "OFFLINE_TIERS",
+    "Prompt",
+    "RULES_MODEL",
+    "Reading",
+    "SURPRISAL_VERSION",
     "TIERS",
-    "Embedder",
     "TierReading",
     "TokenScorer",
     "TokenSurprisal",
+    "detect_language",
+    "read_embeddings",
+    "read_judge",
+    "read_prompt",
+    "read_rules",
+    "read_surprisal",
     "size_error",
     "strongest",
 ]

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from polygon.errors import UserInputError
-from polygon.events.families import LintMark
+from polygon.events import LintMark
 from polygon.lint import Embedder, TierReading
 from polygon.lint.reading import Reading, UnitReading
 from polygon.lint.rules import SITUATIONAL, conflict

@@ -12,7 +12,7 @@ from typing import Any
 
 import regex
 
-from polygon.events.families import LintMark
+from polygon.events import LintMark
 from polygon.lint import AXES, TierReading
 from polygon.lint.reading import Reading
 from polygon.lint.rules import conflict, rule_pairs, same_rule

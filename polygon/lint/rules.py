@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from polygon.events.families import LintMark
+from polygon.events import LintMark
 from polygon.lint import TierReading
 from polygon.lint.lexicon import lexicon
 from polygon.lint.reading import Reading, UnitReading, partners, stem

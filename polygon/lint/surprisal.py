@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from polygon.errors import UserInputError
-from polygon.events.families import LintMark
+from polygon.events import LintMark
 from polygon.lint import TierReading, TokenScorer, TokenSurprisal
 from polygon.lint.reading import Reading
 from polygon.lint.rules import LONG_PROMPT_WORDS
@@ -53,7 +53,7 @@ class LlamaScorer:
             import llama_cpp
         except ImportError:
             raise UserInputError(LINT_EXTRA_HINT) from None
-        from polygon.models.llama import packaged_model_path
+        from polygon.models import packaged_model_path
 
         return llama_cpp.Llama(
             model_path=str(packaged_model_path()), n_ctx=self._n_ctx, n_batch=256, n_ubatch=256, verbose=False

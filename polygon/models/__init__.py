@@ -94,3 +94,37 @@ def _tool_calls(raw: Any) -> list[dict[str, Any]]:
             {"id": str(call_id or f"call-{i}"), "name": str(fn.get("name", "")), "arguments": log_safe(args)}
         )
     return calls
+
+# The public face: what code outside this package imports (generated from its uses;
+# tests/test_faces.py pins it). Each name loads its module on first use.
+from typing import TYPE_CHECKING  # noqa: E402
+
+from polygon.lazy import face_getattr  # noqa: E402
+
+if TYPE_CHECKING:
+    from polygon.models.hub import ModelHub as ModelHub
+    from polygon.models.hub import ModelSettings as ModelSettings
+    from polygon.models.hub import is_scripted as is_scripted
+    from polygon.models.llama import packaged_model_path as packaged_model_path
+    from polygon.models.recorded import RecordedClient as RecordedClient
+    from polygon.models.recorded import Recorder as Recorder
+
+_FACE = {
+    "ModelHub": "polygon.models.hub",
+    "ModelSettings": "polygon.models.hub",
+    "RecordedClient": "polygon.models.recorded",
+    "Recorder": "polygon.models.recorded",
+    "is_scripted": "polygon.models.hub",
+    "packaged_model_path": "polygon.models.llama",
+}
+__getattr__ = face_getattr(__name__, _FACE)
+
+__all__ = [
+    "ModelClient",
+    "ModelHub",
+    "ModelSettings",
+    "RecordedClient",
+    "Recorder",
+    "is_scripted",
+    "packaged_model_path",
+]

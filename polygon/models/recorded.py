@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from polygon.events.families import ModelCalled
-from polygon.events.streams import model_call_kind
+from polygon.events import ModelCalled, model_call_kind
 from polygon.models import ModelAnswer, ModelClient, request_hash
 from polygon.recording import Sink
 

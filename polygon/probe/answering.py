@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from polygon.errors import UserInputError
-from polygon.events.families import ProbeAnswered
-from polygon.models.recorded import Recorder
+from polygon.events import ProbeAnswered
+from polygon.models import Recorder
 from polygon.probe.library import DETECTOR, Answer
-from polygon.suite.schema import ProbeSpec
+from polygon.suite import ProbeSpec
 from polygon.transcript import ConversationView, transcript_text
 
 if TYPE_CHECKING:
-    from polygon.models.hub import ModelHub
+    from polygon.models import ModelHub
 
 
 def probe_request(probe: ProbeSpec, view: ConversationView, model: str) -> dict[str, Any]:

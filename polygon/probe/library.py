@@ -12,10 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from polygon.languages import caller_language
-from polygon.languages.acts import read_turn
+from polygon.languages import caller_language, read_turn
 from polygon.similarity import sentences, words
-from polygon.suite.schema import ProbeSpec
+from polygon.suite import ProbeSpec
 from polygon.transcript import ConversationView, TurnView
 
 DETECTOR = "scripted/detector"

@@ -11,13 +11,13 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from polygon.events.families import CheckRecorded, Evidence, Expectation, PersonaSnapshot
+from polygon.events import CheckRecorded, Evidence, Expectation, PersonaSnapshot
 from polygon.matching import MatchTimeout, describe, holds
 from polygon.score.detectors import detect
 from polygon.score.policies import Policy, check_policies
 from polygon.score.spoken import invented
 from polygon.similarity import is_loop
-from polygon.suite.names import DETECTOR_PREFIX
+from polygon.suite import DETECTOR_PREFIX
 from polygon.transcript import ConversationView, TurnView
 
 BAD_ENDINGS = ("agent_error", "max_turns", "loop")

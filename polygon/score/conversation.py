@@ -9,11 +9,8 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from polygon.errors import UserInputError
-from polygon.events.families import (
-    JudgeScored,
-)
-from polygon.events.streams import CHECK, JUDGE, keyed
-from polygon.models.recorded import Recorder
+from polygon.events import CHECK, JUDGE, JudgeScored, keyed
+from polygon.models import Recorder
 from polygon.recording import Sink
 from polygon.score.checks import run_checks
 from polygon.score.judges import Judge, JudgeContext
@@ -24,7 +21,7 @@ from polygon.score.rubric import LoadedRubric
 from polygon.transcript import ConversationView
 
 if TYPE_CHECKING:
-    from polygon.models.hub import ModelHub
+    from polygon.models import ModelHub
 
 
 @dataclass(frozen=True)

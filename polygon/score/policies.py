@@ -24,10 +24,10 @@ from typing import Any
 
 import msgspec
 
-from polygon.events.families import CheckRecorded, Evidence
+from polygon.events import CheckRecorded, Evidence
 from polygon.matching import MatchTimeout, compare, describe, holds
 from polygon.score.detectors import detect
-from polygon.suite.names import POLICY_KINDS
+from polygon.suite import POLICY_KINDS
 from polygon.transcript import ConversationView, ToolView, TurnView
 
 POLICY_CHECK = "policy"

@@ -15,8 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from polygon.boundary import parse_yaml, read_text
 from polygon.errors import SuiteError, UserInputError
-from polygon.events import content_hash
-from polygon.events.families import RubricRecorded
+from polygon.events import RubricRecorded, content_hash
 from polygon.score.checks import AGENT_CHECKS
 
 CRITERIA = (

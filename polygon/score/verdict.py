@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from polygon.events.families import CriterionScore, Evidence
+from polygon.events import CriterionScore, Evidence
 
 
 class CriterionResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -153,7 +153,7 @@ def classify(score: float, pass_at: float, warn_at: float) -> str:
     return "fail"
 
 
-def verdict(
+def reach_verdict(
     weights: Mapping[str, int],
     repeats: Mapping[str, Sequence[CriterionScore]],
     *,

@@ -17,16 +17,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from polygon.boundary import log_safe, safe_text
-from polygon.events import content_hash, to_builtins
-from polygon.events.families import (
+from polygon.events import (
+    AGENT_TURN,
+    CALLER_TURN,
+    ENDED,
+    NOISE,
+    PHONE,
+    STARTED,
+    TOOL,
     ConversationEnded,
     ConversationStarted,
     NoiseApplied,
     PhoneApplied,
     ToolCalled,
     TurnSpoken,
+    content_hash,
+    keyed,
+    to_builtins,
 )
-from polygon.events.streams import AGENT_TURN, CALLER_TURN, ENDED, NOISE, PHONE, STARTED, TOOL, keyed
 from polygon.recording import Sink
 from polygon.similarity import is_loop
 from polygon.simulate.agents import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from polygon.errors import SuiteError
-from polygon.events.families import Expectation, PersonaSnapshot
-from polygon.events.streams import conversation_id
-from polygon.models.hub import ModelHub
+from polygon.events import Expectation, PersonaSnapshot, conversation_id
+from polygon.models import ModelHub
 from polygon.recording import Sink
 from polygon.simulate.agents import Agent
 from polygon.simulate.agents.model import ModelAgent
@@ -24,8 +23,7 @@ from polygon.simulate.callers.model import ModelCaller
 from polygon.simulate.callers.scripted import SCRIPTED_CALLER, ScriptedCaller
 from polygon.simulate.noise.packs import languages
 from polygon.simulate.phone import PhoneSettings
-from polygon.suite.loading import LoadedSuite, resolve_factory
-from polygon.suite.schema import ScenarioSpec, ToolSpec
+from polygon.suite import LoadedSuite, ScenarioSpec, ToolSpec, resolve_factory
 
 if TYPE_CHECKING:
     import httpx

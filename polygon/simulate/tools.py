@@ -24,7 +24,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from polygon.events import content_hash
 from polygon.matching import MatchTimeout, holds
-from polygon.suite.schema import Rule, StubSpec, ToolSpec
+from polygon.suite import Rule, StubSpec, ToolSpec
 
 
 class _NoAttributes(ImmutableSandboxedEnvironment):

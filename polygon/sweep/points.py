@@ -17,9 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from polygon.events import content_hash
-from polygon.suite.loading import LoadedSuite, derive_suite
-from polygon.suite.schema import ConfigSpec
-from polygon.suite.sweep import LoadedSweep, Range
+from polygon.suite import ConfigSpec, LoadedSuite, LoadedSweep, Range, derive_suite
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from polygon.events import Envelope
-from polygon.events.families import ModelCalled, TurnSpoken
+from polygon.events import Envelope, ModelCalled, TurnSpoken
 
 CHARS_PER_TOKEN = 4
 DEFAULT_REPLY_TOKENS = 150

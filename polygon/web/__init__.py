@@ -14,4 +14,10 @@ from polygon.web.pages.prompt import LINT_MAX_BYTES, SAVE_MAX_BYTES
 from polygon.web.server import DEFAULT_PORT, make_app
 from polygon.web.site import PER_PAGE
 
-__all__ = ["DEFAULT_PORT", "LINT_MAX_BYTES", "PER_PAGE", "SAVE_MAX_BYTES", "make_app"]
+__all__ = [
+    "DEFAULT_PORT",
+    "LINT_MAX_BYTES",
+    "PER_PAGE",
+    "SAVE_MAX_BYTES",
+    "make_app",
+]

@@ -20,7 +20,7 @@ import jinja2
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from polygon.app.log import open_log
+from polygon.app import open_log
 from polygon.errors import PolygonError
 from polygon.events import EventLog, MemoryLog
 from polygon.web.guard import own_hosts

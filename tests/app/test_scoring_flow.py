@@ -21,7 +21,7 @@ from polygon.events.families import CheckRecorded, JudgeScored, ModelCalled
 from polygon.events.streams import conversation_stream
 from polygon.models.recorded import Recorder
 from polygon.models.scripted import ScriptedModelClient
-from polygon.projections.explain import explain
+from polygon.projections.explain import build_explanation
 from polygon.projections.report import make_report, render_json, render_junit, render_text
 from polygon.recording import ListSink
 from polygon.score.conversation import JudgeSettings, score_conversation
@@ -89,11 +89,11 @@ def test_v2_scores_lower_than_v1_under_both_rubrics(clinic: MemoryLog) -> None:
 
 def test_explain_accounts_for_every_point(clinic: MemoryLog) -> None:
     from polygon.app.report import run_events
-    from polygon.projections.verdicts import build
+    from polygon.projections.verdicts import build_run_record
 
-    state = build("c", run_events(clinic, "c"))  # explain shows every repeat: the whole fold
+    state = build_run_record("c", run_events(clinic, "c"))  # explain shows every repeat: the whole fold
     for conv in state.conversations:
-        row, rubric = explain(state, conv, "v1")
+        row, rubric = build_explanation(state, conv, "v1")
         assert row.verdict is not None
         assert sum(c.contribution for c in row.verdict.criteria) == pytest.approx(
             row.verdict.composite, abs=1e-4
@@ -249,13 +249,13 @@ def test_the_reduced_fold_gives_the_same_reports_as_the_whole_one(tmp_path: Path
     still be byte-identical to the report of the whole fold (JSON with every repeat)."""
     from polygon.app.report import report_run, run_events
     from polygon.projections.report import render_html
-    from polygon.projections.verdicts import build
+    from polygon.projections.verdicts import build_run_record
 
     log = tmp_path / "log"
     run_clinic_to(log)
     assert invoke(log, "judge", "r", "--rubric", "v2").exit_code == 0  # a second pass, another rubric
     with LmdbLog(log, readonly=True) as lg:
-        whole = build("r", run_events(lg, "r"))
+        whole = build_run_record("r", run_events(lg, "r"))
         for rubric in ("v1", "v2"):
             full = make_report(whole, rubric)
             renderers = {"text": render_text, "json": render_json, "junit": render_junit, "html": render_html}

@@ -17,7 +17,7 @@ from click.testing import CliRunner, Result
 from polygon.cli.main import cli
 from polygon.events.families import CriterionScore
 from polygon.score.rubric import CRITERIA, load_rubric
-from polygon.score.verdict import CallState, GateResult, verdict
+from polygon.score.verdict import CallState, GateResult, reach_verdict
 from tests.support.examples import clinic_suite_path
 from tests.support.fault_server import serve
 from tests.support.runs import pizza
@@ -107,7 +107,7 @@ def _repeats(**scores: int | None) -> dict[str, list[CriterionScore]]:
 
 def _verdict(repeats: dict[str, list[CriterionScore]], call: CallState | None = None) -> Any:
     rubric = load_rubric("v1").rubric
-    return verdict(
+    return reach_verdict(
         rubric.weights,
         repeats,
         pass_at=rubric.pass_at,
@@ -150,7 +150,7 @@ def test_states_take_precedence_in_a_stated_order() -> None:
 
 def _gated(gate: str, call: CallState) -> Any:
     rubric = load_rubric("v3").rubric
-    return verdict(
+    return reach_verdict(
         rubric.weights,
         _repeats(**{c: 5 for c in CRITERIA}),
         pass_at=rubric.pass_at,
@@ -178,7 +178,7 @@ def test_a_safety_score_of_one_outranks_a_simulator_error() -> None:
     rubric = load_rubric("v1").rubric
     repeats = _repeats(**{c: 5 for c in CRITERIA})
     repeats["safety"] = [CriterionScore(status="scored", score=1)]
-    v = verdict(
+    v = reach_verdict(
         rubric.weights,
         repeats,
         pass_at=rubric.pass_at,

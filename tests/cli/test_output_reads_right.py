@@ -14,9 +14,9 @@ from click.testing import CliRunner
 
 from polygon.cli.main import cli
 from polygon.events.families import PointRan, SweepPoint, SweepStarted
-from polygon.projections.compare import Side, compare
+from polygon.projections.compare import Side, build_comparison
 from polygon.projections.compare_render import comparison_lines, comparison_markdown
-from polygon.projections.leaderboard import leaderboard, leaderboard_lines
+from polygon.projections.leaderboard import build_leaderboard, leaderboard_lines
 from polygon.projections.report import RunReport, render_markdown, render_text
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
 from polygon.score.verdict import Verdict
@@ -197,7 +197,7 @@ def test_leaderboard_labels_are_never_cut_so_two_points_never_read_alike() -> No
     rows = {
         i: [_row("c", s, 0, 0.0, 70.0 + 10 * i + j) for j, s in enumerate(["s0", "s1"])] for i in range(2)
     }
-    board = leaderboard(
+    board = build_leaderboard(
         started,
         [started, *(PointRan(sweep_id="w", index=i, run_id=f"r{i}") for i in rows)],
         rows,
@@ -241,7 +241,7 @@ def test_latency_says_over_which_calls_and_compares_like_with_like() -> None:
     assert "over the calls where latency was measured" in text
     sides = [Side(label=x, run_id="r", config=x) for x in ("A", "B")]
     views = {r.record.conversation_id: conv(r.record.conversation_id, [(1, "agent", "Hello.")]) for r in a + b}
-    comparison = compare(sides, {"A": a, "B": b}, {}, views, rubric_version="v1", judge="j", heuristic=False)
+    comparison = build_comparison(sides, {"A": a, "B": b}, {}, views, rubric_version="v1", judge="j", heuristic=False)
     cards = {s.label: s for s in comparison.scorecards}
     assert cards["A"].latency_p95_ms == 605.0 and cards["B"].latency_p95_ms == 355.0  # alone: B looks faster
     assert (

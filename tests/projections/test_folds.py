@@ -29,7 +29,7 @@ def events() -> list[Envelope]:
 
 
 def _report(evs: list[Envelope]) -> str:
-    return render_json(make_report(verdicts.build("g", evs), None))
+    return render_json(make_report(verdicts.build_run_record("g", evs), None))
 
 
 @settings(max_examples=15, deadline=None)
@@ -54,14 +54,14 @@ def test_order_of_unrelated_streams_does_not_matter(events: list[Envelope], rnd)
 @given(st.integers(min_value=0, max_value=10_000))
 def test_incremental_fold_equals_full_rebuild(events: list[Envelope], cut: int) -> None:
     cut = cut % (len(events) + 1)
-    state = verdicts.build("g", events[:cut])
+    state = verdicts.build_run_record("g", events[:cut])
     for env in events[cut:]:
         state = verdicts.apply(state, env)
     assert render_json(make_report(state, None)) == _report(events)
 
 
 def test_golden_report(events: list[Envelope]) -> None:
-    text = render_text(make_report(verdicts.build("g", events), None))
+    text = render_text(make_report(verdicts.build_run_record("g", events), None))
     path = GOLDEN / "clinic_v1.txt"
     if os.environ.get("POLYGON_UPDATE_GOLDEN") == "1":
         path.parent.mkdir(parents=True, exist_ok=True)

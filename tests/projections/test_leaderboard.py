@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from polygon.events.families import PointRan, PointRefused, SweepPoint, SweepStarted, SweepStopped
-from polygon.projections.leaderboard import leaderboard, leaderboard_html, leaderboard_lines
+from polygon.projections.leaderboard import build_leaderboard, leaderboard_html, leaderboard_lines
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
 from polygon.score.verdict import Verdict
 
@@ -50,7 +50,7 @@ def _board(
     ]
     if stopped:
         events.append(SweepStopped(sweep_id="w", after_index=0, mean_composite=10.0, floor=50.0))
-    return leaderboard(started, events, points, rubric_version="v1")
+    return build_leaderboard(started, events, points, rubric_version="v1")
 
 
 # the same scores on every scenario but with a fixed offset: a clear, tie-free difference

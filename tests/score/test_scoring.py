@@ -6,7 +6,7 @@ import pytest
 
 from polygon.events.families import CriterionScore
 from polygon.score.rubric import CRITERIA, load_rubric
-from polygon.score.verdict import GateResult, classify, combine, median, verdict
+from polygon.score.verdict import GateResult, classify, combine, median, reach_verdict
 
 WEIGHTS = load_rubric("v1").rubric.weights
 V1_GATES = ["forbidden_phrase", "safety_scored_one"]
@@ -25,7 +25,7 @@ def judge(
     gates: dict[str, GateResult] | None = None,
     in_force: list[str] = V1_GATES,
 ):
-    return verdict(WEIGHTS, scores, pass_at=75, warn_at=50, gates_in_force=in_force, check_gates=gates or {})
+    return reach_verdict(WEIGHTS, scores, pass_at=75, warn_at=50, gates_in_force=in_force, check_gates=gates or {})
 
 
 def all_(n: int) -> dict[str, list[CriterionScore]]:

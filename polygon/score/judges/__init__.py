@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from polygon.events.families import CheckRecorded, CriterionScore
+from polygon.events import CheckRecorded, CriterionScore
 from polygon.recording import Sink
 from polygon.score.rubric import Rubric
 from polygon.transcript import ConversationView

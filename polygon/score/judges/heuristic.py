@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from polygon.events.families import CheckRecorded, CriterionScore
+from polygon.events import CheckRecorded, CriterionScore
 from polygon.recording import Sink
 from polygon.score.judges import JudgeContext
 from polygon.score.rubric import Rubric

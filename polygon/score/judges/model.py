@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from polygon.events.families import CheckRecorded, CriterionScore
-from polygon.models.recorded import Recorder
+from polygon.events import CheckRecorded, CriterionScore
+from polygon.models import Recorder
 from polygon.recording import Sink
 from polygon.score.judges import JudgeContext
 from polygon.score.judges.parse import parse_scores

@@ -11,7 +11,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from polygon.events.families import CriterionScore
+from polygon.events import CriterionScore
 
 
 def parse_scores(raw: str | None, criteria: Sequence[str]) -> dict[str, CriterionScore]:

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from polygon.events import content_hash
-from polygon.models.recorded import RecordedClient
+from polygon.models import RecordedClient
 from polygon.simulate.agents import AgentError, AgentReply, AgentStep, Message, ToolCall
 
 END_CALL = "end_call"

@@ -8,8 +8,8 @@ is told never to reveal its instructions. Its turns are checked against its fact
 
 from __future__ import annotations
 
-from polygon.events.families import PersonaSnapshot
-from polygon.models.recorded import RecordedClient
+from polygon.events import PersonaSnapshot
+from polygon.models import RecordedClient
 from polygon.simulate.callers import CallerError, Utterance
 
 _STYLE = {

@@ -27,9 +27,8 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from polygon.events.families import PersonaSnapshot
-from polygon.languages import Language, caller_language
-from polygon.languages.acts import Turn, read_turn
+from polygon.events import PersonaSnapshot
+from polygon.languages import Language, Turn, caller_language, read_turn
 from polygon.simulate.callers import Utterance
 from polygon.simulate.callers.understanding import (
     Misheard,

@@ -26,12 +26,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from polygon.languages import Language, caller_language
-from polygon.languages.acts import CODE as _CODE
-from polygon.languages.acts import DATE as _DATE
-from polygon.languages.acts import NUMBER as _NUMBER
-from polygon.languages.acts import TIME as _TIME
-from polygon.languages.acts import Turn, has, read_turn
+from polygon.languages import CODE as _CODE
+from polygon.languages import DATE as _DATE
+from polygon.languages import NUMBER as _NUMBER
+from polygon.languages import TIME as _TIME
+from polygon.languages import Language, Turn, caller_language, has, read_turn
 from polygon.similarity import word_tuple, words
 
 _SHORT = re.compile(r"(?<![\w.:-])\d{3,4}(?![\w:-]|\.\d)")

@@ -12,7 +12,7 @@ import hashlib
 import random
 import re
 
-from polygon.events.families import NoiseOp
+from polygon.events import NoiseOp
 from polygon.simulate.noise.packs import LanguagePack, pack
 
 # Per-word probabilities at intensity 1; each scales linearly with the knob.

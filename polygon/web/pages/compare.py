@@ -6,12 +6,15 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
-from polygon.app.compare import compare_runs
-from polygon.app.divergence import divergence
-from polygon.app.replay import load_conversation
-from polygon.app.runs import list_runs, resolve_conversation, resolve_run
-from polygon.events import EventLog
-from polygon.events.streams import conversation_id
+from polygon.app import (
+    compare_runs,
+    divergence_between,
+    list_runs,
+    load_conversation,
+    resolve_conversation,
+    resolve_run,
+)
+from polygon.events import EventLog, conversation_id
 from polygon.web.site import Site, site_of
 
 
@@ -46,7 +49,7 @@ def pair(request: Request) -> HTMLResponse:
     def read(log: EventLog) -> HTMLResponse:
         a = resolve_conversation(log, request.query_params.get("a", ""))
         b = resolve_conversation(log, request.query_params.get("b", ""))
-        split = divergence(log, a, b)
+        split = divergence_between(log, a, b)
         va, vb = load_conversation(log, a), load_conversation(log, b)
         turns = sorted({t.turn for t in va.turns} | {t.turn for t in vb.turns})
         by_a, by_b = {t.turn: t for t in va.turns}, {t.turn: t for t in vb.turns}

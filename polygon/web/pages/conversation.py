@@ -6,9 +6,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
-from polygon.app.explain import explain_conversation
-from polygon.app.replay import load_conversation
-from polygon.app.runs import resolve_conversation
+from polygon.app import explain_conversation, load_conversation, resolve_conversation
 from polygon.events import EventLog, families
 from polygon.web.site import site_of
 

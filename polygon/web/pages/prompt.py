@@ -15,10 +15,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from polygon.app.lint import suite_targets
-from polygon.app.prompt import lint_draft, save_prompt
+from polygon.app import lint_draft, save_prompt, suite_targets
 from polygon.errors import PolygonError, UserInputError
-from polygon.suite.loading import load_suite
+from polygon.suite import load_suite
 from polygon.web.forms import Refused, capped_body, lint_request, media_type, same_origin, save_form
 from polygon.web.site import Site, site_of
 

@@ -6,14 +6,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
-from polygon.app.calibrate import labelled_calibration
-from polygon.app.passes import run_started
-from polygon.app.report import load_run, probe_answers
-from polygon.app.runs import resolve_run
+from polygon.app import labelled_calibration, load_run, probe_answers, resolve_run, run_started
 from polygon.events import EventLog
-from polygon.probe.library import probes_from
-from polygon.projections.report import make_report
-from polygon.projections.verdicts import ConversationVerdict
+from polygon.probe import probes_from
+from polygon.projections import ConversationVerdict, make_report
 from polygon.web.site import Site, site_of
 
 FILTERS = ("verdict", "caller", "scenario", "probe", "answer")

@@ -6,7 +6,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 
-from polygon.app.runs import RunRow, list_runs
+from polygon.app import RunRow, list_runs
 from polygon.errors import PolygonError
 from polygon.events import EventLog, to_builtins
 from polygon.web.site import site_of
