@@ -42,7 +42,7 @@ def compare(
     in caller, judge or noise settings are refused unless --allow-mixed.
     """
     from polygon.app import compare_runs, open_log
-    from polygon.projections import comparison_json, comparison_lines, comparison_markdown
+    from polygon.render import comparison_json, comparison_lines, comparison_markdown
 
     with open_log(obj.log_path, readonly=True) as log:
         result = compare_runs(log, runs, rubric=rubric, configs=configs, allow_mixed=allow_mixed)

@@ -203,6 +203,18 @@ FACES: dict[str, list[str]] = {
         "probes_from",
         "right_answer",
     ],
+    "polygon.render": [
+        "build_sarif",
+        "comparison_json",
+        "comparison_lines",
+        "comparison_markdown",
+        "json_chunks",
+        "render_html",
+        "render_json",
+        "render_junit",
+        "render_markdown",
+        "render_text",
+    ],
     "polygon.score": [
         "AGENT_CHECKS",
         "BUILTIN_GATES",

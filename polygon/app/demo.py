@@ -14,14 +14,8 @@ from polygon.app.report import load_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.errors import UserInputError
 from polygon.events import EventLog, run_conversations
-from polygon.projections import (
-    Comparison,
-    RunOverview,
-    RunReport,
-    build_overview,
-    comparison_lines,
-    make_report,
-)
+from polygon.projections import Comparison, RunOverview, RunReport, build_overview, make_report
+from polygon.render import comparison_lines
 from polygon.suite import load_suite
 from polygon.texttable import LEFT, RIGHT, table
 

@@ -21,16 +21,11 @@ from polygon.projections import (
     RunRecord,
     RunReport,
     conversation_rows,
-    json_chunks,
     latest_answers,
     make_report,
-    render_html,
-    render_json,
-    render_junit,
-    render_markdown,
-    render_text,
     state_of,
 )
+from polygon.render import json_chunks, render_html, render_json, render_junit, render_markdown, render_text
 
 
 def run_streams(log: EventLog, run_id: str) -> tuple[Iterator[Envelope], Iterator[Iterator[Envelope]]]:

@@ -12,8 +12,8 @@ from polygon.cli.main import cli
 from polygon.errors import UserInputError
 from polygon.events import LmdbLog, MemoryLog
 from polygon.projections.compare import MatrixRow, bootstrap_mean, matrix, pass_hat_k
-from polygon.projections.compare_render import comparison_json
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
+from polygon.render import comparison_json
 from polygon.score.verdict import Verdict
 from polygon.suite.loading import load_suite
 from tests.support.examples import clinic_suite_path

@@ -22,8 +22,9 @@ from polygon.events.streams import conversation_stream
 from polygon.models.recorded import Recorder
 from polygon.models.scripted import ScriptedModelClient
 from polygon.projections.explain import build_explanation
-from polygon.projections.report import make_report, render_json, render_junit, render_text
+from polygon.projections.report import make_report
 from polygon.recording import ListSink
+from polygon.render import render_json, render_junit, render_text
 from polygon.score.conversation import JudgeSettings, score_conversation
 from polygon.score.judges.model import ModelJudge
 from polygon.score.rubric import CRITERIA, load_rubric
@@ -128,7 +129,9 @@ def test_model_judge_records_the_call_before_the_score(clinic: MemoryLog) -> Non
         [good_answer({}), "Sorry, I can't do JSON", json.dumps({"safety": {"score": 1}})]
     )
     settings = JudgeSettings(
-        rubric=load_rubric("v2"), judge=ModelJudge(Recorder(client, role="judge", model="openai/test-judge")), repeats=3
+        rubric=load_rubric("v2"),
+        judge=ModelJudge(Recorder(client, role="judge", model="openai/test-judge")),
+        repeats=3,
     )
     sink = ListSink()
     asyncio.run(score_conversation(view, settings, ["guaranteed"], sink))
@@ -170,7 +173,9 @@ def test_rejudging_with_v2_leaves_v1_reports_byte_identical(tmp_path: Path) -> N
     # Without --rubric the newest version is shown, and the report says so (never a mix).
     newest = invoke(log, "report", "r")
     assert newest.exit_code == 0
-    assert "rubric v2 (newest of v1, v2)" in newest.output and "pass v2/scripted/heuristic/k1" in newest.output
+    assert (
+        "rubric v2 (newest of v1, v2)" in newest.output and "pass v2/scripted/heuristic/k1" in newest.output
+    )
     assert newest.output == invoke(log, "report", "r", "--rubric", "v2").output
     v2 = invoke(log, "report", "r", "--rubric", "v2", "--json")
     data = json.loads(v2.output)
@@ -236,20 +241,25 @@ def test_model_judge_needs_a_client() -> None:
 
 def test_score_run_on_unknown_run_is_a_user_error() -> None:
     with pytest.raises(UserInputError, match="no run 'ghost'"):
-        asyncio.run(score_run(
-            MemoryLog(),
-            "ghost",
-            JudgeSettings(rubric=load_rubric("v1"), judge=ModelJudge(Recorder(ScriptedModelClient(["{}"]), role="judge", model="x/y"))),
-            now=lambda: "",
-        ))
+        asyncio.run(
+            score_run(
+                MemoryLog(),
+                "ghost",
+                JudgeSettings(
+                    rubric=load_rubric("v1"),
+                    judge=ModelJudge(Recorder(ScriptedModelClient(["{}"]), role="judge", model="x/y")),
+                ),
+                now=lambda: "",
+            )
+        )
 
 
 def test_the_reduced_fold_gives_the_same_reports_as_the_whole_one(tmp_path: Path) -> None:
     """``report`` folds a run one call at a time and keeps only verdicts; every format must
     still be byte-identical to the report of the whole fold (JSON with every repeat)."""
     from polygon.app.report import report_run, run_events
-    from polygon.projections.report import render_html
     from polygon.projections.verdicts import build_run_record
+    from polygon.render import render_html
 
     log = tmp_path / "log"
     run_clinic_to(log)

@@ -18,8 +18,8 @@ from polygon.app.run import RunOptions, run_suite
 from polygon.cli.main import cli
 from polygon.events import Envelope, EventLog, LmdbLog, MemoryLog, Pending
 from polygon.events.snapshots import SNAPSHOT_DIR, LmdbSnapshots, MemorySnapshots, NullSnapshots
-from polygon.projections.compare_render import comparison_json, comparison_lines, comparison_markdown
 from polygon.projections.report import make_report
+from polygon.render import comparison_json, comparison_lines, comparison_markdown
 from polygon.suite.loading import load_suite
 from tests.support.examples import clinic_suite_path
 

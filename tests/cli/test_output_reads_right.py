@@ -15,10 +15,10 @@ from click.testing import CliRunner
 from polygon.cli.main import cli
 from polygon.events.families import PointRan, SweepPoint, SweepStarted
 from polygon.projections.compare import Side, build_comparison
-from polygon.projections.compare_render import comparison_lines, comparison_markdown
 from polygon.projections.leaderboard import build_leaderboard, leaderboard_lines
-from polygon.projections.report import RunReport, render_markdown, render_text
+from polygon.projections.report import RunReport
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
+from polygon.render import comparison_lines, comparison_markdown, render_markdown, render_text
 from polygon.score.verdict import Verdict
 from polygon.texttable import LEFT, RIGHT, table
 from tests.support.views import conv
@@ -124,7 +124,9 @@ def test_trend_columns_fit_forty_character_names(monkeypatch: pytest.MonkeyPatch
     rate = Rate(right=3, applicable=3, not_applicable=1, rate=1.0, low=0.4, high=1.0)
     points = [
         TrendPoint(run_id=RUN_ID, config=CONFIG_A, probe_hash="h", rate=rate, new_series=True),
-        TrendPoint(run_id="short", config=CONFIG_B, probe_hash="h2", rate=rate, new_series=True, note="reworded"),
+        TrendPoint(
+            run_id="short", config=CONFIG_B, probe_hash="h2", rate=rate, new_series=True, note="reworded"
+        ),
     ]
     # the command imports its use case when it runs, so the use case's own module is patched
     monkeypatch.setattr(trend, "probe_trend", lambda log, probe, config: points)
@@ -240,8 +242,12 @@ def test_latency_says_over_which_calls_and_compares_like_with_like() -> None:
     assert b_line.rstrip().endswith("355 (2/4)"), b_line  # over 2 of 4 calls, said
     assert "over the calls where latency was measured" in text
     sides = [Side(label=x, run_id="r", config=x) for x in ("A", "B")]
-    views = {r.record.conversation_id: conv(r.record.conversation_id, [(1, "agent", "Hello.")]) for r in a + b}
-    comparison = build_comparison(sides, {"A": a, "B": b}, {}, views, rubric_version="v1", judge="j", heuristic=False)
+    views = {
+        r.record.conversation_id: conv(r.record.conversation_id, [(1, "agent", "Hello.")]) for r in a + b
+    }
+    comparison = build_comparison(
+        sides, {"A": a, "B": b}, {}, views, rubric_version="v1", judge="j", heuristic=False
+    )
     cards = {s.label: s for s in comparison.scorecards}
     assert cards["A"].latency_p95_ms == 605.0 and cards["B"].latency_p95_ms == 355.0  # alone: B looks faster
     assert (

@@ -14,7 +14,8 @@ from polygon.app.report import run_events
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import Envelope, MemoryLog
 from polygon.projections import probes, verdicts
-from polygon.projections.report import make_report, render_json, render_text
+from polygon.projections.report import make_report
+from polygon.render import render_json, render_text
 from polygon.suite.loading import load_suite
 from tests.support.examples import clinic_suite_path
 

@@ -8,16 +8,9 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from polygon.app.report import Enforcement, enforce
-from polygon.projections.report import (
-    RunReport,
-    _summaries,
-    render_html,
-    render_json,
-    render_junit,
-    render_text,
-    scenario_trials,
-)
+from polygon.projections.report import RunReport, _summaries, scenario_trials
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
+from polygon.render import render_html, render_json, render_junit, render_text
 from polygon.score.verdict import Verdict
 
 REASONS = {
@@ -25,7 +18,14 @@ REASONS = {
     "inconclusive": "only 5% of the rubric's weight was scored (minimum 75%)",
     "simulator_error": "the simulator broke the call: the caller's model gave no answer",
 }
-COMPOSITE = {"pass": 90.0, "warn": 60.0, "fail": 20.0, "error": 55.0, "inconclusive": 100.0, "simulator_error": 0.0}
+COMPOSITE = {
+    "pass": 90.0,
+    "warn": 60.0,
+    "fail": 20.0,
+    "error": 55.0,
+    "inconclusive": 100.0,
+    "simulator_error": 0.0,
+}
 
 
 def report_with(state: str) -> RunReport:

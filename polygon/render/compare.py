@@ -7,9 +7,8 @@ from collections.abc import Callable, Iterator
 
 from polygon.events import to_builtins
 from polygon.lint import AXES as LINT_AXES
-from polygon.projections.compare import Comparison, PairedDifference, Scorecard
-from polygon.projections.probes import Rate
-from polygon.projections.report import markdown_table
+from polygon.projections import Comparison, PairedDifference, Rate, Scorecard
+from polygon.render.report import markdown_table
 from polygon.texttable import LEFT, RIGHT, table
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from polygon import __version__
 from polygon.lint import AXES
-from polygon.projections.lint import AXIS_TITLES, Marked, PromptLint
+from polygon.projections import AXIS_TITLES, Marked, PromptLint
 
 SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 RULE_PREFIX = "polygon-lint/"

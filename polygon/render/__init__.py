@@ -1,0 +1,50 @@
+"""Renderers: every output people and tools read, made from projections.
+
+Text, JSON, JUnit, Markdown, HTML and SARIF: projections fold the log, this package only
+writes what they folded (the layers contract puts it between app and projections).
+"""
+
+# The public face: what code outside this package imports (generated from its uses;
+# tests/test_faces.py pins it). Each name loads its module on first use.
+from typing import TYPE_CHECKING  # noqa: E402
+
+from polygon.lazy import face_getattr  # noqa: E402
+
+if TYPE_CHECKING:
+    from polygon.render.compare import comparison_json as comparison_json
+    from polygon.render.compare import comparison_lines as comparison_lines
+    from polygon.render.compare import comparison_markdown as comparison_markdown
+    from polygon.render.report import json_chunks as json_chunks
+    from polygon.render.report import render_html as render_html
+    from polygon.render.report import render_json as render_json
+    from polygon.render.report import render_junit as render_junit
+    from polygon.render.report import render_markdown as render_markdown
+    from polygon.render.report import render_text as render_text
+    from polygon.render.sarif import build_sarif as build_sarif
+
+_FACE = {
+    "build_sarif": "polygon.render.sarif",
+    "comparison_json": "polygon.render.compare",
+    "comparison_lines": "polygon.render.compare",
+    "comparison_markdown": "polygon.render.compare",
+    "json_chunks": "polygon.render.report",
+    "render_html": "polygon.render.report",
+    "render_json": "polygon.render.report",
+    "render_junit": "polygon.render.report",
+    "render_markdown": "polygon.render.report",
+    "render_text": "polygon.render.report",
+}
+__getattr__ = face_getattr(__name__, _FACE)
+
+__all__ = [
+    "build_sarif",
+    "comparison_json",
+    "comparison_lines",
+    "comparison_markdown",
+    "json_chunks",
+    "render_html",
+    "render_json",
+    "render_junit",
+    "render_markdown",
+    "render_text",
+]

@@ -1,0 +1,325 @@
+"""``polygon report``: the run's scorecard and verdicts, as text, JSON, JUnit XML or HTML.
+
+Rendered from the report projection only; nothing here reads a clock, so the same log
+gives byte-identical reports.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from xml.etree import ElementTree as ET
+
+import msgspec
+
+from polygon.events import to_builtins
+from polygon.projections import (
+    HEURISTIC_LABEL,
+    LATENCY_NOTE,
+    ConfigSummary,
+    ConversationVerdict,
+    RunReport,
+    ScenarioTrials,
+    latency_cell,
+    state_of,
+)
+from polygon.score import GRADED
+from polygon.texttable import LEFT, RIGHT, table
+
+
+def judge_label(report: RunReport) -> str:
+    """How the judge is named wherever scores appear."""
+    names = ", ".join(report.judges) or "none"
+    return (
+        HEURISTIC_LABEL
+        if report.heuristic and names == "scripted/heuristic"
+        else (f"{names} (includes the heuristic baseline)" if report.heuristic else names)
+    )
+
+
+STATE_NOTES = {
+    "error": "error: the agent could not complete the call (counts against the agent)",
+    "inconclusive": "inconclusive: the judgement cannot carry a verdict (never a pass)",
+    "simulator_error": "simulator_error: the simulator broke the call, not the agent (not in the scorecard)",
+}
+
+
+def render_text(report: RunReport) -> str:
+    """For people."""
+    lines = [
+        f"Run {report.run_id} · rubric {report.rubric_version} ({report.rubric_hash[:12]})",
+        f"Judge: {judge_label(report)}",
+        report.shown,
+        "",
+    ]
+    lines += table(CONFIG_COLUMNS, (config_cells(c) for c in report.configs))
+    lines.append("")
+    lines += table(
+        [("conversation", LEFT), ("verdict", LEFT), ("composite", RIGHT), ("why", LEFT)],
+        (conversation_cells(row) for row in report.conversations),
+    )
+    lines += _trial_lines(report)
+    lines += notes(report)
+    return "\n".join(lines) + "\n"
+
+
+CONFIG_COLUMNS = [
+    ("config", LEFT),
+    ("calls", RIGHT),
+    ("pass", RIGHT),
+    ("warn", RIGHT),
+    ("fail", RIGHT),
+    ("error", RIGHT),
+    ("incon", RIGHT),
+    ("simerr", RIGHT),
+    ("mean", RIGHT),
+    ("gates", RIGHT),
+    ("loops", RIGHT),
+    ("p95 ms", RIGHT),
+]
+
+
+def config_cells(c: ConfigSummary) -> list[str]:
+    """One configuration's scorecard cells, in :data:`CONFIG_COLUMNS` order."""
+    mean = f"{c.mean_composite:.1f}" if c.mean_composite is not None else "—"
+    return [
+        c.config,
+        str(c.conversations),
+        str(c.passed),
+        str(c.warned),
+        str(c.failed),
+        str(c.errored),
+        str(c.inconclusive),
+        str(c.simulator_errors),
+        mean,
+        str(c.gate_failures),
+        str(c.loops),
+        latency_cell(c.latency_p95_ms, c.latency_calls, c.conversations),
+    ]
+
+
+def conversation_cells(row: ConversationVerdict) -> list[str]:
+    """One call's (id, state, composite, why) cells."""
+    v = row.verdict
+    label = state_of(row)
+    # an errored call's composite judges a broken call: show none rather than a number
+    composite = f"{v.composite:.2f}" + ("*" if v.partial else "") if v and label in GRADED else "—"
+    composite = f"({v.composite:.2f}*)" if v and label == "inconclusive" else composite
+    why = "; ".join(row.reasons()) if label != "pass" else ""
+    return [row.record.conversation_id, label, composite, why]
+
+
+def notes(report: RunReport) -> list[str]:
+    """The footnotes under the tables: states shown, partial composites, latency, inferred goals."""
+    lines: list[str] = []
+    states = {state_of(r) for r in report.conversations}
+    lines += [STATE_NOTES[s] for s in STATE_NOTES if s in states]
+    if any(r.verdict and r.verdict.partial for r in report.conversations):
+        lines.append("* partial: some criteria were unreadable; the composite uses the scored weights only")
+    if any(c.latency_p95_ms is not None for c in report.configs):
+        lines.append(LATENCY_NOTE)
+    inferred = sum(1 for r in report.conversations if r.record.persona_type and not r.record.expected)
+    if inferred:
+        lines.append(
+            f"goal_reached: {inferred} of {len(report.conversations)} calls have no expect: in their "
+            "scenario; "
+            "their outcome is inferred from the end reason and store entries naming the caller "
+            "(weaker: declare expect:)"
+        )
+    return lines
+
+
+TRIAL_COLUMNS = [
+    ("config", LEFT),
+    ("scenario", LEFT),
+    ("trials", RIGHT),
+    ("pass rate", RIGHT),
+    ("pass^k", RIGHT),
+    ("flips", RIGHT),
+    ("", LEFT),
+]
+
+
+def trial_cells(s: ScenarioTrials) -> list[str]:
+    """One (configuration, scenario)'s trial cells, in :data:`TRIAL_COLUMNS` order."""
+    rate = f"{s.pass_rate * 100:.0f}%" if s.pass_rate is not None else "—"
+    return [
+        s.config,
+        s.scenario,
+        str(s.trials),
+        rate,
+        "yes" if s.pass_all else "no",
+        f"{s.flip_rate * 100:.0f}%",
+        "flaky" if s.flaky else "",
+    ]
+
+
+def _trial_lines(report: RunReport) -> list[str]:
+    """Per-scenario pass rates, shown only when some scenario ran more than one trial."""
+    if not any(s.trials > 1 for s in report.scenarios):
+        return []
+    return ["", *table(TRIAL_COLUMNS, (trial_cells(s) for s in report.scenarios))]
+
+
+def markdown_table(columns: list[tuple[str, str]], rows: Iterable[list[str]]) -> list[str]:
+    """A GitHub-flavoured Markdown table (pipes in cells escaped, empty cells kept)."""
+    head = "| " + " | ".join(_md(h) for h, _ in columns) + " |"
+    rule = "|" + "|".join("---:" if align == RIGHT else "---" for _, align in columns) + "|"
+    return [head, rule, *("| " + " | ".join(_md(c) for c in row) + " |" for row in rows)]
+
+
+def _md(cell: str) -> str:
+    return cell.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: RunReport, *, limit: int = 50) -> str:
+    """For a pull-request comment or a CI step summary: the scorecard and the calls that did not pass.
+
+    Passing calls are counted, not listed; at most ``limit`` other calls are listed (the
+    text or HTML report has them all).
+    """
+    states = Counter(state_of(r) for r in report.conversations)
+    summary = ", ".join(f"{n} {s}" for s, n in sorted(states.items()))
+    lines = [
+        f"### Polygon run `{report.run_id}`",
+        "",
+        f"Rubric {report.rubric_version} (`{report.rubric_hash[:12]}`) · judge: {judge_label(report)} · "
+        f"{len(report.conversations)} calls: {summary or 'none'}",
+        "",
+        *markdown_table(CONFIG_COLUMNS, (config_cells(c) for c in report.configs)),
+    ]
+    failing = [r for r in report.conversations if state_of(r) != "pass"]
+    if failing:
+        lines += ["", f"#### Calls that did not pass ({len(failing)})", ""]
+        lines += markdown_table(
+            [("conversation", LEFT), ("verdict", LEFT), ("composite", RIGHT), ("why", LEFT)],
+            (conversation_cells(r) for r in failing[:limit]),
+        )
+        if len(failing) > limit:
+            lines.append(f"\n… {len(failing) - limit} more: `polygon report {report.run_id}` lists all")
+    else:
+        lines += ["", "Every call passed."]
+    if any(s.trials > 1 for s in report.scenarios):
+        lines += [
+            "",
+            "#### Trials",
+            "",
+            *markdown_table(TRIAL_COLUMNS, (trial_cells(s) for s in report.scenarios)),
+        ]
+    extra = notes(report)
+    if extra:
+        lines += ["", *(f"<sub>{_md(n)}</sub><br>" for n in extra)]
+    return "\n".join(lines) + "\n"
+
+
+def render_json(report: RunReport) -> str:
+    """For scripts: deterministic key order."""
+    return "".join(json_chunks(report))
+
+
+_ROWS = "\u0000rows\u0000"
+
+
+def json_chunks(report: RunReport, rows: Iterable[ConversationVerdict] | None = None) -> Iterator[str]:
+    """:func:`render_json` a piece at a time, byte for byte the same.
+
+    ``rows`` replaces ``report.conversations`` (whole rows, with every repeat and check,
+    read one call at a time): the report's own rows may be reduced ones, and a 20,000-call
+    document is never held whole.
+    """
+    data = to_builtins(msgspec.structs.replace(report, conversations=[]))
+    data["judge_label"] = judge_label(report)
+    data["conversations"] = [_ROWS]
+    outline = json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
+    marker = "    " + json.dumps(_ROWS)
+    before, after = outline.split(marker)
+    some = False
+    for row in report.conversations if rows is None else rows:
+        text = json.dumps(to_builtins(row), sort_keys=True, ensure_ascii=False, indent=2)
+        yield (",\n" if some else before) + "    " + text.replace("\n", "\n    ")
+        some = True
+    if some:
+        yield after
+    else:  # an empty list is `[]` on one line
+        yield before.removesuffix("[\n") + "[]" + after.removeprefix("\n  ]")
+
+
+def render_junit(report: RunReport) -> str:
+    """One test case per conversation.
+
+    ``fail`` (and ``unjudged``) is a ``<failure>``; ``error`` (the agent could not complete
+    the call) is an ``<error>``; ``inconclusive`` and ``simulator_error`` are ``<skipped>``
+    with the reason: not evaluated, never passed. ``--fail-on`` decides the exit code.
+    """
+    root = ET.Element("testsuites", name=f"polygon {report.run_id} rubric {report.rubric_version}")
+    for summary in report.configs:
+        rows = [r for r in report.conversations if r.record.config == summary.config]
+        suite = ET.SubElement(
+            root,
+            "testsuite",
+            name=summary.config,
+            tests=str(len(rows)),
+            failures=str(summary.failed + summary.unjudged),
+            errors=str(summary.errored),
+            skipped=str(summary.inconclusive + summary.simulator_errors),
+        )
+        props = ET.SubElement(suite, "properties")
+        ET.SubElement(props, "property", name="judge", value=judge_label(report))
+        for row in rows:
+            case = ET.SubElement(
+                suite,
+                "testcase",
+                classname=f"{report.run_id}.{summary.config}",
+                name=f"{row.record.scenario}.{row.record.trial}",
+            )
+            _junit_outcome(case, row)
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _junit_outcome(case: ET.Element, row: ConversationVerdict) -> None:
+    v = row.verdict
+    state = state_of(row)
+    detail = "; ".join(row.reasons())
+    if v is None or state == "fail":
+        message = detail or "composite below the warn line"
+        failure = ET.SubElement(case, "failure", message=message, type=state)
+        failure.text = f"composite {v.composite:.2f}" if v else "not judged"
+    elif state == "error":
+        error = ET.SubElement(case, "error", message=detail, type="error")
+        error.text = "the agent could not complete the call"
+    elif state in ("inconclusive", "simulator_error"):
+        ET.SubElement(case, "skipped", message=f"{state}: {detail}")
+    elif state == "warn":
+        ET.SubElement(case, "system-out").text = f"warn: composite {v.composite:.2f}"
+
+
+def render_html(report: RunReport) -> str:
+    """A single self-contained page."""
+    e = html.escape
+    rows = "".join(
+        f"<tr class='{state_of(r)}'><td>{e(r.record.conversation_id)}</td>"
+        f"<td>{e(state_of(r))}</td>"
+        f"<td>{(r.verdict.composite if r.verdict else 0):.2f}</td><td>{e('; '.join(r.reasons()))}</td></tr>"
+        for r in report.conversations
+    )
+    cards = "".join(
+        f"<tr><td>{e(c.config)}</td><td>{c.conversations}</td><td>{c.passed}</td><td>{c.warned}</td>"
+        f"<td>{c.failed}</td><td>{c.errored}</td><td>{c.inconclusive}</td><td>{c.simulator_errors}</td>"
+        f"<td>{c.mean_composite if c.mean_composite is not None else '—'}</td></tr>"
+        for c in report.configs
+    )
+    return (
+        "<!doctype html><meta charset='utf-8'><title>Polygon report</title>"
+        "<style>body{font:14px sans-serif;margin:2em}td,th{padding:2px 8px;text-align:left}"
+        ".fail,.error{background:#fdd}.warn{background:#ffd}.pass{background:#dfd}"
+        ".inconclusive,.simulator_error,.unjudged{background:#eee}</style>"
+        f"<h1>Run {e(report.run_id)} · rubric {e(report.rubric_version)}</h1>"
+        f"<p>Judge: {e(judge_label(report))}</p>"
+        f"<table><tr><th>config</th><th>calls</th><th>pass</th><th>warn</th><th>fail</th><th>error</th>"
+        f"<th>inconclusive</th><th>simulator error</th><th>mean</th></tr>{cards}</table>"
+        f"<h2>Conversations</h2><table><tr><th>conversation</th><th>verdict</th><th>composite</th><th>why</th></tr>"
+        f"{rows}</table>\n"
+    )
