@@ -66,7 +66,7 @@ def calibrate(
     """How far the judge agrees with human labels: κ, accuracy, AUC, ρ, α, best threshold."""
     from polygon.app import calibrate_runs, open_log
     from polygon.events import to_builtins
-    from polygon.projections import calibration_lines
+    from polygon.render import calibration_lines
 
     with open_log(obj.log_path, readonly=True) as log:
         result = calibrate_runs(

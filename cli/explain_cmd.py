@@ -29,7 +29,7 @@ def explain_cmd(
     Every criterion, weight, repeat, median, gate and piece of evidence, with log positions.
     """
     from polygon.app import explain_conversation, open_log
-    from polygon.projections import explain_data, explain_lines
+    from polygon.render import explain_data, explain_lines
 
     with open_log(obj.log_path, readonly=True) as log:
         found = explain_conversation(log, conversation, rubric, pass_id=pass_id, judge=judge_name)

@@ -19,7 +19,7 @@ from polygon.cli.context import Context
 def leaderboard(obj: Context, sweep_id: str, fmt: str, rubric: str | None) -> None:
     """A sweep's points ranked: mean composite, then stability, then speed; ties marked."""
     from polygon.app import open_log, sweep_leaderboard
-    from polygon.projections import leaderboard_html, leaderboard_json, leaderboard_lines
+    from polygon.render import leaderboard_html, leaderboard_json, leaderboard_lines
 
     with open_log(obj.log_path, readonly=True) as log:
         board = sweep_leaderboard(log, sweep_id, rubric)

@@ -66,8 +66,8 @@ def lint(
     """
     from polygon.app import DEFAULT_TIERS, LintOptions, Readers, lint_targets, open_log, targets
     from polygon.models import ModelHub
-    from polygon.projections import lint_json, lint_lines, worst
-    from polygon.render import build_sarif
+    from polygon.projections import worst
+    from polygon.render import build_sarif, lint_json, lint_lines
 
     asked = tuple(t.strip() for t in tiers.split(",") if t.strip()) if tiers else DEFAULT_TIERS
     if judge_model and not tiers:

@@ -48,7 +48,7 @@ def sweep(
     """
     from polygon.app import SweepOptions, open_log, run_sweep, sweep_leaderboard
     from polygon.models import ModelHub
-    from polygon.projections import leaderboard_lines
+    from polygon.render import leaderboard_lines
     from polygon.suite import load_sweep
 
     loaded = load_sweep(sweep_file)

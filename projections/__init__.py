@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING  # noqa: E402
 from polygon.lazy import face_getattr  # noqa: E402
 
 if TYPE_CHECKING:
+    from polygon.projections.calibration import AGREEING as AGREEING
     from polygon.projections.calibration import Calibration as Calibration
+    from polygon.projections.calibration import Interval as Interval
     from polygon.projections.calibration import calibrate as calibrate
-    from polygon.projections.calibration import calibration_lines as calibration_lines
     from polygon.projections.compare import Comparison as Comparison
     from polygon.projections.compare import PairedDifference as PairedDifference
     from polygon.projections.compare import Scorecard as Scorecard
@@ -18,19 +19,13 @@ if TYPE_CHECKING:
     from polygon.projections.conversation import ConversationView as ConversationView
     from polygon.projections.conversation import build as build
     from polygon.projections.explain import build_explanation as build_explanation
-    from polygon.projections.explain import explain_data as explain_data
-    from polygon.projections.explain import explain_lines as explain_lines
     from polygon.projections.leaderboard import Leaderboard as Leaderboard
+    from polygon.projections.leaderboard import Row as Row
     from polygon.projections.leaderboard import build_leaderboard as build_leaderboard
-    from polygon.projections.leaderboard import leaderboard_html as leaderboard_html
-    from polygon.projections.leaderboard import leaderboard_json as leaderboard_json
-    from polygon.projections.leaderboard import leaderboard_lines as leaderboard_lines
     from polygon.projections.lint import AXIS_TITLES as AXIS_TITLES
     from polygon.projections.lint import Marked as Marked
     from polygon.projections.lint import PromptLint as PromptLint
     from polygon.projections.lint import fold_lint as fold_lint
-    from polygon.projections.lint import lint_json as lint_json
-    from polygon.projections.lint import lint_lines as lint_lines
     from polygon.projections.lint import lint_scores as lint_scores
     from polygon.projections.lint import worst as worst
     from polygon.projections.probes import ProbeTable as ProbeTable
@@ -59,6 +54,7 @@ if TYPE_CHECKING:
     from polygon.projections.verdicts import conversation_rows as conversation_rows
 
 _FACE = {
+    "AGREEING": "polygon.projections.calibration",
     "AXIS_TITLES": "polygon.projections.lint",
     "Calibration": "polygon.projections.calibration",
     "Comparison": "polygon.projections.compare",
@@ -66,6 +62,7 @@ _FACE = {
     "ConversationVerdict": "polygon.projections.verdicts",
     "ConversationView": "polygon.projections.conversation",
     "HEURISTIC_LABEL": "polygon.projections.report",
+    "Interval": "polygon.projections.calibration",
     "LATENCY_NOTE": "polygon.projections.report",
     "Leaderboard": "polygon.projections.leaderboard",
     "Marked": "polygon.projections.lint",
@@ -73,6 +70,7 @@ _FACE = {
     "ProbeTable": "polygon.projections.probes",
     "PromptLint": "polygon.projections.lint",
     "Rate": "polygon.projections.probes",
+    "Row": "polygon.projections.leaderboard",
     "RunOverview": "polygon.projections.run_overview",
     "RunRecord": "polygon.projections.verdicts",
     "RunReport": "polygon.projections.report",
@@ -87,21 +85,13 @@ _FACE = {
     "build_overview": "polygon.projections.run_overview",
     "build_run_record": "polygon.projections.verdicts",
     "calibrate": "polygon.projections.calibration",
-    "calibration_lines": "polygon.projections.calibration",
     "choose_version": "polygon.projections.verdicts",
     "conversation_rows": "polygon.projections.verdicts",
     "ending_lines": "polygon.projections.replay",
-    "explain_data": "polygon.projections.explain",
-    "explain_lines": "polygon.projections.explain",
     "fold_lint": "polygon.projections.lint",
     "header_lines": "polygon.projections.replay",
     "latency_cell": "polygon.projections.report",
     "latest_answers": "polygon.projections.probes",
-    "leaderboard_html": "polygon.projections.leaderboard",
-    "leaderboard_json": "polygon.projections.leaderboard",
-    "leaderboard_lines": "polygon.projections.leaderboard",
-    "lint_json": "polygon.projections.lint",
-    "lint_lines": "polygon.projections.lint",
     "lint_scores": "polygon.projections.lint",
     "make_report": "polygon.projections.report",
     "policy_lines": "polygon.projections.replay",
@@ -113,6 +103,7 @@ _FACE = {
 __getattr__ = face_getattr(__name__, _FACE)
 
 __all__ = [
+    "AGREEING",
     "AXIS_TITLES",
     "Calibration",
     "Comparison",
@@ -120,6 +111,7 @@ __all__ = [
     "ConversationVerdict",
     "ConversationView",
     "HEURISTIC_LABEL",
+    "Interval",
     "LATENCY_NOTE",
     "Leaderboard",
     "Marked",
@@ -127,6 +119,7 @@ __all__ = [
     "ProbeTable",
     "PromptLint",
     "Rate",
+    "Row",
     "RunOverview",
     "RunRecord",
     "RunReport",
@@ -141,21 +134,13 @@ __all__ = [
     "build_overview",
     "build_run_record",
     "calibrate",
-    "calibration_lines",
     "choose_version",
     "conversation_rows",
     "ending_lines",
-    "explain_data",
-    "explain_lines",
     "fold_lint",
     "header_lines",
     "latency_cell",
     "latest_answers",
-    "leaderboard_html",
-    "leaderboard_json",
-    "leaderboard_lines",
-    "lint_json",
-    "lint_lines",
     "lint_scores",
     "make_report",
     "policy_lines",

@@ -8,18 +8,8 @@ log positions.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-from typing import Any
-
-from polygon.events import CriterionScore, Evidence, RubricRecorded, to_builtins
-from polygon.projections.report import HEURISTIC_LABEL
+from polygon.events import RubricRecorded
 from polygon.projections.verdicts import ConversationVerdict, RunRecord, choose_pass, choose_version, verdicts
-from polygon.score import GRADED
-from polygon.texttable import LEFT, RIGHT, table
-from polygon.transcript import ConversationView
-
-_TURN = re.compile(r"\[turn (\d+)\]")
 
 
 def build_explanation(
@@ -43,87 +33,3 @@ def build_explanation(
         r for r in state.rubrics if r.version == first.rubric_version and r.rubric_hash == first.rubric_hash
     )
     return row, rubric
-
-
-def _repeat(score: CriterionScore) -> str:
-    if score.status == "scored":
-        return str(score.score)
-    return "missing" if score.status == "missing" else f"unreadable({score.raw[:12]})"
-
-
-def _evidence(ev: Evidence, view: ConversationView) -> str:
-    seq = view.positions.get(ev.at, 0)
-    return f"turn {ev.turn} #{seq}: {ev.quote}"
-
-
-def explain_lines(row: ConversationVerdict, rubric: RubricRecorded, view: ConversationView) -> Iterator[str]:
-    """The explanation for people."""
-    v = row.verdict
-    assert v is not None
-    rec = row.record
-    yield f"conversation {rec.conversation_id} · config {rec.config} · scenario {rec.scenario}"
-    judge = HEURISTIC_LABEL if row.heuristic else f"{row.judge} (model judge)"
-    yield f"rubric {rubric.version} (hash {rubric.rubric_hash}) · pass {row.pass_id}"
-    yield f"judge {judge}; judge events " + ", ".join(f"#{s.seq}" for s in row.judged)
-    prompt = row.judged[0].event.prompt_version if row.judged else ""
-    yield f"judge prompt {prompt or 'judge-1 (before versions were recorded)'}"
-    lines = f"pass ≥ {rubric.pass_at:g}, warn ≥ {rubric.warn_at:g}"
-    unused = "" if v.verdict in GRADED else f"; not used: the call is {v.verdict}"
-    yield f"verdict {v.verdict.upper()} · composite {v.composite:.2f} ({lines}{unused})"
-    if v.state_reason:
-        yield f"why {v.verdict}: {v.state_reason}"
-    yield f"scored weight {v.scored_weight:.0f}% (inconclusive below {rubric.min_scored_weight:g}%)"
-    yield ""
-    counted = sum(c.weight for c in v.criteria if c.value is not None)
-    rows = []
-    for cr in v.criteria:
-        reps = ", ".join(_repeat(s) for s in cr.repeats)
-        median = f"{cr.value:g}" if cr.value is not None else "—"
-        how = (
-            f"= 100×{cr.weight}×({median}−1)/4/{counted}" if cr.value is not None else "(unscored: left out)"
-        )
-        rows.append([cr.criterion, str(cr.weight), reps, median, f"{cr.contribution:.2f}", how])
-    rows.append(["", "", "", "total", f"{v.composite:.2f}", ""])
-    columns = [
-        ("criterion", LEFT),
-        ("weight", RIGHT),
-        ("repeats", LEFT),
-        ("median", RIGHT),
-        ("points", RIGHT),
-        ("", LEFT),
-    ]
-    yield from table(columns, rows)
-    yield f"unscored: {', '.join(v.unscored) or 'none'}"
-    yield f"missing (counted as 1): {', '.join(v.missing) or 'none'}"
-    if v.partial:
-        yield "PARTIAL: the composite is over the scored weights only"
-    yield ""
-    yield "gates"
-    for g in v.gates:
-        yield f"  {g.gate:<22}{'FIRED: ' + g.reason if g.fired else 'not fired'}"
-        for ev in g.evidence if g.fired else []:
-            yield f"      {_evidence(ev, view)}"
-    yield ""
-    yield f"checks (pass {row.pass_id})"
-    for c in row.checks:
-        tag = " [simulator]" if c.event.simulator else ""
-        yield f"  {c.event.outcome:<5} {c.event.check:<24} #{c.seq} {c.event.detail}{tag}"
-        for ev in c.event.evidence:
-            yield f"      {_evidence(ev, view)}"
-    yield ""
-    yield "judge evidence"
-    seqs = {t.turn: t.agent_seq for t in view.turns}
-    for s in row.judged:
-        for criterion, score in sorted(s.event.scores.items()):
-            turn = _TURN.search(score.evidence)
-            where = f" (turn {turn.group(1)}, #{seqs.get(int(turn.group(1)), 0)})" if turn else ""
-            yield f"  repeat {s.event.repeat} #{s.seq} {criterion}: {score.evidence or '(none)'}{where}"
-            if score.reason:
-                yield f"      reason: {score.reason}"
-
-
-def explain_data(row: ConversationVerdict, rubric: RubricRecorded) -> dict[str, Any]:
-    """The same as data."""
-    data: dict[str, Any] = to_builtins({"verdict": row, "rubric": rubric})
-    data["reasons"] = row.reasons()
-    return data

@@ -14,22 +14,18 @@ ones with the reason.
 
 from __future__ import annotations
 
-import json
 import math
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from html import escape
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
 
 from polygon.events import PointRan, PointRefused, SweepStarted, SweepStopped
 from polygon.projections.compare import Side, bootstrap_mean, paired
-from polygon.projections.report import LATENCY_NOTE, latency_cell
 from polygon.projections.verdicts import ConversationVerdict
 from polygon.score import GRADED, STATES
-from polygon.texttable import LEFT, RIGHT, table
 
 
 class Row(msgspec.Struct, frozen=True, kw_only=True):
@@ -203,121 +199,3 @@ def _not_ranked(
 
 
 # ---- renderings ---------------------------------------------------------------------------
-
-
-def _values(row: Row, centre: dict[str, Any] | None = None) -> str:
-    moved = {k: v for k, v in row.values.items() if not centre or centre.get(k, object()) != v}
-    if centre and not moved:
-        return "(centre)"
-    return ", ".join(f"{k}={v}" for k, v in moved.items()) or "(base)"
-
-
-def leaderboard_lines(board: Leaderboard) -> Iterator[str]:
-    """The board as text."""
-    judge = (
-        "heuristic baseline (scripted/heuristic) — not a model's judgement"
-        if board.heuristic
-        else "model judge"
-    )
-    around = f"{board.name}, {board.mode} around {board.base}"
-    yield f"Leaderboard · sweep {board.sweep_id} ({around}) · rubric {board.rubric_version} · judge: {judge}"
-    if board.centre:
-        centre = ", ".join(f"{k}={v}" for k, v in board.centre.items())
-        yield f"Centre: {centre} (the others move one parameter off it)"
-    yield (
-        "Sorted by mean composite, then stability (sd, lower is steadier), then speed (p95 agent "
-        f"turn ms); {len(board.scenarios)} scenarios × {board.trials} trials a point"
-    )
-    if board.stopped:
-        yield f"STOPPED EARLY: {board.stopped.removeprefix('stopped early: ')}"
-    yield ""
-    ranked = [r for r in board.rows if r.status == "ran" and r.mean is not None]
-    yield from table(RANKED_COLUMNS, (_ranked_cells(board, row) for row in ranked))
-    others = [r for r in board.rows if r.status != "ran" or r.mean is None]
-    if others:
-        yield ""
-        yield from table(
-            [("-", RIGHT), ("point", LEFT), ("why not ranked", LEFT)],
-            (["-", _values(row, board.centre), row.note] for row in others),
-        )
-    if any(r.speed_ms is not None for r in board.rows):
-        yield LATENCY_NOTE
-    yield ""
-    yield "Each point's calls are an ordinary run: polygon report RUN, replay RUN.<config>.<scenario>.<trial>"
-    for row in board.rows:
-        if row.status == "ran":
-            reused = " (reused)" if row.reused else ""
-            point = _values(row, board.centre)
-            yield f"  point {row.index} ({point}): run {row.run_id}{reused}, {row.tokens:,} tokens"
-
-
-RANKED_COLUMNS = [
-    ("#", RIGHT),
-    ("point", LEFT),
-    ("mean", RIGHT),
-    ("95% CI", RIGHT),
-    ("sd", RIGHT),
-    ("p95 ms", RIGHT),
-    ("calls", RIGHT),
-    ("vs leader", LEFT),
-    ("states", LEFT),
-]
-
-
-def _ranked_cells(board: Leaderboard, row: Row) -> list[str]:
-    """A ranked point's cells: its label whole (never cut, so two points never read alike)."""
-    ci = f"[{row.low:.1f}, {row.high:.1f}]" if row.low is not None and row.high is not None else "—"
-    speed = latency_cell(row.speed_ms, row.speed_calls, row.calls)
-    if row.rank == 1:
-        vs = "leader"
-    elif row.difference is None:
-        vs = "no shared calls"
-    else:
-        vs = f"{row.difference:+.1f} {'tie (within noise)' if row.tie else 'worse'}"
-    return [
-        str(row.rank),
-        _values(row, board.centre),
-        f"{row.mean or 0.0:.1f}",
-        ci,
-        f"{row.stability or 0.0:.1f}",
-        speed,
-        str(row.calls),
-        vs,
-        " ".join(f"{k} {v}" for k, v in row.states.items()),
-    ]
-
-
-def leaderboard_json(board: Leaderboard) -> str:
-    """The board as JSON (sorted keys: the same log gives the same bytes)."""
-    return json.dumps(msgspec.to_builtins(board), sort_keys=True) + "\n"
-
-
-def leaderboard_html(board: Leaderboard) -> str:
-    """A standalone HTML page (every value escaped)."""
-    rows = []
-    for row in board.rows:
-        mean = "—" if row.mean is None else f"{row.mean:.1f}"
-        ci = "—" if row.low is None else f"[{row.low:.1f}, {row.high:.1f}]"
-        tie = "leader" if row.rank == 1 else ("tie" if row.tie else "") if row.status == "ran" else ""
-        cells = [
-            str(row.rank or "—"),
-            _values(row, board.centre),
-            mean,
-            ci,
-            "—" if row.stability is None else f"{row.stability:.1f}",
-            "—" if row.speed_ms is None else f"{row.speed_ms:.0f}",
-            str(row.calls),
-            tie,
-            row.note,
-        ]
-        rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in ("#", "point", "mean", "95% CI", "sd", "p95 ms", "calls", "vs leader", "note")
-    )
-    title = escape(f"Leaderboard · {board.name} ({board.sweep_id})")
-    stopped = f"<p><strong>{escape(board.stopped)}</strong></p>" if board.stopped else ""
-    return (
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head><body>"
-        f"<h1>{title}</h1>{stopped}<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></body></html>\n"
-    )

@@ -16,7 +16,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = {"polygon": "polygon", "events": "polygon.events", "projections": "polygon.projections", "cli": "polygon.cli"}
+SOURCES = {
+    "polygon": "polygon",
+    "events": "polygon.events",
+    "projections": "polygon.projections",
+    "cli": "polygon.cli",
+}
 ENTRY = "polygon.cli"  # the entry point: nothing imports it but ``python -m polygon``
 
 FACES: dict[str, list[str]] = {
@@ -205,10 +210,18 @@ FACES: dict[str, list[str]] = {
     ],
     "polygon.render": [
         "build_sarif",
+        "calibration_lines",
         "comparison_json",
         "comparison_lines",
         "comparison_markdown",
+        "explain_data",
+        "explain_lines",
         "json_chunks",
+        "leaderboard_html",
+        "leaderboard_json",
+        "leaderboard_lines",
+        "lint_json",
+        "lint_lines",
         "render_html",
         "render_json",
         "render_junit",
@@ -365,4 +378,3 @@ def test_importing_a_face_loads_no_submodule_until_a_name_is_used() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
-

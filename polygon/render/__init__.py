@@ -11,9 +11,17 @@ from typing import TYPE_CHECKING  # noqa: E402
 from polygon.lazy import face_getattr  # noqa: E402
 
 if TYPE_CHECKING:
+    from polygon.render.calibration import calibration_lines as calibration_lines
     from polygon.render.compare import comparison_json as comparison_json
     from polygon.render.compare import comparison_lines as comparison_lines
     from polygon.render.compare import comparison_markdown as comparison_markdown
+    from polygon.render.explain import explain_data as explain_data
+    from polygon.render.explain import explain_lines as explain_lines
+    from polygon.render.leaderboard import leaderboard_html as leaderboard_html
+    from polygon.render.leaderboard import leaderboard_json as leaderboard_json
+    from polygon.render.leaderboard import leaderboard_lines as leaderboard_lines
+    from polygon.render.lint import lint_json as lint_json
+    from polygon.render.lint import lint_lines as lint_lines
     from polygon.render.report import json_chunks as json_chunks
     from polygon.render.report import render_html as render_html
     from polygon.render.report import render_json as render_json
@@ -24,10 +32,18 @@ if TYPE_CHECKING:
 
 _FACE = {
     "build_sarif": "polygon.render.sarif",
+    "calibration_lines": "polygon.render.calibration",
     "comparison_json": "polygon.render.compare",
     "comparison_lines": "polygon.render.compare",
     "comparison_markdown": "polygon.render.compare",
+    "explain_data": "polygon.render.explain",
+    "explain_lines": "polygon.render.explain",
     "json_chunks": "polygon.render.report",
+    "leaderboard_html": "polygon.render.leaderboard",
+    "leaderboard_json": "polygon.render.leaderboard",
+    "leaderboard_lines": "polygon.render.leaderboard",
+    "lint_json": "polygon.render.lint",
+    "lint_lines": "polygon.render.lint",
     "render_html": "polygon.render.report",
     "render_json": "polygon.render.report",
     "render_junit": "polygon.render.report",
@@ -38,10 +54,18 @@ __getattr__ = face_getattr(__name__, _FACE)
 
 __all__ = [
     "build_sarif",
+    "calibration_lines",
     "comparison_json",
     "comparison_lines",
     "comparison_markdown",
+    "explain_data",
+    "explain_lines",
     "json_chunks",
+    "leaderboard_html",
+    "leaderboard_json",
+    "leaderboard_lines",
+    "lint_json",
+    "lint_lines",
     "render_html",
     "render_json",
     "render_junit",

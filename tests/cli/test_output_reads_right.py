@@ -15,10 +15,16 @@ from click.testing import CliRunner
 from polygon.cli.main import cli
 from polygon.events.families import PointRan, SweepPoint, SweepStarted
 from polygon.projections.compare import Side, build_comparison
-from polygon.projections.leaderboard import build_leaderboard, leaderboard_lines
+from polygon.projections.leaderboard import build_leaderboard
 from polygon.projections.report import RunReport
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
-from polygon.render import comparison_lines, comparison_markdown, render_markdown, render_text
+from polygon.render import (
+    comparison_lines,
+    comparison_markdown,
+    leaderboard_lines,
+    render_markdown,
+    render_text,
+)
 from polygon.score.verdict import Verdict
 from polygon.texttable import LEFT, RIGHT, table
 from tests.support.views import conv

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from polygon.events.families import PointRan, PointRefused, SweepPoint, SweepStarted, SweepStopped
-from polygon.projections.leaderboard import build_leaderboard, leaderboard_html, leaderboard_lines
+from polygon.projections.leaderboard import build_leaderboard
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
+from polygon.render import leaderboard_html, leaderboard_lines
 from polygon.score.verdict import Verdict
 
 SCENARIOS = [f"s{i}" for i in range(10)]
