@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from polygon.app.snapshots import fold_run
+from polygon.app.snapshots import fold_run, gc_paused
 from polygon.errors import UnknownIdError
 from polygon.events import (
     ConversationStarted,
@@ -91,6 +91,7 @@ RENDERERS = {
 }
 
 
+@gc_paused()  # the report of a big run is built like its state (see gc_paused)
 def report_run(
     log: EventLog,
     run_id: str,
