@@ -52,6 +52,8 @@ if TYPE_CHECKING:
     from polygon.projections.report import render_markdown as render_markdown
     from polygon.projections.report import render_text as render_text
     from polygon.projections.report import state_of as state_of
+    from polygon.projections.run_head import RunHead as RunHead
+    from polygon.projections.run_head import fold_run_head as fold_run_head
     from polygon.projections.run_overview import RunOverview as RunOverview
     from polygon.projections.run_overview import build_overview as build_overview
     from polygon.projections.verdicts import ConversationVerdict as ConversationVerdict
@@ -70,6 +72,7 @@ _FACE = {
     "ProbeTable": "polygon.projections.probes",
     "PromptLint": "polygon.projections.lint",
     "Rate": "polygon.projections.probes",
+    "RunHead": "polygon.projections.run_head",
     "RunOverview": "polygon.projections.run_overview",
     "RunRecord": "polygon.projections.verdicts",
     "RunReport": "polygon.projections.report",
@@ -93,6 +96,7 @@ _FACE = {
     "explain_data": "polygon.projections.explain",
     "explain_lines": "polygon.projections.explain",
     "fold_lint": "polygon.projections.lint",
+    "fold_run_head": "polygon.projections.run_head",
     "header_lines": "polygon.projections.replay",
     "json_chunks": "polygon.projections.report",
     "latest_answers": "polygon.projections.probes",
@@ -126,6 +130,7 @@ __all__ = [
     "ProbeTable",
     "PromptLint",
     "Rate",
+    "RunHead",
     "RunOverview",
     "RunRecord",
     "RunReport",
@@ -149,6 +154,7 @@ __all__ = [
     "explain_data",
     "explain_lines",
     "fold_lint",
+    "fold_run_head",
     "header_lines",
     "json_chunks",
     "latest_answers",

@@ -74,8 +74,8 @@ def whole_rows(log: EventLog, state: RunRecord, report: RunReport) -> Iterator[C
         yield next((w for w in whole if w.record.conversation_id == row.record.conversation_id), row)
 
 
-def run_of(log: EventLog, conversation_id: str) -> str:
-    """The run a conversation belongs to."""
+def run_recorded_for(log: EventLog, conversation_id: str) -> str:
+    """The run a conversation belongs to, as its `conversation.started` records it."""
     for env in log.read_stream(conversation_stream(conversation_id)):
         if isinstance(env.payload, ConversationStarted):
             return env.payload.run_id
