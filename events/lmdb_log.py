@@ -402,7 +402,7 @@ class LmdbLog:
             raise StorageError(f"{self.path}: stream index points at missing event #{missing[0]}")
         if self._v2 is None:
             return [found[k] for k in seq_keys]
-        return [raw for _, raw in self._v2.render_run(txn, ((k, found[k]) for k in seq_keys))]
+        return self._v2.render_run(txn, [(k, found[k]) for k in seq_keys])
 
     def read_all(
         self, *, after_seq: int = 0, tags: Collection[str] | None = None, page_size: int = 4096
@@ -434,7 +434,7 @@ class LmdbLog:
         if self._v2 is None:
             return list(islice(cursor.iternext(keys=False, values=True), limit))
         rows = islice(cursor.iternext(keys=True, values=True), limit)
-        return [raw for _, raw in self._v2.render_run(txn, rows)]
+        return self._v2.render_run(txn, rows)
 
     def streams(self, prefix: str = "") -> Iterator[str]:
         """Stream names starting with ``prefix``, sorted."""

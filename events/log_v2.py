@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import struct
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -52,6 +53,12 @@ _DICT_PREFIX = b"dict/"
 _V1_ENCODE = msgspec.msgpack.Encoder().encode
 _HEADER_SIZE = HEADER.size
 _UNPACK = HEADER.unpack_from
+_U64_UNPACK = struct.Struct(">Q").unpack
+
+
+def _KEEP(data: bytes) -> bytes:
+    """Codec 0 (:data:`RAW`) decompressed: the payload as stored."""
+    return data
 
 
 def _prefixed(cursor: Any, prefix: bytes) -> Iterator[tuple[bytes, bytes]]:
@@ -83,8 +90,8 @@ class Tables2:
         self._tag_ids: dict[str, int] = {}
         self._dicts: dict[int, zstandard.ZstdCompressionDict] = {}
         self._dict_of_tag: dict[int, int] = {}
-        self._compressors: dict[int, zstandard.ZstdCompressor] = {}
-        self._decompressors: dict[int, zstandard.ZstdDecompressor] = {}
+        self._compressors: dict[int, Callable[[bytes], bytes]] = {}
+        self._decompressors: dict[int, Callable[[bytes], bytes]] = {}
         self._samples: dict[int, list[bytes]] = {}
         self._stale = False
 
@@ -199,12 +206,12 @@ class Tables2:
             dict_id = self._gather(txn, tag_id, payload)
             if dict_id is None:
                 return RAW, payload
-        compressor = self._compressors.get(dict_id)
-        if compressor is None:
-            compressor = self._compressors[dict_id] = zstandard.ZstdCompressor(
+        compress = self._compressors.get(dict_id)
+        if compress is None:
+            compress = self._compressors[dict_id] = zstandard.ZstdCompressor(
                 level=3, dict_data=self._dicts[dict_id], write_checksum=False, write_dict_id=False
-            )
-        packed = compressor.compress(payload)
+            ).compress
+        packed = compress(payload)
         return (dict_id, packed) if len(packed) < len(payload) else (RAW, payload)
 
     def _gather(self, txn: Any, tag_id: int, payload: bytes) -> int | None:
@@ -252,47 +259,82 @@ class Tables2:
         if len(stored) < _HEADER_SIZE:
             raise DecodeError(f"event #{seq}: record is {len(stored)} bytes, shorter than its header")
         stream_id, version, tag_id, schema, codec, ident, hashed = _UNPACK(stored)
-        # The hot path of every read: cached names and decompressors, looked up inline.
         stream = self._streams.get(stream_id) or self.stream_name(txn, stream_id)
         tag = self._tags.get(tag_id) or self.tag_name(txn, tag_id)
-        if codec == RAW:
-            payload = stored[_HEADER_SIZE:]
-        else:
-            payload = self._payload(txn, seq, codec, memoryview(stored)[_HEADER_SIZE:])
+        payload = stored[_HEADER_SIZE:]
+        if codec != RAW:
+            payload = self._payload(txn, seq, codec, payload)
         return _V1_ENCODE(
             (seq, stream, version, ident.hex(), tag, schema, recorded_at, hashed.hex(), msgspec.Raw(payload))
         )
 
-    def _payload(self, txn: Any, seq: int, codec: int, data: memoryview) -> bytes:
-        decompressor = self._decompressors.get(codec)
-        if decompressor is None:
+    def _payload(self, txn: Any, seq: int, codec: int, data: bytes) -> bytes:
+        try:
+            return self._decompressor(txn, seq, codec)(data)
+        except DecodeError:
+            raise
+        except Exception as exc:  # zstandard.ZstdError: not imported on this hot path
+            raise DecodeError(f"event #{seq}: payload does not decompress ({exc})") from None
+
+    def _decompressor(self, txn: Any, seq: int, codec: int) -> Callable[[bytes], bytes]:
+        """Dictionary ``codec``'s bound ``decompress``, made once per handle."""
+        decompress = self._decompressors.get(codec)
+        if decompress is None:
             import zstandard
 
             if codec not in self._dicts:
                 self.load(txn)  # trained by the writer since this handle looked
             if codec not in self._dicts:
                 raise DecodeError(f"event #{seq}: payload names dictionary {codec}, which the log lacks")
-            decompressor = zstandard.ZstdDecompressor(dict_data=self._dicts[codec])
-            self._decompressors[codec] = decompressor
-        try:
-            return decompressor.decompress(data)
-        except Exception as exc:  # zstandard.ZstdError: not imported on this hot path
-            raise DecodeError(f"event #{seq}: payload does not decompress ({exc})") from None
+            decompress = zstandard.ZstdDecompressor(dict_data=self._dicts[codec]).decompress
+            self._decompressors[codec] = decompress
+        return decompress
 
-    def render_run(self, txn: Any, rows: Iterator[tuple[bytes, bytes]]) -> Iterator[tuple[int, bytes]]:
-        """Records in ascending seq order, rendered, walking the times table alongside."""
-        cursor: Any = None
-        when, next_at = "", 0
-        for key, stored in rows:
-            seq = unpack_u64(key)
-            if cursor is None:
-                when = self.time_at(txn, seq)
-                cursor = txn.cursor(db=self._dbs["times"])
-                next_at = unpack_u64(cursor.key()) if cursor.set_range(pack_u64(seq + 1)) else 0
-            while next_at and next_at <= seq:
-                when = bytes(cursor.value()).decode()
-                next_at = unpack_u64(cursor.key()) if cursor.next() else 0
-            yield seq, self.render(txn, seq, bytes(stored), when)
+    def render_run(self, txn: Any, rows: Iterable[tuple[bytes, bytes]]) -> list[bytes]:
+        """Records in ascending seq order, rendered, walking the times table alongside.
+
+        The read path of every format-2 view, so one loop with everything it touches held
+        in locals: a record whose name, tag or dictionary this handle has not cached yet,
+        or that is damaged, takes :meth:`render` (the same bytes, looked up the slow way).
+        """
+        rows = list(rows)
+        seqs = [_U64_UNPACK(key)[0] for key, _ in rows]
+        times = self._times_of(txn, seqs)
+        streams, tags, decompressors = self._streams, self._tags, self._decompressors
+        encode, raw, unpack, size = _V1_ENCODE, msgspec.Raw, _UNPACK, _HEADER_SIZE
+        out: list[bytes] = []
+        for seq, when, (_, stored) in zip(seqs, times, rows, strict=True):
+            stream_id, version, tag_id, schema, codec, ident, hashed = (
+                unpack(stored) if len(stored) >= size else (0, 0, 0, 0, -1, b"", b"")
+            )
+            stream, tag = streams.get(stream_id), tags.get(tag_id)
+            decompress = decompressors.get(codec) if codec else _KEEP
+            if stream is None or tag is None or decompress is None:
+                out.append(self.render(txn, seq, bytes(stored), when))
+                continue
+            try:
+                payload = decompress(stored[size:])
+            except Exception:  # damage: render raises it as a DecodeError naming the event
+                out.append(self.render(txn, seq, bytes(stored), when))
+                continue
+            record = (seq, stream, version, ident.hex(), tag, schema, when, hashed.hex(), raw(payload))
+            out.append(encode(record))
+        return out
+
+    def _times_of(self, txn: Any, seqs: list[int]) -> list[str]:
+        """The time in force at each of ``seqs`` (ascending), read from the times table.
+
+        A page of the whole log meets the changes one after another (a step forward each);
+        a stream's events lie scattered between other calls' (a seek each): both are cheap.
+        """
+        cursor = txn.cursor(db=self._dbs["times"])
+        out: list[str] = []
+        when, next_at = "", -1  # next_at: the change after ``when`` (cursor on it); 0: none; -1: unsought
+        for seq in seqs:
+            if next_at < 0 or 0 < next_at <= seq:
+                when, next_at = _time_step(cursor, seq, when, next_at)
+            out.append(when)
+        return out
 
     def time_at(self, txn: Any, seq: int) -> str:
         """The time in force at ``seq``: the last change at or before it."""
@@ -333,7 +375,8 @@ def format1_rows(
     names another stream, is raised as damage.
     """
     if name == "events":
-        yield from ((pack_u64(seq), raw) for seq, raw in tables.render_run(txn, rows("events")))
+        for page in _pages(rows("events"), 1000):
+            yield from zip((key for key, _ in page), tables.render_run(txn, page), strict=True)
     elif name == "streams":
         for key, seq in rows("streams"):
             if len(key) != STREAM_KEY.size:
@@ -352,3 +395,30 @@ def format1_rows(
             yield key, value + (bytes.fromhex(hashed) if hashed else b"")
     else:
         yield from rows(name)
+
+
+def _time_step(cursor: Any, seq: int, when: str, next_at: int) -> tuple[str, int]:
+    """The time in force at ``seq`` and the next change after it, the cursor left on that.
+
+    The cursor stands on the change at ``next_at`` (≤ ``seq``): a few steps forward reach
+    ``seq`` when the changes are dense, otherwise one seek.
+    """
+    for _ in range(4 if next_at > 0 else 0):
+        when = bytes(cursor.value()).decode()
+        if not cursor.next():
+            return when, 0
+        next_at = _U64_UNPACK(cursor.key())[0]
+        if next_at > seq:
+            return when, next_at
+    after = pack_u64(seq + 1)
+    if not cursor.set_range(after):
+        return (bytes(cursor.value()).decode() if cursor.last() else ""), 0
+    next_at = _U64_UNPACK(cursor.key())[0]
+    when = bytes(cursor.value()).decode() if cursor.prev() else ""
+    cursor.set_range(after)
+    return when, next_at
+
+
+def _pages(rows: Iterator[tuple[bytes, bytes]], size: int) -> Iterator[list[tuple[bytes, bytes]]]:
+    while page := list(islice(rows, size)):
+        yield page

@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     from polygon.projections.report import latency_cell as latency_cell
     from polygon.projections.report import make_report as make_report
     from polygon.projections.report import state_of as state_of
+    from polygon.projections.run_head import RunHead as RunHead
+    from polygon.projections.run_head import fold_run_head as fold_run_head
     from polygon.projections.run_overview import RunOverview as RunOverview
     from polygon.projections.run_overview import build_overview as build_overview
     from polygon.projections.verdicts import ConversationVerdict as ConversationVerdict
@@ -71,6 +73,7 @@ _FACE = {
     "PromptLint": "polygon.projections.lint",
     "Rate": "polygon.projections.probes",
     "Row": "polygon.projections.leaderboard",
+    "RunHead": "polygon.projections.run_head",
     "RunOverview": "polygon.projections.run_overview",
     "RunRecord": "polygon.projections.verdicts",
     "RunReport": "polygon.projections.report",
@@ -89,6 +92,7 @@ _FACE = {
     "conversation_rows": "polygon.projections.verdicts",
     "ending_lines": "polygon.projections.replay",
     "fold_lint": "polygon.projections.lint",
+    "fold_run_head": "polygon.projections.run_head",
     "header_lines": "polygon.projections.replay",
     "latency_cell": "polygon.projections.report",
     "latest_answers": "polygon.projections.probes",
@@ -120,6 +124,7 @@ __all__ = [
     "PromptLint",
     "Rate",
     "Row",
+    "RunHead",
     "RunOverview",
     "RunRecord",
     "RunReport",
@@ -138,6 +143,7 @@ __all__ = [
     "conversation_rows",
     "ending_lines",
     "fold_lint",
+    "fold_run_head",
     "header_lines",
     "latency_cell",
     "latest_answers",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from functools import cache
 from math import comb
 
 import msgspec
@@ -169,11 +170,13 @@ def pass_hat_k(rows: Sequence[ConversationVerdict]) -> dict[str, float]:
     if not by_scenario:
         return {}
     trials = min(len(v) for v in by_scenario.values())
+    # (passed, trials) per scenario: scenarios share them, and each binomial is a big int
+    # (at 20k calls, 40k comb calls were 0.9 CPU s); the same exact ints, fetched once.
+    counts = [(sum(v), len(v)) for v in by_scenario.values()]
+    binomial = cache(comb)
     out = {}
     for k in range(1, trials + 1):
-        out[str(k)] = round(
-            statistics.fmean(comb(sum(v), k) / comb(len(v), k) for v in by_scenario.values()), 4
-        )
+        out[str(k)] = round(statistics.fmean(binomial(p, k) / binomial(n, k) for p, n in counts), 4)
     return out
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from polygon.app.replay import load_conversation
-from polygon.app.snapshots import fold_run
+from polygon.app.snapshots import fold_run, gc_paused
 from polygon.errors import UserInputError
 from polygon.events import EventLog, PromptLinted, lint_stream
 from polygon.projections import (
@@ -27,6 +27,7 @@ from polygon.projections import verdicts as verdict_fold
 from polygon.transcript import ConversationView
 
 
+@gc_paused()  # its rows and scorecards are built like the state (see gc_paused)
 def compare_runs(
     log: EventLog,
     run_ids: Sequence[str],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from polygon.app.replay import load_conversation
-from polygon.app.report import run_of
+from polygon.app.report import run_recorded_for
 from polygon.events import EventLog, RubricRecorded, conversation_stream, run_stream
 from polygon.projections import ConversationVerdict, build_explanation, build_run_record
 from polygon.transcript import ConversationView
@@ -29,7 +29,7 @@ def explain_conversation(
     judge: str | None = None,
 ) -> Explanation:
     """Everything ``explain`` shows for ``conversation`` (newest rubric and latest pass by default)."""
-    run_id = run_of(log, conversation)
+    run_id = run_recorded_for(log, conversation)
     # The run's own stream (rubrics) and this call's stream only: not the whole run.
     events = [*log.read_stream(run_stream(run_id)), *log.read_stream(conversation_stream(conversation))]
     state = build_run_record(run_id, events)

@@ -55,8 +55,8 @@ class LabelInput:
     source: str = "cli"
 
 
-def run_of(conversation_id: str) -> str:
-    """The run a conversation id belongs to."""
+def run_named_in(conversation_id: str) -> str:
+    """The run an id names: the part before its first dot (no log read; the call need not exist)."""
     return conversation_id.split(".", 1)[0]
 
 
@@ -83,7 +83,7 @@ def record_labels(log: EventLog, labels: list[LabelInput], *, now: Callable[[], 
     for lab in labels:
         if not log.stream_length(conversation_stream(lab.conversation_id)):
             raise UnknownIdError(f"no conversation {lab.conversation_id!r} in the log ({lab.source})")
-        run_id = run_of(lab.conversation_id)
+        run_id = run_named_in(lab.conversation_id)
         if run_id not in seen:
             seen[run_id] = _earlier(log, run_id)
         key = (lab.conversation_id, lab.by)
@@ -243,9 +243,9 @@ def _conversation(
         candidates = (f"{run_id}.{given}", given) if run_id else (given,)
         for candidate in candidates:
             if log.stream_length(conversation_stream(candidate)):
-                if run_id and run_of(candidate) != run_id:
+                if run_id and (named := run_named_in(candidate)) != run_id:
                     raise UserInputError(
-                        f"{where}: {given!r} is a call of run {run_of(candidate)!r}, not of --run {run_id}"
+                        f"{where}: {given!r} is a call of run {named!r}, not of --run {run_id}"
                     )
                 return candidate
         raise UnknownIdError(

@@ -29,6 +29,7 @@ from polygon.events import (
     run_conversations,
     run_stream,
 )
+from polygon.projections import RunHead, fold_run_head
 from polygon.recording import GroupWriter, StreamRecorder
 from polygon.transcript import ConversationView, build
 
@@ -48,11 +49,15 @@ def damaged_message(run_id: str, stream: str, damage: str) -> str:
     )
 
 
+def read_run_head(log: EventLog, run_id: str) -> RunHead | None:
+    """The run's head (its start, finished, hidden); None when the log holds no such run."""
+    return fold_run_head(log.read_stream(run_stream(run_id)))
+
+
 def run_started(log: EventLog, run_id: str) -> RunStarted:
     """The run's first event, or a user error naming the run."""
-    for env in log.read_stream(run_stream(run_id)):
-        if isinstance(env.payload, RunStarted):
-            return env.payload
+    if head := read_run_head(log, run_id):
+        return head.started
     raise UnknownIdError(f"no run {run_id!r} in the log")
 
 

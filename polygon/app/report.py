@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from polygon.app.snapshots import fold_run
+from polygon.app.snapshots import fold_run, gc_paused
 from polygon.errors import UnknownIdError
 from polygon.events import (
     ConversationStarted,
@@ -69,8 +69,8 @@ def whole_rows(log: EventLog, state: RunRecord, report: RunReport) -> Iterator[C
         yield next((w for w in whole if w.record.conversation_id == row.record.conversation_id), row)
 
 
-def run_of(log: EventLog, conversation_id: str) -> str:
-    """The run a conversation belongs to."""
+def run_recorded_for(log: EventLog, conversation_id: str) -> str:
+    """The run a conversation belongs to, as its `conversation.started` records it."""
     for env in log.read_stream(conversation_stream(conversation_id)):
         if isinstance(env.payload, ConversationStarted):
             return env.payload.run_id
@@ -86,6 +86,7 @@ RENDERERS = {
 }
 
 
+@gc_paused()  # the report of a big run is built like its state (see gc_paused)
 def report_run(
     log: EventLog,
     run_id: str,

@@ -17,7 +17,7 @@ from polygon import __version__
 from polygon.app.jobs import jobs_share, run_recipe, simulate_on, visit_on
 from polygon.app.lint import lint_before_run
 from polygon.app.log import call_damage, recorded_answers
-from polygon.app.passes import DamagedCallError, damaged_message, start_run
+from polygon.app.passes import DamagedCallError, damaged_message, read_run_head, start_run
 from polygon.app.progress import Progress, no_progress
 from polygon.app.scoring import ScoreSummary, Scoring
 from polygon.errors import (
@@ -125,18 +125,16 @@ def _profile(loaded: LoadedSuite, config: str) -> str:
 
 def _started_configs(log: EventLog, run_id: str) -> list[str]:
     """The configurations a run started with (a resume without --config continues those)."""
-    for env in log.read_stream(run_stream(run_id)):
-        if isinstance(env.payload, RunStarted):
-            return list(env.payload.configs)
+    if head := read_run_head(log, run_id):
+        return list(head.started.configs)
     raise UnknownIdError(f"no run {run_id!r} in the log to resume")
 
 
 def _check_resume(log: EventLog, run_id: str, fresh: RunStarted) -> None:
-    events = list(log.read_stream(run_stream(run_id)))
-    if not events:
+    head = read_run_head(log, run_id)
+    if head is None:
         raise UnknownIdError(f"no run {run_id!r} in the log to resume")
-    old = events[0].payload
-    assert isinstance(old, RunStarted)
+    old = head.started
     for what, a, b in (
         ("suite", old.suite_hash, fresh.suite_hash),
         ("prompt", old.prompt_hashes, fresh.prompt_hashes),

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from polygon.app.passes import read_run_head
 from polygon.errors import UnknownIdError, UserInputError
 from polygon.events import (
     CONVERSATION_PREFIX,
@@ -22,15 +23,14 @@ from polygon.events import (
     RUN_PREFIX,
     EventLog,
     Pending,
-    RunFinished,
     RunHidden,
-    RunStarted,
     conversation_stream,
     identity,
     run_conversations,
     run_of_stream,
     run_stream,
 )
+from polygon.projections import RunHead, fold_run_head
 
 _LATEST = re.compile(r"^latest(?:~(\d+))?$")
 
@@ -65,17 +65,10 @@ def run_state(row: RunRow) -> str:
     return "finished" if row.finished else "UNFINISHED"
 
 
-def run_heads(log: EventLog) -> list[tuple[int, RunStarted, bool, bool, str]]:
-    """Every run's (seq of its start, start, finished, hidden, when it started), oldest first."""
-    out = []
-    for stream in log.streams(RUN_PREFIX):
-        events = list(log.read_stream(stream))
-        if not events or not isinstance(events[0].payload, RunStarted):
-            continue
-        finished = any(isinstance(e.payload, RunFinished) for e in events)
-        hidden = any(isinstance(e.payload, RunHidden) for e in events)
-        out.append((events[0].seq, events[0].payload, finished, hidden, events[0].recorded_at))
-    return sorted(out, key=lambda r: r[0])
+def run_heads(log: EventLog) -> list[RunHead]:
+    """Every run's head, oldest first (by the sequence number of its start)."""
+    heads = (fold_run_head(log.read_stream(stream)) for stream in log.streams(RUN_PREFIX))
+    return sorted((h for h in heads if h is not None), key=lambda h: h.seq)
 
 
 def list_runs(
@@ -90,8 +83,9 @@ def list_runs(
     from polygon.projections import verdicts as verdict_fold
 
     rows = []
-    for _seq, started, finished, hidden, recorded_at in reversed(run_heads(log)):
-        if (hidden and not include_hidden) or (suite and started.suite_name != suite):
+    for head in reversed(run_heads(log)):
+        started = head.started
+        if (head.hidden and not include_hidden) or (suite and started.suite_name != suite):
             continue
         versions: list[str] = []
         states: Counter[str] = Counter()
@@ -110,10 +104,10 @@ def list_runs(
                 suite=started.suite_name,
                 source=started.source,
                 configs=list(started.configs),
-                started=recorded_at,
+                started=head.started_at,
                 calls=sum(1 for _ in log.streams(run_conversations(started.run_id))),
-                finished=finished,
-                hidden=hidden,
+                finished=head.finished,
+                hidden=head.hidden,
                 rubrics=versions,
                 passes=len(passes),
                 states=dict(sorted(states.items())),
@@ -125,7 +119,7 @@ def list_runs(
 def resolve_run(log: EventLog, ref: str) -> str:
     """A run id from ``latest``, ``latest~N``, an id, or a unique prefix of one."""
     latest = _LATEST.match(ref)
-    visible = [s.run_id for _seq, s, _f, hidden, _at in run_heads(log) if not hidden]
+    visible = [h.started.run_id for h in run_heads(log) if not h.hidden]
     if latest:
         back = int(latest.group(1) or 0)
         if back >= len(visible):
@@ -169,7 +163,7 @@ def _did_you_mean(ref: str, known: list[str]) -> str:
 
 def hide_run(log: EventLog, run_id: str, *, reason: str, now: Callable[[], str]) -> bool:
     """Record that ``run_id`` leaves default views; False when it already had."""
-    if any(isinstance(e.payload, RunHidden) for e in log.read_stream(run_stream(run_id))):
+    if (head := read_run_head(log, run_id)) and head.hidden:
         return False
     event = RunHidden(run_id=run_id, reason=reason)
     pending = Pending(

@@ -18,6 +18,7 @@ folded afresh too: a view with a snapshot is byte-identical to one without.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 from collections.abc import Iterable, Iterator
 
@@ -94,6 +95,31 @@ def fold_run(log: EventLog, run_id: str, store: SnapshotStore | None = None) -> 
             return fold_run(log, run_id, beside)
     if not log.stream_length(run_stream(run_id)):
         raise UnknownIdError(f"no run {run_id!r} in the log")
+    with gc_paused():
+        return _fold_or_resume(log, run_id, store)
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic collector off while a run's state is built.
+
+    Decoding a snapshot or folding a run allocates millions of small objects that live on
+    (the state), and each few hundred allocations start a collection that walks the young
+    ones again: at 20k calls, decoding the snapshot took 2.5 CPU s with it and 0.3 s without.
+    The state holds no reference cycles, so nothing is left for the collector meanwhile;
+    it is switched back on after (unless something else had it off).
+    """
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def _fold_or_resume(log: EventLog, run_id: str, store: SnapshotStore) -> RunFold:
+    """:func:`fold_run` past its checks: resume from the snapshot or fold afresh, then save."""
     position = log.last_seq()
     snapshot = store.load(PROJECTION, run_id)
     resumed = _resumed(log, run_id, snapshot, position) if snapshot is not None else None

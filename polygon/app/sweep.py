@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import msgspec
 
 from polygon.app.log import recorded_answers
+from polygon.app.passes import read_run_head
 from polygon.app.report import load_run, run_streams
 from polygon.app.run import RunOptions, run_suite
 from polygon.errors import ResumeRefusedError, UnknownIdError, UserInputError
@@ -31,7 +32,6 @@ from polygon.events import (
     Pending,
     PointRan,
     PointRefused,
-    RunFinished,
     SweepFinished,
     SweepPoint,
     SweepStarted,
@@ -286,14 +286,8 @@ def _reused(log: EventLog, sweep_id: str, point: Point) -> bool:
     A run this sweep finished itself, whose ``point.ran`` a kill kept out of the log, is not
     reused: resuming must not change what the leaderboard says.
     """
-    finished = next(
-        (
-            env.seq
-            for env in log.read_stream(run_stream(point.run_id))
-            if isinstance(env.payload, RunFinished)
-        ),
-        None,
-    )
+    head = read_run_head(log, point.run_id)
+    finished = head.finished_seq if head else None
     if finished is None:
         return False
     ours = list(log.read_stream(sweep_stream(sweep_id)))

@@ -68,6 +68,8 @@ class Pipeline:
     exchanges: int
     simulate_s: float
     whole_s: float
+    events: int
+    """Events the run committed to its log."""
 
     @property
     def exchanges_per_s(self) -> float:
@@ -78,6 +80,11 @@ class Pipeline:
     def calls_per_s(self) -> float:
         """Simulation, checks, judge and probes: the whole ``polygon run``."""
         return self.calls / self.whole_s
+
+    @property
+    def events_per_s(self) -> float:
+        """Events committed per second of the whole run (issue 31 holds it to the writer's)."""
+        return self.events / self.whole_s
 
 
 def measure(conversations: int = 300, turns: int = 10) -> Pipeline:
@@ -98,4 +105,5 @@ def measure(conversations: int = 300, turns: int = 10) -> Pipeline:
             for env in log.read_all()
             if isinstance(env.payload, TurnSpoken) and env.payload.speaker == "agent"
         )
-    return Pipeline(conversations, exchanges, marks["simulated"] - t0, end - t0)
+        events = log.last_seq()
+    return Pipeline(conversations, exchanges, marks["simulated"] - t0, end - t0, events)

@@ -310,10 +310,19 @@ def main() -> None:
 
         from tests.bench.pipeline import measure
 
-        runs = [measure(conversations=max(50, int(1000 * SCALE)), turns=10) for _ in range(REPEATS)]
+        writer_alone = append_cases(tmp, n)["ours"]
+        runs, alone = [], []
+        for _ in range(REPEATS):  # each run beside the writer alone, moments apart
+            runs.append(measure(conversations=max(50, int(1000 * SCALE)), turns=10))
+            alone.append(writer_alone())
         figures.append(Figure("simulation alone", [r.exchanges_per_s for r in runs], "exchanges/s", 5000))
         figures.append(
             Figure("whole run (calls of 10 exchanges)", [r.calls_per_s for r in runs], "calls/s", 300)
+        )
+        run_rates = [r.events_per_s for r in runs]
+        figures.append(Figure("  its events committed", run_rates, "events/s", 0))
+        figures.append(
+            Figure("  ÷ the writer's events/s alone (issue 31)", ratios(run_rates, alone), "", 0.5)
         )
 
         got = interleaved(startup_cases())

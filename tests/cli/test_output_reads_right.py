@@ -124,7 +124,7 @@ def test_forty_character_names_never_run_together(
 
 
 def test_trend_columns_fit_forty_character_names(monkeypatch: pytest.MonkeyPatch, long_log: Path) -> None:
-    from polygon.app import trend
+    import polygon.app as app
     from polygon.projections.probes import Rate, TrendPoint
 
     rate = Rate(right=3, applicable=3, not_applicable=1, rate=1.0, low=0.4, high=1.0)
@@ -134,8 +134,8 @@ def test_trend_columns_fit_forty_character_names(monkeypatch: pytest.MonkeyPatch
             run_id="short", config=CONFIG_B, probe_hash="h2", rate=rate, new_series=True, note="reworded"
         ),
     ]
-    # the command imports its use case when it runs, so the use case's own module is patched
-    monkeypatch.setattr(trend, "probe_trend", lambda log, probe, config: points)
+    # the command imports its use case from the app's face when it runs: patch the face
+    monkeypatch.setattr(app, "probe_trend", lambda log, probe, config: points)
     code, out, all_ = _cli(long_log, "trend", "p")
     assert code == 0, all_
     for name in (RUN_ID, CONFIG_A, CONFIG_B):

@@ -9,6 +9,7 @@ import pytest
 
 from polygon.events import LmdbLog, Pending, log_v2
 from polygon.events.codec import canonical
+from polygon.events.errors import DecodeError
 from polygon.events.log_v2 import HEADER, RAW
 from tests.support.log import turn
 
@@ -85,3 +86,61 @@ def test_a_changed_byte_in_a_compressed_payload_is_found(
     with LmdbLog(path, readonly=True) as log:
         report = log.verify()
     assert report.problem is not None and "#70" in report.problem
+
+
+def test_times_read_back_as_format_1_holds_them_however_a_read_meets_the_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Five calls interleaved: a call's events lie far apart (a reader seeks its times)
+    # while a page of the whole log meets them one by one (it steps); the times change at
+    # every event for a while, then every other event, then once a batch, then not at all.
+    monkeypatch.setattr(log_v2, "TRAIN_AT", 30)
+    batches = []
+    for b in range(12):
+        batch = [_varied(f"c{k}", b * 4 + n) for n in range(1, 5) for k in range(5)]
+        if b < 4:
+            when = [f"2026-01-01T10:{b:02}:{i:02}Z" for i in range(len(batch))]
+        elif b < 8:
+            when = [f"2026-01-01T10:{b:02}:{i // 2:02}Z" for i in range(len(batch))]
+        else:
+            when = [f"2026-01-01T11:{min(b, 10):02}:00Z"] * len(batch)
+        batches.append([_at(p, w) for p, w in zip(batch, when, strict=True)])
+    logs = {}
+    for fmt in (1, 2):
+        with LmdbLog(tmp_path / str(fmt), format_version=fmt) as log:
+            for batch in batches:
+                log.append(batch)
+        logs[fmt] = LmdbLog(tmp_path / str(fmt), readonly=True)
+    try:
+        for page_size in (3, 7, 4096):
+            assert list(logs[2].read_all(page_size=page_size)) == list(logs[1].read_all())
+        for k in range(5):
+            for after, page_size in ((0, 512), (5, 4), (30, 1)):
+                want = list(logs[1].read_stream(f"conv/c{k}", after_version=after))
+                got = list(logs[2].read_stream(f"conv/c{k}", after_version=after, page_size=page_size))
+                assert got == want and len(want) == 48 - after
+        assert len({e.recorded_at for e in logs[2].read_all()}) == 4 * 20 + 4 * 10 + 3
+        assert logs[2].verify().ok
+    finally:
+        for log in logs.values():
+            log.close()
+
+
+def test_a_payload_that_does_not_decompress_is_a_decode_error_naming_it_when_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(log_v2, "TRAIN_AT", 50)
+    path = tmp_path / "log"
+    with LmdbLog(path) as log:
+        log.append([_varied("a", n) for n in range(1, 81)])
+    env = lmdb.open(str(path), max_dbs=8)
+    with env.begin(write=True, db=env.open_db(b"events")) as txn:
+        key = (70).to_bytes(8, "big")
+        raw = bytearray(txn.get(key))
+        txn.put(key, bytes(raw[: HEADER.size]) + b"\x28\xb5\x2f\xfd garbage")
+    env.close()
+    with LmdbLog(path, readonly=True) as log:
+        with pytest.raises(DecodeError, match="#70"):
+            list(log.read_all())
+        with pytest.raises(DecodeError, match="#70"):
+            list(log.read_stream("conv/a"))
