@@ -71,16 +71,17 @@ def enabled(env: dict[str, str] | os._Environ[str] = os.environ) -> bool:
 
 
 @contextlib.contextmanager
-def snapshots_for(log: EventLog, *, create: bool = True) -> Iterator[SnapshotStore]:
+def snapshots_for(log: EventLog, *, create: bool = True, strict: bool = False) -> Iterator[SnapshotStore]:
     """The store beside ``log``.
 
     Null when switched off, for a log in memory, or where the folder cannot hold them (a
     log on a read-only disk still folds, every time). Without ``create``, only snapshots
-    already there (a check leaves no folder behind).
+    already there (a check leaves no folder behind). With ``strict`` (``log verify``), a
+    folder that cannot be opened is a :class:`StorageError` instead of passed over.
     """
     store: SnapshotStore = NullSnapshots()
     if enabled() and isinstance(log, LmdbLog) and (create or (log.path / SNAPSHOT_DIR).is_dir()):
-        with contextlib.suppress(StorageError):
+        with contextlib.suppress(*(() if strict else (StorageError,))):
             store = LmdbSnapshots(log.path / SNAPSHOT_DIR)
     try:
         yield store

@@ -200,7 +200,9 @@ def test_cli_views_share_snapshots_verify_checks_them_compact_leaves_them(
     assert code == 0 and text.startswith(GOLDEN.read_text().splitlines()[0])
     store = LmdbSnapshots(path / SNAPSHOT_DIR)
     assert [k.split("\x00")[1] for k, _ in store.entries()] == ["g"]
+    store.close()  # one process opens an LMDB environment once
     assert _cli(path, "log", "verify")[0] == 0
+    store = LmdbSnapshots(path / SNAPSHOT_DIR)
     key, found = next(store.entries())
     assert isinstance(found, snap.Snapshot)
     with store._env.begin(write=True) as txn:
@@ -217,6 +219,10 @@ def test_cli_views_share_snapshots_verify_checks_them_compact_leaves_them(
     assert _cli(path, "log", "verify")[0] == 0
     code, _ = _cli(path, "log", "compact", "--drop-damaged", "-o", str(tmp_path / "copy"))
     assert code == 0 and not (tmp_path / "copy" / SNAPSHOT_DIR).exists()
+    (path / SNAPSHOT_DIR / "data.mdb").write_bytes(b"not an LMDB file" * 64)  # a whole store ruined
+    assert _cli(path, "report", "g")[1] == rebuilt  # views pass over it
+    code, text = _cli(path, "log", "verify")
+    assert code == 1 and "cannot open the snapshots" in text
 
 
 def test_another_runs_events_after_a_snapshot_change_nothing_and_are_not_saved_for(
