@@ -28,19 +28,22 @@ def replay(obj: Context, conversation: str, step: bool, as_json: bool) -> None:
     nothing is called again.
     """
     from polygon.app import broken_policies, load_conversation, open_log
-    from polygon.events import to_builtins
-    from polygon.projections import as_data, ending_lines, header_lines, policy_lines, turn_lines
+    from polygon.render import (
+        replay_data,
+        replay_ending_lines,
+        replay_header_lines,
+        replay_policy_lines,
+        replay_turn_lines,
+    )
 
     with open_log(obj.log_path, readonly=True) as log:
         view = load_conversation(log, conversation)
         broken = broken_policies(log, conversation)
     if as_json:
-        data = as_data(view)
-        if broken:
-            data["broken_policies"] = to_builtins(broken)
+        data = replay_data(view, broken)
         click.echo(json.dumps(data, ensure_ascii=False, sort_keys=True, indent=2))
         return
-    for line in header_lines(view):
+    for line in replay_header_lines(view):
         click.echo(line)
     stdin = sys.stdin
     for shown, t in enumerate(view.turns):
@@ -48,11 +51,11 @@ def replay(obj: Context, conversation: str, step: bool, as_json: bool) -> None:
             # stdin ended (a pipe ran dry, or Ctrl-D): stop where we are, in one line, not "Aborted!"
             click.echo(f"stopped after {shown} of {len(view.turns)} turns: stdin ended", err=True)
             return
-        for line in turn_lines(t):
+        for line in replay_turn_lines(t):
             click.echo(line)
-    for line in ending_lines(view):
+    for line in replay_ending_lines(view):
         click.echo(line)
-    for line in policy_lines(broken, view):
+    for line in replay_policy_lines(broken, view):
         click.echo(line)
 
 

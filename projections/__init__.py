@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from polygon.projections.conversation import build as build
     from polygon.projections.explain import build_explanation as build_explanation
     from polygon.projections.leaderboard import Leaderboard as Leaderboard
-    from polygon.projections.leaderboard import Row as Row
+    from polygon.projections.leaderboard import LeaderboardRow as LeaderboardRow
     from polygon.projections.leaderboard import build_leaderboard as build_leaderboard
     from polygon.projections.lint import AXIS_TITLES as AXIS_TITLES
     from polygon.projections.lint import Marked as Marked
@@ -32,11 +32,6 @@ if TYPE_CHECKING:
     from polygon.projections.probes import Rate as Rate
     from polygon.projections.probes import latest_answers as latest_answers
     from polygon.projections.probes import wilson as wilson
-    from polygon.projections.replay import as_data as as_data
-    from polygon.projections.replay import ending_lines as ending_lines
-    from polygon.projections.replay import header_lines as header_lines
-    from polygon.projections.replay import policy_lines as policy_lines
-    from polygon.projections.replay import turn_lines as turn_lines
     from polygon.projections.report import HEURISTIC_LABEL as HEURISTIC_LABEL
     from polygon.projections.report import LATENCY_NOTE as LATENCY_NOTE
     from polygon.projections.report import ConfigSummary as ConfigSummary
@@ -67,12 +62,12 @@ _FACE = {
     "Interval": "polygon.projections.calibration",
     "LATENCY_NOTE": "polygon.projections.report",
     "Leaderboard": "polygon.projections.leaderboard",
+    "LeaderboardRow": "polygon.projections.leaderboard",
     "Marked": "polygon.projections.lint",
     "PairedDifference": "polygon.projections.compare",
     "ProbeTable": "polygon.projections.probes",
     "PromptLint": "polygon.projections.lint",
     "Rate": "polygon.projections.probes",
-    "Row": "polygon.projections.leaderboard",
     "RunHead": "polygon.projections.run_head",
     "RunOverview": "polygon.projections.run_overview",
     "RunRecord": "polygon.projections.verdicts",
@@ -80,7 +75,6 @@ _FACE = {
     "ScenarioTrials": "polygon.projections.report",
     "Scorecard": "polygon.projections.compare",
     "Side": "polygon.projections.compare",
-    "as_data": "polygon.projections.replay",
     "build": "polygon.projections.conversation",
     "build_comparison": "polygon.projections.compare",
     "build_explanation": "polygon.projections.explain",
@@ -90,17 +84,13 @@ _FACE = {
     "calibrate": "polygon.projections.calibration",
     "choose_version": "polygon.projections.verdicts",
     "conversation_rows": "polygon.projections.verdicts",
-    "ending_lines": "polygon.projections.replay",
     "fold_lint": "polygon.projections.lint",
     "fold_run_head": "polygon.projections.run_head",
-    "header_lines": "polygon.projections.replay",
     "latency_cell": "polygon.projections.report",
     "latest_answers": "polygon.projections.probes",
     "lint_scores": "polygon.projections.lint",
     "make_report": "polygon.projections.report",
-    "policy_lines": "polygon.projections.replay",
     "state_of": "polygon.projections.report",
-    "turn_lines": "polygon.projections.replay",
     "wilson": "polygon.projections.probes",
     "worst": "polygon.projections.lint",
 }
@@ -118,12 +108,12 @@ __all__ = [
     "Interval",
     "LATENCY_NOTE",
     "Leaderboard",
+    "LeaderboardRow",
     "Marked",
     "PairedDifference",
     "ProbeTable",
     "PromptLint",
     "Rate",
-    "Row",
     "RunHead",
     "RunOverview",
     "RunRecord",
@@ -131,7 +121,6 @@ __all__ = [
     "ScenarioTrials",
     "Scorecard",
     "Side",
-    "as_data",
     "build",
     "build_comparison",
     "build_explanation",
@@ -141,17 +130,13 @@ __all__ = [
     "calibrate",
     "choose_version",
     "conversation_rows",
-    "ending_lines",
     "fold_lint",
     "fold_run_head",
-    "header_lines",
     "latency_cell",
     "latest_answers",
     "lint_scores",
     "make_report",
-    "policy_lines",
     "state_of",
-    "turn_lines",
     "wilson",
     "worst",
 ]

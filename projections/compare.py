@@ -1,7 +1,8 @@
 """Comparison of two or more configurations.
 
-Scorecards, the scenario matrix by spread, paired differences with bootstrap intervals,
-divergence points and a written analysis.
+Scorecards, the scenario matrix by spread, paired differences with bootstrap intervals and
+divergence points: numbers and ids only. The written analysis is made from them by
+``polygon.render`` (compare_analysis).
 
 Pure: built from the verdict rows, probe tables and conversation views the use case read
 from the log. Bootstrap resampling uses a fixed seed, so a rebuild is byte-identical.
@@ -108,7 +109,7 @@ class ScenarioDivergence(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Comparison(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything ``polygon compare`` shows."""
+    """Everything ``polygon compare`` shows, as data (its analysis sentences are rendered from it)."""
 
     rubric_version: str
     judge: str
@@ -120,7 +121,6 @@ class Comparison(msgspec.Struct, frozen=True, kw_only=True):
     matrix: list[MatrixRow]
     differences: list[PairedDifference]
     divergences: list[ScenarioDivergence]
-    analysis: list[str]
     prompt_lint: dict[str, dict[str, float]] = msgspec.field(default_factory=dict)
     """Side → its prompt's lint scores per axis (sides whose prompt was linted)."""
 
@@ -338,95 +338,6 @@ def divergences(
     ]
 
 
-def _pct(rate: Rate) -> str:
-    if rate.rate is None:
-        return "n/a"
-    return f"{rate.rate * 100:.0f}%"
-
-
-def analysis(
-    cards: Sequence[Scorecard],
-    diffs: Sequence[PairedDifference],
-    rows: Sequence[MatrixRow],
-    splits: Sequence[ScenarioDivergence],
-) -> list[str]:
-    """Systematic differences in words, generated deterministically from the scorecards."""
-    if len(cards) < 2:
-        return []
-    base = cards[0]
-    lines: list[str] = []
-    for card, diff in zip(cards[1:], diffs, strict=True):
-        lines += _versus(base, card, diff)
-    causes: dict[str, int] = defaultdict(int)
-    turns = [d.divergence.turn for d in splits if d.divergence is not None]
-    for d in splits:
-        causes[d.divergence.reason if d.divergence else "identical"] += 1
-    if splits:
-        where = f", first at turn {min(turns)}, median turn {statistics.median(turns):g}" if turns else ""
-        lines.append(
-            "Calls part by " + ", ".join(f"{k} {v}" for k, v in sorted(causes.items())) + where + "."
-        )
-    lost = [r.scenario for r in rows if r.incomparable]
-    if lost:
-        lines.append(f"{len(lost)} scenario(s) incomparable (missing in a configuration): {', '.join(lost)}.")
-    return lines
-
-
-def _states(card: Scorecard) -> str:
-    parts = [
-        f"{n} {what}"
-        for n, what in (
-            (card.errored, "errored (the agent could not complete the call)"),
-            (card.inconclusive, "inconclusive"),
-            (card.simulator_errors, "simulator errors (not the agent's; left out)"),
-        )
-        if n
-    ]
-    return f"{card.label}: " + ", ".join(parts) + "." if parts else ""
-
-
-def _versus(a: Scorecard, b: Scorecard, diff: PairedDifference) -> list[str]:
-    out = [line for line in (_states(a), _states(b)) if line]
-    if diff.mean_difference is not None and a.composite_mean is not None and b.composite_mean is not None:
-        noise = "within run-to-run noise" if diff.within_noise else "larger than run-to-run noise"
-        out.append(
-            f"{b.label} vs {a.label}: mean composite {b.composite_mean:.1f} vs {a.composite_mean:.1f} "
-            f"({diff.mean_difference:+.1f} over {diff.pairs} paired calls, 95% CI "
-            f"[{diff.low:+.1f}, {diff.high:+.1f}]: {noise})."
-        )
-    moved = sorted(
-        ((b.criteria.get(c, 0) - a.criteria.get(c, 0), c) for c in a.criteria),
-        key=lambda x: (-abs(x[0]), x[1]),
-    )
-    moved = [(d, c) for d, c in moved if abs(d) >= 0.25][:3]
-    if moved:
-        out.append("Criteria that moved most: " + ", ".join(f"{c} {d:+.2f}" for d, c in moved) + ".")
-    types = sorted(
-        ((b.by_caller_type.get(t, 0) - v, t) for t, v in a.by_caller_type.items() if t in b.by_caller_type),
-        key=lambda x: (-abs(x[0]), x[1]),
-    )
-    types = [(d, t) for d, t in types if abs(d) >= 5][:3]
-    if types:
-        out.append("Caller types that moved most: " + ", ".join(f"{t} {d:+.1f}" for d, t in types) + ".")
-    gates = [
-        f"{g} {a.gate_failures.get(g, 0)} → {b.gate_failures.get(g, 0)}"
-        for g in sorted(set(a.gate_failures) | set(b.gate_failures))
-        if a.gate_failures.get(g, 0) != b.gate_failures.get(g, 0)
-    ]
-    if gates:
-        out.append("Gate failures: " + ", ".join(gates) + ".")
-    probes = [
-        f"{p} {_pct(a.probes[p])} → {_pct(b.probes[p])}"
-        for p in sorted(a.probes.keys() & b.probes.keys())
-        if a.probes[p].rate != b.probes[p].rate
-    ]
-    if probes:
-        out.append("Probe compliance changed: " + ", ".join(probes) + ".")
-    if a.loops != b.loops:
-        out.append(f"Loops: {a.loops} → {b.loops}.")
-    return out
-
-
 def build_comparison(
     sides: Sequence[Side],
     rows: dict[str, list[ConversationVerdict]],
@@ -456,6 +367,5 @@ def build_comparison(
         matrix=table,
         differences=diffs,
         divergences=splits,
-        analysis=analysis(cards, diffs, table, splits),
         prompt_lint=dict(prompt_lint or {}),
     )

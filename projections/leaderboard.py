@@ -28,7 +28,7 @@ from polygon.projections.verdicts import ConversationVerdict
 from polygon.score import GRADED, STATES
 
 
-class Row(msgspec.Struct, frozen=True, kw_only=True):
+class LeaderboardRow(msgspec.Struct, frozen=True, kw_only=True):
     """One point on the leaderboard."""
 
     rank: int | None
@@ -66,7 +66,7 @@ class Leaderboard(msgspec.Struct, frozen=True, kw_only=True):
     base: str
     rubric_version: str
     heuristic: bool
-    rows: list[Row]
+    rows: list[LeaderboardRow]
     stopped: str = ""
     scenarios: list[str] = []
     trials: int = 0
@@ -120,7 +120,7 @@ def build_leaderboard(
     )
 
 
-def _order(row: Row) -> tuple[float, float, float, int]:
+def _order(row: LeaderboardRow) -> tuple[float, float, float, int]:
     return (
         -(row.mean or 0.0),
         row.stability or 0.0,
@@ -129,14 +129,16 @@ def _order(row: Row) -> tuple[float, float, float, int]:
     )
 
 
-def _measured(started: SweepStarted, index: int, rows: Sequence[ConversationVerdict], ran: PointRan) -> Row:
+def _measured(
+    started: SweepStarted, index: int, rows: Sequence[ConversationVerdict], ran: PointRan
+) -> LeaderboardRow:
     point = started.points[index]
     states = Counter(r.verdict.verdict if r.verdict else "unjudged" for r in rows)
     graded = [r.verdict.composite for r in rows if r.verdict and r.verdict.verdict in GRADED]
     latencies = [r.record.latency_p95_ms for r in rows if r.record.latency_p95_ms > 0]
     mean = round(statistics.fmean(graded), 2) if graded else None
     low, high = bootstrap_mean(graded) if graded else (None, None)
-    return Row(
+    return LeaderboardRow(
         rank=None,
         index=index,
         values=dict(point.values),
@@ -157,7 +159,9 @@ def _measured(started: SweepStarted, index: int, rows: Sequence[ConversationVerd
     )
 
 
-def _with_ties(ranked: list[Row], rows_by_index: dict[int, list[ConversationVerdict]]) -> list[Row]:
+def _with_ties(
+    ranked: list[LeaderboardRow], rows_by_index: dict[int, list[ConversationVerdict]]
+) -> list[LeaderboardRow]:
     if not ranked:
         return []
     leader = ranked[0]
@@ -179,12 +183,12 @@ def _with_ties(ranked: list[Row], rows_by_index: dict[int, list[ConversationVerd
 
 def _not_ranked(
     started: SweepStarted, index: int, refused: PointRefused | None, stopped: SweepStopped | None
-) -> Row:
+) -> LeaderboardRow:
     point = started.points[index]
     if refused is not None:
         tokens = f"{refused.estimated_tokens:,} tokens > limit {refused.limit:,}"
         note = f"refused: estimated {tokens} ({refused.basis})"
-        return Row(
+        return LeaderboardRow(
             rank=None,
             index=index,
             values=dict(point.values),
@@ -193,7 +197,7 @@ def _not_ranked(
             note=note,
         )
     note = "not run: the sweep stopped early" if stopped else "not run yet (resume the sweep)"
-    return Row(
+    return LeaderboardRow(
         rank=None, index=index, values=dict(point.values), run_id=point.run_id, status="not run", note=note
     )
 

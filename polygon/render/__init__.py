@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from polygon.render.compare import comparison_json as comparison_json
     from polygon.render.compare import comparison_lines as comparison_lines
     from polygon.render.compare import comparison_markdown as comparison_markdown
+    from polygon.render.compare_analysis import comparison_analysis as comparison_analysis
     from polygon.render.explain import explain_data as explain_data
     from polygon.render.explain import explain_lines as explain_lines
     from polygon.render.leaderboard import leaderboard_html as leaderboard_html
@@ -22,6 +23,11 @@ if TYPE_CHECKING:
     from polygon.render.leaderboard import leaderboard_lines as leaderboard_lines
     from polygon.render.lint import lint_json as lint_json
     from polygon.render.lint import lint_lines as lint_lines
+    from polygon.render.replay import replay_data as replay_data
+    from polygon.render.replay import replay_ending_lines as replay_ending_lines
+    from polygon.render.replay import replay_header_lines as replay_header_lines
+    from polygon.render.replay import replay_policy_lines as replay_policy_lines
+    from polygon.render.replay import replay_turn_lines as replay_turn_lines
     from polygon.render.report import json_chunks as json_chunks
     from polygon.render.report import render_html as render_html
     from polygon.render.report import render_json as render_json
@@ -33,6 +39,7 @@ if TYPE_CHECKING:
 _FACE = {
     "build_sarif": "polygon.render.sarif",
     "calibration_lines": "polygon.render.calibration",
+    "comparison_analysis": "polygon.render.compare_analysis",
     "comparison_json": "polygon.render.compare",
     "comparison_lines": "polygon.render.compare",
     "comparison_markdown": "polygon.render.compare",
@@ -49,12 +56,18 @@ _FACE = {
     "render_junit": "polygon.render.report",
     "render_markdown": "polygon.render.report",
     "render_text": "polygon.render.report",
+    "replay_data": "polygon.render.replay",
+    "replay_ending_lines": "polygon.render.replay",
+    "replay_header_lines": "polygon.render.replay",
+    "replay_policy_lines": "polygon.render.replay",
+    "replay_turn_lines": "polygon.render.replay",
 }
 __getattr__ = face_getattr(__name__, _FACE)
 
 __all__ = [
     "build_sarif",
     "calibration_lines",
+    "comparison_analysis",
     "comparison_json",
     "comparison_lines",
     "comparison_markdown",
@@ -71,4 +84,9 @@ __all__ = [
     "render_junit",
     "render_markdown",
     "render_text",
+    "replay_data",
+    "replay_ending_lines",
+    "replay_header_lines",
+    "replay_policy_lines",
+    "replay_turn_lines",
 ]

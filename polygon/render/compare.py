@@ -1,4 +1,8 @@
-"""Rendering a comparison (text for people; ``--json`` uses the structs directly)."""
+"""Rendering a comparison: text for people, Markdown for a pull request, JSON for tools.
+
+JSON is the structs as they are plus the written analysis, made here (the projection holds
+no sentences) and put under its ``analysis`` key.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from collections.abc import Callable, Iterator
 from polygon.events import to_builtins
 from polygon.lint import AXES as LINT_AXES
 from polygon.projections import Comparison, PairedDifference, Rate, Scorecard
+from polygon.render.compare_analysis import comparison_analysis
 from polygon.render.report import markdown_table
 from polygon.texttable import LEFT, RIGHT, table
 
@@ -139,7 +144,7 @@ def comparison_lines(c: Comparison, *, top: int = 0) -> Iterator[str]:
             yield f"  {p.b} − {p.a}: left out of the pairs (no graded verdict): {left_out}"
     yield ""
     yield "Analysis"
-    for line in c.analysis:
+    for line in comparison_analysis(c):
         yield f"  - {line}"
 
 
@@ -242,8 +247,9 @@ def comparison_markdown(c: Comparison) -> str:
                 for r in spread
             ),
         )
-    if c.analysis:
-        lines += ["", "#### Analysis", "", *(f"- {line}" for line in c.analysis)]
+    analysis = comparison_analysis(c)
+    if analysis:
+        lines += ["", "#### Analysis", "", *(f"- {line}" for line in analysis)]
     return "\n".join(lines) + "\n"
 
 
@@ -260,5 +266,7 @@ def _difference_cells(p: PairedDifference) -> list[str]:
 
 
 def comparison_json(c: Comparison) -> str:
-    """The comparison as JSON (deterministic)."""
-    return json.dumps(to_builtins(c), sort_keys=True, ensure_ascii=False, indent=2) + "\n"
+    """The comparison as JSON (deterministic): keys sorted, so ``analysis`` comes first as it always has."""
+    data = to_builtins(c)
+    data["analysis"] = comparison_analysis(c)
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2) + "\n"

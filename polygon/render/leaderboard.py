@@ -9,11 +9,11 @@ from typing import Any
 
 import msgspec
 
-from polygon.projections import LATENCY_NOTE, Leaderboard, Row, latency_cell
+from polygon.projections import LATENCY_NOTE, Leaderboard, LeaderboardRow, latency_cell
 from polygon.texttable import LEFT, RIGHT, table
 
 
-def _values(row: Row, centre: dict[str, Any] | None = None) -> str:
+def _values(row: LeaderboardRow, centre: dict[str, Any] | None = None) -> str:
     moved = {k: v for k, v in row.values.items() if not centre or centre.get(k, object()) != v}
     if centre and not moved:
         return "(centre)"
@@ -72,7 +72,7 @@ RANKED_COLUMNS = [
 ]
 
 
-def _ranked_cells(board: Leaderboard, row: Row) -> list[str]:
+def _ranked_cells(board: Leaderboard, row: LeaderboardRow) -> list[str]:
     """A ranked point's cells: its label whole (never cut, so two points never read alike)."""
     ci = f"[{row.low:.1f}, {row.high:.1f}]" if row.low is not None and row.high is not None else "—"
     speed = latency_cell(row.speed_ms, row.speed_calls, row.calls)

@@ -10,10 +10,10 @@ from polygon.app.compare import compare_runs
 from polygon.app.run import RunOptions, run_suite
 from polygon.cli.main import cli
 from polygon.errors import UserInputError
-from polygon.events import LmdbLog, MemoryLog
+from polygon.events import LmdbLog, MemoryLog, to_builtins
 from polygon.projections.compare import MatrixRow, bootstrap_mean, matrix, pass_hat_k
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
-from polygon.render import comparison_json
+from polygon.render import comparison_analysis, comparison_json
 from polygon.score.verdict import Verdict
 from polygon.suite.loading import load_suite
 from tests.support.examples import clinic_suite_path
@@ -45,11 +45,20 @@ def test_compare_configs_within_one_run(clinic: MemoryLog) -> None:
     spreads = [r.spread for r in c.matrix]
     assert spreads == sorted(spreads, reverse=True)
     assert len(c.divergences) == 12 and c.differences[0].within_noise is False
-    assert any("Gate failures" in line for line in c.analysis) and "heuristic baseline" in c.judge
+    assert any("Gate failures" in line for line in comparison_analysis(c)) and "heuristic baseline" in c.judge
 
 
 def test_analysis_is_identical_on_rebuild(clinic: MemoryLog) -> None:
     assert comparison_json(compare_runs(clinic, ["c"])) == comparison_json(compare_runs(clinic, ["c"]))
+
+
+def test_the_projection_holds_no_analysis_and_json_still_writes_it_first(clinic: MemoryLog) -> None:
+    """The sentences are the renderer's; ``compare --format json`` keeps its ``analysis`` key, first."""
+    c = compare_runs(clinic, ["c"])
+    assert "analysis" not in to_builtins(c)
+    out = comparison_json(c)
+    assert out.startswith('{\n  "analysis": [\n')
+    assert json.loads(out)["analysis"] == comparison_analysis(c) != []
 
 
 def row(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import json
 import re
 import subprocess
 import sys
@@ -113,6 +115,20 @@ def test_the_comparison_scorecard_counts_simulator_errors(tmp_path: Path) -> Non
     page = _client(web.make_app(log)).get("/compare?run=rone").text
     assert "<th>simulator error</th>" in page
     assert 'data-testid="simerr-v1">0<' in page
+
+
+def test_the_comparison_page_shows_the_analysis_the_cli_writes(tmp_path: Path) -> None:
+    """The page's analysis comes from the render layer: the same sentences as ``compare --format json``."""
+    log = tmp_path / "log"
+    _run(log, "rone")
+    res = CliRunner().invoke(cli, ["--log", str(log), "compare", "rone", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    expected = json.loads(res.output)["analysis"]
+    page = _client(web.make_app(log)).get("/compare?run=rone").text
+    block = re.search(r'<ul data-testid="analysis">(.*?)</ul>', page, re.S)
+    assert block is not None
+    shown = [html.unescape(li) for li in re.findall(r"<li>(.*?)</li>", block.group(1))]
+    assert shown == expected and any(line.startswith("v2 vs v1: mean composite") for line in shown)
 
 
 def test_the_run_page_filters_calls_by_a_probe_answer_and_links_pairs(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from polygon.app import (
     resolve_run,
 )
 from polygon.events import EventLog, conversation_id
+from polygon.render import comparison_analysis
 from polygon.web.site import Site, site_of
 
 
@@ -39,7 +40,15 @@ def _comparison(site: Site, log: EventLog, request: Request) -> HTMLResponse:
 
     # each diverging scenario links its first trial on either side
     pairs = {d.scenario: (first_trial(d.a, d.scenario), first_trial(d.b, d.scenario)) for d in c.divergences}
-    return site.page("compare.html", c=c, runs=runs, pairs=pairs, labels=[s.label for s in c.sides])
+    # the analysis sentences come from the render layer, as on the command line
+    return site.page(
+        "compare.html",
+        c=c,
+        analysis=comparison_analysis(c),
+        runs=runs,
+        pairs=pairs,
+        labels=[s.label for s in c.sides],
+    )
 
 
 def pair(request: Request) -> HTMLResponse:

@@ -1,4 +1,8 @@
-"""Rendering a conversation view as the replay: the call turn by turn, from the log only."""
+"""Rendering a conversation view as the replay: the call turn by turn, from the log only.
+
+The fold is ``polygon.projections.conversation``; this module only writes what it folded
+(``polygon replay`` as text and ``--json``; ``polygon explain`` shows the call's policies).
+"""
 
 from __future__ import annotations
 
@@ -6,13 +10,13 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from polygon.events import CheckRecorded
-from polygon.projections.conversation import ConversationView, ToolView, TurnView
+from polygon.events import CheckRecorded, to_builtins
+from polygon.transcript import ConversationView, ToolView, TurnView
 
 BASELINE_CALLER = "scripted/caller"
 
 
-def header_lines(view: ConversationView) -> Iterator[str]:
+def replay_header_lines(view: ConversationView) -> Iterator[str]:
     """Who called whom, and under which settings."""
     s = view.started
     yield f"conversation {view.conversation_id}"
@@ -42,7 +46,7 @@ def header_lines(view: ConversationView) -> Iterator[str]:
             yield f"  platform call id: {i.source_id}"
 
 
-def turn_lines(t: TurnView) -> Iterator[str]:
+def replay_turn_lines(t: TurnView) -> Iterator[str]:
     """One exchange."""
     yield f"── turn {t.turn} " + "─" * 40
     for phone in t.phone:
@@ -87,7 +91,7 @@ def _tool_lines(tool: ToolView) -> Iterator[str]:
         yield f"      result: {json.dumps(tool.result, ensure_ascii=False, sort_keys=True)}"
 
 
-def ending_lines(view: ConversationView) -> Iterator[str]:
+def replay_ending_lines(view: ConversationView) -> Iterator[str]:
     """How and why the call ended."""
     e = view.ended
     if e is None:
@@ -102,7 +106,7 @@ def ending_lines(view: ConversationView) -> Iterator[str]:
         yield f"  final {store}: {json.dumps(state, ensure_ascii=False, sort_keys=True)}"
 
 
-def policy_lines(broken: list[CheckRecorded], view: ConversationView) -> Iterator[str]:
+def replay_policy_lines(broken: list[CheckRecorded], view: ConversationView) -> Iterator[str]:
     """Each suite policy the call broke: the rule, and the turn and tool call or words that broke it."""
     for check in broken:
         yield f"── policy {check.check.removeprefix('policy:')} BROKEN: {check.detail}"
@@ -110,9 +114,9 @@ def policy_lines(broken: list[CheckRecorded], view: ConversationView) -> Iterato
             yield f"  turn {ev.turn} #{view.positions.get(ev.at, 0)}: {ev.quote}"
 
 
-def as_data(view: ConversationView) -> dict[str, Any]:
-    """The same content as plain data (``--json``)."""
-    from polygon.events import to_builtins
-
+def replay_data(view: ConversationView, broken: list[CheckRecorded]) -> dict[str, Any]:
+    """The same content as plain data (``--json``), with the policies the call broke if any."""
     data: dict[str, Any] = to_builtins(view)
+    if broken:
+        data["broken_policies"] = to_builtins(broken)
     return data
