@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from polygon.projections.calibration import Interval as Interval
     from polygon.projections.calibration import calibrate as calibrate
     from polygon.projections.compare import Comparison as Comparison
+    from polygon.projections.compare import MixedSetting as MixedSetting
     from polygon.projections.compare import PairedDifference as PairedDifference
     from polygon.projections.compare import Scorecard as Scorecard
     from polygon.projections.compare import Side as Side
@@ -64,6 +65,7 @@ _FACE = {
     "Leaderboard": "polygon.projections.leaderboard",
     "LeaderboardRow": "polygon.projections.leaderboard",
     "Marked": "polygon.projections.lint",
+    "MixedSetting": "polygon.projections.compare",
     "PairedDifference": "polygon.projections.compare",
     "ProbeTable": "polygon.projections.probes",
     "PromptLint": "polygon.projections.lint",
@@ -110,6 +112,7 @@ __all__ = [
     "Leaderboard",
     "LeaderboardRow",
     "Marked",
+    "MixedSetting",
     "PairedDifference",
     "ProbeTable",
     "PromptLint",

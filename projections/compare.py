@@ -108,13 +108,23 @@ class ScenarioDivergence(msgspec.Struct, frozen=True, kw_only=True):
     divergence: Divergence | None
 
 
+class MixedSetting(msgspec.Struct, frozen=True, kw_only=True):
+    """A setting the sides differ in (compared anyway only with ``--allow-mixed``)."""
+
+    setting: str
+    """``caller``, ``judge`` or ``noise intensity``."""
+    values: dict[str, list[str]]
+    """Side label → the distinct values of its calls, sorted; in side order."""
+
+
 class Comparison(msgspec.Struct, frozen=True, kw_only=True):
     """Everything ``polygon compare`` shows, as data (its analysis sentences are rendered from it)."""
 
     rubric_version: str
-    judge: str
+    judges: list[str]
+    """The judges of the verdicts shown, sorted."""
     heuristic: bool
-    mixed: list[str] = msgspec.field(default_factory=list)
+    mixed: list[MixedSetting] = msgspec.field(default_factory=list)
     """Settings that differ between the sides (only with ``--allow-mixed``)."""
     sides: list[Side]
     scorecards: list[Scorecard]
@@ -345,9 +355,9 @@ def build_comparison(
     views: Mapping[str, ConversationView],
     *,
     rubric_version: str,
-    judge: str,
+    judges: Sequence[str],
     heuristic: bool,
-    mixed: Sequence[str] = (),
+    mixed: Sequence[MixedSetting] = (),
     prompt_lint: Mapping[str, dict[str, float]] | None = None,
 ) -> Comparison:
     """The whole comparison; the first side is the baseline."""
@@ -359,7 +369,7 @@ def build_comparison(
     splits = [d for s in sides[1:] for d in divergences(sides[0], s, rows, views)]
     return Comparison(
         rubric_version=rubric_version,
-        judge=judge,
+        judges=list(judges),
         heuristic=heuristic,
         mixed=list(mixed),
         sides=list(sides),

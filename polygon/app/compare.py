@@ -13,9 +13,9 @@ from polygon.app.snapshots import fold_run, gc_paused
 from polygon.errors import UserInputError
 from polygon.events import EventLog, PromptLinted, lint_stream
 from polygon.projections import (
-    HEURISTIC_LABEL,
     Comparison,
     ConversationVerdict,
+    MixedSetting,
     RunRecord,
     Side,
     build_comparison,
@@ -24,6 +24,7 @@ from polygon.projections import (
 )
 from polygon.projections import probes as probe_fold
 from polygon.projections import verdicts as verdict_fold
+from polygon.render import mixed_setting_line
 from polygon.transcript import ConversationView
 
 
@@ -56,12 +57,11 @@ def compare_runs(
     all_rows = [r for rs in rows.values() for r in rs]
     judges = sorted({r.judge for r in all_rows if r.judge})
     heuristic = any(r.heuristic for r in all_rows)
-    judge = HEURISTIC_LABEL if heuristic and judges == ["scripted/heuristic"] else ", ".join(judges)
     mixed = _mixed(sides, rows)
     if mixed and not allow_mixed:
         raise UserInputError(
-            f"cannot compare: the sides differ in {mixed[0]}; a difference of settings is not a "
-            "difference of agents (--allow-mixed shows them side by side anyway)"
+            f"cannot compare: the sides differ in {mixed_setting_line(mixed[0])}; a difference of settings "
+            "is not a difference of agents (--allow-mixed shows them side by side anyway)"
         )
     linted = _prompt_lint(log, records, sides)
     return build_comparison(
@@ -70,7 +70,7 @@ def compare_runs(
         tables,
         views,
         rubric_version=version,
-        judge=judge,
+        judges=judges,
         heuristic=heuristic,
         mixed=mixed,
         prompt_lint=linted,
@@ -112,8 +112,8 @@ def _shared_version(records: dict[str, RunRecord], wanted: str | None) -> str:
     return shared[-1]
 
 
-def _mixed(sides: list[Side], rows: dict[str, list[ConversationVerdict]]) -> list[str]:
-    """Settings that differ between sides, one line each: caller, judge, noise."""
+def _mixed(sides: list[Side], rows: dict[str, list[ConversationVerdict]]) -> list[MixedSetting]:
+    """Settings that differ between sides: caller, judge, noise (imported calls have real ones)."""
     settings: list[tuple[str, Callable[[ConversationVerdict], str]]] = [
         ("caller", lambda r: r.record.caller_model or "real callers (imported)"),
         ("judge", lambda r: r.judge),
@@ -123,7 +123,7 @@ def _mixed(sides: list[Side], rows: dict[str, list[ConversationVerdict]]) -> lis
     for what, get in settings:
         per_side = {s.label: sorted({get(r) for r in rows[s.label] if get(r)}) for s in sides}
         if len({tuple(v) for v in per_side.values()}) > 1:
-            out.append(f"{what}: " + "; ".join(f"{k} {', '.join(v) or '—'}" for k, v in per_side.items()))
+            out.append(MixedSetting(setting=what, values=per_side))
     return out
 
 

@@ -13,8 +13,10 @@ from polygon.lazy import face_getattr  # noqa: E402
 if TYPE_CHECKING:
     from polygon.render.calibration import calibration_lines as calibration_lines
     from polygon.render.compare import comparison_json as comparison_json
+    from polygon.render.compare import comparison_judge as comparison_judge
     from polygon.render.compare import comparison_lines as comparison_lines
     from polygon.render.compare import comparison_markdown as comparison_markdown
+    from polygon.render.compare import mixed_setting_line as mixed_setting_line
     from polygon.render.compare_analysis import comparison_analysis as comparison_analysis
     from polygon.render.explain import explain_data as explain_data
     from polygon.render.explain import explain_lines as explain_lines
@@ -41,8 +43,10 @@ _FACE = {
     "calibration_lines": "polygon.render.calibration",
     "comparison_analysis": "polygon.render.compare_analysis",
     "comparison_json": "polygon.render.compare",
+    "comparison_judge": "polygon.render.compare",
     "comparison_lines": "polygon.render.compare",
     "comparison_markdown": "polygon.render.compare",
+    "mixed_setting_line": "polygon.render.compare",
     "explain_data": "polygon.render.explain",
     "explain_lines": "polygon.render.explain",
     "json_chunks": "polygon.render.report",
@@ -69,6 +73,7 @@ __all__ = [
     "calibration_lines",
     "comparison_analysis",
     "comparison_json",
+    "comparison_judge",
     "comparison_lines",
     "comparison_markdown",
     "explain_data",
@@ -79,6 +84,7 @@ __all__ = [
     "leaderboard_lines",
     "lint_json",
     "lint_lines",
+    "mixed_setting_line",
     "render_html",
     "render_json",
     "render_junit",

@@ -1,7 +1,8 @@
 """Rendering a comparison: text for people, Markdown for a pull request, JSON for tools.
 
-JSON is the structs as they are plus the written analysis, made here (the projection holds
-no sentences) and put under its ``analysis`` key.
+The projection holds no sentences: who judged, the settings the sides differ in and the
+written analysis (compare_analysis) are said here, and JSON writes them under the keys it
+always had.
 """
 
 from __future__ import annotations
@@ -11,10 +12,20 @@ from collections.abc import Callable, Iterator
 
 from polygon.events import to_builtins
 from polygon.lint import AXES as LINT_AXES
-from polygon.projections import Comparison, PairedDifference, Rate, Scorecard
+from polygon.projections import HEURISTIC_LABEL, Comparison, MixedSetting, PairedDifference, Rate, Scorecard
 from polygon.render.compare_analysis import comparison_analysis
 from polygon.render.report import markdown_table
 from polygon.texttable import LEFT, RIGHT, table
+
+
+def comparison_judge(c: Comparison) -> str:
+    """Who judged: the heuristic baseline said as such, else the judges' names."""
+    return HEURISTIC_LABEL if c.heuristic and c.judges == ["scripted/heuristic"] else ", ".join(c.judges)
+
+
+def mixed_setting_line(m: MixedSetting) -> str:
+    """One setting the sides differ in, each side with its values (``—``: none recorded)."""
+    return f"{m.setting}: " + "; ".join(f"{side} {', '.join(v) or '—'}" for side, v in m.values.items())
 
 
 def _num(value: float | None, fmt: str = "{:.1f}") -> str:
@@ -81,10 +92,10 @@ def latency_note(c: Comparison) -> str | None:
 def comparison_lines(c: Comparison, *, top: int = 0) -> Iterator[str]:
     """The comparison screen as text; ``top`` limits the matrix and divergences (0: all)."""
     labels = [s.label for s in c.sides]
-    yield f"Comparison · rubric {c.rubric_version} · judge: {c.judge}"
+    yield f"Comparison · rubric {c.rubric_version} · judge: {comparison_judge(c)}"
     yield "Shown: the newest rubric every side shares, each call's latest pass · choose with --rubric"
     for difference in c.mixed:
-        yield f"MIXED SETTINGS (--allow-mixed): {difference}"
+        yield f"MIXED SETTINGS (--allow-mixed): {mixed_setting_line(difference)}"
     yield ""
     yield "Scorecards (mean and CI over graded calls: pass, warn, fail)"
     yield from table(SCORECARD_COLUMNS, (scorecard_cells(s) for s in c.scorecards))
@@ -216,10 +227,11 @@ def _probes(c: Comparison) -> Iterator[str]:
 
 def comparison_markdown(c: Comparison) -> str:
     """The comparison for a pull-request comment: scorecards, paired differences, analysis."""
+    judge = comparison_judge(c)
     lines = [
         f"### Polygon comparison · rubric {c.rubric_version}",
         "",
-        f"Judge: {c.judge} · baseline: `{c.sides[0].label}`" if c.sides else f"Judge: {c.judge}",
+        f"Judge: {judge} · baseline: `{c.sides[0].label}`" if c.sides else f"Judge: {judge}",
         "",
         *markdown_table(SCORECARD_COLUMNS, (scorecard_cells(s) for s in c.scorecards)),
     ]
@@ -266,7 +278,15 @@ def _difference_cells(p: PairedDifference) -> list[str]:
 
 
 def comparison_json(c: Comparison) -> str:
-    """The comparison as JSON (deterministic): keys sorted, so ``analysis`` comes first as it always has."""
+    """The comparison as JSON (deterministic).
+
+    The structs as they are, but the sentences made here are written where the public format
+    has always had them: ``judge`` (not ``judges``), ``mixed`` as lines and ``analysis``. Keys
+    are sorted, so the bytes are those of the days the projection stored the sentences.
+    """
     data = to_builtins(c)
+    del data["judges"]
+    data["judge"] = comparison_judge(c)
+    data["mixed"] = [mixed_setting_line(m) for m in c.mixed]
     data["analysis"] = comparison_analysis(c)
     return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2) + "\n"

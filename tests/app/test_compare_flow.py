@@ -13,7 +13,7 @@ from polygon.errors import UserInputError
 from polygon.events import LmdbLog, MemoryLog, to_builtins
 from polygon.projections.compare import MatrixRow, bootstrap_mean, matrix, pass_hat_k
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
-from polygon.render import comparison_analysis, comparison_json
+from polygon.render import comparison_analysis, comparison_json, comparison_judge
 from polygon.score.verdict import Verdict
 from polygon.suite.loading import load_suite
 from tests.support.examples import clinic_suite_path
@@ -45,20 +45,23 @@ def test_compare_configs_within_one_run(clinic: MemoryLog) -> None:
     spreads = [r.spread for r in c.matrix]
     assert spreads == sorted(spreads, reverse=True)
     assert len(c.divergences) == 12 and c.differences[0].within_noise is False
-    assert any("Gate failures" in line for line in comparison_analysis(c)) and "heuristic baseline" in c.judge
+    assert any("Gate failures" in line for line in comparison_analysis(c))
+    assert "heuristic baseline" in comparison_judge(c)
 
 
 def test_analysis_is_identical_on_rebuild(clinic: MemoryLog) -> None:
     assert comparison_json(compare_runs(clinic, ["c"])) == comparison_json(compare_runs(clinic, ["c"]))
 
 
-def test_the_projection_holds_no_analysis_and_json_still_writes_it_first(clinic: MemoryLog) -> None:
-    """The sentences are the renderer's; ``compare --format json`` keeps its ``analysis`` key, first."""
+def test_the_projection_holds_no_sentences_and_json_still_writes_them(clinic: MemoryLog) -> None:
+    """The sentences are the renderer's; ``compare --format json`` keeps its keys (``analysis`` first)."""
     c = compare_runs(clinic, ["c"])
-    assert "analysis" not in to_builtins(c)
+    assert {"analysis", "judge"}.isdisjoint(to_builtins(c)) and c.judges == ["scripted/heuristic"]
     out = comparison_json(c)
     assert out.startswith('{\n  "analysis": [\n')
-    assert json.loads(out)["analysis"] == comparison_analysis(c) != []
+    data = json.loads(out)
+    assert data["analysis"] == comparison_analysis(c) != [] and data["judge"] == comparison_judge(c)
+    assert "judges" not in data and data["mixed"] == []
 
 
 def row(

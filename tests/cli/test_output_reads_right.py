@@ -252,7 +252,7 @@ def test_latency_says_over_which_calls_and_compares_like_with_like() -> None:
         r.record.conversation_id: conv(r.record.conversation_id, [(1, "agent", "Hello.")]) for r in a + b
     }
     comparison = build_comparison(
-        sides, {"A": a, "B": b}, {}, views, rubric_version="v1", judge="j", heuristic=False
+        sides, {"A": a, "B": b}, {}, views, rubric_version="v1", judges=["j"], heuristic=False
     )
     cards = {s.label: s for s in comparison.scorecards}
     assert cards["A"].latency_p95_ms == 605.0 and cards["B"].latency_p95_ms == 355.0  # alone: B looks faster

@@ -15,7 +15,7 @@ from polygon.app import (
     resolve_run,
 )
 from polygon.events import EventLog, conversation_id
-from polygon.render import comparison_analysis
+from polygon.render import comparison_analysis, comparison_judge, mixed_setting_line
 from polygon.web.site import Site, site_of
 
 
@@ -40,10 +40,12 @@ def _comparison(site: Site, log: EventLog, request: Request) -> HTMLResponse:
 
     # each diverging scenario links its first trial on either side
     pairs = {d.scenario: (first_trial(d.a, d.scenario), first_trial(d.b, d.scenario)) for d in c.divergences}
-    # the analysis sentences come from the render layer, as on the command line
+    # every sentence comes from the render layer, as on the command line
     return site.page(
         "compare.html",
         c=c,
+        judge=comparison_judge(c),
+        mixed=[mixed_setting_line(m) for m in c.mixed],
         analysis=comparison_analysis(c),
         runs=runs,
         pairs=pairs,
