@@ -48,7 +48,7 @@ def sweep(
     """
     from polygon.app import SweepOptions, open_log, run_sweep, sweep_leaderboard
     from polygon.models import ModelHub
-    from polygon.render import leaderboard_lines
+    from polygon.render import leaderboard_data, leaderboard_lines
     from polygon.suite import load_sweep
 
     loaded = load_sweep(sweep_file)
@@ -72,14 +72,9 @@ def sweep(
         )
         board = sweep_leaderboard(log, summary.sweep_id)
     if as_json:
-        from polygon.events import to_builtins
-
-        click.echo(
-            json.dumps(
-                {"sweep_id": summary.sweep_id, "summary": vars(summary), "leaderboard": to_builtins(board)},
-                sort_keys=True,
-            )
-        )
+        board_data = leaderboard_data(board)
+        data = {"sweep_id": summary.sweep_id, "summary": vars(summary), "leaderboard": board_data}
+        click.echo(json.dumps(data, sort_keys=True))
         return
     click.echo(summary.sweep_id)
     for line in leaderboard_lines(board):

@@ -28,6 +28,22 @@ from polygon.projections.verdicts import ConversationVerdict
 from polygon.score import GRADED, STATES
 
 
+class PointRefusal(msgspec.Struct, frozen=True, kw_only=True):
+    """Why a point was not started: its estimated tokens exceed the sweep's limit."""
+
+    estimated_tokens: int
+    limit: int
+    basis: str
+    """How the estimate was made (as the sweep recorded it)."""
+
+
+class StoppedEarly(msgspec.Struct, frozen=True, kw_only=True):
+    """Why the sweep stopped: its first point's mean composite is below the floor."""
+
+    mean_composite: float
+    floor: float
+
+
 class LeaderboardRow(msgspec.Struct, frozen=True, kw_only=True):
     """One point on the leaderboard."""
 
@@ -54,7 +70,8 @@ class LeaderboardRow(msgspec.Struct, frozen=True, kw_only=True):
     """Mean paired difference from the leader (negative: worse)."""
     tokens: int = 0
     reused: bool = False
-    note: str = ""
+    refusal: PointRefusal | None = None
+    """Set when ``status`` is ``refused``."""
 
 
 class Leaderboard(msgspec.Struct, frozen=True, kw_only=True):
@@ -67,7 +84,8 @@ class Leaderboard(msgspec.Struct, frozen=True, kw_only=True):
     rubric_version: str
     heuristic: bool
     rows: list[LeaderboardRow]
-    stopped: str = ""
+    stopped_early: StoppedEarly | None = None
+    """Set when the sweep stopped early (its points not run are listed as such)."""
     scenarios: list[str] = []
     trials: int = 0
     centre: dict[str, Any] = {}
@@ -94,11 +112,7 @@ def build_leaderboard(
     ranked = sorted((r for r in measured if r.mean is not None), key=_order)
     ranked = _with_ties(ranked, rows_by_index)
     unranked = [r for r in measured if r.mean is None]
-    rest = [
-        _not_ranked(started, p.index, refused.get(p.index), stopped)
-        for p in started.points
-        if p.index not in ran
-    ]
+    rest = [_not_ranked(started, p.index, refused.get(p.index)) for p in started.points if p.index not in ran]
     heuristic = any(v.heuristic for rows in rows_by_index.values() for v in rows)
     return Leaderboard(
         sweep_id=started.sweep_id,
@@ -108,11 +122,8 @@ def build_leaderboard(
         rubric_version=rubric_version,
         heuristic=heuristic,
         rows=[*ranked, *unranked, *rest],
-        stopped=(
-            f"stopped early: the first point's mean composite {stopped.mean_composite:.1f} "
-            f"is below the floor {stopped.floor:g}"
-            if stopped
-            else ""
+        stopped_early=(
+            StoppedEarly(mean_composite=stopped.mean_composite, floor=stopped.floor) if stopped else None
         ),
         scenarios=list(started.scenarios),
         trials=started.trials,
@@ -155,7 +166,6 @@ def _measured(
         states={s: states[s] for s in (*STATES, "unjudged") if states[s]},
         tokens=ran.tokens,
         reused=ran.reused,
-        note="" if graded else "no graded call: not ranked",
     )
 
 
@@ -181,25 +191,19 @@ def _with_ties(
     return out
 
 
-def _not_ranked(
-    started: SweepStarted, index: int, refused: PointRefused | None, stopped: SweepStopped | None
-) -> LeaderboardRow:
+def _not_ranked(started: SweepStarted, index: int, refused: PointRefused | None) -> LeaderboardRow:
     point = started.points[index]
     if refused is not None:
-        tokens = f"{refused.estimated_tokens:,} tokens > limit {refused.limit:,}"
-        note = f"refused: estimated {tokens} ({refused.basis})"
         return LeaderboardRow(
             rank=None,
             index=index,
             values=dict(point.values),
             run_id=point.run_id,
             status="refused",
-            note=note,
+            refusal=PointRefusal(
+                estimated_tokens=refused.estimated_tokens, limit=refused.limit, basis=refused.basis
+            ),
         )
-    note = "not run: the sweep stopped early" if stopped else "not run yet (resume the sweep)"
     return LeaderboardRow(
-        rank=None, index=index, values=dict(point.values), run_id=point.run_id, status="not run", note=note
+        rank=None, index=index, values=dict(point.values), run_id=point.run_id, status="not run"
     )
-
-
-# ---- renderings ---------------------------------------------------------------------------

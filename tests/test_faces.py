@@ -371,6 +371,7 @@ FACES: dict[str, list[str]] = {
         "explain_data",
         "explain_lines",
         "json_chunks",
+        "leaderboard_data",
         "leaderboard_html",
         "leaderboard_json",
         "leaderboard_lines",

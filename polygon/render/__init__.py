@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from polygon.render.compare_analysis import comparison_analysis as comparison_analysis
     from polygon.render.explain import explain_data as explain_data
     from polygon.render.explain import explain_lines as explain_lines
+    from polygon.render.leaderboard import leaderboard_data as leaderboard_data
     from polygon.render.leaderboard import leaderboard_html as leaderboard_html
     from polygon.render.leaderboard import leaderboard_json as leaderboard_json
     from polygon.render.leaderboard import leaderboard_lines as leaderboard_lines
@@ -50,6 +51,7 @@ _FACE = {
     "explain_data": "polygon.render.explain",
     "explain_lines": "polygon.render.explain",
     "json_chunks": "polygon.render.report",
+    "leaderboard_data": "polygon.render.leaderboard",
     "leaderboard_html": "polygon.render.leaderboard",
     "leaderboard_json": "polygon.render.leaderboard",
     "leaderboard_lines": "polygon.render.leaderboard",
@@ -79,6 +81,7 @@ __all__ = [
     "explain_data",
     "explain_lines",
     "json_chunks",
+    "leaderboard_data",
     "leaderboard_html",
     "leaderboard_json",
     "leaderboard_lines",

@@ -1,4 +1,9 @@
-"""Rendering the leaderboard projection (:mod:`polygon.projections.leaderboard`) for people and tools."""
+"""Rendering the leaderboard projection (:mod:`polygon.projections.leaderboard`) for people and tools.
+
+The projection holds why a sweep stopped and why a point is not ranked as data; the words
+are said here, and JSON writes them under the keys it always had (``stopped``, each row's
+``note``).
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,7 @@ from collections.abc import Iterator
 from html import escape
 from typing import Any
 
-import msgspec
-
+from polygon.events import to_builtins
 from polygon.projections import LATENCY_NOTE, Leaderboard, LeaderboardRow, latency_cell
 from polygon.texttable import LEFT, RIGHT, table
 
@@ -18,6 +22,27 @@ def _values(row: LeaderboardRow, centre: dict[str, Any] | None = None) -> str:
     if centre and not moved:
         return "(centre)"
     return ", ".join(f"{k}={v}" for k, v in moved.items()) or "(base)"
+
+
+def _stopped(board: Leaderboard) -> str:
+    """Why the sweep stopped early, or "" when it did not."""
+    s = board.stopped_early
+    if s is None:
+        return ""
+    return (
+        f"stopped early: the first point's mean composite {s.mean_composite:.1f} "
+        f"is below the floor {s.floor:g}"
+    )
+
+
+def _note(board: Leaderboard, row: LeaderboardRow) -> str:
+    """Why a point is not ranked ("" for a ranked one)."""
+    if row.refusal is not None:
+        r = row.refusal
+        return f"refused: estimated {r.estimated_tokens:,} tokens > limit {r.limit:,} ({r.basis})"
+    if row.status == "not run":
+        return "not run: the sweep stopped early" if board.stopped_early else "not run yet (resume the sweep)"
+    return "" if row.graded else "no graded call: not ranked"
 
 
 def leaderboard_lines(board: Leaderboard) -> Iterator[str]:
@@ -36,8 +61,8 @@ def leaderboard_lines(board: Leaderboard) -> Iterator[str]:
         "Sorted by mean composite, then stability (sd, lower is steadier), then speed (p95 agent "
         f"turn ms); {len(board.scenarios)} scenarios × {board.trials} trials a point"
     )
-    if board.stopped:
-        yield f"STOPPED EARLY: {board.stopped.removeprefix('stopped early: ')}"
+    if board.stopped_early:
+        yield f"STOPPED EARLY: {_stopped(board).removeprefix('stopped early: ')}"
     yield ""
     ranked = [r for r in board.rows if r.status == "ran" and r.mean is not None]
     yield from table(RANKED_COLUMNS, (_ranked_cells(board, row) for row in ranked))
@@ -46,7 +71,7 @@ def leaderboard_lines(board: Leaderboard) -> Iterator[str]:
         yield ""
         yield from table(
             [("-", RIGHT), ("point", LEFT), ("why not ranked", LEFT)],
-            (["-", _values(row, board.centre), row.note] for row in others),
+            (["-", _values(row, board.centre), _note(board, row)] for row in others),
         )
     if any(r.speed_ms is not None for r in board.rows):
         yield LATENCY_NOTE
@@ -95,9 +120,24 @@ def _ranked_cells(board: Leaderboard, row: LeaderboardRow) -> list[str]:
     ]
 
 
+def leaderboard_data(board: Leaderboard) -> dict[str, Any]:
+    """The board as plain data for JSON (``leaderboard --format json``, ``sweep --json``).
+
+    The reasons are written as sentences where the format has always had them: ``stopped``
+    ("" when the sweep did not stop) and each row's ``note``, not as the projection's data.
+    """
+    data: dict[str, Any] = to_builtins(board)
+    del data["stopped_early"]
+    data["stopped"] = _stopped(board)
+    for row, out in zip(board.rows, data["rows"], strict=True):
+        del out["refusal"]
+        out["note"] = _note(board, row)
+    return data
+
+
 def leaderboard_json(board: Leaderboard) -> str:
     """The board as JSON (sorted keys: the same log gives the same bytes)."""
-    return json.dumps(msgspec.to_builtins(board), sort_keys=True) + "\n"
+    return json.dumps(leaderboard_data(board), sort_keys=True) + "\n"
 
 
 def leaderboard_html(board: Leaderboard) -> str:
@@ -116,7 +156,7 @@ def leaderboard_html(board: Leaderboard) -> str:
             "—" if row.speed_ms is None else f"{row.speed_ms:.0f}",
             str(row.calls),
             tie,
-            row.note,
+            _note(board, row),
         ]
         rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
     head = "".join(
@@ -124,7 +164,7 @@ def leaderboard_html(board: Leaderboard) -> str:
         for h in ("#", "point", "mean", "95% CI", "sd", "p95 ms", "calls", "vs leader", "note")
     )
     title = escape(f"Leaderboard · {board.name} ({board.sweep_id})")
-    stopped = f"<p><strong>{escape(board.stopped)}</strong></p>" if board.stopped else ""
+    stopped = f"<p><strong>{escape(_stopped(board))}</strong></p>" if board.stopped_early else ""
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head><body>"
         f"<h1>{title}</h1>{stopped}<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></body></html>\n"

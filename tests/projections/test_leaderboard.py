@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from polygon.events.families import PointRan, PointRefused, SweepPoint, SweepStarted, SweepStopped
 from polygon.projections.leaderboard import build_leaderboard
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
-from polygon.render import leaderboard_html, leaderboard_lines
+from polygon.render import leaderboard_html, leaderboard_json, leaderboard_lines
 from polygon.score.verdict import Verdict
 
 SCENARIOS = [f"s{i}" for i in range(10)]
@@ -109,8 +111,16 @@ def test_error_and_inconclusive_are_counted_apart_never_averaged() -> None:
 def test_refused_and_not_run_points_are_listed_after_the_ranked_with_why() -> None:
     board = _board({0: _shifted(0, NOISY, 0)}, refused=(1,), stopped=True, total=3)
     assert [(r.index, r.status) for r in board.rows] == [(0, "ran"), (1, "refused"), (2, "not run")]
-    assert "estimated 900 tokens > limit 500" in board.rows[1].note
-    assert "stopped early" in board.rows[2].note and board.stopped
+    assert board.rows[1].refusal is not None and board.rows[1].refusal.estimated_tokens == 900
+    assert board.stopped_early is not None and board.stopped_early.floor == 50.0
+    data = json.loads(leaderboard_json(board))
+    assert [r["note"] for r in data["rows"]] == [
+        "",
+        "refused: estimated 900 tokens > limit 500 (b)",
+        "not run: the sweep stopped early",
+    ]
+    assert data["stopped"] == "stopped early: the first point's mean composite 10.0 is below the floor 50"
+    assert "refusal" not in data["rows"][1] and "stopped_early" not in data
     text = "\n".join(leaderboard_lines(board))
     assert "STOPPED EARLY" in text and "refused: estimated" in text
 
