@@ -65,15 +65,14 @@ def calibrate(
 ) -> None:
     """How far the judge agrees with human labels: κ, accuracy, AUC, ρ, α, best threshold."""
     from polygon.app import calibrate_runs, open_log
-    from polygon.events import to_builtins
-    from polygon.render import calibration_lines
+    from polygon.render import calibration_data, calibration_lines
 
     with open_log(obj.log_path, readonly=True) as log:
         result = calibrate_runs(
             log, runs, rubric=rubric, judge_pass=judge_pass, by=by, reward_pass_at=reward_pass_at
         )
     if as_json:
-        click.echo(json.dumps(to_builtins(result), sort_keys=True))
+        click.echo(json.dumps(calibration_data(result), sort_keys=True))
     else:
         for line in calibration_lines(result):
             click.echo(line)

@@ -14,7 +14,7 @@ Pure functions over verdict rows and labels (no I/O):
 - Krippendorff's α (interval) of the judge with itself across repeats, per criterion;
 - the pass threshold on the composite that agrees best with the labels (highest κ), beside
   the rubric's own;
-- the calls where judge and label disagree most, with their ``explain`` command.
+- the calls where judge and label disagree most (the renderers add their ``explain`` command).
 """
 
 from __future__ import annotations
@@ -65,7 +65,6 @@ class Disagreement(msgspec.Struct, frozen=True, kw_only=True):
     composite: float
     by: str
     note: str
-    explain: str
 
 
 class Calibration(msgspec.Struct, frozen=True, kw_only=True):
@@ -307,7 +306,6 @@ def _disagreements(
             composite=r.verdict.composite if r.verdict else 0.0,
             by=lab.by,
             note=lab.note,
-            explain=f"polygon explain {r.record.conversation_id}",
         )
         for _, r, y, lab in scored[:top]
     ]

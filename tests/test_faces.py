@@ -362,6 +362,7 @@ FACES: dict[str, list[str]] = {
     ],
     "polygon.render": [
         "build_sarif",
+        "calibration_data",
         "calibration_lines",
         "comparison_analysis",
         "comparison_json",

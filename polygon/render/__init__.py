@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING  # noqa: E402
 from polygon.lazy import face_getattr  # noqa: E402
 
 if TYPE_CHECKING:
+    from polygon.render.calibration import calibration_data as calibration_data
     from polygon.render.calibration import calibration_lines as calibration_lines
     from polygon.render.compare import comparison_json as comparison_json
     from polygon.render.compare import comparison_judge as comparison_judge
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 
 _FACE = {
     "build_sarif": "polygon.render.sarif",
+    "calibration_data": "polygon.render.calibration",
     "calibration_lines": "polygon.render.calibration",
     "comparison_analysis": "polygon.render.compare_analysis",
     "comparison_json": "polygon.render.compare",
@@ -72,6 +74,7 @@ __getattr__ = face_getattr(__name__, _FACE)
 
 __all__ = [
     "build_sarif",
+    "calibration_data",
     "calibration_lines",
     "comparison_analysis",
     "comparison_json",

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
+from polygon.events import to_builtins
 from polygon.projections import AGREEING, Calibration, Interval
 from polygon.texttable import LEFT, RIGHT, table
 
@@ -69,7 +71,20 @@ def calibration_lines(c: Calibration) -> Iterator[str]:
         for d in c.disagreements:
             note = f" — {d.note}" if d.note else ""
             yield f"  {d.conversation_id}: judged {d.verdict} ({d.composite:.1f}), labelled {d.label}{note}"
-            yield f"      {d.explain}"
+            yield f"      {_explain(d.conversation_id)}"
+
+
+def _explain(conversation_id: str) -> str:
+    """The command that shows why the judge gave a call its verdict."""
+    return f"polygon explain {conversation_id}"
+
+
+def calibration_data(c: Calibration) -> dict[str, Any]:
+    """The calibration as plain data (``calibrate --json``), each disagreement with its ``explain``."""
+    data: dict[str, Any] = to_builtins(c)
+    for d in data["disagreements"]:
+        d["explain"] = _explain(d["conversation_id"])
+    return data
 
 
 def _iv(v: Interval) -> str:

@@ -18,6 +18,7 @@ from polygon.projections.calibration import (
     spearman,
 )
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
+from polygon.render import calibration_data
 from polygon.score.verdict import CriterionResult, Verdict
 
 
@@ -162,7 +163,8 @@ def test_states_apart_and_disagreements_and_rewards() -> None:
     assert c.accuracy.value == pytest.approx(0.6)
     assert c.kappa.low is not None and c.kappa.low <= c.kappa.value <= c.kappa.high
     assert [d.conversation_id for d in c.disagreements] == ["r.c.d.0", "r.c.f.0"]  # biggest gap first
-    assert c.disagreements[0].explain == "polygon explain r.c.d.0" and c.disagreements[0].note == "wrong slot"
+    assert c.disagreements[0].conversation_id == "r.c.d.0" and c.disagreements[0].note == "wrong slot"
+    assert calibration_data(c)["disagreements"][0]["explain"] == "polygon explain r.c.d.0"
     [goal] = c.criteria
     assert goal.labelled == 3 and goal.spearman == pytest.approx(1.0)
     assert goal.calls_with_repeats == 6 and goal.repeats_alpha == pytest.approx(
