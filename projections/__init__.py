@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from polygon.projections.leaderboard import Leaderboard as Leaderboard
     from polygon.projections.leaderboard import LeaderboardRow as LeaderboardRow
     from polygon.projections.leaderboard import build_leaderboard as build_leaderboard
-    from polygon.projections.lint import AXIS_TITLES as AXIS_TITLES
     from polygon.projections.lint import Marked as Marked
     from polygon.projections.lint import PromptLint as PromptLint
     from polygon.projections.lint import fold_lint as fold_lint
@@ -53,7 +52,6 @@ if TYPE_CHECKING:
 
 _FACE = {
     "AGREEING": "polygon.projections.calibration",
-    "AXIS_TITLES": "polygon.projections.lint",
     "Calibration": "polygon.projections.calibration",
     "Comparison": "polygon.projections.compare",
     "ConfigSummary": "polygon.projections.report",
@@ -100,7 +98,6 @@ __getattr__ = face_getattr(__name__, _FACE)
 
 __all__ = [
     "AGREEING",
-    "AXIS_TITLES",
     "Calibration",
     "Comparison",
     "ConfigSummary",

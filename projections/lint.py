@@ -1,4 +1,4 @@
-"""The lint of one prompt, folded from its ``prompt.linted`` events, and its renderings.
+"""The lint of one prompt, folded from its ``prompt.linted`` events (polygon.render writes it).
 
 Combining tiers: an axis's score is the highest any tier gave it (each tier's scores are
 calibrated so that 0.5 means "worth fixing"); marks of every tier are kept, each naming its
@@ -17,13 +17,6 @@ from polygon.events import LintMark, PromptLinted
 from polygon.lint import AXES, TIERS
 
 TIER_ORDER = TIERS
-AXIS_TITLES = {
-    "overload": "too many constraints at once",
-    "diluted_attention": "key rules lost in the middle or scattered",
-    "contradiction": "rules that exclude or weaken each other",
-    "ambiguity": "wording with more than one reading",
-    "redundancy": "the same rule said several ways",
-}
 
 
 class Marked(msgspec.Struct, frozen=True, kw_only=True):

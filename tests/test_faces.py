@@ -317,7 +317,6 @@ FACES: dict[str, list[str]] = {
     ],
     "polygon.projections": [
         "AGREEING",
-        "AXIS_TITLES",
         "Calibration",
         "Comparison",
         "ConfigSummary",

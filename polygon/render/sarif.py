@@ -14,11 +14,19 @@ from typing import Any
 
 from polygon import __version__
 from polygon.lint import AXES
-from polygon.projections import AXIS_TITLES, Marked, PromptLint
+from polygon.projections import Marked, PromptLint
 
 SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 RULE_PREFIX = "polygon-lint/"
 HELP_URI = "https://github.com/polygon-eval/polygon#reading-the-prompt-before-any-call-polygon-lint"
+# each rule's short description, after the axis's name
+AXIS_TITLES = {
+    "overload": "too many constraints at once",
+    "diluted_attention": "key rules lost in the middle or scattered",
+    "contradiction": "rules that exclude or weaken each other",
+    "ambiguity": "wording with more than one reading",
+    "redundancy": "the same rule said several ways",
+}
 
 
 def build_sarif(lints: Sequence[PromptLint], *, threshold: float = 0.5) -> str:
