@@ -15,8 +15,13 @@ if TYPE_CHECKING:
     from polygon.render.compare import comparison_json as comparison_json
     from polygon.render.compare import comparison_lines as comparison_lines
     from polygon.render.compare import comparison_markdown as comparison_markdown
+    from polygon.render.demo import DemoResult as DemoResult
+    from polygon.render.demo import demo_lines as demo_lines
+    from polygon.render.enforcement import Enforcement as Enforcement
+    from polygon.render.enforcement import enforce as enforce
     from polygon.render.explain import explain_data as explain_data
     from polygon.render.explain import explain_lines as explain_lines
+    from polygon.render.formats import RENDERERS as RENDERERS
     from polygon.render.leaderboard import leaderboard_html as leaderboard_html
     from polygon.render.leaderboard import leaderboard_json as leaderboard_json
     from polygon.render.leaderboard import leaderboard_lines as leaderboard_lines
@@ -31,11 +36,16 @@ if TYPE_CHECKING:
     from polygon.render.sarif import build_sarif as build_sarif
 
 _FACE = {
+    "DemoResult": "polygon.render.demo",
+    "Enforcement": "polygon.render.enforcement",
+    "RENDERERS": "polygon.render.formats",
     "build_sarif": "polygon.render.sarif",
     "calibration_lines": "polygon.render.calibration",
     "comparison_json": "polygon.render.compare",
     "comparison_lines": "polygon.render.compare",
     "comparison_markdown": "polygon.render.compare",
+    "demo_lines": "polygon.render.demo",
+    "enforce": "polygon.render.enforcement",
     "explain_data": "polygon.render.explain",
     "explain_lines": "polygon.render.explain",
     "json_chunks": "polygon.render.report",
@@ -53,11 +63,16 @@ _FACE = {
 __getattr__ = face_getattr(__name__, _FACE)
 
 __all__ = [
+    "DemoResult",
+    "Enforcement",
+    "RENDERERS",
     "build_sarif",
     "calibration_lines",
     "comparison_json",
     "comparison_lines",
     "comparison_markdown",
+    "demo_lines",
+    "enforce",
     "explain_data",
     "explain_lines",
     "json_chunks",
