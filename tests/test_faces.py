@@ -377,6 +377,7 @@ FACES: dict[str, list[str]] = {
         "comparison_markdown",
         "demo_lines",
         "enforce",
+        "environment",
         "explain_data",
         "explain_lines",
         "json_chunks",

@@ -1,7 +1,9 @@
 """Renderers: every output people and tools read, made from projections.
 
-Text, JSON, JUnit, Markdown, HTML and SARIF: projections fold the log, this package only
-writes what they folded (the layers contract puts it between app and projections).
+Text, JSON, JUnit, Markdown, HTML and SARIF, and the CI's verdict on a run: projections fold
+the log, this package only writes what they folded (the layers contract puts it between app
+and projections). The HTML report is drawn from Jinja templates in the one environment the
+web UI's pages use too (``templating``), so they share its tables.
 """
 
 # The public face: what code outside this package imports (generated from its uses;
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
     from polygon.render.report import render_markdown as render_markdown
     from polygon.render.report import render_text as render_text
     from polygon.render.sarif import build_sarif as build_sarif
+    from polygon.render.templating import environment as environment
 
 _FACE = {
     "DemoResult": "polygon.render.demo",
@@ -46,6 +49,7 @@ _FACE = {
     "comparison_markdown": "polygon.render.compare",
     "demo_lines": "polygon.render.demo",
     "enforce": "polygon.render.enforcement",
+    "environment": "polygon.render.templating",
     "explain_data": "polygon.render.explain",
     "explain_lines": "polygon.render.explain",
     "json_chunks": "polygon.render.report",
@@ -73,6 +77,7 @@ __all__ = [
     "comparison_markdown",
     "demo_lines",
     "enforce",
+    "environment",
     "explain_data",
     "explain_lines",
     "json_chunks",
