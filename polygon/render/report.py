@@ -301,5 +301,15 @@ def render_html(report: RunReport) -> str:
 
     page = environment().get_template("report/page.html")
     calls = [(state_of(r), r) for r in report.conversations]
-    # Jinja drops a template's last newline; the page has always ended with one
-    return page.render(report=report, judge=judge_label(report), calls=calls) + "\n"
+    text = page.render(report=report, judge=judge_label(report), calls=calls)
+    return _quotes_as_ever(text) + "\n"  # Jinja drops a template's last newline; the page has one
+
+
+def _quotes_as_ever(page: str) -> str:
+    """Quotes spelled as :func:`html.escape` spells them, as the report always has (same DOM).
+
+    Autoescape writes ``'`` and ``"`` in values as ``&#39;`` and ``&#34;``; the templates
+    hold neither spelling, and an ``&`` in a value is escaped itself, so each one found is an
+    escaped quote.
+    """
+    return page.replace("&#39;", "&#x27;").replace("&#34;", "&quot;")

@@ -7,20 +7,7 @@ module imports jinja2, so the renderers import it inside the function that rende
 
 from __future__ import annotations
 
-import html
-
 import jinja2
-from markupsafe import Markup
-
-
-def html_escape(value: object) -> Markup:
-    """``value`` escaped as Python's :func:`html.escape` does it (quotes as ``&#x27;``, ``&quot;``).
-
-    The HTML report has always spelled quotes this way; Jinja's autoescape spells them
-    ``&#39;`` and ``&#34;``. Same DOM, other bytes: the report's templates use this filter so
-    the page stays byte-identical. A value that misses it is still escaped (autoescape).
-    """
-    return Markup(html.escape(str(value)))
 
 
 def environment(*packages: str) -> jinja2.Environment:
@@ -30,10 +17,8 @@ def environment(*packages: str) -> jinja2.Environment:
     ``polygon.web`` for its pages), then in this package's (the report and its tables).
     """
     folders = [*packages, __package__ or "polygon.render"]
-    env = jinja2.Environment(
+    return jinja2.Environment(
         loader=jinja2.ChoiceLoader([jinja2.PackageLoader(p, "templates") for p in folders]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
     )
-    env.filters["html_escape"] = html_escape
-    return env

@@ -43,7 +43,7 @@ def _report() -> RunReport:
         run_id='r"&<',
         rubric_version="v'1",
         rubric_hash="h" * 32,
-        judges=["judge/'x'", "other"],
+        judges=["judge/'x'", "a&#39;b"],
         heuristic=False,
         configs=_summaries(rows),
         conversations=rows,
@@ -52,13 +52,14 @@ def _report() -> RunReport:
 
 
 # What the f-string renderer this template replaced wrote for _report(), byte for byte
-# (html.escape's spelling of quotes, the mean unrounded, an unjudged composite as 0.00).
+# (html.escape's spelling of quotes, a `&#39;` in a value kept as text, the mean as the projection
+# holds it, an unjudged composite as 0.00).
 EXPECTED = (
     "<!doctype html><meta charset='utf-8'><title>Polygon report</title>"
     "<style>body{font:14px sans-serif;margin:2em}td,th{padding:2px 8px;text-align:left}"
     ".fail,.error{background:#fdd}.warn{background:#ffd}.pass{background:#dfd}"
     ".inconclusive,.simulator_error,.unjudged{background:#eee}</style>"
-    "<h1>Run r&quot;&amp;&lt; · rubric v&#x27;1</h1><p>Judge: judge/&#x27;x&#x27;, other</p>"
+    "<h1>Run r&quot;&amp;&lt; · rubric v&#x27;1</h1><p>Judge: judge/&#x27;x&#x27;, a&amp;#39;b</p>"
     "<table><tr><th>config</th><th>calls</th><th>pass</th><th>warn</th><th>fail</th><th>error</th>"
     "<th>inconclusive</th><th>simulator error</th><th>mean</th></tr>"
     "<tr><td>a&#x27;&lt;</td><td>2</td><td>1</td><td>0</td><td>1</td><td>0</td><td>0</td><td>0</td><td>78.83</td></tr>"
