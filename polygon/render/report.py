@@ -6,9 +6,11 @@ gives byte-identical reports.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 from xml.etree import ElementTree as ET
 
 import msgspec
@@ -26,6 +28,9 @@ from polygon.projections import (
 )
 from polygon.score import GRADED
 from polygon.texttable import LEFT, RIGHT, table
+
+if TYPE_CHECKING:
+    import jinja2
 
 
 def judge_label(report: RunReport) -> str:
@@ -297,12 +302,17 @@ def _junit_outcome(case: ET.Element, row: ConversationVerdict) -> None:
 
 def render_html(report: RunReport) -> str:
     """A single self-contained page (the template ``report/page.html``, shared with the web UI)."""
+    calls = [(state_of(r), r) for r in report.conversations]
+    text = _page().render(report=report, judge=judge_label(report), calls=calls)
+    return _quotes_as_ever(text) + "\n"  # Jinja drops a template's last newline; the page has one
+
+
+@functools.cache
+def _page() -> jinja2.Template:
+    """The report's template, compiled once per process."""
     from polygon.render.templating import environment  # Jinja loads only when a page is drawn
 
-    page = environment().get_template("report/page.html")
-    calls = [(state_of(r), r) for r in report.conversations]
-    text = page.render(report=report, judge=judge_label(report), calls=calls)
-    return _quotes_as_ever(text) + "\n"  # Jinja drops a template's last newline; the page has one
+    return environment().get_template("report/page.html")
 
 
 def _quotes_as_ever(page: str) -> str:
