@@ -32,12 +32,9 @@ if TYPE_CHECKING:
     from polygon.projections.probes import Rate as Rate
     from polygon.projections.probes import latest_answers as latest_answers
     from polygon.projections.probes import wilson as wilson
-    from polygon.projections.report import HEURISTIC_LABEL as HEURISTIC_LABEL
-    from polygon.projections.report import LATENCY_NOTE as LATENCY_NOTE
     from polygon.projections.report import ConfigSummary as ConfigSummary
     from polygon.projections.report import RunReport as RunReport
     from polygon.projections.report import ScenarioTrials as ScenarioTrials
-    from polygon.projections.report import latency_cell as latency_cell
     from polygon.projections.report import make_report as make_report
     from polygon.projections.report import state_of as state_of
     from polygon.projections.run_head import RunHead as RunHead
@@ -57,9 +54,7 @@ _FACE = {
     "ConfigSummary": "polygon.projections.report",
     "ConversationVerdict": "polygon.projections.verdicts",
     "ConversationView": "polygon.projections.conversation",
-    "HEURISTIC_LABEL": "polygon.projections.report",
     "Interval": "polygon.projections.calibration",
-    "LATENCY_NOTE": "polygon.projections.report",
     "Leaderboard": "polygon.projections.leaderboard",
     "LeaderboardRow": "polygon.projections.leaderboard",
     "Marked": "polygon.projections.lint",
@@ -86,7 +81,6 @@ _FACE = {
     "conversation_rows": "polygon.projections.verdicts",
     "fold_lint": "polygon.projections.lint",
     "fold_run_head": "polygon.projections.run_head",
-    "latency_cell": "polygon.projections.report",
     "latest_answers": "polygon.projections.probes",
     "lint_scores": "polygon.projections.lint",
     "make_report": "polygon.projections.report",
@@ -103,9 +97,7 @@ __all__ = [
     "ConfigSummary",
     "ConversationVerdict",
     "ConversationView",
-    "HEURISTIC_LABEL",
     "Interval",
-    "LATENCY_NOTE",
     "Leaderboard",
     "LeaderboardRow",
     "Marked",
@@ -132,7 +124,6 @@ __all__ = [
     "conversation_rows",
     "fold_lint",
     "fold_run_head",
-    "latency_cell",
     "latest_answers",
     "lint_scores",
     "make_report",

@@ -22,8 +22,6 @@ from polygon.projections.verdicts import (
 )
 from polygon.score import GRADED
 
-HEURISTIC_LABEL = "heuristic baseline (scripted/heuristic) — not a model's judgement"
-
 
 class ConfigSummary(msgspec.Struct, kw_only=True):
     """One configuration's scorecard line.
@@ -164,19 +162,6 @@ def measured_latencies(rows: list[ConversationVerdict]) -> list[float]:
 def latency_measured(row: ConversationVerdict) -> bool:
     """The call recorded some agent turn latency (a zero means none was measured, not an instant)."""
     return bool(row.record.turns and row.record.latency_p95_ms > 0)
-
-
-def latency_cell(p95: float | None, measured: int, calls: int) -> str:
-    """A p95 with its base: ``320 (4/12)`` when only some calls were measured."""
-    if p95 is None:
-        return "—"
-    return f"{p95:.0f}" if measured == calls else f"{p95:.0f} ({measured}/{calls})"
-
-
-LATENCY_NOTE = (
-    "p95 ms: the median of each call's p95 agent turn latency, over the calls where latency was "
-    "measured (n/m: over n of m calls; a Python agent's own time is not measured, only its stub tools')"
-)
 
 
 def state_of(row: ConversationVerdict) -> str:

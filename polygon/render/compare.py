@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterator
 
 from polygon.events import to_builtins
 from polygon.lint import AXES as LINT_AXES
-from polygon.projections import HEURISTIC_LABEL, Comparison, MixedSetting, PairedDifference, Rate, Scorecard
+from polygon.projections import Comparison, MixedSetting, PairedDifference, Rate, Scorecard
 from polygon.render.compare_analysis import comparison_analysis
+from polygon.render.phrases import HEURISTIC_LABEL
 from polygon.render.report import markdown_table
 from polygon.texttable import LEFT, RIGHT, table
 

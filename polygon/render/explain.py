@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from polygon.events import CriterionScore, Evidence, RubricRecorded, to_builtins
-from polygon.projections import HEURISTIC_LABEL, ConversationVerdict
+from polygon.projections import ConversationVerdict
+from polygon.render.phrases import HEURISTIC_LABEL
 from polygon.score import GRADED
 from polygon.texttable import LEFT, RIGHT, table
 from polygon.transcript import ConversationView

@@ -13,7 +13,8 @@ from html import escape
 from typing import Any
 
 from polygon.events import to_builtins
-from polygon.projections import LATENCY_NOTE, Leaderboard, LeaderboardRow, latency_cell
+from polygon.projections import Leaderboard, LeaderboardRow
+from polygon.render.phrases import HEURISTIC_LABEL, LATENCY_NOTE, latency_cell
 from polygon.texttable import LEFT, RIGHT, table
 
 
@@ -47,11 +48,7 @@ def _note(board: Leaderboard, row: LeaderboardRow) -> str:
 
 def leaderboard_lines(board: Leaderboard) -> Iterator[str]:
     """The board as text."""
-    judge = (
-        "heuristic baseline (scripted/heuristic) — not a model's judgement"
-        if board.heuristic
-        else "model judge"
-    )
+    judge = HEURISTIC_LABEL if board.heuristic else "model judge"
     around = f"{board.name}, {board.mode} around {board.base}"
     yield f"Leaderboard · sweep {board.sweep_id} ({around}) · rubric {board.rubric_version} · judge: {judge}"
     if board.centre:

@@ -17,15 +17,13 @@ import msgspec
 
 from polygon.events import to_builtins
 from polygon.projections import (
-    HEURISTIC_LABEL,
-    LATENCY_NOTE,
     ConfigSummary,
     ConversationVerdict,
     RunReport,
     ScenarioTrials,
-    latency_cell,
     state_of,
 )
+from polygon.render.phrases import HEURISTIC_LABEL, LATENCY_NOTE, latency_cell
 from polygon.score import GRADED
 from polygon.texttable import LEFT, RIGHT, table
 
