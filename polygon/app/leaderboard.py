@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from polygon.app.report import load_run
+from polygon.app.queries import load_run
 from polygon.errors import UnknownIdError, UserInputError
 from polygon.events import EventLog, PointRan, SweepStarted, sweep_stream
 from polygon.projections import ConversationVerdict, Leaderboard, build_leaderboard

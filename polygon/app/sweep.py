@@ -18,7 +18,7 @@ import msgspec
 
 from polygon.app.log import recorded_answers
 from polygon.app.passes import read_run_head
-from polygon.app.report import load_run, run_streams
+from polygon.app.queries import load_run, run_streams
 from polygon.app.run import RunOptions, run_suite
 from polygon.errors import ResumeRefusedError, UnknownIdError, UserInputError
 from polygon.events import (

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from polygon.app.passes import read_run_head, start_run
-from polygon.app.runs import hide_run, run_heads
+from polygon.app.queries import run_heads
+from polygon.app.runs import hide_run
 from polygon.events import (
     RUN_FINISHED,
     MemoryLog,
