@@ -29,7 +29,7 @@ from polygon.events import (
     run_conversations,
     run_stream,
 )
-from polygon.projections import RunHead, fold_run_head
+from polygon.projections import ConversationHead, RunHead, fold_conversation_head, fold_run_head
 from polygon.recording import GroupWriter, StreamRecorder
 from polygon.transcript import ConversationView, build
 
@@ -74,11 +74,16 @@ def start_run(log: EventLog, started: RunStarted, now: Callable[[], str]) -> int
 
 @dataclass
 class Visit:
-    """One conversation as a pass meets it: its events, its view (folded on demand), its sink."""
+    """One conversation as a pass meets it: its events, its head, its view (folded on demand), its sink."""
 
     events: list[Envelope]
-    started: ConversationStarted
+    head: ConversationHead
     sink: StreamRecorder
+
+    @property
+    def started(self) -> ConversationStarted:
+        """The call's ``conversation.started``."""
+        return self.head.started
 
     @cached_property
     def view(self) -> ConversationView:
@@ -140,14 +145,15 @@ async def each_conversation(
                 "(run it again to finish)"
             )
         events = list(log.read_stream(stream))
-        head = events[0].payload
+        found = fold_conversation_head(events)
         damage = call_damage(events)
-        if damage or not isinstance(head, ConversationStarted):
+        if damage or found is None:
             raise DamagedCallError(damaged_message(run_id, stream, damage))
+        head = found.started
         sink = StreamRecorder(
             run_id=run_id, stream=stream, conversation=head.conversation_id, seed=head.seed, now=now
         )
-        await visit(Visit(events, head, sink))
+        await visit(Visit(events, found, sink))
         if sink.pending:
             writer.submit(sink.pending)  # the conversation's events whole: never split by a commit
         done += 1

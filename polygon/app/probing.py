@@ -82,11 +82,7 @@ class Probing:
 
     async def visit(self, conversation: Visit) -> None:
         """Answer each probe this call has no answer to from this answerer."""
-        have = {
-            (e.payload.probe_id, e.payload.probe_hash, e.payload.answered_by)
-            for e in conversation.events
-            if isinstance(e.payload, ProbeAnswered)
-        }
+        have = conversation.head.probe_answers
         for probe in self.probes:
             if (probe.id, probe.wording_hash, self.answerer.name) in have:
                 self.already += 1

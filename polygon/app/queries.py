@@ -18,21 +18,24 @@ from polygon.errors import UnknownIdError, UserInputError
 from polygon.events import (
     CONVERSATION_PREFIX,
     RUN_PREFIX,
-    ConversationStarted,
     Envelope,
     EventLog,
     conversation_stream,
     run_conversations,
     run_of_stream,
     run_stream,
+    sweep_stream,
 )
 from polygon.projections import (
     ConversationVerdict,
     RunHead,
     RunRecord,
     RunReport,
+    SweepHead,
     conversation_rows,
+    fold_conversation_head,
     fold_run_head,
+    fold_sweep_head,
     latest_answers,
 )
 
@@ -133,7 +136,11 @@ def whole_rows(log: EventLog, state: RunRecord, report: RunReport) -> Iterator[C
 
 def run_recorded_for(log: EventLog, conversation_id: str) -> str:
     """The run a conversation belongs to, as its `conversation.started` records it."""
-    for env in log.read_stream(conversation_stream(conversation_id)):
-        if isinstance(env.payload, ConversationStarted):
-            return env.payload.run_id
+    if head := fold_conversation_head(log.read_stream(conversation_stream(conversation_id))):
+        return head.started.run_id
     raise UnknownIdError(f"no conversation {conversation_id!r} in the log")
+
+
+def read_sweep_head(log: EventLog, sweep_id: str) -> SweepHead | None:
+    """The sweep's head (its start, its points' fates); None when the log holds no such sweep."""
+    return fold_sweep_head(log.read_stream(sweep_stream(sweep_id)))

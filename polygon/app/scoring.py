@@ -15,9 +15,7 @@ from polygon.app.progress import Progress, no_progress
 from polygon.errors import UserInputError
 from polygon.events import (
     RUBRIC,
-    Envelope,
     EventLog,
-    JudgeScored,
     Pending,
     RubricRecorded,
     RunStarted,
@@ -102,7 +100,7 @@ class Scoring:
 
     async def visit(self, conversation: Visit) -> None:
         """Score one call unless this pass already has."""
-        if _has_pass(conversation.events, self.settings.pass_id):
+        if self.settings.pass_id in conversation.head.passes:
             self.already += 1
             return
         context = judge_context(self.started, conversation.view)
@@ -125,7 +123,3 @@ def judge_context(started: RunStarted, view: ConversationView) -> JudgeContext:
         return JudgeContext(prompt=view.imported.system_prompt or None, tools=tools)
     config = view.started.config if view.started else ""
     return JudgeContext(prompt=started.prompts.get(config), tools=list(started.tools))
-
-
-def _has_pass(events: list[Envelope], pass_id: str) -> bool:
-    return any(isinstance(e.payload, JudgeScored) and e.payload.pass_id == pass_id for e in events)
