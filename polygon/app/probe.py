@@ -8,9 +8,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from polygon.app.jobs import PassRecipe, keyless, run_pass
+from polygon.app.jobs import PassRecipe, VisitResult, jobs_share, keyless, run_pass, visit_on
 from polygon.app.passes import run_started
-from polygon.app.probing import DETECTORS_ONLY, ProbeSummary, Probing, probe_run
+from polygon.app.probing import ProbeSummary, Probing
 from polygon.app.progress import Progress, no_progress
 from polygon.boundary import read_yaml
 from polygon.errors import SuiteError
@@ -49,10 +49,7 @@ def probe_with(
 ) -> ProbeSummary:
     """``polygon probe``: the detectors, or a model through the hub, on the chosen executor."""
     answerer_for(answerer_model, hub)  # an unknown provider is refused before any call starts
-    started = run_started(log, run_id)
-    recipe = PassRecipe(
-        started=started, settings=keyless(hub.settings), probe_model=answerer_model, extra_probes=tuple(extra)
-    )
+    recipe = probing_recipe(log, run_id, answerer_model=answerer_model, hub=hub, extra=extra)
     result = asyncio.run(
         run_pass(
             executor or InProcessExecutor(),
@@ -65,7 +62,40 @@ def probe_with(
             abort=hub.unreachable,
         )
     )
-    return ProbeSummary(result.probed, result.probed_before, len(probes_from([*started.probes, *extra])))
+    return _summary(recipe, result)
 
 
-__all__ = ["DETECTORS_ONLY", "ProbeSummary", "Probing", "load_probes", "probe_run", "probe_with"]
+async def probe_run(
+    log: EventLog, run_id: str, *, answerer_model: str, hub: ModelHub, now: Callable[[], str]
+) -> ProbeSummary:
+    """Answer every probe for every call of the run, one call at a time, in this process.
+
+    How an import probes its calls; the caller closes ``hub``.
+    """
+    recipe = probing_recipe(log, run_id, answerer_model=answerer_model, hub=hub)
+    with jobs_share(hub):
+        result = await visit_on(InProcessExecutor(), log, recipe, window=1, now=now)
+    return _summary(recipe, result)
+
+
+def probing_recipe(
+    log: EventLog,
+    run_id: str,
+    *,
+    answerer_model: str,
+    hub: ModelHub,
+    extra: Sequence[dict[str, object]] = (),
+) -> PassRecipe:
+    """A probe pass's recipe: the run's probes (library + the suite's + ``extra``) by one answerer."""
+    started = run_started(log, run_id)
+    return PassRecipe(
+        started=started, settings=keyless(hub.settings), probe_model=answerer_model, extra_probes=tuple(extra)
+    )
+
+
+def _summary(recipe: PassRecipe, result: VisitResult) -> ProbeSummary:
+    probes = probes_from([*recipe.started.probes, *recipe.extra_probes])
+    return ProbeSummary(result.probed, result.probed_before, len(probes))
+
+
+__all__ = ["ProbeSummary", "Probing", "load_probes", "probe_run", "probe_with"]

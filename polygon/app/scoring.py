@@ -1,8 +1,9 @@
 """A scoring pass (checks and the judge) as a visitor of each conversation of a run.
 
-``score_run`` scores every conversation the chosen pass has not scored yet, so ``polygon
-run``, ``--resume``, ``polygon judge`` and imports share one path, and re-judging never
-touches earlier events: a new rubric or judge is a new pass, appended.
+The visitor scores each call the chosen pass has not scored yet, so ``polygon run``,
+``--resume``, ``polygon judge``, imports and reruns share one path (the pass driver,
+``jobs.visit_on``), and re-judging never touches earlier events: a new rubric or judge is a
+new pass, appended.
 """
 
 from __future__ import annotations
@@ -10,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from polygon.app.passes import Visit, each_conversation, run_started
-from polygon.app.progress import Progress, no_progress
+from polygon.app.passes import Visit, run_started
 from polygon.errors import UserInputError
 from polygon.events import (
     RUBRIC,
@@ -62,24 +62,6 @@ class ScoreSummary:
     pass_id: str
     scored: int
     already: int
-
-
-async def score_run(
-    log: EventLog,
-    run_id: str,
-    settings: JudgeSettings,
-    *,
-    now: Callable[[], str],
-    progress: Progress = no_progress,
-    abort: Callable[[], str] = lambda: "",
-    concurrency: int = 1,
-) -> ScoreSummary:
-    """Score every conversation of the run that this pass has not scored yet."""
-    scoring = Scoring.start(log, run_id, settings, now)
-    await each_conversation(
-        log, run_id, scoring.visit, now=now, progress=progress, abort=abort, concurrency=concurrency
-    )
-    return scoring.summary()
 
 
 @dataclass

@@ -19,6 +19,7 @@ from polygon.errors import UserInputError
 from polygon.events import LmdbLog, MemoryLog
 from polygon.events.families import CheckRecorded, JudgeScored, ModelCalled
 from polygon.events.streams import conversation_stream
+from polygon.models import ModelHub
 from polygon.models.recorded import Recorder
 from polygon.models.scripted import ScriptedModelClient
 from polygon.projections.explain import build_explanation
@@ -245,10 +246,9 @@ def test_score_run_on_unknown_run_is_a_user_error() -> None:
             score_run(
                 MemoryLog(),
                 "ghost",
-                JudgeSettings(
-                    rubric=load_rubric("v1"),
-                    judge=ModelJudge(Recorder(ScriptedModelClient(["{}"]), role="judge", model="x/y")),
-                ),
+                rubric=load_rubric("v1"),
+                judge_model="scripted/heuristic",
+                hub=ModelHub(),
                 now=lambda: "",
             )
         )
