@@ -49,6 +49,8 @@ if TYPE_CHECKING:
     from polygon.projections.report import state_of as state_of
     from polygon.projections.run_head import RunHead as RunHead
     from polygon.projections.run_head import fold_run_head as fold_run_head
+    from polygon.projections.run_labels import RunLabels as RunLabels
+    from polygon.projections.run_labels import fold_run_labels as fold_run_labels
     from polygon.projections.run_overview import RunOverview as RunOverview
     from polygon.projections.run_overview import build_overview as build_overview
     from polygon.projections.sweep_head import SweepHead as SweepHead
@@ -79,6 +81,7 @@ _FACE = {
     "Rate": "polygon.projections.probes",
     "Row": "polygon.projections.leaderboard",
     "RunHead": "polygon.projections.run_head",
+    "RunLabels": "polygon.projections.run_labels",
     "RunOverview": "polygon.projections.run_overview",
     "RunRecord": "polygon.projections.verdicts",
     "RunReport": "polygon.projections.report",
@@ -100,6 +103,7 @@ _FACE = {
     "fold_conversation_head": "polygon.projections.conversation_head",
     "fold_lint": "polygon.projections.lint",
     "fold_run_head": "polygon.projections.run_head",
+    "fold_run_labels": "polygon.projections.run_labels",
     "fold_sweep_head": "polygon.projections.sweep_head",
     "header_lines": "polygon.projections.replay",
     "latency_cell": "polygon.projections.report",
@@ -134,6 +138,7 @@ __all__ = [
     "Rate",
     "Row",
     "RunHead",
+    "RunLabels",
     "RunOverview",
     "RunRecord",
     "RunReport",
@@ -155,6 +160,7 @@ __all__ = [
     "fold_conversation_head",
     "fold_lint",
     "fold_run_head",
+    "fold_run_labels",
     "fold_sweep_head",
     "header_lines",
     "latency_cell",

@@ -25,6 +25,7 @@ from polygon.app.judge import ScoreSummary, score_run
 from polygon.app.passes import start_run
 from polygon.app.probe import probe_run
 from polygon.app.progress import Progress, no_progress
+from polygon.app.queries import read_run_labels
 from polygon.boundary import log_safe, safe_text
 from polygon.errors import UserInputError
 from polygon.events import (
@@ -37,7 +38,6 @@ from polygon.events import (
     ConversationEnded,
     ConversationStarted,
     EventLog,
-    LabelRecorded,
     Pending,
     RunStarted,
     ToolCalled,
@@ -46,7 +46,6 @@ from polygon.events import (
     content_hash,
     conversation_id,
     conversation_stream,
-    labels_stream,
     to_builtins,
 )
 from polygon.importing import (
@@ -183,10 +182,9 @@ def _carried_labels(
     ]
     # a second import of the same files records the same identities: nothing new is written
     existing = {
-        env.payload.conversation_id
-        for env in log.read_stream(labels_stream(run_id))
-        if isinstance(env.payload, LabelRecorded)
-        and (env.payload.by == "transcript" or env.payload.by.startswith("platform:"))
+        lab.conversation_id
+        for lab in read_run_labels(log, run_id).calls
+        if lab.by == "transcript" or lab.by.startswith("platform:")
     }
     return record_labels(log, [c for c in carried if c.conversation_id not in existing], now=now)
 

@@ -39,7 +39,7 @@ from polygon.events import (
     conversation_stream,
     run_conversations,
 )
-from polygon.execute import Executor
+from polygon.execute import Executor, InProcessExecutor
 from polygon.models import ModelHub, ModelSettings
 from polygon.probe import answerer_for, probes_from
 from polygon.projections import fold_conversation_head
@@ -524,3 +524,34 @@ async def run_pass(
         raise InfrastructureError(f"{exc}; {hint}") from None
     finally:
         await hub.aclose()
+
+
+def pass_on(
+    executor: Executor | None,
+    log: EventLog,
+    recipe: PassRecipe,
+    hub: ModelHub,
+    *,
+    window: int,
+    now: Callable[[], str],
+    progress: Progress,
+) -> VisitResult:
+    """A command's whole pass (``judge``, ``probe``) on its executor, here when none was chosen.
+
+    It stops when the hub finds a model server down.
+    """
+    runner = executor or InProcessExecutor()
+    return asyncio.run(
+        run_pass(runner, log, recipe, hub, window=window, now=now, progress=progress, abort=hub.unreachable)
+    )
+
+
+async def pass_here(
+    log: EventLog, recipe: PassRecipe, hub: ModelHub, *, now: Callable[[], str]
+) -> VisitResult:
+    """A pass inside a command's own event loop (an import's, a rerun's): a call at a time, here.
+
+    The caller's hub serves it, and the caller closes it.
+    """
+    with jobs_share(hub):
+        return await visit_on(InProcessExecutor(), log, recipe, window=1, now=now)

@@ -6,10 +6,9 @@ executor the command chose, an import's and a rerun's pass in this process (:fun
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
-from polygon.app.jobs import PassRecipe, jobs_share, keyless, run_pass, visit_on
+from polygon.app.jobs import PassRecipe, keyless, pass_here, pass_on
 from polygon.app.progress import Progress, no_progress
 from polygon.app.scoring import (
     ScoreSummary,
@@ -18,7 +17,7 @@ from polygon.app.scoring import (
     record_rubric,
 )
 from polygon.events import EventLog
-from polygon.execute import Executor, InProcessExecutor
+from polygon.execute import Executor
 from polygon.models import ModelHub
 from polygon.score import JudgeSettings, LoadedRubric, judge_for
 
@@ -48,18 +47,7 @@ def judge_run(
         repeats=repeats,
         new_pass=new_pass,
     )
-    result = asyncio.run(
-        run_pass(
-            executor or InProcessExecutor(),
-            log,
-            recipe,
-            hub,
-            window=concurrency,
-            now=now,
-            progress=progress,
-            abort=hub.unreachable,
-        )
-    )
+    result = pass_on(executor, log, recipe, hub, window=concurrency, now=now, progress=progress)
     return ScoreSummary(pass_id, result.scored, result.scored_before)
 
 
@@ -77,8 +65,7 @@ async def score_run(
     How an import and a rerun score their calls; the caller closes ``hub``.
     """
     recipe, pass_id = scoring_recipe(log, run_id, rubric=rubric, judge_model=judge_model, hub=hub, now=now)
-    with jobs_share(hub):
-        result = await visit_on(InProcessExecutor(), log, recipe, window=1, now=now)
+    result = await pass_here(log, recipe, hub, now=now)
     return ScoreSummary(pass_id, result.scored, result.scored_before)
 
 

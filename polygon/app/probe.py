@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from polygon.app.jobs import PassRecipe, VisitResult, jobs_share, keyless, run_pass, visit_on
+from polygon.app.jobs import PassRecipe, VisitResult, keyless, pass_here, pass_on
 from polygon.app.passes import run_started
 from polygon.app.probing import ProbeSummary, Probing
 from polygon.app.progress import Progress, no_progress
 from polygon.boundary import read_yaml
 from polygon.errors import SuiteError
 from polygon.events import EventLog
-from polygon.execute import Executor, InProcessExecutor
+from polygon.execute import Executor
 from polygon.models import ModelHub
 from polygon.probe import answerer_for, probes_from
 from polygon.suite import ProbeSpec
@@ -50,18 +49,7 @@ def probe_with(
     """``polygon probe``: the detectors, or a model through the hub, on the chosen executor."""
     answerer_for(answerer_model, hub)  # an unknown provider is refused before any call starts
     recipe = probing_recipe(log, run_id, answerer_model=answerer_model, hub=hub, extra=extra)
-    result = asyncio.run(
-        run_pass(
-            executor or InProcessExecutor(),
-            log,
-            recipe,
-            hub,
-            window=concurrency,
-            now=now,
-            progress=progress,
-            abort=hub.unreachable,
-        )
-    )
+    result = pass_on(executor, log, recipe, hub, window=concurrency, now=now, progress=progress)
     return _summary(recipe, result)
 
 
@@ -73,8 +61,7 @@ async def probe_run(
     How an import probes its calls; the caller closes ``hub``.
     """
     recipe = probing_recipe(log, run_id, answerer_model=answerer_model, hub=hub)
-    with jobs_share(hub):
-        result = await visit_on(InProcessExecutor(), log, recipe, window=1, now=now)
+    result = await pass_here(log, recipe, hub, now=now)
     return _summary(recipe, result)
 
 

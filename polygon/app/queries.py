@@ -21,6 +21,7 @@ from polygon.events import (
     Envelope,
     EventLog,
     conversation_stream,
+    labels_stream,
     run_conversations,
     run_of_stream,
     run_stream,
@@ -29,12 +30,14 @@ from polygon.events import (
 from polygon.projections import (
     ConversationVerdict,
     RunHead,
+    RunLabels,
     RunRecord,
     RunReport,
     SweepHead,
     conversation_rows,
     fold_conversation_head,
     fold_run_head,
+    fold_run_labels,
     fold_sweep_head,
     latest_answers,
 )
@@ -144,3 +147,8 @@ def run_recorded_for(log: EventLog, conversation_id: str) -> str:
 def read_sweep_head(log: EventLog, sweep_id: str) -> SweepHead | None:
     """The sweep's head (its start, its points' fates); None when the log holds no such sweep."""
     return fold_sweep_head(log.read_stream(sweep_stream(sweep_id)))
+
+
+def read_run_labels(log: EventLog, run_id: str) -> RunLabels:
+    """The run's labels: its calls' and its callers' (none when nobody labelled the run)."""
+    return fold_run_labels(log.read_stream(labels_stream(run_id)))

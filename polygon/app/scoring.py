@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from polygon.app.passes import Visit, run_started
+from polygon.app.passes import Visit, read_run_head, run_started
 from polygon.errors import UserInputError
 from polygon.events import (
     RUBRIC,
     EventLog,
     Pending,
-    RubricRecorded,
     RunStarted,
     identity,
     keyed,
@@ -30,13 +29,9 @@ from polygon.transcript import ConversationView
 
 def record_rubric(log: EventLog, run_id: str, rubric: LoadedRubric, now: Callable[[], str]) -> None:
     """Put the rubric into the run's stream; refuse a changed file under a used version."""
-    for env in log.read_stream(run_stream(run_id)):
-        p = env.payload
-        if (
-            isinstance(p, RubricRecorded)
-            and p.version == rubric.rubric.version
-            and p.rubric_hash != rubric.rubric_hash
-        ):
+    head = read_run_head(log, run_id)
+    for p in head.rubrics if head else ():
+        if p.version == rubric.rubric.version and p.rubric_hash != rubric.rubric_hash:
             raise UserInputError(
                 f"rubric {p.version} in {rubric.source} differs from the {p.version} this run was judged "
                 f"with (hash {p.rubric_hash[:12]} in the log, {rubric.rubric_hash[:12]} in the file); "
