@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from polygon.projections.compare import build_comparison as build_comparison
     from polygon.projections.conversation import ConversationView as ConversationView
     from polygon.projections.conversation import build as build
+    from polygon.projections.conversation_head import ConversationHead as ConversationHead
+    from polygon.projections.conversation_head import fold_conversation_head as fold_conversation_head
     from polygon.projections.explain import build_explanation as build_explanation
     from polygon.projections.leaderboard import Leaderboard as Leaderboard
     from polygon.projections.leaderboard import LeaderboardRow as LeaderboardRow
@@ -39,8 +41,12 @@ if TYPE_CHECKING:
     from polygon.projections.report import state_of as state_of
     from polygon.projections.run_head import RunHead as RunHead
     from polygon.projections.run_head import fold_run_head as fold_run_head
+    from polygon.projections.run_labels import RunLabels as RunLabels
+    from polygon.projections.run_labels import fold_run_labels as fold_run_labels
     from polygon.projections.run_overview import RunOverview as RunOverview
     from polygon.projections.run_overview import build_overview as build_overview
+    from polygon.projections.sweep_head import SweepHead as SweepHead
+    from polygon.projections.sweep_head import fold_sweep_head as fold_sweep_head
     from polygon.projections.verdicts import ConversationVerdict as ConversationVerdict
     from polygon.projections.verdicts import RunRecord as RunRecord
     from polygon.projections.verdicts import build_run_record as build_run_record
@@ -52,6 +58,7 @@ _FACE = {
     "Calibration": "polygon.projections.calibration",
     "Comparison": "polygon.projections.compare",
     "ConfigSummary": "polygon.projections.report",
+    "ConversationHead": "polygon.projections.conversation_head",
     "ConversationVerdict": "polygon.projections.verdicts",
     "ConversationView": "polygon.projections.conversation",
     "Interval": "polygon.projections.calibration",
@@ -64,12 +71,14 @@ _FACE = {
     "PromptLint": "polygon.projections.lint",
     "Rate": "polygon.projections.probes",
     "RunHead": "polygon.projections.run_head",
+    "RunLabels": "polygon.projections.run_labels",
     "RunOverview": "polygon.projections.run_overview",
     "RunRecord": "polygon.projections.verdicts",
     "RunReport": "polygon.projections.report",
     "ScenarioTrials": "polygon.projections.report",
     "Scorecard": "polygon.projections.compare",
     "Side": "polygon.projections.compare",
+    "SweepHead": "polygon.projections.sweep_head",
     "build": "polygon.projections.conversation",
     "build_comparison": "polygon.projections.compare",
     "build_explanation": "polygon.projections.explain",
@@ -79,8 +88,11 @@ _FACE = {
     "calibrate": "polygon.projections.calibration",
     "choose_version": "polygon.projections.verdicts",
     "conversation_rows": "polygon.projections.verdicts",
+    "fold_conversation_head": "polygon.projections.conversation_head",
     "fold_lint": "polygon.projections.lint",
     "fold_run_head": "polygon.projections.run_head",
+    "fold_run_labels": "polygon.projections.run_labels",
+    "fold_sweep_head": "polygon.projections.sweep_head",
     "latest_answers": "polygon.projections.probes",
     "lint_scores": "polygon.projections.lint",
     "make_report": "polygon.projections.report",
@@ -95,6 +107,7 @@ __all__ = [
     "Calibration",
     "Comparison",
     "ConfigSummary",
+    "ConversationHead",
     "ConversationVerdict",
     "ConversationView",
     "Interval",
@@ -107,12 +120,14 @@ __all__ = [
     "PromptLint",
     "Rate",
     "RunHead",
+    "RunLabels",
     "RunOverview",
     "RunRecord",
     "RunReport",
     "ScenarioTrials",
     "Scorecard",
     "Side",
+    "SweepHead",
     "build",
     "build_comparison",
     "build_explanation",
@@ -122,8 +137,11 @@ __all__ = [
     "calibrate",
     "choose_version",
     "conversation_rows",
+    "fold_conversation_head",
     "fold_lint",
     "fold_run_head",
+    "fold_run_labels",
+    "fold_sweep_head",
     "latest_answers",
     "lint_scores",
     "make_report",
