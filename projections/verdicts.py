@@ -255,21 +255,6 @@ class ConversationVerdict(msgspec.Struct, kw_only=True):
     judged: list[Scored] = msgspec.field(default_factory=list)
     checks: list[Checked] = msgspec.field(default_factory=list)
 
-    def reasons(self) -> list[str]:
-        """Why it did not pass: fired gates, failed agent checks, the composite."""
-        if self.verdict is None:
-            return ["not judged under this rubric"]
-        out = [self.verdict.state_reason] if self.verdict.state_reason else []
-        out += [f"gate {g.gate}: {g.reason}" for g in self.verdict.gates if g.fired]
-        out += [
-            f"check {c.event.check}: {c.event.detail}"
-            for c in self.checks
-            if c.event.outcome == "fail" and not c.event.simulator
-        ]
-        if self.verdict.partial:
-            out.append(f"partial composite (unscored: {', '.join(self.verdict.unscored)})")
-        return out
-
 
 def _index(rec: ConversationRecord) -> dict[str, tuple[int, str, str]]:
     """Pass id → (first log position, judge, rubric version), reduced or not."""

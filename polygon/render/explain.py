@@ -8,7 +8,7 @@ from typing import Any
 
 from polygon.events import CriterionScore, Evidence, RubricRecorded, to_builtins
 from polygon.projections import ConversationVerdict
-from polygon.render.phrases import HEURISTIC_LABEL
+from polygon.render.phrases import HEURISTIC_LABEL, verdict_reasons
 from polygon.score import GRADED
 from polygon.texttable import LEFT, RIGHT, table
 from polygon.transcript import ConversationView
@@ -96,5 +96,5 @@ def explain_lines(row: ConversationVerdict, rubric: RubricRecorded, view: Conver
 def explain_data(row: ConversationVerdict, rubric: RubricRecorded) -> dict[str, Any]:
     """The same as data."""
     data: dict[str, Any] = to_builtins({"verdict": row, "rubric": rubric})
-    data["reasons"] = row.reasons()
+    data["reasons"] = verdict_reasons(row)
     return data

@@ -1,10 +1,12 @@
-"""Phrases several renderers share: who judged, and how a latency figure is read.
+"""Phrases several renderers share: who judged, how latency is read, why a call did not pass.
 
-Kept here, not in the projections: a fold says which judge and how many calls were measured,
-and the renderers say it in words.
+Kept here, not in the projections: a fold says which judge, how many calls were measured and
+which gates fired, and the renderers say it in words.
 """
 
 from __future__ import annotations
+
+from polygon.projections import ConversationVerdict
 
 HEURISTIC_LABEL = "heuristic baseline (scripted/heuristic) — not a model's judgement"
 
@@ -19,3 +21,20 @@ def latency_cell(p95: float | None, measured: int, calls: int) -> str:
     if p95 is None:
         return "—"
     return f"{p95:.0f}" if measured == calls else f"{p95:.0f} ({measured}/{calls})"
+
+
+def verdict_reasons(row: ConversationVerdict) -> list[str]:
+    """Why a call did not pass: its state's reason, fired gates, failed agent checks, a partial composite."""
+    v = row.verdict
+    if v is None:
+        return ["not judged under this rubric"]
+    out = [v.state_reason] if v.state_reason else []
+    out += [f"gate {g.gate}: {g.reason}" for g in v.gates if g.fired]
+    out += [
+        f"check {c.event.check}: {c.event.detail}"
+        for c in row.checks
+        if c.event.outcome == "fail" and not c.event.simulator
+    ]
+    if v.partial:
+        out.append(f"partial composite (unscored: {', '.join(v.unscored)})")
+    return out

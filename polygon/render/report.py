@@ -23,7 +23,7 @@ from polygon.projections import (
     ScenarioTrials,
     state_of,
 )
-from polygon.render.phrases import HEURISTIC_LABEL, LATENCY_NOTE, latency_cell
+from polygon.render.phrases import HEURISTIC_LABEL, LATENCY_NOTE, latency_cell, verdict_reasons
 from polygon.score import GRADED
 from polygon.texttable import LEFT, RIGHT, table
 
@@ -109,7 +109,7 @@ def conversation_cells(row: ConversationVerdict) -> list[str]:
     # an errored call's composite judges a broken call: show none rather than a number
     composite = f"{v.composite:.2f}" + ("*" if v.partial else "") if v and label in GRADED else "—"
     composite = f"({v.composite:.2f}*)" if v and label == "inconclusive" else composite
-    why = "; ".join(row.reasons()) if label != "pass" else ""
+    why = "; ".join(verdict_reasons(row)) if label != "pass" else ""
     return [row.record.conversation_id, label, composite, why]
 
 
@@ -284,7 +284,7 @@ def render_junit(report: RunReport) -> str:
 def _junit_outcome(case: ET.Element, row: ConversationVerdict) -> None:
     v = row.verdict
     state = state_of(row)
-    detail = "; ".join(row.reasons())
+    detail = "; ".join(verdict_reasons(row))
     if v is None or state == "fail":
         message = detail or "composite below the warn line"
         failure = ET.SubElement(case, "failure", message=message, type=state)

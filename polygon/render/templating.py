@@ -11,14 +11,19 @@ import jinja2
 
 
 def environment(*packages: str) -> jinja2.Environment:
-    """Templates autoescaped, an unknown name an error (never blank).
+    """Templates autoescaped, an unknown name an error (never blank), ``reasons(row)`` at hand.
 
     Looked up in the ``templates/`` folder of each of ``packages`` first (the web UI passes
     ``polygon.web`` for its pages), then in this package's (the report and its tables).
     """
+    from polygon.render.phrases import verdict_reasons
+
     folders = [*packages, __package__ or "polygon.render"]
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.ChoiceLoader([jinja2.PackageLoader(p, "templates") for p in folders]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
     )
+    # the sentences a template shows come from the renderers, never from a projection
+    env.globals["reasons"] = verdict_reasons
+    return env
