@@ -67,6 +67,19 @@ class ScenarioTrials(msgspec.Struct, kw_only=True):
     states: list[str]
 
 
+class Selection(msgspec.Struct, frozen=True, kw_only=True):
+    """Which judge passes a report shows under its rubric version, and the others on record."""
+
+    versions: list[str]
+    """Rubric versions the run was judged under, oldest first."""
+    chosen_pass: str | None
+    """The pass asked for (by id or judge); None: each call's latest."""
+    used_passes: list[str]
+    """The passes of the rows shown, sorted."""
+    passes: int
+    """How many passes the log holds under the version."""
+
+
 class RunReport(msgspec.Struct, kw_only=True):
     """Everything a report shows."""
 
@@ -78,8 +91,8 @@ class RunReport(msgspec.Struct, kw_only=True):
     configs: list[ConfigSummary]
     conversations: list[ConversationVerdict]
     scenarios: list[ScenarioTrials] = msgspec.field(default_factory=list)
-    shown: str = ""
-    """One line: which rubric and judge pass this report shows, and how to choose another."""
+    selection: Selection | None = None
+    """Which rubric and judge pass this report shows, and what else the log holds."""
 
 
 def make_report(
@@ -100,20 +113,13 @@ def make_report(
         configs=_summaries(rows),
         conversations=rows,
         scenarios=scenario_trials(rows),
-        shown=shown_line(state, version, chosen, rows),
+        selection=Selection(
+            versions=versions(state),
+            chosen_pass=chosen,
+            used_passes=sorted({r.pass_id for r in rows if r.pass_id}),
+            passes=len(passes(state, version)),
+        ),
     )
-
-
-def shown_line(state: RunRecord, version: str, chosen: str | None, rows: list[ConversationVerdict]) -> str:
-    """Which rubric and pass a view shows, and what else the log holds."""
-    have = versions(state)
-    newest = len(have) > 1 and version == have[-1]
-    rubric = f"rubric {version}" + (f" (newest of {', '.join(have)})" if newest else "")
-    used = sorted({r.pass_id for r in rows if r.pass_id})
-    all_passes = [p for p, _ in passes(state, version)]
-    which = chosen or (used[0] if len(used) == 1 else "each call's latest")
-    more = f" (latest of {len(all_passes)})" if chosen is None and len(all_passes) > 1 else ""
-    return f"Shown: {rubric} · pass {which}{more} · choose with --rubric, --judge, --pass"
 
 
 def _summaries(rows: list[ConversationVerdict]) -> list[ConfigSummary]:

@@ -53,7 +53,7 @@ def render_text(report: RunReport) -> str:
     lines = [
         f"Run {report.run_id} · rubric {report.rubric_version} ({report.rubric_hash[:12]})",
         f"Judge: {judge_label(report)}",
-        report.shown,
+        shown_line(report),
         "",
     ]
     lines += table(CONFIG_COLUMNS, (config_cells(c) for c in report.configs))
@@ -216,6 +216,19 @@ def render_markdown(report: RunReport, *, limit: int = 50) -> str:
     return "\n".join(lines) + "\n"
 
 
+def shown_line(report: RunReport) -> str:
+    """Which rubric and pass the report shows, what else the log holds, how to choose ("" if unsaid)."""
+    s = report.selection
+    if s is None:
+        return ""
+    version, have = report.rubric_version, s.versions
+    newest = len(have) > 1 and version == have[-1]
+    rubric = f"rubric {version}" + (f" (newest of {', '.join(have)})" if newest else "")
+    which = s.chosen_pass or (s.used_passes[0] if len(s.used_passes) == 1 else "each call's latest")
+    more = f" (latest of {s.passes})" if s.chosen_pass is None and s.passes > 1 else ""
+    return f"Shown: {rubric} · pass {which}{more} · choose with --rubric, --judge, --pass"
+
+
 def render_json(report: RunReport) -> str:
     """For scripts: deterministic key order."""
     return "".join(json_chunks(report))
@@ -233,6 +246,9 @@ def json_chunks(report: RunReport, rows: Iterable[ConversationVerdict] | None = 
     """
     data = to_builtins(msgspec.structs.replace(report, conversations=[]))
     data["judge_label"] = judge_label(report)
+    # the selection as the one line the format has always had under "shown"
+    del data["selection"]
+    data["shown"] = shown_line(report)
     data["conversations"] = [_ROWS]
     outline = json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
     marker = "    " + json.dumps(_ROWS)
