@@ -373,6 +373,8 @@ FACES: dict[str, list[str]] = {
         "explain_data",
         "explain_lines",
         "json_chunks",
+        "json_document",
+        "json_row",
         "leaderboard_html",
         "leaderboard_json",
         "leaderboard_lines",

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from polygon.app.json_rows import row_texts
 from polygon.app.snapshots import fold_run, gc_paused
 from polygon.errors import UnknownIdError
 from polygon.events import (
@@ -25,7 +26,7 @@ from polygon.projections import (
     make_report,
     state_of,
 )
-from polygon.render import json_chunks, render_html, render_json, render_junit, render_markdown, render_text
+from polygon.render import json_document, render_html, render_json, render_junit, render_markdown, render_text
 
 
 def run_streams(log: EventLog, run_id: str) -> tuple[Iterator[Envelope], Iterator[Iterator[Envelope]]]:
@@ -99,12 +100,13 @@ def report_run(
     """The report and its text in pieces (consume them while the log is open).
 
     JSON shows every repeat and check of every call: it is written a call at a time from
-    the log, so its size in memory does not grow with the run.
+    the log, so its size in memory does not grow with the run, and each call's row is kept
+    for the next view (:mod:`.json_rows`).
     """
     state = load_run(log, run_id)
     report = make_report(state, rubric, pass_id=pass_id, judge=judge)
     if fmt == "json":
-        return report, json_chunks(report, whole_rows(log, state, report))
+        return report, json_document(report, row_texts(log, state, report, whole_rows))
     return report, iter([RENDERERS[fmt](report)])
 
 

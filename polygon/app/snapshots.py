@@ -151,9 +151,14 @@ def anchor(log: EventLog, position: int) -> str:
 
 def why_unfit(log: EventLog, snapshot: Snapshot, position: int | None = None) -> str:
     """Why ``snapshot`` cannot stand for its run's fold in ``log`` ("" when it can)."""
-    position = log.last_seq() if position is None else position
     if snapshot.projection != PROJECTION or snapshot.version != VERSION:
         return f"it is of {snapshot.projection} {snapshot.version}, not {PROJECTION} {VERSION}"
+    return why_off_log(log, snapshot, position)
+
+
+def why_off_log(log: EventLog, snapshot: Snapshot, position: int | None = None) -> str:
+    """Why ``snapshot`` was not folded from ``log`` up to ``position`` or before ("" when it was)."""
+    position = log.last_seq() if position is None else position
     if snapshot.position > position or snapshot.position < 1:
         return f"its position {snapshot.position} is past the log's end ({position})"
     if anchor(log, snapshot.position) != snapshot.anchor:

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from polygon.render.lint import lint_json as lint_json
     from polygon.render.lint import lint_lines as lint_lines
     from polygon.render.report import json_chunks as json_chunks
+    from polygon.render.report import json_document as json_document
+    from polygon.render.report import json_row as json_row
     from polygon.render.report import render_html as render_html
     from polygon.render.report import render_json as render_json
     from polygon.render.report import render_junit as render_junit
@@ -39,6 +41,8 @@ _FACE = {
     "explain_data": "polygon.render.explain",
     "explain_lines": "polygon.render.explain",
     "json_chunks": "polygon.render.report",
+    "json_document": "polygon.render.report",
+    "json_row": "polygon.render.report",
     "leaderboard_html": "polygon.render.leaderboard",
     "leaderboard_json": "polygon.render.leaderboard",
     "leaderboard_lines": "polygon.render.leaderboard",
@@ -61,6 +65,8 @@ __all__ = [
     "explain_data",
     "explain_lines",
     "json_chunks",
+    "json_document",
+    "json_row",
     "leaderboard_html",
     "leaderboard_json",
     "leaderboard_lines",
