@@ -13,9 +13,11 @@ import msgspec
 
 from polygon.projections.verdicts import (
     ConversationVerdict,
+    PassIndex,
     RunRecord,
     choose_pass,
     choose_version,
+    pass_index,
     passes,
     verdicts,
     versions,
@@ -88,9 +90,10 @@ def make_report(
     state: RunRecord, wanted_version: str | None, *, pass_id: str | None = None, judge: str | None = None
 ) -> RunReport:
     """The report of a run under one rubric version and pass (never a mix of versions)."""
-    version = choose_version(state, wanted_version)
-    chosen = choose_pass(state, version, pass_id, judge)
-    rows = verdicts(state, version, chosen)
+    index = pass_index(state)
+    version = choose_version(state, wanted_version, index)
+    chosen = choose_pass(state, version, pass_id, judge, index)
+    rows = verdicts(state, version, chosen, index)
     hashes = sorted({r.rubric_hash for r in state.rubrics if r.version == version})
     judges = sorted({r.judge for r in rows if r.judge})
     return RunReport(
@@ -102,17 +105,23 @@ def make_report(
         configs=_summaries(rows),
         conversations=rows,
         scenarios=scenario_trials(rows),
-        shown=shown_line(state, version, chosen, rows),
+        shown=shown_line(state, version, chosen, rows, index),
     )
 
 
-def shown_line(state: RunRecord, version: str, chosen: str | None, rows: list[ConversationVerdict]) -> str:
+def shown_line(
+    state: RunRecord,
+    version: str,
+    chosen: str | None,
+    rows: list[ConversationVerdict],
+    index: PassIndex | None = None,
+) -> str:
     """Which rubric and pass a view shows, and what else the log holds."""
-    have = versions(state)
+    have = versions(state, index)
     newest = len(have) > 1 and version == have[-1]
     rubric = f"rubric {version}" + (f" (newest of {', '.join(have)})" if newest else "")
     used = sorted({r.pass_id for r in rows if r.pass_id})
-    all_passes = [p for p, _ in passes(state, version)]
+    all_passes = [p for p, _ in passes(state, version, index)]
     which = chosen or (used[0] if len(used) == 1 else "each call's latest")
     more = f" (latest of {len(all_passes)})" if chosen is None and len(all_passes) > 1 else ""
     return f"Shown: {rubric} · pass {which}{more} · choose with --rubric, --judge, --pass"
