@@ -60,6 +60,7 @@ FACES: dict[str, list[str]] = {
         "list_runs",
         "load_conversation",
         "load_probes",
+        "load_report",
         "load_run",
         "open_log",
         "personas_path",

@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from polygon.app.replay import load_conversation as load_conversation
     from polygon.app.report import Enforcement as Enforcement
     from polygon.app.report import enforce as enforce
+    from polygon.app.report import load_report as load_report
     from polygon.app.report import load_run as load_run
     from polygon.app.report import probe_answers as probe_answers
     from polygon.app.report import report_run as report_run
@@ -120,6 +121,7 @@ _FACE = {
     "list_runs": "polygon.app.runs",
     "load_conversation": "polygon.app.replay",
     "load_probes": "polygon.app.probe",
+    "load_report": "polygon.app.report",
     "load_run": "polygon.app.report",
     "open_log": "polygon.app.log",
     "personas_path": "polygon.app.personas",
@@ -196,6 +198,7 @@ __all__ = [
     "list_runs",
     "load_conversation",
     "load_probes",
+    "load_report",
     "load_run",
     "open_log",
     "personas_path",
