@@ -272,3 +272,22 @@ def test_the_collector_is_off_while_a_state_is_built_and_back_on_after(
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_what_a_pause_made_is_frozen_after_it_and_unfrozen_by_the_next(source: list[Envelope]) -> None:
+    # Frozen, the state is never walked again by collections (1.1 CPU s at 20k calls, twice
+    # in a report); the next pause hands it back to the oldest generation (a server's
+    # views do not keep cycles frozen for ever).
+    import gc
+
+    log = MemoryLog()
+    _copy(source, log)
+    gc.unfreeze()
+    with snap.gc_paused():
+        fold = _fresh(log)
+        assert gc.get_freeze_count() == 0
+    frozen = gc.get_freeze_count()
+    assert frozen > len(fold.verdicts.conversations) and gc.isenabled()
+    with snap.gc_paused():
+        assert gc.get_freeze_count() == 0
+    gc.unfreeze()
