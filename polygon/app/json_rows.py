@@ -47,7 +47,7 @@ LEVEL = 3
 """zstd level: 7.8× smaller rows at 20 µs a row to read back (level 6 buys 10% for 3× the writing)."""
 
 WholeRows = Callable[[EventLog, RunRecord, RunReport], Iterator[ConversationVerdict]]
-"""The report's rows read whole from the log (``polygon.app.report.whole_rows``)."""
+"""The report's rows read whole from the log (``polygon.app.queries.whole_rows``)."""
 
 
 class KeptRow(msgspec.Struct, array_like=True):
