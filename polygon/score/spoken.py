@@ -123,10 +123,25 @@ def invented(said: str, allowed_texts: list[str]) -> list[str]:
     """
     allowed: set[str] = set()
     for text in allowed_texts:
-        found = claims(text)
-        allowed |= found.values()
-        allowed |= {d.replace("-", "").lstrip("0") for d in found.dates}
-        allowed |= {re.sub(r"\D", "", text).lstrip("0")} - {""}
+        allowed |= allowed_by(text)
+    return invented_against(said, allowed)
+
+
+def allowed_by(text: str) -> set[str]:
+    """The values one allowed text holds, in every form :func:`invented_against` accepts.
+
+    A union of these over several texts is what :func:`invented` checks against, so a
+    caller that reads a growing list of texts adds each text's values once.
+    """
+    found = claims(text)
+    allowed = found.values()
+    allowed |= {d.replace("-", "").lstrip("0") for d in found.dates}
+    allowed |= {re.sub(r"\D", "", text).lstrip("0")} - {""}
+    return allowed
+
+
+def invented_against(said: str, allowed: set[str]) -> list[str]:
+    """The words of ``said`` that state a value not in ``allowed`` (a union of :func:`allowed_by`)."""
     mine = claims(said)
     out = [words for value, words in mine.dates.items() if not _date_held(value, allowed)]
     out += [words for value, words in mine.numbers.items() if not held(value, allowed)]
