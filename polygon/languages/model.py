@@ -1,9 +1,9 @@
 """The shape of a language file, validated on load, and the one loader.
 
 Each section is what one reader needs: the caller (``understand``, ``acts``, ``labels``,
-``say``, ``types``, ``small_talk``), speech-recognition noise (``noise``) and ``polygon
-lint``'s rules tier (``lint``). Every file has every section, so a language is either whole
-or fails to load.
+``say``, ``types``, ``small_talk``), speech-recognition noise (``noise``), ``polygon
+lint``'s rules tier (``lint``) and its language detection (``signature``). Every file has
+every section, so a language is either whole or fails to load.
 """
 
 from __future__ import annotations
@@ -248,6 +248,24 @@ class Lexicon(_Strict):
     rules: RuleWords
 
 
+class Signature(_Strict):
+    """How a text is told to be in this language (``polygon lint --lang auto``)."""
+
+    script: Pattern
+    """Letters of a script of its own (``""``: none): a text with over 30% of its letters in it is
+    in this language, whatever its words."""
+    letters: Pattern
+    """Letters only it has among languages of its script, each worth three words (``""``: none)."""
+    words: Words
+    """Its commonest short words (lower case); each one in a text weighs one."""
+
+    @model_validator(mode="after")
+    def _tells_something(self) -> Signature:
+        if not self.script and not self.words:
+            raise ValueError("signature: neither a script nor words to tell the language by")
+        return self
+
+
 class Language(_Strict):
     """One language: every section of its file."""
 
@@ -264,6 +282,7 @@ class Language(_Strict):
     noise: Noise
     lint: Lexicon
     spoken: Spoken
+    signature: Signature
 
     @field_validator("types")
     @classmethod

@@ -14,13 +14,7 @@ from polygon import languages as _languages
 if TYPE_CHECKING:
     from polygon.languages import Lexicon
 
-__all__ = ["code_of", "lexicon", "words_of"]
-
-
-def words_of(block: str) -> tuple[str, ...]:
-    """One marker per line (phrases keep their spaces); a single line splits at spaces."""
-    lines = [line.strip() for line in block.strip().splitlines() if line.strip()]
-    return tuple(lines) if len(lines) > 1 else tuple(block.split())
+__all__ = ["code_of", "lexicon"]
 
 
 _CODES: dict[int, str] = {}

@@ -16,32 +16,81 @@ from typing import TYPE_CHECKING
 
 import regex
 
+from polygon import languages as _languages
+from polygon.languages import LANGUAGES
 from polygon.lint import MAX_PARTNERS
-from polygon.lint.lexicon import code_of, lexicon, words_of
+from polygon.lint.lexicon import code_of, lexicon
 from polygon.lint.modality import Rule, read_rule
 from polygon.lint.text import Prompt, Unit
 
 if TYPE_CHECKING:
     from polygon.languages import Lexicon
 
-_CYRILLIC = regex.compile(r"\p{Cyrillic}")
-_HR_LETTERS = regex.compile(r"[čćžšđ]", regex.IGNORECASE)
-_HR_WORDS = frozenset(words_of("je i u se da na za ne što su uvijek nikada molim ako ili kada"))
-_EN_WORDS = frozenset(words_of("the and you to of a is if for with your are be not"))
 _CODE = regex.compile(r"`[^`\n]*`")
 NO_RULE = Rule(modality="", action="")
 _WORDS = regex.compile(r"[\p{L}\p{N}_'’-]+")
 
 
+_LETTER = regex.compile(r"\p{L}")
+_LETTER_RUN = regex.compile(r"\p{L}+")
+SCRIPT_SHARE = 0.3
+"""A text with more than this share of its letters in a language's own script is in that language."""
+LETTER_WEIGHT = 3
+"""What one of a language's own letters weighs against one of its words."""
+FALLBACK_LANGUAGE = "en"
+"""The language of a text no signature tells (and the winner of a tie)."""
+
+
+@dataclass(frozen=True)
+class _Signature:
+    """A language file's ``signature`` section, its patterns compiled (``None``: the file gives none)."""
+
+    code: str
+    script: regex.Pattern[str] | None
+    letters: regex.Pattern[str] | None
+    words: frozenset[str]
+
+    def score(self, text: str, words: list[str]) -> int:
+        """Its words in ``words`` (the text's, lower case), and its own letters, weighted."""
+        own = len(self.letters.findall(text)) if self.letters else 0
+        return sum(w in self.words for w in words) + LETTER_WEIGHT * own
+
+
+@lru_cache(maxsize=1)
+def _signatures() -> tuple[_Signature, ...]:
+    """Every language's signature, in :data:`polygon.languages.LANGUAGES` order."""
+    found = []
+    for code in LANGUAGES:
+        sign = _languages.load_language(code).signature
+        found.append(
+            _Signature(
+                code=code,
+                script=regex.compile(sign.script) if sign.script else None,
+                letters=regex.compile(sign.letters) if sign.letters else None,
+                words=sign.words,
+            )
+        )
+    return tuple(found)
+
+
 def detect_language(text: str) -> str:
-    """``ru`` for Cyrillic, ``hr`` for Croatian letters or words, else ``en``."""
-    letters = regex.findall(r"\p{L}", text)
-    if letters and len(_CYRILLIC.findall(text)) > 0.3 * len(letters):
-        return "ru"
-    words = regex.findall(r"\p{L}+", text.lower())
-    hr = sum(w in _HR_WORDS for w in words) + 3 * len(_HR_LETTERS.findall(text))
-    en = sum(w in _EN_WORDS for w in words)
-    return "hr" if hr > en else "en"
+    """The language whose signature (each language file's ``signature``) ``text`` bears.
+
+    A script of its own decides first (Cyrillic: ``ru``); otherwise the languages that share
+    a script score their words and letters, and the highest wins (``en`` on a tie or none).
+    """
+    signatures = _signatures()
+    letters = len(_LETTER.findall(text))
+    for sign in signatures:
+        if sign.script and letters and len(sign.script.findall(text)) > SCRIPT_SHARE * letters:
+            return sign.code
+    words = _LETTER_RUN.findall(text.lower())
+    scores = {sign.code: sign.score(text, words) for sign in signatures if not sign.script}
+    best = FALLBACK_LANGUAGE
+    for code, score in scores.items():
+        if score > scores.get(best, 0):
+            best = code
+    return best
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import yaml
 
 from polygon.languages import LANGUAGES, LanguagePackError, load_language, parse_language
 from polygon.lint.lexicon import code_of, lexicon
-from polygon.lint.reading import stem
+from polygon.lint.reading import detect_language, stem
 from polygon.simulate.noise.packs import languages, pack
 
 
@@ -66,6 +66,17 @@ def test_lint_markers_are_lower_case_distinct_and_the_patterns_match_a_negative_
     rules = lex.rules
     assert all(m == m.lower() for m in (*rules.should, *rules.tell, *rules.generic, *rules.verb_endings))
     assert all(w == w.lower() for w in rules.verbs | rules.not_verbs | rules.skip_words)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_signature_is_a_script_or_lower_case_words_and_letters_of_its_own(code: str) -> None:
+    sign = load_language(code).signature
+    assert all(w == w.lower() and w.strip() == w for w in sign.words), code  # matched lower-cased
+    assert bool(sign.script) != bool(sign.words), code  # a script tells alone; words tell the rest apart
+    for pattern in (sign.script, sign.letters):
+        assert not pattern or not regex.match(pattern, ""), code  # an empty match would count everywhere
+    others = [load_language(c).signature for c in LANGUAGES if c != code]
+    assert not any(sign.words & o.words for o in others), code  # a shared word tells nothing
 
 
 @pytest.mark.parametrize(("code", "sentence"), [("ru", "не называйте цену"), ("hr", "ne spominjite cijenu")])
@@ -145,6 +156,7 @@ def test_the_readers_see_the_files_words() -> None:
     language = load_language("ru")
     assert pack("ru").digits == language.noise.digits
     assert lexicon("ru") is language.lint
+    assert detect_language("Кто звонит?") == "ru" and language.signature.script == r"\p{Cyrillic}"
     assert stem("клиентами", lexicon("ru")) == "клиент"  # "ами" off, as the file's suffixes say
     assert stem("prices", lexicon("en")) == "pric"  # silent e, English only
     assert load_language("en") is load_language("en")  # read once per process
@@ -185,6 +197,9 @@ def _english_with(path: tuple[str, ...], value: object) -> str:
         (("lint", "rules"), None, "rules"),
         (("spoken", "months"), [["january"]], "months"),
         (("num2words",), None, "num2words"),
+        (("signature",), None, "signature"),
+        (("signature", "letters"), "[čć", "letters"),
+        (("signature", "words"), "", "neither a script nor words"),
     ],
 )
 def test_a_broken_file_fails_to_load_and_says_where(path: tuple[str, ...], value: object, message: str) -> None:
