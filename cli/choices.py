@@ -32,7 +32,7 @@ OFFLINE_PERSONA_GENERATOR = "scripted/personas"
 """``polygon.suite.personas.OFFLINE_GENERATOR``."""
 
 REPORT_FORMATS = ("html", "json", "junit", "markdown", "text")
-"""``sorted(polygon.app.report.RENDERERS)``."""
+"""``sorted(polygon.render.RENDERERS)``."""
 
 SCHEMA_KINDS = ("suite", "rubric", "sweep")
 """``list(polygon.app.schema.KINDS)``."""

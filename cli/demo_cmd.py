@@ -24,7 +24,8 @@ def demo(obj: Context, example: str) -> None:
     Two agent versions meet every caller type; everything lands in the event log, so any
     call can be replayed afterwards.
     """
-    from polygon.app import demo_lines, open_log, run_demo
+    from polygon.app import open_log, run_demo
+    from polygon.render import demo_lines
 
     with open_log(obj.log_path, readonly=False) as log, Reporter("calls", mode()) as shown:
         result = run_demo(log, now=system_now, progress=shown.update, example=example)

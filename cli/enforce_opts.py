@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 if TYPE_CHECKING:
-    from polygon.app import Enforcement
+    from polygon.render import Enforcement
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -52,7 +52,7 @@ def policy(
     fail_on: str | None, min_pass_rate: float | None, allow_inconclusive: bool, allow_simulator_errors: bool
 ) -> Enforcement:
     """The options as one value."""
-    from polygon.app import Enforcement
+    from polygon.render import Enforcement
 
     return Enforcement(fail_on, min_pass_rate, allow_inconclusive, allow_simulator_errors)
 

@@ -38,7 +38,8 @@ def report(
     allow_simulator_errors: bool,
 ) -> None:
     """Scorecard and verdicts of RUN, rebuilt from the log."""
-    from polygon.app import enforce, open_log, report_run
+    from polygon.app import open_log, report_run
+    from polygon.render import enforce
 
     fmt = "json" if as_json else "junit" if as_junit else fmt
     with open_log(obj.log_path, readonly=True) as log:

@@ -88,9 +88,10 @@ def run(
     SUITE is a suite file or a directory holding suite.yaml. Every turn, noise injection
     and tool call goes to the event log; `polygon replay` shows any call afterwards.
     """
-    from polygon.app import RunOptions, check_stale, enforce, load_run, open_log, recorded_answers, run_suite
+    from polygon.app import RunOptions, check_stale, load_run, open_log, recorded_answers, run_suite
     from polygon.models import ModelHub
     from polygon.projections import make_report
+    from polygon.render import enforce
     from polygon.suite import load_suite
 
     loaded = load_suite(suite)

@@ -16,14 +16,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = {"polygon": "polygon", "events": "polygon.events", "projections": "polygon.projections", "cli": "polygon.cli"}
+SOURCES = {
+    "polygon": "polygon",
+    "events": "polygon.events",
+    "projections": "polygon.projections",
+    "cli": "polygon.cli",
+}
 ENTRY = "polygon.cli"  # the entry point: nothing imports it but ``python -m polygon``
 
 FACES: dict[str, list[str]] = {
     "polygon.app": [
         "DEFAULT_TIERS",
         "DraftModel",
-        "Enforcement",
         "ImportOptions",
         "KINDS",
         "LabelInput",
@@ -42,9 +46,7 @@ FACES: dict[str, list[str]] = {
         "check_stale",
         "compact_log",
         "compare_runs",
-        "demo_lines",
         "divergence_between",
-        "enforce",
         "explain_conversation",
         "export_jsonl",
         "from_calls",
@@ -365,11 +367,17 @@ FACES: dict[str, list[str]] = {
         "worst",
     ],
     "polygon.render": [
+        "DemoResult",
+        "Enforcement",
+        "RENDERERS",
         "build_sarif",
         "calibration_lines",
         "comparison_json",
         "comparison_lines",
         "comparison_markdown",
+        "demo_lines",
+        "enforce",
+        "environment",
         "explain_data",
         "explain_lines",
         "json_chunks",
@@ -534,4 +542,3 @@ def test_importing_a_face_loads_no_submodule_until_a_name_is_used() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
-

@@ -14,7 +14,6 @@ if TYPE_CHECKING:
     from polygon.app.callers import record_marks as record_marks
     from polygon.app.callers import sample_turns as sample_turns
     from polygon.app.compare import compare_runs as compare_runs
-    from polygon.app.demo import demo_lines as demo_lines
     from polygon.app.demo import run_demo as run_demo
     from polygon.app.divergence import divergence_between as divergence_between
     from polygon.app.editor_schema import KINDS as KINDS
@@ -58,8 +57,6 @@ if TYPE_CHECKING:
     from polygon.app.prompt import save_prompt as save_prompt
     from polygon.app.replay import broken_policies as broken_policies
     from polygon.app.replay import load_conversation as load_conversation
-    from polygon.app.report import Enforcement as Enforcement
-    from polygon.app.report import enforce as enforce
     from polygon.app.report import load_run as load_run
     from polygon.app.report import probe_answers as probe_answers
     from polygon.app.report import report_run as report_run
@@ -83,7 +80,6 @@ if TYPE_CHECKING:
 _FACE = {
     "DEFAULT_TIERS": "polygon.app.lint",
     "DraftModel": "polygon.app.scenarios",
-    "Enforcement": "polygon.app.report",
     "ImportOptions": "polygon.app.import_",
     "KINDS": "polygon.app.editor_schema",
     "LabelInput": "polygon.app.label",
@@ -102,9 +98,7 @@ _FACE = {
     "check_stale": "polygon.app.personas",
     "compact_log": "polygon.app.log",
     "compare_runs": "polygon.app.compare",
-    "demo_lines": "polygon.app.demo",
     "divergence_between": "polygon.app.divergence",
-    "enforce": "polygon.app.report",
     "explain_conversation": "polygon.app.explain",
     "export_jsonl": "polygon.app.log",
     "from_calls": "polygon.app.scenarios",
@@ -159,7 +153,6 @@ __getattr__ = face_getattr(__name__, _FACE)
 __all__ = [
     "DEFAULT_TIERS",
     "DraftModel",
-    "Enforcement",
     "ImportOptions",
     "KINDS",
     "LabelInput",
@@ -178,9 +171,7 @@ __all__ = [
     "check_stale",
     "compact_log",
     "compare_runs",
-    "demo_lines",
     "divergence_between",
-    "enforce",
     "explain_conversation",
     "export_jsonl",
     "from_calls",

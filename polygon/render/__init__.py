@@ -1,7 +1,9 @@
 """Renderers: every output people and tools read, made from projections.
 
-Text, JSON, JUnit, Markdown, HTML and SARIF: projections fold the log, this package only
-writes what they folded (the layers contract puts it between app and projections).
+Text, JSON, JUnit, Markdown, HTML and SARIF, and the CI's verdict on a run: projections fold
+the log, this package only writes what they folded (the layers contract puts it between app
+and projections). The HTML report is drawn from Jinja templates in the one environment the
+web UI's pages use too (``templating``), so they share its tables.
 """
 
 # The public face: what code outside this package imports (generated from its uses;
@@ -15,8 +17,13 @@ if TYPE_CHECKING:
     from polygon.render.compare import comparison_json as comparison_json
     from polygon.render.compare import comparison_lines as comparison_lines
     from polygon.render.compare import comparison_markdown as comparison_markdown
+    from polygon.render.demo import DemoResult as DemoResult
+    from polygon.render.demo import demo_lines as demo_lines
+    from polygon.render.enforcement import Enforcement as Enforcement
+    from polygon.render.enforcement import enforce as enforce
     from polygon.render.explain import explain_data as explain_data
     from polygon.render.explain import explain_lines as explain_lines
+    from polygon.render.formats import RENDERERS as RENDERERS
     from polygon.render.leaderboard import leaderboard_html as leaderboard_html
     from polygon.render.leaderboard import leaderboard_json as leaderboard_json
     from polygon.render.leaderboard import leaderboard_lines as leaderboard_lines
@@ -29,13 +36,20 @@ if TYPE_CHECKING:
     from polygon.render.report import render_markdown as render_markdown
     from polygon.render.report import render_text as render_text
     from polygon.render.sarif import build_sarif as build_sarif
+    from polygon.render.templating import environment as environment
 
 _FACE = {
+    "DemoResult": "polygon.render.demo",
+    "Enforcement": "polygon.render.enforcement",
+    "RENDERERS": "polygon.render.formats",
     "build_sarif": "polygon.render.sarif",
     "calibration_lines": "polygon.render.calibration",
     "comparison_json": "polygon.render.compare",
     "comparison_lines": "polygon.render.compare",
     "comparison_markdown": "polygon.render.compare",
+    "demo_lines": "polygon.render.demo",
+    "enforce": "polygon.render.enforcement",
+    "environment": "polygon.render.templating",
     "explain_data": "polygon.render.explain",
     "explain_lines": "polygon.render.explain",
     "json_chunks": "polygon.render.report",
@@ -53,11 +67,17 @@ _FACE = {
 __getattr__ = face_getattr(__name__, _FACE)
 
 __all__ = [
+    "DemoResult",
+    "Enforcement",
+    "RENDERERS",
     "build_sarif",
     "calibration_lines",
     "comparison_json",
     "comparison_lines",
     "comparison_markdown",
+    "demo_lines",
+    "enforce",
+    "environment",
     "explain_data",
     "explain_lines",
     "json_chunks",

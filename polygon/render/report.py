@@ -6,10 +6,11 @@ gives byte-identical reports.
 
 from __future__ import annotations
 
-import html
+import functools
 import json
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 from xml.etree import ElementTree as ET
 
 import msgspec
@@ -27,6 +28,9 @@ from polygon.projections import (
 )
 from polygon.score import GRADED
 from polygon.texttable import LEFT, RIGHT, table
+
+if TYPE_CHECKING:
+    import jinja2
 
 
 def judge_label(report: RunReport) -> str:
@@ -297,29 +301,25 @@ def _junit_outcome(case: ET.Element, row: ConversationVerdict) -> None:
 
 
 def render_html(report: RunReport) -> str:
-    """A single self-contained page."""
-    e = html.escape
-    rows = "".join(
-        f"<tr class='{state_of(r)}'><td>{e(r.record.conversation_id)}</td>"
-        f"<td>{e(state_of(r))}</td>"
-        f"<td>{(r.verdict.composite if r.verdict else 0):.2f}</td><td>{e('; '.join(r.reasons()))}</td></tr>"
-        for r in report.conversations
-    )
-    cards = "".join(
-        f"<tr><td>{e(c.config)}</td><td>{c.conversations}</td><td>{c.passed}</td><td>{c.warned}</td>"
-        f"<td>{c.failed}</td><td>{c.errored}</td><td>{c.inconclusive}</td><td>{c.simulator_errors}</td>"
-        f"<td>{c.mean_composite if c.mean_composite is not None else '—'}</td></tr>"
-        for c in report.configs
-    )
-    return (
-        "<!doctype html><meta charset='utf-8'><title>Polygon report</title>"
-        "<style>body{font:14px sans-serif;margin:2em}td,th{padding:2px 8px;text-align:left}"
-        ".fail,.error{background:#fdd}.warn{background:#ffd}.pass{background:#dfd}"
-        ".inconclusive,.simulator_error,.unjudged{background:#eee}</style>"
-        f"<h1>Run {e(report.run_id)} · rubric {e(report.rubric_version)}</h1>"
-        f"<p>Judge: {e(judge_label(report))}</p>"
-        f"<table><tr><th>config</th><th>calls</th><th>pass</th><th>warn</th><th>fail</th><th>error</th>"
-        f"<th>inconclusive</th><th>simulator error</th><th>mean</th></tr>{cards}</table>"
-        f"<h2>Conversations</h2><table><tr><th>conversation</th><th>verdict</th><th>composite</th><th>why</th></tr>"
-        f"{rows}</table>\n"
-    )
+    """A single self-contained page (the template ``report/page.html``, shared with the web UI)."""
+    calls = [(state_of(r), r) for r in report.conversations]
+    text = _page().render(report=report, judge=judge_label(report), calls=calls)
+    return _quotes_as_ever(text) + "\n"  # Jinja drops a template's last newline; the page has one
+
+
+@functools.cache
+def _page() -> jinja2.Template:
+    """The report's template, compiled once per process."""
+    from polygon.render.templating import environment  # Jinja loads only when a page is drawn
+
+    return environment().get_template("report/page.html")
+
+
+def _quotes_as_ever(page: str) -> str:
+    """Quotes spelled as :func:`html.escape` spells them, as the report always has (same DOM).
+
+    Autoescape writes ``'`` and ``"`` in values as ``&#39;`` and ``&#34;``; the templates
+    hold neither spelling, and an ``&`` in a value is escaped itself, so each one found is an
+    escaped quote.
+    """
+    return page.replace("&#39;", "&#x27;").replace("&#34;", "&quot;")

@@ -23,6 +23,7 @@ from starlette.responses import HTMLResponse
 from polygon.app import open_log
 from polygon.errors import PolygonError
 from polygon.events import EventLog, MemoryLog
+from polygon.render import environment
 from polygon.web.guard import own_hosts
 from polygon.web.svg import heat_class, interval_bar
 
@@ -81,12 +82,8 @@ def request_args(wanted: dict[str, str], page_number: int) -> str:
 
 
 def templates() -> jinja2.Environment:
-    """The pages' templates: autoescaped, and an unknown name is an error, never blank."""
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("polygon.web", "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-    )
+    """The pages' templates, in the environment the HTML report is drawn in (they share its tables)."""
+    env = environment("polygon.web")
     env.globals.update(interval_bar=interval_bar, heat_class=heat_class, request_args=request_args)
     env.filters["seg"] = seg
     return env

@@ -13,13 +13,13 @@ from click.testing import CliRunner
 
 from polygon.app import snapshots as snap
 from polygon.app.compare import compare_runs
-from polygon.app.report import RENDERERS, report_run
+from polygon.app.report import report_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.cli.main import cli
 from polygon.events import Envelope, EventLog, LmdbLog, MemoryLog, Pending
 from polygon.events.snapshots import SNAPSHOT_DIR, LmdbSnapshots, MemorySnapshots, NullSnapshots
 from polygon.projections.report import make_report
-from polygon.render import comparison_json, comparison_lines, comparison_markdown
+from polygon.render import RENDERERS, comparison_json, comparison_lines, comparison_markdown
 from polygon.suite.loading import load_suite
 from tests.support.examples import clinic_suite_path
 

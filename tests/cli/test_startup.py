@@ -111,10 +111,10 @@ def test_each_option_choice_spelled_in_the_cli_equals_its_owner() -> None:
     from polygon.app.demo import EXAMPLES
     from polygon.app.lint import DEFAULT_TIERS
     from polygon.app.noise import languages
-    from polygon.app.report import RENDERERS
     from polygon.app.schema import KINDS
     from polygon.cli import choices
     from polygon.importing.formats import FORMATS
+    from polygon.render import RENDERERS
     from polygon.suite.personas import OFFLINE_GENERATOR
 
     assert tuple(sorted(EXAMPLES)) == choices.DEMO_EXAMPLES

@@ -7,10 +7,9 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from polygon.app.report import Enforcement, enforce
 from polygon.projections.report import RunReport, _summaries, scenario_trials
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
-from polygon.render import render_html, render_json, render_junit, render_text
+from polygon.render import Enforcement, enforce, render_html, render_json, render_junit, render_text
 from polygon.score.verdict import Verdict
 
 REASONS = {
