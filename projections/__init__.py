@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from polygon.projections.compare import build_comparison as build_comparison
     from polygon.projections.conversation import ConversationView as ConversationView
     from polygon.projections.conversation import build as build
+    from polygon.projections.conversation_head import ConversationHead as ConversationHead
+    from polygon.projections.conversation_head import fold_conversation_head as fold_conversation_head
     from polygon.projections.explain import build_explanation as build_explanation
     from polygon.projections.leaderboard import Leaderboard as Leaderboard
     from polygon.projections.leaderboard import Row as Row
@@ -47,8 +49,12 @@ if TYPE_CHECKING:
     from polygon.projections.report import state_of as state_of
     from polygon.projections.run_head import RunHead as RunHead
     from polygon.projections.run_head import fold_run_head as fold_run_head
+    from polygon.projections.run_labels import RunLabels as RunLabels
+    from polygon.projections.run_labels import fold_run_labels as fold_run_labels
     from polygon.projections.run_overview import RunOverview as RunOverview
     from polygon.projections.run_overview import build_overview as build_overview
+    from polygon.projections.sweep_head import SweepHead as SweepHead
+    from polygon.projections.sweep_head import fold_sweep_head as fold_sweep_head
     from polygon.projections.verdicts import ConversationVerdict as ConversationVerdict
     from polygon.projections.verdicts import RunRecord as RunRecord
     from polygon.projections.verdicts import build_run_record as build_run_record
@@ -61,6 +67,7 @@ _FACE = {
     "Calibration": "polygon.projections.calibration",
     "Comparison": "polygon.projections.compare",
     "ConfigSummary": "polygon.projections.report",
+    "ConversationHead": "polygon.projections.conversation_head",
     "ConversationVerdict": "polygon.projections.verdicts",
     "ConversationView": "polygon.projections.conversation",
     "HEURISTIC_LABEL": "polygon.projections.report",
@@ -74,12 +81,14 @@ _FACE = {
     "Rate": "polygon.projections.probes",
     "Row": "polygon.projections.leaderboard",
     "RunHead": "polygon.projections.run_head",
+    "RunLabels": "polygon.projections.run_labels",
     "RunOverview": "polygon.projections.run_overview",
     "RunRecord": "polygon.projections.verdicts",
     "RunReport": "polygon.projections.report",
     "ScenarioTrials": "polygon.projections.report",
     "Scorecard": "polygon.projections.compare",
     "Side": "polygon.projections.compare",
+    "SweepHead": "polygon.projections.sweep_head",
     "as_data": "polygon.projections.replay",
     "build": "polygon.projections.conversation",
     "build_comparison": "polygon.projections.compare",
@@ -91,8 +100,11 @@ _FACE = {
     "choose_version": "polygon.projections.verdicts",
     "conversation_rows": "polygon.projections.verdicts",
     "ending_lines": "polygon.projections.replay",
+    "fold_conversation_head": "polygon.projections.conversation_head",
     "fold_lint": "polygon.projections.lint",
     "fold_run_head": "polygon.projections.run_head",
+    "fold_run_labels": "polygon.projections.run_labels",
+    "fold_sweep_head": "polygon.projections.sweep_head",
     "header_lines": "polygon.projections.replay",
     "latency_cell": "polygon.projections.report",
     "latest_answers": "polygon.projections.probes",
@@ -112,6 +124,7 @@ __all__ = [
     "Calibration",
     "Comparison",
     "ConfigSummary",
+    "ConversationHead",
     "ConversationVerdict",
     "ConversationView",
     "HEURISTIC_LABEL",
@@ -125,12 +138,14 @@ __all__ = [
     "Rate",
     "Row",
     "RunHead",
+    "RunLabels",
     "RunOverview",
     "RunRecord",
     "RunReport",
     "ScenarioTrials",
     "Scorecard",
     "Side",
+    "SweepHead",
     "as_data",
     "build",
     "build_comparison",
@@ -142,8 +157,11 @@ __all__ = [
     "choose_version",
     "conversation_rows",
     "ending_lines",
+    "fold_conversation_head",
     "fold_lint",
     "fold_run_head",
+    "fold_run_labels",
+    "fold_sweep_head",
     "header_lines",
     "latency_cell",
     "latest_answers",

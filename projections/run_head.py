@@ -1,6 +1,7 @@
 """The run head: what a run's own stream says about it (a pure fold over ``run.*`` events).
 
-Queries about a run (has it started, with which configurations, is it finished, hidden)
+Queries about a run (has it started, with which configurations, is it finished, hidden,
+which rubrics was it judged with)
 read this one fold instead of each scanning the stream for the event it needs.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from polygon.events import Envelope, RunFinished, RunHidden, RunStarted
+from polygon.events import Envelope, RubricRecorded, RunFinished, RunHidden, RunStarted
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,8 @@ class RunHead:
     finished_seq: int | None = None
     """Sequence number of the first ``run.finished``; None while the run is unfinished."""
     hidden: bool = False
+    rubrics: tuple[RubricRecorded, ...] = ()
+    """Every rubric recorded with the run (one per version and content), in log order."""
 
     @property
     def finished(self) -> bool:
@@ -48,4 +51,6 @@ def fold_run_head(events: Iterable[Envelope]) -> RunHead | None:
             head = replace(head, finished_seq=env.seq)
         elif isinstance(p, RunHidden):
             head = replace(head, hidden=True)
+        elif isinstance(p, RubricRecorded):
+            head = replace(head, rubrics=(*head.rubrics, p))
     return head

@@ -55,10 +55,12 @@ if TYPE_CHECKING:
     from polygon.app.probe import probe_with as probe_with
     from polygon.app.prompt import lint_draft as lint_draft
     from polygon.app.prompt import save_prompt as save_prompt
+    from polygon.app.queries import load_run as load_run
+    from polygon.app.queries import probe_answers as probe_answers
+    from polygon.app.queries import resolve_conversation as resolve_conversation
+    from polygon.app.queries import resolve_run as resolve_run
     from polygon.app.replay import broken_policies as broken_policies
     from polygon.app.replay import load_conversation as load_conversation
-    from polygon.app.report import load_run as load_run
-    from polygon.app.report import probe_answers as probe_answers
     from polygon.app.report import report_run as report_run
     from polygon.app.rerun import rerun_conversation as rerun_conversation
     from polygon.app.run import RunOptions as RunOptions
@@ -67,8 +69,6 @@ if TYPE_CHECKING:
     from polygon.app.runs import RunRow as RunRow
     from polygon.app.runs import hide_run as hide_run
     from polygon.app.runs import list_runs as list_runs
-    from polygon.app.runs import resolve_conversation as resolve_conversation
-    from polygon.app.runs import resolve_run as resolve_run
     from polygon.app.runs import run_state as run_state
     from polygon.app.scenarios import DraftModel as DraftModel
     from polygon.app.scenarios import from_calls as from_calls
@@ -114,12 +114,12 @@ _FACE = {
     "list_runs": "polygon.app.runs",
     "load_conversation": "polygon.app.replay",
     "load_probes": "polygon.app.probe",
-    "load_run": "polygon.app.report",
+    "load_run": "polygon.app.queries",
     "open_log": "polygon.app.log",
     "personas_path": "polygon.app.personas",
     "preview_noise": "polygon.app.noise",
     "preview_phone": "polygon.app.noise",
-    "probe_answers": "polygon.app.report",
+    "probe_answers": "polygon.app.queries",
     "probe_trend": "polygon.app.trend",
     "probe_with": "polygon.app.probe",
     "read_label_file": "polygon.app.label",
@@ -131,8 +131,8 @@ _FACE = {
     "render": "polygon.app.editor_schema",
     "report_run": "polygon.app.report",
     "rerun_conversation": "polygon.app.rerun",
-    "resolve_conversation": "polygon.app.runs",
-    "resolve_run": "polygon.app.runs",
+    "resolve_conversation": "polygon.app.queries",
+    "resolve_run": "polygon.app.queries",
     "run_demo": "polygon.app.demo",
     "run_started": "polygon.app.passes",
     "run_state": "polygon.app.runs",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from polygon.app.queries import read_run_labels
 from polygon.errors import PolygonError, UnknownIdError, UserInputError
 from polygon.events import EventLog, LabelRecorded, conversation_stream, labels_stream, run_stream
 from polygon.projections import Calibration, ConversationVerdict, calibrate
@@ -27,10 +28,7 @@ def calibrate_runs(
     for run_id in dict.fromkeys(run_ids):
         if not log.stream_length(run_stream(run_id)):
             raise UnknownIdError(f"no run {run_id!r} in the log")
-        for env in log.read_stream(labels_stream(run_id)):
-            lab = env.payload
-            if isinstance(lab, LabelRecorded) and (by is None or lab.by == by):
-                labels[lab.conversation_id] = lab  # in log order: the latest label counts
+        labels.update(read_run_labels(log, run_id).latest(by))  # in log order: the latest label counts
     # Only the labelled calls are folded, each whole (every judge repeat, for α).
     states = {run_id: _labelled_fold(log, run_id, labels) for run_id in dict.fromkeys(run_ids)}
     version = _version(states, rubric)

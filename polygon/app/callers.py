@@ -11,10 +11,10 @@ rate per caller type and language with its Wilson 95% interval.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from polygon.app.queries import read_run_labels
 from polygon.errors import UnknownIdError, UserInputError
 from polygon.events import (
     CallerTurnLabelled,
@@ -107,11 +107,7 @@ def record_marks(
     now: Callable[[], str],
 ) -> int:
     """Append a ``label.caller_turn`` event per (turn, realistic, note); returns how many."""
-    earlier = Counter(
-        (env.payload.conversation_id, env.payload.turn)
-        for env in log.read_stream(labels_stream(run_id))
-        if isinstance(env.payload, CallerTurnLabelled) and env.payload.by == by
-    )
+    earlier = read_run_labels(log, run_id).turns_marked(by)
     pending: list[Pending] = []
     for turn, realistic, note in marks:
         recorder = StreamRecorder(
@@ -149,11 +145,7 @@ def realism(log: EventLog, run_id: str) -> list[RealismRow]:
     """Realism rate per (caller type, language), each turn's latest mark per person counted."""
     if not log.stream_length(run_stream(run_id)):
         raise UnknownIdError(f"no run {run_id!r} in the log")
-    latest: dict[tuple[str, int, str], CallerTurnLabelled] = {}
-    for env in log.read_stream(labels_stream(run_id)):
-        p = env.payload
-        if isinstance(p, CallerTurnLabelled):
-            latest[(p.conversation_id, p.turn, p.by)] = p  # in log order: the latest counts
+    latest = read_run_labels(log, run_id).latest_marks()  # in log order: the latest counts
     groups: dict[tuple[str, str], list[bool]] = {}
     for mark in latest.values():
         groups.setdefault((mark.caller_type, mark.language), []).append(mark.realistic)

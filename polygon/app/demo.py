@@ -9,7 +9,7 @@ from pathlib import Path
 
 from polygon.app.compare import compare_runs
 from polygon.app.progress import Progress
-from polygon.app.report import load_run
+from polygon.app.queries import load_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.errors import UserInputError
 from polygon.events import EventLog, run_conversations

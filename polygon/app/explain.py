@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from polygon.app.queries import run_recorded_for
 from polygon.app.replay import load_conversation
-from polygon.app.report import run_recorded_for
 from polygon.events import EventLog, RubricRecorded, conversation_stream, run_stream
 from polygon.projections import ConversationVerdict, build_explanation, build_run_record
 from polygon.transcript import ConversationView

@@ -25,6 +25,7 @@ from polygon.app.judge import ScoreSummary, score_run
 from polygon.app.passes import start_run
 from polygon.app.probe import probe_run
 from polygon.app.progress import Progress, no_progress
+from polygon.app.queries import read_run_labels
 from polygon.boundary import log_safe, safe_text
 from polygon.errors import UserInputError
 from polygon.events import (
@@ -37,7 +38,6 @@ from polygon.events import (
     ConversationEnded,
     ConversationStarted,
     EventLog,
-    LabelRecorded,
     Pending,
     RunStarted,
     ToolCalled,
@@ -46,7 +46,6 @@ from polygon.events import (
     content_hash,
     conversation_id,
     conversation_stream,
-    labels_stream,
     to_builtins,
 )
 from polygon.importing import (
@@ -61,8 +60,10 @@ from polygon.importing import (
     redact_value,
     safe_key,
 )
+from polygon.models import ModelHub
+from polygon.probe import DETECTOR
 from polygon.recording import StreamRecorder
-from polygon.score import JudgeSettings, load_rubric, make_judge
+from polygon.score import load_rubric
 from polygon.simulate import percentile
 from polygon.suite import LoadedSuite
 
@@ -152,7 +153,7 @@ def import_files(
         written += log.append(batch).written
         progress(i + 1, len(conversations))
     written += _carried_labels(log, run_id, conversations, scenarios, options, now)
-    scoring = asyncio.run(_score_and_probe(log, run_id, _judge(options.suite), now))
+    scoring = asyncio.run(_score_and_probe(log, run_id, options.suite, now))
     return ImportSummary(run_id, len(conversations), written, [str(p) for p in problems], scoring)
 
 
@@ -181,20 +182,27 @@ def _carried_labels(
     ]
     # a second import of the same files records the same identities: nothing new is written
     existing = {
-        env.payload.conversation_id
-        for env in log.read_stream(labels_stream(run_id))
-        if isinstance(env.payload, LabelRecorded)
-        and (env.payload.by == "transcript" or env.payload.by.startswith("platform:"))
+        lab.conversation_id
+        for lab in read_run_labels(log, run_id).calls
+        if lab.by == "transcript" or lab.by.startswith("platform:")
     }
     return record_labels(log, [c for c in carried if c.conversation_id not in existing], now=now)
 
 
 async def _score_and_probe(
-    log: EventLog, run_id: str, settings: JudgeSettings, now: Callable[[], str]
+    log: EventLog, run_id: str, suite: LoadedSuite | None, now: Callable[[], str]
 ) -> ScoreSummary:
-    scoring = await score_run(log, run_id, settings, now=now)
-    await probe_run(log, run_id, now=now)
-    return scoring
+    """The heuristic judge's pass, then the detectors' (offline: the hub is never asked)."""
+    hub = ModelHub()
+    try:
+        rubric = load_rubric(suite.suite.judge.rubric if suite else "v1")
+        scoring = await score_run(
+            log, run_id, rubric=rubric, judge_model="scripted/heuristic", hub=hub, now=now
+        )
+        await probe_run(log, run_id, answerer_model=DETECTOR, hub=hub, now=now)
+        return scoring
+    finally:
+        await hub.aclose()
 
 
 def _scenario_names(conversations: list[ImportedConversation], mapping: dict[str, str]) -> dict[int, str]:
@@ -231,11 +239,6 @@ def _run_started(run_id: str, options: ImportOptions, scenarios: list[str]) -> R
         judge_model="scripted/heuristic",
         probes=[p.model_dump() for p in suite.suite.probes] if suite else [],
     )
-
-
-def _judge(suite: LoadedSuite | None) -> JudgeSettings:
-    rubric = suite.suite.judge.rubric if suite else "v1"
-    return JudgeSettings(rubric=load_rubric(rubric), judge=make_judge("scripted/heuristic"))
 
 
 def _validators(suite: LoadedSuite | None) -> dict[str, Any]:

@@ -31,7 +31,6 @@ from polygon.app.progress import Progress, no_progress
 from polygon.app.scoring import Scoring
 from polygon.errors import InfrastructureError, ModelServerDownError, PolygonError
 from polygon.events import (
-    ConversationStarted,
     Envelope,
     EventLog,
     ModelCalled,
@@ -40,9 +39,10 @@ from polygon.events import (
     conversation_stream,
     run_conversations,
 )
-from polygon.execute import Executor
+from polygon.execute import Executor, InProcessExecutor
 from polygon.models import ModelHub, ModelSettings
 from polygon.probe import answerer_for, probes_from
+from polygon.projections import fold_conversation_head
 from polygon.recording import ConversationSink, GroupWriter, StreamRecorder
 from polygon.score import JudgeSettings, LoadedRubric, judge_for, load_rubric
 from polygon.simulate import AgentPool, Conversation, ConversationPlan
@@ -418,9 +418,10 @@ async def visit_one(job: VisitJob) -> VisitResult:
 
 
 async def _visit(job: VisitJob, hub: ModelHub) -> VisitResult:
-    head = job.events[0].payload
-    if not isinstance(head, ConversationStarted):  # the driver sends whole calls only
+    found = fold_conversation_head(job.events)
+    if found is None:  # the driver sends whole calls only
         raise DamagedCallError(f"{job.events[0].stream}: does not start with conversation.started")
+    head = found.started
     sink = StreamRecorder(
         run_id=job.recipe.started.run_id,
         stream=job.events[0].stream,
@@ -428,7 +429,7 @@ async def _visit(job: VisitJob, hub: ModelHub) -> VisitResult:
         seed=head.seed,
         now=job.now,
     )
-    visit = Visit(job.events, head, sink)
+    visit = Visit(job.events, found, sink)
     scoring, probing = job.recipe.visitors(hub)
     if scoring is not None:
         await scoring.visit(visit)
@@ -496,7 +497,7 @@ def _whole_call(log: EventLog, run_id: str, stream: str) -> list[Envelope]:
     """A call's events, refused in one line when they are not whole."""
     events = list(log.read_stream(stream))
     damage = call_damage(events)
-    if damage or not events or not isinstance(events[0].payload, ConversationStarted):
+    if damage or not events:  # not damaged: it opens with conversation.started
         raise DamagedCallError(damaged_message(run_id, stream, damage))
     return events
 
@@ -523,3 +524,34 @@ async def run_pass(
         raise InfrastructureError(f"{exc}; {hint}") from None
     finally:
         await hub.aclose()
+
+
+def pass_on(
+    executor: Executor | None,
+    log: EventLog,
+    recipe: PassRecipe,
+    hub: ModelHub,
+    *,
+    window: int,
+    now: Callable[[], str],
+    progress: Progress,
+) -> VisitResult:
+    """A command's whole pass (``judge``, ``probe``) on its executor, here when none was chosen.
+
+    It stops when the hub finds a model server down.
+    """
+    runner = executor or InProcessExecutor()
+    return asyncio.run(
+        run_pass(runner, log, recipe, hub, window=window, now=now, progress=progress, abort=hub.unreachable)
+    )
+
+
+async def pass_here(
+    log: EventLog, recipe: PassRecipe, hub: ModelHub, *, now: Callable[[], str]
+) -> VisitResult:
+    """A pass inside a command's own event loop (an import's, a rerun's): a call at a time, here.
+
+    The caller's hub serves it, and the caller closes it.
+    """
+    with jobs_share(hub):
+        return await visit_on(InProcessExecutor(), log, recipe, window=1, now=now)

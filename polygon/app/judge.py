@@ -1,21 +1,23 @@
-"""``polygon judge``: a new scoring pass (checks and the judge) over every conversation of a run."""
+"""``polygon judge``: a new scoring pass (checks and the judge) over every conversation of a run.
+
+Every scoring pass goes through the pass driver (``jobs.visit_on``): ``polygon judge`` on the
+executor the command chose, an import's and a rerun's pass in this process (:func:`score_run`).
+"""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
-from polygon.app.jobs import PassRecipe, keyless, run_pass
+from polygon.app.jobs import PassRecipe, keyless, pass_here, pass_on
 from polygon.app.progress import Progress, no_progress
 from polygon.app.scoring import (
     ScoreSummary,
     Scoring,
     judge_context,
     record_rubric,
-    score_run,
 )
 from polygon.events import EventLog
-from polygon.execute import Executor, InProcessExecutor
+from polygon.execute import Executor
 from polygon.models import ModelHub
 from polygon.score import JudgeSettings, LoadedRubric, judge_for
 
@@ -35,6 +37,50 @@ def judge_run(
     executor: Executor | None = None,
 ) -> ScoreSummary:
     """``polygon judge``: one new pass with any judge, on the chosen executor (here by default)."""
+    recipe, pass_id = scoring_recipe(
+        log,
+        run_id,
+        rubric=rubric,
+        judge_model=judge_model,
+        hub=hub,
+        now=now,
+        repeats=repeats,
+        new_pass=new_pass,
+    )
+    result = pass_on(executor, log, recipe, hub, window=concurrency, now=now, progress=progress)
+    return ScoreSummary(pass_id, result.scored, result.scored_before)
+
+
+async def score_run(
+    log: EventLog,
+    run_id: str,
+    *,
+    rubric: LoadedRubric,
+    judge_model: str,
+    hub: ModelHub,
+    now: Callable[[], str],
+) -> ScoreSummary:
+    """Score every call of the run this pass has not scored yet, one at a time, in this process.
+
+    How an import and a rerun score their calls; the caller closes ``hub``.
+    """
+    recipe, pass_id = scoring_recipe(log, run_id, rubric=rubric, judge_model=judge_model, hub=hub, now=now)
+    result = await pass_here(log, recipe, hub, now=now)
+    return ScoreSummary(pass_id, result.scored, result.scored_before)
+
+
+def scoring_recipe(
+    log: EventLog,
+    run_id: str,
+    *,
+    rubric: LoadedRubric,
+    judge_model: str,
+    hub: ModelHub,
+    now: Callable[[], str],
+    repeats: int = 1,
+    new_pass: int = 0,
+) -> tuple[PassRecipe, str]:
+    """A scoring pass's recipe and its pass id, once the rubric is in the run (a changed one is refused)."""
     settings = JudgeSettings(
         rubric=rubric, judge=judge_for(judge_model, hub), repeats=repeats, new_pass=new_pass
     )
@@ -47,19 +93,7 @@ def judge_run(
         repeats=repeats,
         new_pass=new_pass,
     )
-    result = asyncio.run(
-        run_pass(
-            executor or InProcessExecutor(),
-            log,
-            recipe,
-            hub,
-            window=concurrency,
-            now=now,
-            progress=progress,
-            abort=hub.unreachable,
-        )
-    )
-    return ScoreSummary(settings.pass_id, result.scored, result.scored_before)
+    return recipe, settings.pass_id
 
 
 __all__ = ["ScoreSummary", "Scoring", "judge_context", "judge_run", "record_rubric", "score_run"]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from polygon.app.queries import read_run_labels
 from polygon.boundary import read_text
 from polygon.errors import UnknownIdError, UserInputError
 from polygon.events import (
@@ -107,11 +108,7 @@ def record_labels(log: EventLog, labels: list[LabelInput], *, now: Callable[[], 
 
 def _earlier(log: EventLog, run_id: str) -> Counter[tuple[str, str]]:
     """How many labels each (call, labeller) of the run has already: one read of its labels."""
-    return Counter(
-        (env.payload.conversation_id, env.payload.by)
-        for env in log.read_stream(labels_stream(run_id))
-        if isinstance(env.payload, LabelRecorded)
-    )
+    return read_run_labels(log, run_id).given()
 
 
 # ---- labels import ------------------------------------------------------------------------

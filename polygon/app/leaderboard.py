@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-from polygon.app.report import load_run
+from polygon.app.queries import load_run
 from polygon.errors import UnknownIdError, UserInputError
-from polygon.events import EventLog, PointRan, SweepStarted, sweep_stream
-from polygon.projections import ConversationVerdict, Leaderboard, build_leaderboard
+from polygon.events import EventLog, sweep_stream
+from polygon.projections import ConversationVerdict, Leaderboard, build_leaderboard, fold_sweep_head
 from polygon.projections import verdicts as verdict_fold
 
 
 def sweep_leaderboard(log: EventLog, sweep_id: str, rubric: str | None = None) -> Leaderboard:
     """The leaderboard of ``sweep_id`` under ``rubric`` (default: the newest every point shares)."""
-    events = [env.payload for env in log.read_stream(sweep_stream(sweep_id))]
-    if not events or not isinstance(events[0], SweepStarted):
+    envelopes = list(log.read_stream(sweep_stream(sweep_id)))
+    head = fold_sweep_head(envelopes)
+    if head is None:
         raise UnknownIdError(f"no sweep {sweep_id!r} in the log (polygon sweep FILE prints its id)")
-    started = events[0]
-    states = {e.index: load_run(log, e.run_id) for e in events if isinstance(e, PointRan)}
+    states = {index: load_run(log, e.run_id) for index, e in head.ran.items()}
     version = _shared_version(states, rubric, sweep_id)
     rows: dict[int, list[ConversationVerdict]] = {
         index: verdict_fold.verdicts(state, version) for index, state in states.items()
     }
-    return build_leaderboard(started, events, rows, rubric_version=version)
+    events = [env.payload for env in envelopes]
+    return build_leaderboard(head.started, events, rows, rubric_version=version)
 
 
 def _shared_version(states: dict[int, verdict_fold.RunRecord], wanted: str | None, sweep_id: str) -> str:

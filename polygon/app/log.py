@@ -221,22 +221,14 @@ def _check_target(out: Path) -> None:
 
 
 def _sweeps_of(log: EventLog, runs: set[str]) -> tuple[str, ...]:
-    from polygon.events import SWEEP_PREFIX, PointRan, SweepStarted
+    from polygon.events import SWEEP_PREFIX
+    from polygon.projections import fold_sweep_head
 
     out = []
     for stream in log.streams(SWEEP_PREFIX):
-        for env in log.read_stream(stream):
-            p = env.payload
-            uses = (
-                {pt.run_id for pt in p.points}
-                if isinstance(p, SweepStarted)
-                else {p.run_id}
-                if isinstance(p, PointRan)
-                else set()
-            )
-            if uses & runs:
-                out.append(stream.removeprefix(SWEEP_PREFIX))
-                break
+        head = fold_sweep_head(log.read_stream(stream))
+        if head and head.runs & runs:
+            out.append(stream.removeprefix(SWEEP_PREFIX))
     return tuple(out)
 
 

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from polygon.app.jobs import PassRecipe, keyless, run_pass
+from polygon.app.jobs import PassRecipe, VisitResult, keyless, pass_here, pass_on
 from polygon.app.passes import run_started
-from polygon.app.probing import DETECTORS_ONLY, ProbeSummary, Probing, probe_run
+from polygon.app.probing import ProbeSummary, Probing
 from polygon.app.progress import Progress, no_progress
 from polygon.boundary import read_yaml
 from polygon.errors import SuiteError
 from polygon.events import EventLog
-from polygon.execute import Executor, InProcessExecutor
+from polygon.execute import Executor
 from polygon.models import ModelHub
 from polygon.probe import answerer_for, probes_from
 from polygon.suite import ProbeSpec
@@ -49,23 +48,41 @@ def probe_with(
 ) -> ProbeSummary:
     """``polygon probe``: the detectors, or a model through the hub, on the chosen executor."""
     answerer_for(answerer_model, hub)  # an unknown provider is refused before any call starts
+    recipe = probing_recipe(log, run_id, answerer_model=answerer_model, hub=hub, extra=extra)
+    result = pass_on(executor, log, recipe, hub, window=concurrency, now=now, progress=progress)
+    return _summary(recipe, result)
+
+
+async def probe_run(
+    log: EventLog, run_id: str, *, answerer_model: str, hub: ModelHub, now: Callable[[], str]
+) -> ProbeSummary:
+    """Answer every probe for every call of the run, one call at a time, in this process.
+
+    How an import probes its calls; the caller closes ``hub``.
+    """
+    recipe = probing_recipe(log, run_id, answerer_model=answerer_model, hub=hub)
+    result = await pass_here(log, recipe, hub, now=now)
+    return _summary(recipe, result)
+
+
+def probing_recipe(
+    log: EventLog,
+    run_id: str,
+    *,
+    answerer_model: str,
+    hub: ModelHub,
+    extra: Sequence[dict[str, object]] = (),
+) -> PassRecipe:
+    """A probe pass's recipe: the run's probes (library + the suite's + ``extra``) by one answerer."""
     started = run_started(log, run_id)
-    recipe = PassRecipe(
+    return PassRecipe(
         started=started, settings=keyless(hub.settings), probe_model=answerer_model, extra_probes=tuple(extra)
     )
-    result = asyncio.run(
-        run_pass(
-            executor or InProcessExecutor(),
-            log,
-            recipe,
-            hub,
-            window=concurrency,
-            now=now,
-            progress=progress,
-            abort=hub.unreachable,
-        )
-    )
-    return ProbeSummary(result.probed, result.probed_before, len(probes_from([*started.probes, *extra])))
 
 
-__all__ = ["DETECTORS_ONLY", "ProbeSummary", "Probing", "load_probes", "probe_run", "probe_with"]
+def _summary(recipe: PassRecipe, result: VisitResult) -> ProbeSummary:
+    probes = probes_from([*recipe.started.probes, *recipe.extra_probes])
+    return ProbeSummary(result.probed, result.probed_before, len(probes))
+
+
+__all__ = ["ProbeSummary", "Probing", "load_probes", "probe_run", "probe_with"]

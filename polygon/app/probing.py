@@ -6,18 +6,15 @@ cannot move a composite or a verdict.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from polygon.app.passes import Visit, each_conversation, run_started
-from polygon.app.progress import Progress, no_progress
+from polygon.app.passes import Visit, run_started
 from polygon.events import PROBE, EventLog, ProbeAnswered, keyed
 from polygon.probe import ProbeAnswerer, answered, detect, parse_answer, probe_request, probes_from
 from polygon.recording import Sink
 from polygon.suite import ProbeSpec
 from polygon.transcript import ConversationView
-
-DETECTORS_ONLY = ProbeAnswerer()
 
 
 @dataclass(frozen=True)
@@ -44,25 +41,6 @@ def _key(probe: ProbeSpec, answerer: ProbeAnswerer) -> str:
     return f"{probe.id}:{probe.wording_hash}:{answerer.name}"
 
 
-async def probe_run(
-    log: EventLog,
-    run_id: str,
-    *,
-    extra: Sequence[dict[str, object]] = (),
-    answerer: ProbeAnswerer = DETECTORS_ONLY,
-    now: Callable[[], str],
-    progress: Progress = no_progress,
-    abort: Callable[[], str] = lambda: "",
-    concurrency: int = 1,
-) -> ProbeSummary:
-    """Answer every probe (library + the suite's + ``extra``) for every conversation of the run."""
-    probing = Probing.start(log, run_id, answerer, extra)
-    await each_conversation(
-        log, run_id, probing.visit, now=now, progress=progress, abort=abort, concurrency=concurrency
-    )
-    return probing.summary()
-
-
 @dataclass
 class Probing:
     """A probe pass as a visitor: ``polygon run`` reads each call once for it and scoring."""
@@ -82,11 +60,7 @@ class Probing:
 
     async def visit(self, conversation: Visit) -> None:
         """Answer each probe this call has no answer to from this answerer."""
-        have = {
-            (e.payload.probe_id, e.payload.probe_hash, e.payload.answered_by)
-            for e in conversation.events
-            if isinstance(e.payload, ProbeAnswered)
-        }
+        have = conversation.head.probe_answers
         for probe in self.probes:
             if (probe.id, probe.wording_hash, self.answerer.name) in have:
                 self.already += 1

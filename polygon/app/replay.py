@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from polygon.errors import UnknownIdError
 from polygon.events import CheckRecorded, EventLog, conversation_of_stream, conversation_stream
-from polygon.projections import ConversationView, build
+from polygon.projections import ConversationView, build, fold_conversation_head
 
 
 def load_conversation(log: EventLog, conversation_id: str) -> ConversationView:
@@ -19,9 +19,5 @@ def load_conversation(log: EventLog, conversation_id: str) -> ConversationView:
 
 def broken_policies(log: EventLog, conversation_id: str) -> list[CheckRecorded]:
     """The suite policies the call broke, by the latest scoring pass that checked each."""
-    latest: dict[str, CheckRecorded] = {}
-    for env in log.read_stream(conversation_stream(conversation_id)):
-        p = env.payload
-        if isinstance(p, CheckRecorded) and p.check.startswith("policy:"):
-            latest[p.check] = p
-    return [c for c in latest.values() if c.outcome == "fail"]
+    head = fold_conversation_head(log.read_stream(conversation_stream(conversation_id)))
+    return head.broken_policies() if head else []

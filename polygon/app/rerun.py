@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from polygon import __version__
 from polygon.app.jobs import driver_hub, jobs_share, keyless, worker_hub
+from polygon.app.judge import ScoreSummary, score_run
 from polygon.app.passes import start_run
 from polygon.app.replay import load_conversation
-from polygon.app.scoring import ScoreSummary, score_run
 from polygon.compare import agent_turn_divergence
 from polygon.errors import UserInputError
 from polygon.events import (
@@ -32,7 +32,7 @@ from polygon.events import (
 from polygon.execute import Executor, InProcessExecutor
 from polygon.models import ModelHub, ModelSettings
 from polygon.recording import StreamRecorder
-from polygon.score import JudgeSettings, load_rubric, make_judge
+from polygon.score import LoadedRubric, load_rubric
 from polygon.simulate import (
     AgentPool,
     AgentReply,
@@ -137,9 +137,8 @@ def rerun_conversation(
     )
     job = RedriveJob(loaded, plan, source, keep_going, keyless(hub.settings), now)
     rubric = load_rubric(loaded.suite.judge.rubric)
-    settings = JudgeSettings(rubric=rubric, judge=make_judge("scripted/heuristic"))
     driven, scoring = asyncio.run(
-        _drive_and_score(executor or InProcessExecutor(), job, log, settings, hub, now)
+        _drive_and_score(executor or InProcessExecutor(), job, log, rubric, hub, now)
     )
     turn, detail = driven.parted[0] if driven.parted else (0, "")
     return RerunResult(run_id, cid, driven.end_reason, turn, detail, scoring)
@@ -149,7 +148,7 @@ async def _drive_and_score(
     executor: Executor,
     job: RedriveJob,
     log: EventLog,
-    settings: JudgeSettings,
+    rubric: LoadedRubric,
     hub: ModelHub,
     now: Callable[[], str],
 ) -> tuple[Redriven, ScoreSummary]:
@@ -158,7 +157,10 @@ async def _drive_and_score(
         with jobs_share(hub):
             [driven] = [d async for d in executor.map(redrive, [job], window=1)]
         log.append(driven.events)
-        return driven, await score_run(log, job.plan.run_id, settings, now=now)
+        scoring = await score_run(
+            log, job.plan.run_id, rubric=rubric, judge_model="scripted/heuristic", hub=hub, now=now
+        )
+        return driven, scoring
     finally:
         await hub.aclose()
 

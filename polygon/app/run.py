@@ -29,7 +29,6 @@ from polygon.errors import (
 )
 from polygon.events import (
     RUN_FINISHED,
-    ConversationEnded,
     EventLog,
     Pending,
     RunFinished,
@@ -44,6 +43,7 @@ from polygon.events import (
 from polygon.execute import Executor, InProcessExecutor
 from polygon.models import ModelHub
 from polygon.probe import DETECTOR
+from polygon.projections import fold_conversation_head
 from polygon.score import JudgeSettings, judge_for, load_rubric
 from polygon.simulate import (
     ConversationPlan,
@@ -360,7 +360,5 @@ def _end_reason(log: EventLog, run_id: str, conversation_id: str) -> str:
     events = list(log.read_stream(stream))
     if damage := call_damage(events):
         raise DamagedCallError(damaged_message(run_id, stream, damage))
-    for env in events:
-        if isinstance(env.payload, ConversationEnded):
-            return env.payload.reason
-    return ""
+    head = fold_conversation_head(events)
+    return head.ended.reason if head and head.ended else ""

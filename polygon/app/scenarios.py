@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from polygon.app.runs import resolve_run
+from polygon.app.queries import resolve_run
 from polygon.boundary import read_yaml
 from polygon.errors import SuiteError, UserInputError
 from polygon.events import EventLog, conversation_of_stream, drafts_stream, run_conversations

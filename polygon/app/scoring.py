@@ -1,8 +1,9 @@
 """A scoring pass (checks and the judge) as a visitor of each conversation of a run.
 
-``score_run`` scores every conversation the chosen pass has not scored yet, so ``polygon
-run``, ``--resume``, ``polygon judge`` and imports share one path, and re-judging never
-touches earlier events: a new rubric or judge is a new pass, appended.
+The visitor scores each call the chosen pass has not scored yet, so ``polygon run``,
+``--resume``, ``polygon judge``, imports and reruns share one path (the pass driver,
+``jobs.visit_on``), and re-judging never touches earlier events: a new rubric or judge is a
+new pass, appended.
 """
 
 from __future__ import annotations
@@ -10,16 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from polygon.app.passes import Visit, each_conversation, run_started
-from polygon.app.progress import Progress, no_progress
+from polygon.app.passes import Visit, read_run_head, run_started
 from polygon.errors import UserInputError
 from polygon.events import (
     RUBRIC,
-    Envelope,
     EventLog,
-    JudgeScored,
     Pending,
-    RubricRecorded,
     RunStarted,
     identity,
     keyed,
@@ -32,13 +29,9 @@ from polygon.transcript import ConversationView
 
 def record_rubric(log: EventLog, run_id: str, rubric: LoadedRubric, now: Callable[[], str]) -> None:
     """Put the rubric into the run's stream; refuse a changed file under a used version."""
-    for env in log.read_stream(run_stream(run_id)):
-        p = env.payload
-        if (
-            isinstance(p, RubricRecorded)
-            and p.version == rubric.rubric.version
-            and p.rubric_hash != rubric.rubric_hash
-        ):
+    head = read_run_head(log, run_id)
+    for p in head.rubrics if head else ():
+        if p.version == rubric.rubric.version and p.rubric_hash != rubric.rubric_hash:
             raise UserInputError(
                 f"rubric {p.version} in {rubric.source} differs from the {p.version} this run was judged "
                 f"with (hash {p.rubric_hash[:12]} in the log, {rubric.rubric_hash[:12]} in the file); "
@@ -66,24 +59,6 @@ class ScoreSummary:
     already: int
 
 
-async def score_run(
-    log: EventLog,
-    run_id: str,
-    settings: JudgeSettings,
-    *,
-    now: Callable[[], str],
-    progress: Progress = no_progress,
-    abort: Callable[[], str] = lambda: "",
-    concurrency: int = 1,
-) -> ScoreSummary:
-    """Score every conversation of the run that this pass has not scored yet."""
-    scoring = Scoring.start(log, run_id, settings, now)
-    await each_conversation(
-        log, run_id, scoring.visit, now=now, progress=progress, abort=abort, concurrency=concurrency
-    )
-    return scoring.summary()
-
-
 @dataclass
 class Scoring:
     """A scoring pass as a visitor: ``polygon run`` reads each call once for it and the probes."""
@@ -102,7 +77,7 @@ class Scoring:
 
     async def visit(self, conversation: Visit) -> None:
         """Score one call unless this pass already has."""
-        if _has_pass(conversation.events, self.settings.pass_id):
+        if self.settings.pass_id in conversation.head.passes:
             self.already += 1
             return
         context = judge_context(self.started, conversation.view)
@@ -125,7 +100,3 @@ def judge_context(started: RunStarted, view: ConversationView) -> JudgeContext:
         return JudgeContext(prompt=view.imported.system_prompt or None, tools=tools)
     config = view.started.config if view.started else ""
     return JudgeContext(prompt=started.prompts.get(config), tools=list(started.tools))
-
-
-def _has_pass(events: list[Envelope], pass_id: str) -> bool:
-    return any(isinstance(e.payload, JudgeScored) and e.payload.pass_id == pass_id for e in events)

@@ -18,7 +18,7 @@ import msgspec
 
 from polygon.app.log import recorded_answers
 from polygon.app.passes import read_run_head
-from polygon.app.report import load_run, run_streams
+from polygon.app.queries import load_run, read_sweep_head, run_streams
 from polygon.app.run import RunOptions, run_suite
 from polygon.errors import ResumeRefusedError, UnknownIdError, UserInputError
 from polygon.events import (
@@ -45,6 +45,7 @@ from polygon.events import (
 )
 from polygon.execute import Executor, InProcessExecutor
 from polygon.models import ModelHub
+from polygon.projections import SweepHead
 from polygon.projections import verdicts as verdict_fold
 from polygon.score import GRADED
 from polygon.suite import LoadedSweep
@@ -86,22 +87,21 @@ def run_sweep(
 ) -> SweepSummary:
     """Run (or resume) every point; returns what became of each."""
     points = make_points(loaded)
-    sweep_id, done = _begin(loaded, log, options, points, now)
+    sweep_id, head = _begin(loaded, log, options, points, now)
     summary = SweepSummary(sweep_id=sweep_id, points=len(points))
     usages: list[Usage] = []
     for point in points:
-        event = done.get(point.index)
-        if isinstance(event, PointRefused):
+        if head and point.index in head.refused:
             summary.refused += 1
             continue
         if summary.stopped:
             summary.not_run += 1
             continue
-        if isinstance(event, PointRan):
+        ran = head.ran.get(point.index) if head else None
+        if ran is not None:
             usages.append(_usage(log, point))
             summary.ran += 1
-            summary.reused += event.reused
-            ran: PointRan | None = event
+            summary.reused += ran.reused
         else:
             ran = _one_point(loaded, log, point, usages, options, now, hub, say, summary)
         if ran is not None and point.index == 0:
@@ -133,8 +133,8 @@ def _hold_floor(
     if floor is None or mean >= floor:
         return
     summary.stopped = f"the first point's mean composite {mean:.1f} is below the floor {floor:g}"
-    stream = [env.payload for env in log.read_stream(sweep_stream(summary.sweep_id))]
-    if not any(isinstance(e, SweepStopped) for e in stream):
+    head = read_sweep_head(log, summary.sweep_id)
+    if not (head and head.stopped):
         event = SweepStopped(sweep_id=summary.sweep_id, after_index=0, mean_composite=mean, floor=floor)
         _append(log, summary.sweep_id, SWEEP_STOPPED, event, now)
     say(f"sweep {summary.sweep_id}: stopped early: {summary.stopped}")
@@ -231,7 +231,8 @@ def mean_composite(log: EventLog, point: Point) -> float | None:
 
 def _begin(
     loaded: LoadedSweep, log: EventLog, options: SweepOptions, points: list[Point], now: Callable[[], str]
-) -> tuple[str, dict[int, Event]]:
+) -> tuple[str, SweepHead | None]:
+    """The sweep's id, and its head when resumed (None for a new sweep)."""
     spec = loaded.spec
     started = SweepStarted(
         sweep_id="",
@@ -258,26 +259,23 @@ def _begin(
         raise UserInputError(f"sweep {sweep_id} already exists in the log (use --resume {sweep_id})")
     event = msgspec.structs.replace(started, sweep_id=sweep_id)
     _append(log, sweep_id, SWEEP_STARTED, event, now)
-    return sweep_id, {}
+    return sweep_id, None
 
 
-def _resumed(log: EventLog, sweep_id: str, fresh: SweepStarted) -> dict[int, Event]:
-    events = [env.payload for env in log.read_stream(sweep_stream(sweep_id))]
-    if not events or not isinstance(events[0], SweepStarted):
+def _resumed(log: EventLog, sweep_id: str, fresh: SweepStarted) -> SweepHead:
+    head = read_sweep_head(log, sweep_id)
+    if head is None:
         raise UnknownIdError(f"no sweep {sweep_id!r} in the log to resume")
-    if events[0].sweep_hash != fresh.sweep_hash or events[0].points != fresh.points:
+    if head.started.sweep_hash != fresh.sweep_hash or head.started.points != fresh.points:
         raise ResumeRefusedError(
             f"cannot resume sweep {sweep_id}: the sweep file, its suite or a prompt changed since it started"
         )
-    done: dict[int, Event] = {}
-    for e in events:
-        if isinstance(e, PointRan | PointRefused):
-            done[e.index] = e
-    return done
+    return head
 
 
 def _finished(log: EventLog, sweep_id: str) -> bool:
-    return any(isinstance(env.payload, SweepFinished) for env in log.read_stream(sweep_stream(sweep_id)))
+    head = read_sweep_head(log, sweep_id)
+    return bool(head and head.finished)
 
 
 def _reused(log: EventLog, sweep_id: str, point: Point) -> bool:
@@ -290,15 +288,10 @@ def _reused(log: EventLog, sweep_id: str, point: Point) -> bool:
     finished = head.finished_seq if head else None
     if finished is None:
         return False
-    ours = list(log.read_stream(sweep_stream(sweep_id)))
-    if not ours or finished < ours[0].seq:
+    ours = read_sweep_head(log, sweep_id)
+    if ours is None or finished < ours.seq:
         return True
-    return any(
-        isinstance(env.payload, PointRan)
-        and env.payload.run_id == point.run_id
-        and env.payload.index != point.index
-        for env in ours
-    )
+    return any(e.run_id == point.run_id and e.index != point.index for e in ours.ran.values())
 
 
 def _append(log: EventLog, sweep_id: str, kind: str, event: Event, now: Callable[[], str]) -> None:

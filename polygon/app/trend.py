@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from polygon.app.report import run_events
+from polygon.app.queries import run_events
 from polygon.errors import UserInputError
 from polygon.events import RUN_PREFIX, EventLog, run_of_stream
 from polygon.projections import probes as probe_fold

@@ -12,13 +12,14 @@ import pytest
 from click.testing import CliRunner
 
 from polygon.app.judge import score_run
-from polygon.app.report import load_run
+from polygon.app.queries import load_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.cli.main import cli
 from polygon.errors import UserInputError
 from polygon.events import LmdbLog, MemoryLog
 from polygon.events.families import CheckRecorded, JudgeScored, ModelCalled
 from polygon.events.streams import conversation_stream
+from polygon.models import ModelHub
 from polygon.models.recorded import Recorder
 from polygon.models.scripted import ScriptedModelClient
 from polygon.projections.explain import build_explanation
@@ -89,7 +90,7 @@ def test_v2_scores_lower_than_v1_under_both_rubrics(clinic: MemoryLog) -> None:
 
 
 def test_explain_accounts_for_every_point(clinic: MemoryLog) -> None:
-    from polygon.app.report import run_events
+    from polygon.app.queries import run_events
     from polygon.projections.verdicts import build_run_record
 
     state = build_run_record("c", run_events(clinic, "c"))  # explain shows every repeat: the whole fold
@@ -245,10 +246,9 @@ def test_score_run_on_unknown_run_is_a_user_error() -> None:
             score_run(
                 MemoryLog(),
                 "ghost",
-                JudgeSettings(
-                    rubric=load_rubric("v1"),
-                    judge=ModelJudge(Recorder(ScriptedModelClient(["{}"]), role="judge", model="x/y")),
-                ),
+                rubric=load_rubric("v1"),
+                judge_model="scripted/heuristic",
+                hub=ModelHub(),
                 now=lambda: "",
             )
         )
@@ -257,7 +257,8 @@ def test_score_run_on_unknown_run_is_a_user_error() -> None:
 def test_the_reduced_fold_gives_the_same_reports_as_the_whole_one(tmp_path: Path) -> None:
     """``report`` folds a run one call at a time and keeps only verdicts; every format must
     still be byte-identical to the report of the whole fold (JSON with every repeat)."""
-    from polygon.app.report import report_run, run_events
+    from polygon.app.queries import run_events
+    from polygon.app.report import report_run
     from polygon.projections.verdicts import build_run_record
     from polygon.render import render_html
 

@@ -8,7 +8,6 @@ writes, payload for payload.
 
 from __future__ import annotations
 
-import asyncio
 import resource
 import subprocess
 import sys
@@ -17,11 +16,14 @@ from pathlib import Path
 import pytest
 
 from polygon.app.log import call_damage, verify_log
-from polygon.app.passes import DamagedCallError, Visit, each_conversation
+from polygon.app.passes import DamagedCallError
+from polygon.app.probe import probe_with
 from polygon.events import LmdbLog, MemoryLog, Pending
 from polygon.events.envelope import decode_header, prepare_stored
 from polygon.events.errors import StorageError
 from polygon.events.streams import run_stream
+from polygon.models import ModelHub
+from polygon.probe import DETECTOR
 from polygon.recording import GroupWriter
 from tests.support.faults import failing_append, holes, log_contents, run_cli, small_suite
 
@@ -133,7 +135,7 @@ def test_a_call_with_a_hole_is_found_by_verify_and_refused_by_resume_in_one_line
     assert "not whole" in resumed.output and "log compact --drop-damaged" in resumed.output
     # A pass over the run (judge, probe) says the same, where it asserted before.
     with LmdbLog(holed) as lg, pytest.raises(DamagedCallError, match="not whole"):
-        asyncio.run(each_conversation(lg, "fx", _nothing, now=lambda: "t"))
+        probe_with(lg, "fx", extra=(), answerer_model=DETECTOR, hub=ModelHub(), now=lambda: "t")
     # The repair: a copy without the damaged call, where resume runs it again from its start.
     repaired = tmp_path / "repaired"
     res = run_cli(holed, "log", "compact", "--drop-damaged", "-o", str(repaired))
@@ -142,10 +144,6 @@ def test_a_call_with_a_hole_is_found_by_verify_and_refused_by_resume_in_one_line
     assert resumed.exit_code == 0, resumed.output
     assert run_cli(repaired, "log", "verify").exit_code == 0
     assert _conversations(repaired) == _conversations(clean)
-
-
-async def _nothing(visit: Visit) -> None:
-    return None
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_FSIZE as Linux applies it")

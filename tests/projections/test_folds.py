@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from polygon.app.report import run_events
+from polygon.app.queries import run_events
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import Envelope, MemoryLog
 from polygon.projections import probes, verdicts

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from polygon.app.passes import read_run_head, start_run
-from polygon.app.runs import hide_run, run_heads
+from polygon.app.queries import run_heads
+from polygon.app.runs import hide_run
 from polygon.events import (
+    RUBRIC,
     RUN_FINISHED,
     MemoryLog,
     Pending,
+    RubricRecorded,
     RunFinished,
     RunHidden,
     RunStarted,
     identity,
+    keyed,
     run_stream,
 )
 from polygon.projections import fold_run_head
@@ -61,3 +67,17 @@ def test_no_run_and_a_stream_not_opened_by_a_start_have_no_head() -> None:
     assert fold_run_head(log.read_stream(run_stream("ghost"))) is None
     assert run_heads(log) == []
     assert any(isinstance(e.payload, RunHidden) for e in log.read_stream(run_stream("ghost")))
+
+
+def test_rubrics_recorded_with_the_run_show_on_the_head_in_log_order() -> None:
+    first = next(e for e in SAMPLES if isinstance(e, RubricRecorded))
+    second = msgspec.structs.replace(first, version="v9", rubric_hash="f" * 32)
+    log = MemoryLog()
+    start_run(log, STARTED, now=lambda: "t1")
+    for rubric in (first, second):
+        ident = identity(run=STARTED.run_id, kind=keyed(RUBRIC, rubric.version, rubric.rubric_hash))
+        log.append(
+            [Pending(stream=run_stream(STARTED.run_id), identity=ident, event=rubric, recorded_at="t2")]
+        )
+    head = read_run_head(log, STARTED.run_id)
+    assert head is not None and head.rubrics == (first, second)

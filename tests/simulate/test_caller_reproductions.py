@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from polygon import AgentReply, AgentStep, ToolCall
-from polygon.app.report import load_run
+from polygon.app.queries import load_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import MemoryLog
 from polygon.events.families import PersonaSnapshot

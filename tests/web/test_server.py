@@ -101,7 +101,7 @@ def test_the_live_runs_api_counts_calls_without_folding(
     def no_fold(*args: object, **kwargs: object) -> None:
         raise AssertionError("the live API folded a run")
 
-    monkeypatch.setattr("polygon.app.report.load_run", no_fold)
+    monkeypatch.setattr("polygon.app.runs.load_run", no_fold)  # where list_runs looks it up
     [row] = _client(web.make_app(log)).get("/api/runs").json()
     assert (row["run_id"], row["calls"], row["finished"]) == ("rone", 24, True)
 

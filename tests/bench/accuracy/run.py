@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from polygon.app.report import load_run
+from polygon.app.queries import load_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import MemoryLog
 from polygon.events.streams import conversation_stream
