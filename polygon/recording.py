@@ -81,8 +81,9 @@ class GroupWriter:
     """Collects pending events from many sinks; commits them together, at a cadence.
 
     A commit is one durable transaction (an fsync), so it is paid per batch, not per event:
-    whatever was handed over during the last ``interval_s`` (20 ms) goes in one, so a
-    SIGKILL loses the calls in flight and at most that much finished work. (A commit per
+    whatever was handed over in the ``interval_s`` (20 ms) since the last commit ended goes
+    in one, so a SIGKILL loses the calls in flight and at most that much finished work
+    (plus what arrived during the commit in progress). (A commit per
     ended call would cost an fsync each: a third of a 20,000-call run's time.) The cadence
     holds whatever the writers are:
     :meth:`submit` commits when one is due, so a stage that never awaits (a Python agent,
@@ -127,7 +128,6 @@ class GroupWriter:
     def commit(self) -> None:
         """Write everything queued, in one transaction (or nothing, ever again, if it fails)."""
         self._refuse_if_failed()
-        self._last = self._clock()
         if self._queue:
             batch, self._queue = self._queue, []
             try:
@@ -136,6 +136,9 @@ class GroupWriter:
                 self.failed = exc
                 raise
             self.commits += 1
+        # The cadence counts from the end of the commit: an fsync that takes as long as the
+        # interval (a busy disk) would otherwise leave no time between commits for the work.
+        self._last = self._clock()
 
     async def pump(self, stop: asyncio.Event) -> None:
         """Commit on the cadence while writers wait on the network, until ``stop``; then once more."""

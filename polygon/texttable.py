@@ -32,13 +32,7 @@ def table(
         if len(row) != len(columns):
             raise ValueError(f"a row has {len(row)} cells for {len(columns)} columns")
         widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
-    lines = [_line([h for h, _ in columns], columns, widths, indent, gap)]
-    lines += [_line(row, columns, widths, indent, gap) for row in body]
-    return lines
-
-
-def _line(
-    cells: Sequence[str], columns: Sequence[tuple[str, str]], widths: Sequence[int], indent: str, gap: int
-) -> str:
-    parts = [f"{cell:{align}{width}}" for cell, (_, align), width in zip(cells, columns, widths, strict=True)]
-    return (indent + (" " * gap).join(parts)).rstrip()
+    # One format for every line: a 20,000-call report formatted each cell on its own (0.3 s).
+    fields = (f"{{:{align}{width}}}" for (_, align), width in zip(columns, widths, strict=True))
+    line = indent.replace("{", "{{").replace("}", "}}") + (" " * gap).join(fields)
+    return [line.format(*(h for h, _ in columns)).rstrip(), *(line.format(*row).rstrip() for row in body)]

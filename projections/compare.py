@@ -28,6 +28,8 @@ from polygon.transcript import ConversationView
 
 BOOTSTRAP_SEED = 20261130
 BOOTSTRAP_RESAMPLES = 2000
+BOOTSTRAP_CHUNK = 1 << 16
+"""Draws per chunk of resamples (whole resamples; at least one)."""
 
 
 class Side(msgspec.Struct, frozen=True, kw_only=True):
@@ -141,10 +143,12 @@ def bootstrap_mean(values: Sequence[float]) -> tuple[float, float]:
     if len(data) < 2:
         return float(data.mean()), float(data.mean())
     rng = np.random.default_rng(BOOTSTRAP_SEED)
-    # Resamples in chunks of about a million draws: 2,000 × 20,000 at once would hold 640 MB.
-    # The generator's stream is the same however it is cut, so the interval is too.
+    # Resamples in chunks of about 65k draws (512 KB of indices): 2,000 × 20,000 at once
+    # would hold 640 MB, and chunks that stay in the CPU's cache gather twice as fast as
+    # chunks of a million (at 20k calls, 0.6 -> 0.3 CPU s a side). The generator's stream is
+    # the same however it is cut and each mean is of one row, so the interval is too.
     n = len(data)
-    rows = max(1, 1_000_000 // n)
+    rows = max(1, BOOTSTRAP_CHUNK // n)
     chunks = [min(rows, BOOTSTRAP_RESAMPLES - done) for done in range(0, BOOTSTRAP_RESAMPLES, rows)]
     means = np.concatenate([data[rng.integers(0, n, size=(k, n))].mean(axis=1) for k in chunks])
     low, high = np.percentile(means, [2.5, 97.5])

@@ -7,6 +7,7 @@ unchanged; a reworded probe starts a new series and says so.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 import msgspec
@@ -28,21 +29,44 @@ class Rate(msgspec.Struct, frozen=True, kw_only=True):
     high: float | None
 
 
+Z_95 = 1.959963984540054
+"""The two-sided 95% normal quantile exactly as scipy computes it (``ndtri(0.975)``).
+
+Python's ``NormalDist().inv_cdf(0.975)`` is one unit in the last place away, which could
+move a rounded bound: the interval must stay the one scipy's ``binomtest`` gave.
+"""
+
+
 def wilson(right: int, applicable: int, not_applicable: int = 0) -> Rate:
-    """Compliance and its Wilson 95% interval (scipy's binomtest)."""
+    """Compliance and its Wilson 95% interval (as scipy's binomtest gives it)."""
     if applicable == 0:
         return Rate(right=0, applicable=0, not_applicable=not_applicable, rate=None, low=None, high=None)
-    from scipy.stats import binomtest  # 1 s to import: only when an interval is drawn
-
-    ci = binomtest(right, applicable).proportion_ci(confidence_level=0.95, method="wilson")
+    low, high = wilson_interval(right, applicable, Z_95)
     return Rate(
         right=right,
         applicable=applicable,
         not_applicable=not_applicable,
         rate=round(right / applicable, 6),
-        low=round(float(ci.low), 6),
-        high=round(float(ci.high), 6),
+        low=round(low, 6),
+        high=round(high, 6),
     )
+
+
+def wilson_interval(k: int, n: int, z: float) -> tuple[float, float]:
+    """The Wilson score interval of ``k`` in ``n`` for the normal quantile ``z``.
+
+    The same operations, in the same order, as scipy's ``binomtest(k, n).proportion_ci(
+    method="wilson")`` (Newcombe 1998), so the same floats to the last bit (a test checks
+    this against scipy); importing scipy.stats for it cost compare ~2.5 CPU s.
+    """
+    p = k / n
+    denom = 2 * (n + z**2)
+    center = (2 * n * p + z**2) / denom
+    q = 1 - p
+    delta = z / denom * math.sqrt(4 * n * p * q + z**2)
+    low = 0.0 if k == 0 else center - delta
+    high = 1.0 if k == n else center + delta
+    return low, high
 
 
 class ProbeCount(msgspec.Struct, kw_only=True):

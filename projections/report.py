@@ -16,6 +16,7 @@ from polygon.projections.verdicts import (
     RunRecord,
     choose_pass,
     choose_version,
+    pass_index,
     passes,
     verdicts,
     versions,
@@ -99,9 +100,10 @@ def make_report(
     state: RunRecord, wanted_version: str | None, *, pass_id: str | None = None, judge: str | None = None
 ) -> RunReport:
     """The report of a run under one rubric version and pass (never a mix of versions)."""
-    version = choose_version(state, wanted_version)
-    chosen = choose_pass(state, version, pass_id, judge)
-    rows = verdicts(state, version, chosen)
+    index = pass_index(state)
+    version = choose_version(state, wanted_version, index)
+    chosen = choose_pass(state, version, pass_id, judge, index)
+    rows = verdicts(state, version, chosen, index)
     hashes = sorted({r.rubric_hash for r in state.rubrics if r.version == version})
     judges = sorted({r.judge for r in rows if r.judge})
     return RunReport(
@@ -114,10 +116,10 @@ def make_report(
         conversations=rows,
         scenarios=scenario_trials(rows),
         selection=Selection(
-            versions=versions(state),
+            versions=versions(state, index),
             chosen_pass=chosen,
             used_passes=sorted({r.pass_id for r in rows if r.pass_id}),
-            passes=len(passes(state, version)),
+            passes=len(passes(state, version, index)),
         ),
     )
 

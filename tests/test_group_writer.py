@@ -47,6 +47,28 @@ def test_submissions_commit_when_a_commit_is_due_without_the_event_loop(tmp_path
         assert log.last_seq() == 11 and writer.commits == 2
 
 
+def test_the_cadence_counts_from_the_end_of_a_slow_commit(tmp_path: Path) -> None:
+    clock = Clock()
+    with LmdbLog(tmp_path / "log") as log:
+        real_append = log.append
+
+        def slow_append(batch: list[Pending]) -> object:
+            clock.now += 0.04  # an fsync on a busy disk
+            return real_append(batch)
+
+        log.append = slow_append  # type: ignore[method-assign]
+        writer = GroupWriter(log, interval_s=0.05, clock=clock)
+        clock.now = 0.06
+        writer.submit(_events(0, 3))  # due: committed, ending at 0.10
+        assert writer.commits == 1 and clock.now == 0.1
+        clock.now = 0.12
+        writer.submit(_events(3, 3))  # 0.06 after the commit began, 0.02 after it ended: held
+        assert writer.commits == 1 and log.last_seq() == 3
+        clock.now = 0.16
+        writer.submit(_events(6, 3))
+        assert writer.commits == 2 and log.last_seq() == 9
+
+
 def test_a_full_queue_commits_at_once_and_whole(tmp_path: Path) -> None:
     with LmdbLog(tmp_path / "log") as log:
         writer = GroupWriter(log, interval_s=60, max_events=5, clock=Clock())

@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from polygon.app.queries import resolve_run as resolve_run
     from polygon.app.replay import broken_policies as broken_policies
     from polygon.app.replay import load_conversation as load_conversation
+    from polygon.app.report import load_report as load_report
     from polygon.app.report import report_run as report_run
     from polygon.app.rerun import rerun_conversation as rerun_conversation
     from polygon.app.run import RunOptions as RunOptions
@@ -114,6 +115,7 @@ _FACE = {
     "list_runs": "polygon.app.runs",
     "load_conversation": "polygon.app.replay",
     "load_probes": "polygon.app.probe",
+    "load_report": "polygon.app.report",
     "load_run": "polygon.app.queries",
     "open_log": "polygon.app.log",
     "personas_path": "polygon.app.personas",
@@ -187,6 +189,7 @@ __all__ = [
     "list_runs",
     "load_conversation",
     "load_probes",
+    "load_report",
     "load_run",
     "open_log",
     "personas_path",

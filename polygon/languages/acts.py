@@ -108,6 +108,22 @@ def _act(sentence: str, pack: Language) -> str:
 
 def read_turn(text: str, pack: Language) -> Turn:
     """Each sentence of an agent turn with its dialogue act."""
+    key = (text, id(pack))
+    turn = _READ.get(key)
+    if turn is None or turn[0] is not pack:
+        if len(_READ) >= _READ_HELD:
+            _READ.clear()
+        turn = _READ[key] = (pack, _read_turn(text, pack))
+    return turn[1]
+
+
+_READ: dict[tuple[str, int], tuple[Language, Turn]] = {}
+"""Turns already read: a call's caller, its read-back check and its probes read each agent
+turn (a :class:`Turn` is immutable, so one reading serves all three)."""
+_READ_HELD = 2048
+
+
+def _read_turn(text: str, pack: Language) -> Turn:
     parts = tuple(Sentence(s, _act(s, pack)) for s in sentences(text) if s.strip())
     reason = has(f" {text.lower()} ", pack.acts.reason)
     return Turn(parts, reason)

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from polygon.render.replay import replay_policy_lines as replay_policy_lines
     from polygon.render.replay import replay_turn_lines as replay_turn_lines
     from polygon.render.report import json_chunks as json_chunks
+    from polygon.render.report import json_document as json_document
+    from polygon.render.report import json_row as json_row
     from polygon.render.report import render_html as render_html
     from polygon.render.report import render_json as render_json
     from polygon.render.report import render_junit as render_junit
@@ -66,6 +68,8 @@ _FACE = {
     "explain_data": "polygon.render.explain",
     "explain_lines": "polygon.render.explain",
     "json_chunks": "polygon.render.report",
+    "json_document": "polygon.render.report",
+    "json_row": "polygon.render.report",
     "leaderboard_data": "polygon.render.leaderboard",
     "leaderboard_html": "polygon.render.leaderboard",
     "leaderboard_json": "polygon.render.leaderboard",
@@ -104,6 +108,8 @@ __all__ = [
     "explain_data",
     "explain_lines",
     "json_chunks",
+    "json_document",
+    "json_row",
     "leaderboard_data",
     "leaderboard_html",
     "leaderboard_json",

@@ -244,6 +244,21 @@ def json_chunks(report: RunReport, rows: Iterable[ConversationVerdict] | None = 
     read one call at a time): the report's own rows may be reduced ones, and a 20,000-call
     document is never held whole.
     """
+    return json_document(report, map(json_row, report.conversations if rows is None else rows))
+
+
+def json_row(row: ConversationVerdict) -> str:
+    """One row of the JSON report's ``conversations``, indented as the document holds it.
+
+    Views may keep these texts (``polygon.app.json_rows``): a change to what this writes
+    must change that module's ``VERSION``.
+    """
+    text = json.dumps(to_builtins(row), sort_keys=True, ensure_ascii=False, indent=2)
+    return "    " + text.replace("\n", "\n    ")
+
+
+def json_document(report: RunReport, rows: Iterable[str]) -> Iterator[str]:
+    """The JSON report around rows already written (:func:`json_row`), a piece at a time."""
     data = to_builtins(msgspec.structs.replace(report, conversations=[]))
     data["judge_label"] = judge_label(report)
     # the selection as the one line the format has always had under "shown"
@@ -254,9 +269,8 @@ def json_chunks(report: RunReport, rows: Iterable[ConversationVerdict] | None = 
     marker = "    " + json.dumps(_ROWS)
     before, after = outline.split(marker)
     some = False
-    for row in report.conversations if rows is None else rows:
-        text = json.dumps(to_builtins(row), sort_keys=True, ensure_ascii=False, indent=2)
-        yield (",\n" if some else before) + "    " + text.replace("\n", "\n    ")
+    for text in rows:
+        yield (",\n" if some else before) + text
         some = True
     if some:
         yield after

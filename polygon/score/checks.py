@@ -15,7 +15,7 @@ from polygon.events import CheckRecorded, Evidence, Expectation, PersonaSnapshot
 from polygon.matching import MatchTimeout, describe, holds
 from polygon.score.detectors import detect
 from polygon.score.policies import Policy, check_policies
-from polygon.score.spoken import invented
+from polygon.score.spoken import allowed_by, invented_against
 from polygon.similarity import is_loop
 from polygon.suite import DETECTOR_PREFIX
 from polygon.transcript import ConversationView, TurnView
@@ -365,12 +365,15 @@ def caller_outside_facts(view: ConversationView) -> CheckRecorded:
     persona = _persona(view)
     if persona is None:
         return _result(view, "caller_outside_facts", "n/a", "no simulated caller", simulator=True)
-    facts = list(persona.facts.values())
+    # What the caller may say grows by each agent turn it heard: each text is read once (a
+    # union of every text's values equals reading them all again at every turn).
+    allowed: set[str] = set()
+    for fact in persona.facts.values():
+        allowed |= allowed_by(fact)
     bad = []
-    heard: list[str] = []
     for t in view.turns:
-        strays = invented(t.caller_text, [*facts, *heard])
-        heard.append(t.agent_text or "")
+        strays = invented_against(t.caller_text, allowed)
+        allowed |= allowed_by(t.agent_text or "")
         if strays:
             words = ", ".join(repr(w) for w in strays)
             quote = f"CALLER: {t.caller_text} [not in its facts: {words}]"

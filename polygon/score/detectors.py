@@ -61,6 +61,12 @@ def number_words() -> dict[tuple[str, ...], str]:
     return out
 
 
+@cache
+def _number_starts() -> frozenset[str]:
+    """The first word of every spoken number: a token that is none of them starts no number."""
+    return frozenset(key[0] for key in number_words())
+
+
 @dataclass(frozen=True)
 class _Run:
     pieces: tuple[str, ...]
@@ -121,6 +127,8 @@ def _read_number(
     token = tokens[i][0]
     if token.isdigit():
         return token, 1
+    if token.lower() not in _number_starts():  # most words: no phrase to try
+        return None, 0
     for width in range(min(_MAX_WORDS, len(tokens) - i), 0, -1):
         key = tuple(t[0].lower() for t in tokens[i : i + width])
         if key in words:

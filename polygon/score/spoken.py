@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from polygon import languages as _languages
 from polygon.languages import LANGUAGES
@@ -22,6 +22,7 @@ MIN_DIGITS = 5
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th|\.)?"
 _YEAR = r"(?P<year>\d{4})"
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_DIGIT = re.compile(r"\d")
 
 
 @cache
@@ -71,7 +72,7 @@ def claims(text: str) -> Claims:
     """The dates, long numbers and weekdays ``text`` states, normalised (value → words said)."""
     dates: dict[str, str] = {}
     rest = text
-    for pattern in _dates():
+    for pattern in _dates() if _DIGIT.search(text) else ():  # every date shape has digits
         for m in pattern.finditer(rest):
             iso = _iso(m)
             if iso:
@@ -123,10 +124,27 @@ def invented(said: str, allowed_texts: list[str]) -> list[str]:
     """
     allowed: set[str] = set()
     for text in allowed_texts:
-        found = claims(text)
-        allowed |= found.values()
-        allowed |= {d.replace("-", "").lstrip("0") for d in found.dates}
-        allowed |= {re.sub(r"\D", "", text).lstrip("0")} - {""}
+        allowed |= allowed_by(text)
+    return invented_against(said, allowed)
+
+
+@lru_cache(maxsize=4096)
+def allowed_by(text: str) -> frozenset[str]:
+    """The values one allowed text holds, in every form :func:`invented_against` accepts.
+
+    A union of these over several texts is what :func:`invented` checks against, so a
+    caller that reads a growing list of texts adds each text's values once. Kept per text:
+    every call of a suite reads its personas' facts again.
+    """
+    found = claims(text)
+    allowed = found.values()
+    allowed |= {d.replace("-", "").lstrip("0") for d in found.dates}
+    allowed |= {re.sub(r"\D", "", text).lstrip("0")} - {""}
+    return frozenset(allowed)
+
+
+def invented_against(said: str, allowed: set[str]) -> list[str]:
+    """The words of ``said`` that state a value not in ``allowed`` (a union of :func:`allowed_by`)."""
     mine = claims(said)
     out = [words for value, words in mine.dates.items() if not _date_held(value, allowed)]
     out += [words for value, words in mine.numbers.items() if not held(value, allowed)]

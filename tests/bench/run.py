@@ -362,7 +362,9 @@ def lint_figures() -> list[Figure]:
     per_thousand = [rules_ms_per_thousand_words() for _ in range(REPEATS)]
     return [
         Figure("lint, rules tier, median corpus prompt", per_prompt, "ms", 10, higher_is_better=False),
-        Figure("lint, rules tier, per 1,000 words (long prompts)", per_thousand, "ms", 10, higher_is_better=False),
+        Figure(
+            "lint, rules tier, per 1,000 words (long prompts)", per_thousand, "ms", 10, higher_is_better=False
+        ),
         Figure("lint, rules tier, 1,500-word prompt", [1000 * t for t in got["rules"]], "ms", 0),
         Figure("lint, embeddings tier, 1,500-word prompt", got["embeddings"], "s", 0),
         Figure("lint, surprisal tier, 1,500-word prompt", got["surprisal"], "s", 0),
@@ -399,11 +401,42 @@ def scale_table(figures: list[Figure]) -> None:
         more.append(
             Figure(f"{cmd} heap at {big:,} calls", [_heap(big_row, cmd)], "MB", 300, higher_is_better=False)
         )
+    more += warm_views(small_row, big_row, big)
     stats = big_row["stats"]
     per_event = _bytes_per_event(stats)
     more.append(Figure("log file bytes per event (`polygon log stats` says where)", [per_event], "B", 0))
     for figure in more:
         print(figure.line(), flush=True)
+
+
+def warm_views(small_row: dict[str, object], big_row: dict[str, object], big: int) -> list[Figure]:
+    """Each view from its snapshot at ``big`` calls: its CPU s, and its ratio to 1,000 calls'.
+
+    CPU, not wall: a view is one process on one core, and the wall of a shared box is noise.
+    """
+    from tests.bench.scale import WARM_VIEWS
+
+    out = []
+    for view in WARM_VIEWS:
+        cpu = _cpu(big_row, f"{view}_warm")
+        out.append(
+            Figure(f"{view} from a snapshot at {big:,} calls (CPU)", [cpu], "s", 1, higher_is_better=False)
+        )
+        ratio = cpu / max(_cpu(small_row, f"{view}_warm"), 1e-9)
+        out.append(
+            Figure(
+                f"{view} from a snapshot, {big:,} ÷ 1,000 calls", [ratio], "×", 1.2, higher_is_better=False
+            )
+        )
+    return out
+
+
+def _cpu(row: dict[str, object], cmd: str) -> float:
+    from tests.bench.scale import Measured
+
+    m = row[cmd]
+    assert isinstance(m, Measured)
+    return m.cpu_s
 
 
 def _heap(row: dict[str, object], cmd: str) -> float:

@@ -9,7 +9,7 @@ import pytest
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import MemoryLog
 from polygon.events.families import CheckRecorded
-from polygon.score.spoken import claims, invented
+from polygon.score.spoken import allowed_by, claims, invented, invented_against
 from polygon.suite.loading import load_suite
 
 FACTS = ["Ana Horvat", "1980-03-12", "4111 1111 1111 1111", "+385 91 234 5678"]
@@ -80,3 +80,14 @@ def test_no_false_positive_on_any_bundled_example(example: str) -> None:
         if isinstance(e.payload, CheckRecorded) and e.payload.check == "caller_outside_facts"
     ]
     assert found and [c.evidence for c in found if c.outcome == "fail"] == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["born 1980-03-15 on Friday", "card 4111 1111 1111 1111", "12 March 1980", "my number is 555 1234 567"],
+)
+def test_the_values_of_several_texts_are_the_union_of_each_texts(said: str) -> None:
+    # caller_outside_facts reads each text once and keeps the union as the call goes on
+    allowed = set().union(*(allowed_by(text) for text in FACTS))
+    assert invented_against(said, allowed) == invented(said, FACTS)
+    assert invented_against(said, set()) == invented(said, [])

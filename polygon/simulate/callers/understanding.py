@@ -47,12 +47,53 @@ def _stem(word: str, size: int = 5) -> str:
 # -- concepts -------------------------------------------------------------------------
 
 
-def _concepts_of(tokens: tuple[str, ...], pack: Language) -> frozenset[str]:
-    out = set()
-    for token in tokens:
+@dataclass(frozen=True)
+class _Marks:
+    """A pack's concept marks as look-ups.
+
+    A mark names its concept when a token equals it, or (a mark of three letters or more)
+    when a token starts with it.
+    """
+
+    pack: Language
+    """Held so that the pack's id, the key of :data:`_MARKS`, is never reused."""
+    exact: dict[str, frozenset[str]]
+    prefix: dict[str, frozenset[str]]
+    keys: dict[str, frozenset[str]]
+    """:func:`key_concepts` of each fact key seen so far (a call asks about the same few)."""
+
+
+_MARKS: dict[int, _Marks] = {}
+_KEYS_HELD = 4096
+
+
+def _marks(pack: Language) -> _Marks:
+    found = _MARKS.get(id(pack))
+    if found is None:
+        exact: dict[str, set[str]] = {}
+        prefix: dict[str, set[str]] = {}
         for concept, marks in pack.understand.concepts.items():
-            if any(token == m or (len(m) >= 3 and token.startswith(m)) for m in marks):
-                out.add(concept)
+            for m in marks:
+                exact.setdefault(m, set()).add(concept)
+                if len(m) >= 3:
+                    prefix.setdefault(m, set()).add(concept)
+        found = _MARKS[id(pack)] = _Marks(
+            pack,
+            {m: frozenset(c) for m, c in exact.items()},
+            {m: frozenset(c) for m, c in prefix.items()},
+            {},
+        )
+    return found
+
+
+def _concepts_of(tokens: tuple[str, ...], pack: Language) -> frozenset[str]:
+    marks = _marks(pack)
+    exact, prefix = marks.exact, marks.prefix
+    out: set[str] = set()
+    for token in tokens:
+        out |= exact.get(token, frozenset())
+        for size in range(3, len(token) + 1):  # the token's prefixes that could be a mark
+            out |= prefix.get(token[:size], frozenset())
     return frozenset(out)
 
 
@@ -68,6 +109,16 @@ def key_concepts(key: str, pack: Language) -> frozenset[str]:
     A key is read in its persona's language and in English (suites often name keys in
     English whatever the language of the call).
     """
+    seen = _marks(pack).keys
+    found = seen.get(key)
+    if found is None:
+        if len(seen) >= _KEYS_HELD:  # a long-lived process (the web UI) meets many suites
+            seen.clear()
+        found = seen[key] = _key_concepts(key, pack)
+    return found
+
+
+def _key_concepts(key: str, pack: Language) -> frozenset[str]:
     tokens = _key_tokens(key)
     english = caller_language("en")
     found = set(_concepts_of(tokens, pack)) | set(_concepts_of(tokens, english))

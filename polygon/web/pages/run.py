@@ -6,10 +6,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
-from polygon.app import labelled_calibration, load_run, probe_answers, resolve_run, run_started
+from polygon.app import labelled_calibration, load_report, probe_answers, resolve_run, run_started
 from polygon.events import EventLog
 from polygon.probe import probes_from
-from polygon.projections import ConversationVerdict, make_report
+from polygon.projections import ConversationVerdict
 from polygon.web.site import Site, site_of
 
 FILTERS = ("verdict", "caller", "scenario", "probe", "answer")
@@ -25,9 +25,7 @@ def run(request: Request) -> HTMLResponse:
 def _report_page(site: Site, log: EventLog, request: Request) -> HTMLResponse:
     run_id = resolve_run(log, request.path_params["run"])
     rubric = request.query_params.get("rubric")
-    report = site.remembered(
-        log, ("report", run_id, rubric), lambda: make_report(load_run(log, run_id), rubric)
-    )
+    report = site.remembered(log, ("report", run_id, rubric), lambda: load_report(log, run_id, rubric))
     wanted = {k: request.query_params.get(k, "") for k in FILTERS}
     probe = wanted["probe"]
     answers = (

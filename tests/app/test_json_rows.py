@@ -1,0 +1,195 @@
+"""The JSON report's rows kept between views: byte-identical to rows read from the log, only
+the calls with something new are read again, and a snapshot that does not fit is ignored."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from polygon.app import json_rows
+from polygon.app import report as report_app
+from polygon.app import snapshots as snap
+from polygon.app.report import report_run
+from polygon.app.run import RunOptions, run_suite
+from polygon.events import Envelope, EventLog, LmdbLog, MemoryLog, Pending
+from polygon.events.snapshots import SNAPSHOT_DIR, LmdbSnapshots, MemorySnapshots, NullSnapshots
+from polygon.projections import ConversationVerdict, RunRecord, RunReport
+from polygon.projections.report import make_report
+from polygon.render import json_chunks, json_document
+from polygon.suite.loading import load_suite
+from tests.support.examples import clinic_suite_path
+
+
+@pytest.fixture(scope="module")
+def source() -> list[Envelope]:
+    """A clinic run's events (two configurations, judged and probed) in log order."""
+    log = MemoryLog()
+    run_suite(load_suite(clinic_suite_path()), log, RunOptions(run_id="g"), now=lambda: "")
+    return list(log.read_all())
+
+
+def _copy(events: list[Envelope], into: EventLog) -> None:
+    batch: list[Pending] = []
+    for env in events:
+        if batch and batch[-1].stream != env.stream:
+            into.append(batch)
+            batch = []
+        batch.append(Pending(stream=env.stream, identity=env.identity, event=env.payload))
+    if batch:
+        into.append(batch)
+
+
+WHOLE = report_app.whole_rows
+
+
+class Reads:
+    """``whole_rows`` that notes which calls it was asked to read from the log."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def __call__(self, log: EventLog, state: RunRecord, report: RunReport) -> Iterator[ConversationVerdict]:
+        self.calls += [r.record.conversation_id for r in report.conversations]
+        return WHOLE(log, state, report)
+
+
+def _report(log: EventLog) -> tuple[RunRecord, RunReport]:
+    state = snap.fold_run(log, "g", NullSnapshots()).verdicts
+    return state, make_report(state, None)
+
+
+def _plain(log: EventLog) -> str:
+    """The document as it was written before rows were kept: every row read from the log."""
+    state, report = _report(log)
+    return "".join(json_chunks(report, WHOLE(log, state, report)))
+
+
+def _kept(log: EventLog, store: MemorySnapshots, reads: Reads | None = None) -> str:
+    state, report = _report(log)
+    whole = reads if reads is not None else Reads()
+    return "".join(json_document(report, json_rows.row_texts(log, state, report, whole, store)))
+
+
+def test_rows_kept_are_the_rows_read_and_a_second_view_reads_none(source: list[Envelope]) -> None:
+    log, store = MemoryLog(), MemorySnapshots()
+    _copy(source, log)
+    first, second = Reads(), Reads()
+    plain = _plain(log)
+    assert _kept(log, store, first) == plain
+    assert len(first.calls) == len(_report(log)[1].conversations) > 10
+    assert _kept(log, store, second) == plain
+    assert second.calls == []
+
+
+def test_appended_calls_alone_are_read(source: list[Envelope]) -> None:
+    streams = sorted({e.stream for e in source if e.stream.startswith("conv/")})
+    late = set(streams[len(streams) // 2 :])
+    log, store = MemoryLog(), MemorySnapshots()
+    _copy([e for e in source if e.stream not in late], log)
+    _kept(log, store)
+    _copy([e for e in source if e.stream in late], log)
+    reads = Reads()
+    assert _kept(log, store, reads) == _plain(log)
+    assert sorted(f"conv/{c}" for c in reads.calls) == sorted(late)
+
+
+@pytest.mark.parametrize("cut", [0.2, 0.5, 0.77, 0.95])
+def test_a_view_after_any_cut_of_the_log_is_the_plain_one(source: list[Envelope], cut: float) -> None:
+    # Interleaved streams, scores of calls already kept, rubrics recorded late: any tail.
+    at = int(len(source) * cut)
+    log, store = MemoryLog(), MemorySnapshots()
+    _copy(source[:at], log)
+    if any(e.tag == "judge.scored" for e in source[:at]):
+        _kept(log, store)
+    _copy(source[at:], log)
+    touched = {e.stream.removeprefix("conv/") for e in source[at:]}
+    reads = Reads()
+    assert _kept(log, store, reads) == _plain(log)
+    shown = {r.record.conversation_id for r in _report(log)[1].conversations}
+    assert set(reads.calls) >= touched & shown  # every call with anything new is read again
+
+
+def _lie(store: MemorySnapshots, **change: object) -> None:
+    """The saved snapshot with every row's text replaced by a lie (trusted, it would show)."""
+    saved = store.load(json_rows.PROJECTION, "g", next(iter(_versions(store))))
+    assert saved is not None
+    rows = msgspec.msgpack.decode(saved.state, type=json_rows.KeptRows).rows
+    lying = {k: msgspec.structs.replace(r, text=_squeezed(b"    {}")) for k, r in rows.items()}
+    state = msgspec.msgpack.encode(json_rows.KeptRows(rows=lying))
+    store.save(msgspec.structs.replace(saved, **{"state": state, **change}))
+
+
+def _squeezed(text: bytes) -> bytes:
+    return json_rows.zstandard.ZstdCompressor().compress(text)
+
+
+def _versions(store: MemorySnapshots) -> list[str]:
+    return [k.split("\x00")[2] for k in store.raw if k.startswith(json_rows.PROJECTION)]
+
+
+def test_kept_rows_are_what_a_view_shows(source: list[Envelope]) -> None:
+    # The lie shows: the second view really reads its rows from the snapshot.
+    log, store = MemoryLog(), MemorySnapshots()
+    _copy(source, log)
+    _kept(log, store)
+    _lie(store)
+    assert '"conversations": [\n    {},\n    {}' in _kept(log, store)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"version": "verdicts-1.row-000000000000.1"},
+        {"anchor": "0" * 32},  # another log's snapshot
+        {"position": 10**9},
+        {"state": b"\xc1 not msgpack"},
+    ],
+    ids=["wrong version", "another log", "past the end", "undecodable state"],
+)
+def test_a_snapshot_that_does_not_fit_is_ignored_and_replaced(
+    source: list[Envelope], change: dict[str, object]
+) -> None:
+    log, store = MemoryLog(), MemorySnapshots()
+    _copy(source, log)
+    _kept(log, store)
+    _lie(store, **change)
+    reads = Reads()
+    assert _kept(log, store, reads) == _plain(log)
+    assert reads.calls  # read again from the log
+    assert _kept(log, store, Reads()) == _plain(log)  # and the replacement is good
+
+
+def test_a_row_of_another_pass_is_read_again(source: list[Envelope]) -> None:
+    log, store = MemoryLog(), MemorySnapshots()
+    _copy(source, log)
+    _kept(log, store)
+    saved = store.load(json_rows.PROJECTION, "g", _versions(store)[0])
+    assert saved is not None
+    rows = msgspec.msgpack.decode(saved.state, type=json_rows.KeptRows).rows
+    one = next(iter(rows))
+    rows[one] = json_rows.KeptRow(pass_id="another", text=_squeezed(b"    {}"))
+    store.save(msgspec.structs.replace(saved, state=msgspec.msgpack.encode(json_rows.KeptRows(rows=rows))))
+    reads = Reads()
+    assert _kept(log, store, reads) == _plain(log)
+    assert reads.calls == [one]
+
+
+def test_the_cli_path_keeps_rows_beside_the_log_and_shows_the_same(
+    tmp_path: Path, source: list[Envelope], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with LmdbLog(tmp_path / "log") as log:
+        _copy(source, log)
+        monkeypatch.setenv(snap.SWITCH, "0")
+        plain = "".join(report_run(log, "g", "json")[1])
+        monkeypatch.setenv(snap.SWITCH, "1")
+        cold = "".join(report_run(log, "g", "json")[1])
+        monkeypatch.setattr(report_app, "whole_rows", Reads())
+        warm = "".join(report_run(log, "g", "json")[1])
+        assert report_app.whole_rows.calls == []  # type: ignore[attr-defined]
+    assert cold == warm == plain
+    store = LmdbSnapshots(tmp_path / "log" / SNAPSHOT_DIR)
+    assert sorted(k.split("\x00")[0] for k, _ in store.entries()) == [json_rows.PROJECTION, snap.PROJECTION]
+    store.close()
