@@ -55,6 +55,6 @@ def test_wheel_contains_every_module_and_rubric(tmp_path: Path) -> None:
         "polygon/render/templates/report/tables.html",
         "polygon/render/templates/leaderboard/page.html",
     } <= names
-    assert "polygon/web/templates/run.html" in names
+    assert {"polygon/web/templates/run.html", "polygon/web/templates/charts.html"} <= names
     for forbidden in ("events/", "projections/", "cli/"):
         assert not any(n.startswith(forbidden) for n in names), "top-level package leaked"
