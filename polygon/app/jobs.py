@@ -95,6 +95,8 @@ class _Here:
 _SIMULATING_HERE: ContextVar[_Here | None] = ContextVar("simulating_here", default=None)
 _PASS_WRITER: ContextVar[GroupWriter | None] = ContextVar("pass_writer", default=None)
 """The driver's writer while a pass's jobs run in its own process (they hand their events over)."""
+_PASS_ABORT: ContextVar[Callable[[], str]] = ContextVar("pass_abort", default=lambda: "")
+"""The driver's reason to stop a pass (a server the pass asks found down), for the jobs run here."""
 
 
 @asynccontextmanager
@@ -394,6 +396,9 @@ class VisitResult:
     probed_before: int = 0
     fault: str = ""
     """Why the worker could not score or probe the call (nothing of it is recorded)."""
+    down: str = ""
+    """A model server the visit needed was found down: nothing of the call is recorded (what
+    it did record would be the failures, not the model's answers), and the pass stops."""
 
 
 async def visit_one(job: VisitJob) -> VisitResult:
@@ -401,6 +406,8 @@ async def visit_one(job: VisitJob) -> VisitResult:
     here, writer = driver_hub(), _PASS_WRITER.get()
     if here is not None and writer is not None:  # the driver's errors are its own: they go up as they are
         result = await _visit(job, here)
+        if reason := _PASS_ABORT.get()():
+            return VisitResult([], down=reason)
         if result.events:  # the conversation's events whole, the moment they are made
             writer.submit(result.events)
         return replace(result, events=[])
@@ -408,6 +415,8 @@ async def visit_one(job: VisitJob) -> VisitResult:
     try:
         result = await _visit(job, hub)
         refused = hub.refused()
+        if reason := hub.unreachable():
+            return VisitResult([], down=reason)
     except (ImportError, PolygonError) as exc:
         return VisitResult([], fault=worker_fault(f"cannot score the call: {exc}"))
     finally:
@@ -462,24 +471,25 @@ async def visit_on(
     run_id = recipe.started.run_id
     streams = list(log.streams(run_conversations(run_id)))
     totals = [0, 0, 0, 0]
-    done = 0
+    done, down = 0, ""
 
     def jobs() -> Iterator[VisitJob]:
         for stream in streams:
-            if reason := abort():
-                raise ModelServerDownError(
-                    f"{reason}; the pass stopped after {done} of {len(streams)} conversations "
-                    "(run it again to finish)"
-                )
+            if down or abort():  # no further call starts; those under way finish first
+                return
             yield VisitJob(recipe, _whole_call(log, run_id, stream), now)
 
     async with group_commit(log) as writer:
         token = _PASS_WRITER.set(writer)  # jobs that run here hand their events over at once
+        stop = _PASS_ABORT.set(abort)
         try:
             async with aclosing(executor.map(visit_one, jobs(), window=window)) as results:
                 async for result in results:
                     if result.fault:
                         raise InfrastructureError(result.fault)
+                    if result.down:  # not counted: nothing of the call was recorded
+                        down = result.down
+                        continue
                     if result.events:  # a worker's call, whole: never split by a commit
                         writer.submit(result.events)
                     counts = (result.scored, result.scored_before, result.probed, result.probed_before)
@@ -489,6 +499,12 @@ async def visit_on(
                     progress(done, len(streams))
         finally:
             _PASS_WRITER.reset(token)
+            _PASS_ABORT.reset(stop)
+    if reason := down or abort():
+        raise ModelServerDownError(
+            f"{reason}; the pass stopped after {done} of {len(streams)} conversations "
+            "(run it again to finish)"
+        )
     scored, before, probed, probed_before = totals
     return VisitResult([], scored, before, probed, probed_before)
 

@@ -94,6 +94,23 @@ def test_a_dead_model_server_stops_the_run_with_one_clear_error(tmp_path: Path) 
     assert "is unreachable" in res.output and "calls were not run" in res.output and "--resume d" in res.output
 
 
+
+@pytest.mark.parametrize("command", [("judge", "--judge"), ("probe", "--answerer")])
+def test_a_pass_against_a_dead_server_stops_and_leaves_the_run_as_it_was(
+    tmp_path: Path, command: tuple[str, str]
+) -> None:
+    # What a pass records while its server is down is failures, not answers: none of it is
+    # kept, so the run's default view (each call's newest pass) does not flip to unreadable.
+    log, (verb, flag) = tmp_path / "log", command
+    assert polygon(log, "run", str(clinic_suite_path()), "--run-id", "c", "--no-progress").exit_code == 0
+    before = polygon(log, "report", "c", "--format", "json").output
+    res = polygon(log, verb, "c", flag, "openai/gpt-x", "--base-url", "http://127.0.0.1:9/v1")
+    assert res.exit_code == 2, res.output
+    assert "is unreachable" in res.output and "stopped after 0 of 24 conversations" in res.output
+    assert polygon(log, "report", "c", "--format", "json").output == before
+    assert polygon(log, "compare", "c").exit_code == 0
+
+
 # 2. A partial judgement never passes, an unreadable one never fails.
 
 
