@@ -49,11 +49,12 @@ def test_wheel_contains_every_module_and_rubric(tmp_path: Path) -> None:
     assert {"polygon/rubrics/v1.yaml", "polygon/rubrics/v2.yaml"} <= names
     # the editors' JSON Schemas (`polygon schema`, `polygon init`) ship with the package
     assert {f"polygon/suite/json/{k}.schema.json" for k in ("suite", "rubric", "sweep")} <= names
-    # the HTML report's templates (the web UI's pages include its tables)
+    # the HTML report's and leaderboard's templates (the web UI's pages include the report's tables)
     assert {
         "polygon/render/templates/report/page.html",
         "polygon/render/templates/report/tables.html",
+        "polygon/render/templates/leaderboard/page.html",
     } <= names
-    assert "polygon/web/templates/run.html" in names
+    assert {"polygon/web/templates/run.html", "polygon/web/templates/charts.html"} <= names
     for forbidden in ("events/", "projections/", "cli/"):
         assert not any(n.startswith(forbidden) for n in names), "top-level package leaked"

@@ -7,15 +7,18 @@ are said here, and JSON writes them under the keys it always had (``stopped``, e
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator
-from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polygon.events import to_builtins
 from polygon.projections import Leaderboard, LeaderboardRow
 from polygon.render.phrases import HEURISTIC_LABEL, LATENCY_NOTE, latency_cell
 from polygon.texttable import LEFT, RIGHT, table
+
+if TYPE_CHECKING:
+    import jinja2
 
 
 def _values(row: LeaderboardRow, centre: dict[str, Any] | None = None) -> str:
@@ -138,31 +141,36 @@ def leaderboard_json(board: Leaderboard) -> str:
 
 
 def leaderboard_html(board: Leaderboard) -> str:
-    """A standalone HTML page (every value escaped)."""
-    rows = []
-    for row in board.rows:
-        mean = "—" if row.mean is None else f"{row.mean:.1f}"
-        ci = "—" if row.low is None else f"[{row.low:.1f}, {row.high:.1f}]"
-        tie = "leader" if row.rank == 1 else ("tie" if row.tie else "") if row.status == "ran" else ""
-        cells = [
-            str(row.rank or "—"),
-            _values(row, board.centre),
-            mean,
-            ci,
-            "—" if row.stability is None else f"{row.stability:.1f}",
-            "—" if row.speed_ms is None else f"{row.speed_ms:.0f}",
-            str(row.calls),
-            tie,
-            _note(board, row),
-        ]
-        rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in ("#", "point", "mean", "95% CI", "sd", "p95 ms", "calls", "vs leader", "note")
-    )
-    title = escape(f"Leaderboard · {board.name} ({board.sweep_id})")
-    stopped = f"<p><strong>{escape(_stopped(board))}</strong></p>" if board.stopped_early else ""
-    return (
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head><body>"
-        f"<h1>{title}</h1>{stopped}<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></body></html>\n"
-    )
+    """A standalone HTML page (the template ``leaderboard/page.html``; every value escaped)."""
+    from polygon.render.templating import quotes_as_ever  # Jinja loads only when a page is drawn
+
+    title = f"Leaderboard · {board.name} ({board.sweep_id})"
+    stopped = _stopped(board)  # "" when the sweep did not stop: the template then shows no line
+    rows = [_html_cells(board, row) for row in board.rows]
+    text = _page().render(title=title, stopped=stopped, rows=rows)
+    return quotes_as_ever(text) + "\n"  # Jinja drops a template's last newline; the page has one
+
+
+def _html_cells(board: Leaderboard, row: LeaderboardRow) -> list[str]:
+    """A point's cells on the page: every point, ranked or not, with its note in the last cell."""
+    ci = "—" if row.low is None else f"[{row.low:.1f}, {row.high:.1f}]"
+    vs = "leader" if row.rank == 1 else "tie" if row.status == "ran" and row.tie else ""
+    return [
+        str(row.rank or "—"),
+        _values(row, board.centre),
+        "—" if row.mean is None else f"{row.mean:.1f}",
+        ci,
+        "—" if row.stability is None else f"{row.stability:.1f}",
+        "—" if row.speed_ms is None else f"{row.speed_ms:.0f}",
+        str(row.calls),
+        vs,
+        _note(board, row),
+    ]
+
+
+@functools.cache
+def _page() -> jinja2.Template:
+    """The leaderboard's template, compiled once per process."""
+    from polygon.render.templating import environment
+
+    return environment().get_template("leaderboard/page.html")

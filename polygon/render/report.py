@@ -330,9 +330,11 @@ def _junit_outcome(case: ET.Element, row: ConversationVerdict) -> None:
 
 def render_html(report: RunReport) -> str:
     """A single self-contained page (the template ``report/page.html``, shared with the web UI)."""
+    from polygon.render.templating import quotes_as_ever  # Jinja loads only when a page is drawn
+
     calls = [(state_of(r), r) for r in report.conversations]
     text = _page().render(report=report, judge=judge_label(report), calls=calls)
-    return _quotes_as_ever(text) + "\n"  # Jinja drops a template's last newline; the page has one
+    return quotes_as_ever(text) + "\n"  # Jinja drops a template's last newline; the page has one
 
 
 @functools.cache
@@ -341,13 +343,3 @@ def _page() -> jinja2.Template:
     from polygon.render.templating import environment  # Jinja loads only when a page is drawn
 
     return environment().get_template("report/page.html")
-
-
-def _quotes_as_ever(page: str) -> str:
-    """Quotes spelled as :func:`html.escape` spells them, as the report always has (same DOM).
-
-    Autoescape writes ``'`` and ``"`` in values as ``&#39;`` and ``&#34;``; the templates
-    hold neither spelling, and an ``&`` in a value is escaped itself, so each one found is an
-    escaped quote.
-    """
-    return page.replace("&#39;", "&#x27;").replace("&#34;", "&quot;")

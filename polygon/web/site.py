@@ -25,7 +25,7 @@ from polygon.errors import PolygonError
 from polygon.events import EventLog, MemoryLog
 from polygon.render import environment
 from polygon.web.guard import own_hosts
-from polygon.web.svg import heat_class, interval_bar
+from polygon.web.svg import bar_geometry, heat_class
 
 T = TypeVar("T")
 
@@ -84,7 +84,7 @@ def request_args(wanted: dict[str, str], page_number: int) -> str:
 def templates() -> jinja2.Environment:
     """The pages' templates, in the environment the HTML report is drawn in (they share its tables)."""
     env = environment("polygon.web")
-    env.globals.update(interval_bar=interval_bar, heat_class=heat_class, request_args=request_args)
+    env.globals.update(bar_geometry=bar_geometry, heat_class=heat_class, request_args=request_args)
     env.filters["seg"] = seg
     return env
 
