@@ -26,12 +26,12 @@ def table(
     shown with ``str``. Columns are separated by ``gap`` spaces at least; the last column
     is not padded, so lines carry no trailing spaces.
     """
-    body = [[str(cell) for cell in row] for row in rows]
-    widths = [len(header) for header, _ in columns]
-    for row in body:
-        if len(row) != len(columns):
-            raise ValueError(f"a row has {len(row)} cells for {len(columns)} columns")
-        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
+    body = [list(map(str, row)) for row in rows]
+    wrong = next((row for row in body if len(row) != len(columns)), None)
+    if wrong is not None:
+        raise ValueError(f"a row has {len(wrong)} cells for {len(columns)} columns")
+    # Column by column (a max per cell was a third of a 20,000-call table's time).
+    widths = [max(map(len, column)) for column in zip([h for h, _ in columns], *body, strict=True)]
     # One format for every line: a 20,000-call report formatted each cell on its own (0.3 s).
     fields = (f"{{:{align}{width}}}" for (_, align), width in zip(columns, widths, strict=True))
     line = indent.replace("{", "{{").replace("}", "}}") + (" " * gap).join(fields)

@@ -354,20 +354,20 @@ def verdicts(
         if not mine:
             out.append(ConversationVerdict(record=call))
             continue
-        chosen = max(mine, key=lambda pid: mine[pid])
+        chosen = max(mine, key=mine.__getitem__)
         if chosen in rec.judged:
             row = _judge(state, rec, chosen, sorted(rec.judged[chosen], key=lambda s: s.seq))
+            out.append(msgspec.structs.replace(row, record=call))
         else:
-            row = _reduced(rec.passes[chosen])
-        out.append(msgspec.structs.replace(row, record=call))
+            out.append(_reduced(rec.passes[chosen], call))
     return out
 
 
-def _reduced(summary: PassVerdict) -> ConversationVerdict:
+def _reduced(summary: PassVerdict, call: ConversationRecord) -> ConversationVerdict:
     if summary.error:
         raise UserInputError(summary.error)
     return ConversationVerdict(
-        record=ConversationRecord(conversation_id=""),
+        record=call,
         pass_id=summary.pass_id,
         judge=summary.judge,
         heuristic=summary.heuristic,

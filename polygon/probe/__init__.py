@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from polygon.probe.library import DETECTOR as DETECTOR
     from polygon.probe.library import detect as detect
     from polygon.probe.library import probes_from as probes_from
-    from polygon.probe.library import right_answer as right_answer
+    from polygon.probe.polarity import right_answer as right_answer
 
 _FACE = {
     "DETECTOR": "polygon.probe.library",
@@ -26,7 +26,7 @@ _FACE = {
     "parse_answer": "polygon.probe.answering",
     "probe_request": "polygon.probe.answering",
     "probes_from": "polygon.probe.library",
-    "right_answer": "polygon.probe.library",
+    "right_answer": "polygon.probe.polarity",
 }
 __getattr__ = face_getattr(__name__, _FACE)
 

@@ -268,11 +268,6 @@ def detect(probe: ProbeSpec, view: ConversationView) -> Answer:
     return "n/a", "no detector for this probe offline (needs a model)"
 
 
-def right_answer(polarity: str) -> str:
-    """The compliant answer for a polarity."""
-    return "yes" if polarity == "desired" else "no"
-
-
 def probes_from(specs: Sequence[dict[str, Any]]) -> list[ProbeSpec]:
     """The library plus the suite's custom probes (a custom id replaces a library one)."""
     custom = [ProbeSpec.model_validate(s) for s in specs]

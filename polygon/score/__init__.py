@@ -12,11 +12,11 @@ if TYPE_CHECKING:
     from polygon.score.conversation import judge_for as judge_for
     from polygon.score.conversation import make_judge as make_judge
     from polygon.score.conversation import score_conversation as score_conversation
+    from polygon.score.criteria import CRITERIA as CRITERIA
     from polygon.score.judges import JudgeContext as JudgeContext
     from polygon.score.policies import decode as decode
     from polygon.score.rubric import BUILTIN_GATES as BUILTIN_GATES
     from polygon.score.rubric import CHECK_GATE as CHECK_GATE
-    from polygon.score.rubric import CRITERIA as CRITERIA
     from polygon.score.rubric import LoadedRubric as LoadedRubric
     from polygon.score.rubric import Rubric as Rubric
     from polygon.score.rubric import bundled_versions as bundled_versions
@@ -33,7 +33,7 @@ _FACE = {
     "AGENT_CHECKS": "polygon.score.checks",
     "BUILTIN_GATES": "polygon.score.rubric",
     "CHECK_GATE": "polygon.score.rubric",
-    "CRITERIA": "polygon.score.rubric",
+    "CRITERIA": "polygon.score.criteria",
     "CallState": "polygon.score.verdict",
     "GRADED": "polygon.score.verdict",
     "GateResult": "polygon.score.verdict",

@@ -17,17 +17,8 @@ from polygon.boundary import parse_yaml, read_text
 from polygon.errors import SuiteError, UserInputError
 from polygon.events import RubricRecorded, content_hash
 from polygon.score.checks import AGENT_CHECKS
+from polygon.score.criteria import CRITERIA
 
-CRITERIA = (
-    "goal_achievement",
-    "instruction_adherence",
-    "tool_use",
-    "factual_accuracy",
-    "dialogue_quality",
-    "robustness",
-    "safety",
-    "persona_tone",
-)
 BUILTIN_GATES = ("forbidden_phrase", "safety_scored_one", "invalid_tool_answer")
 CHECK_GATE = "check:"
 

@@ -291,3 +291,32 @@ def test_what_a_pause_made_is_frozen_after_it_and_unfrozen_by_the_next(source: l
     with snap.gc_paused():
         assert gc.get_freeze_count() == 0
     gc.unfreeze()
+
+
+def test_a_text_report_imports_no_suite_or_rubric_loading(lmdb_log: LmdbLog) -> None:
+    """A view folds and renders without pydantic, YAML, Jinja or the probe library (~0.3 CPU s).
+
+    The verdict and probe folds name a criterion order and a polarity's right answer: kept in
+    modules of their own (polygon.score.criteria, polygon.probe.polarity), apart from the
+    rubric's and the library's loading.
+    """
+    import json
+    import subprocess
+    import sys
+
+    heavy = ["pydantic", "yaml", "jinja2", "num2words", "regex", "polygon.score.rubric", "polygon.probe.library"]
+    code = (
+        "import json, sys\nfrom polygon.cli.main import cli\n"
+        "try:\n    cli.main(args=['--log', sys.argv[1], 'report', 'g'], prog_name='polygon')\n"
+        "except SystemExit as exc:\n    assert not exc.code, exc.code\n"
+        "print(json.dumps([m for m in json.loads(sys.argv[2]) if m in sys.modules]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(lmdb_log.path), json.dumps(heavy)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    assert "Run g · rubric" in out  # the report was really made
+    assert json.loads(out.strip().splitlines()[-1]) == []

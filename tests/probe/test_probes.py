@@ -4,7 +4,8 @@ import pytest
 
 from polygon.events.families import NoiseOp
 from polygon.probe.answering import parse_answer
-from polygon.probe.library import LIBRARY, detect, right_answer
+from polygon.probe.library import LIBRARY, detect
+from polygon.probe.polarity import right_answer
 from polygon.projections.probes import ProbeCount, ProbeTable, trend, wilson
 from polygon.suite.schema import ProbeSpec
 from tests.support.views import BASE, conv
