@@ -49,14 +49,21 @@ def _note(board: Leaderboard, row: LeaderboardRow) -> str:
     return "" if row.graded else "no graded call: not ranked"
 
 
-def leaderboard_lines(board: Leaderboard) -> Iterator[str]:
-    """The board as text."""
+def _heading(board: Leaderboard) -> list[str]:
+    """What was swept, under which rubric and judge (the baseline labelled), and the centre."""
     judge = HEURISTIC_LABEL if board.heuristic else "model judge"
     around = f"{board.name}, {board.mode} around {board.base}"
-    yield f"Leaderboard · sweep {board.sweep_id} ({around}) · rubric {board.rubric_version} · judge: {judge}"
+    swept = f"Leaderboard · sweep {board.sweep_id} ({around})"
+    lines = [f"{swept} · rubric {board.rubric_version} · judge: {judge}"]
     if board.centre:
         centre = ", ".join(f"{k}={v}" for k, v in board.centre.items())
-        yield f"Centre: {centre} (the others move one parameter off it)"
+        lines.append(f"Centre: {centre} (the others move one parameter off it)")
+    return lines
+
+
+def leaderboard_lines(board: Leaderboard) -> Iterator[str]:
+    """The board as text."""
+    yield from _heading(board)
     yield (
         "Sorted by mean composite, then stability (sd, lower is steadier), then speed (p95 agent "
         f"turn ms); {len(board.scenarios)} scenarios × {board.trials} trials a point"
@@ -81,7 +88,8 @@ def leaderboard_lines(board: Leaderboard) -> Iterator[str]:
         if row.status == "ran":
             reused = " (reused)" if row.reused else ""
             point = _values(row, board.centre)
-            yield f"  point {row.index} ({point}): run {row.run_id}{reused}, {row.tokens:,} tokens"
+            point = point if point.startswith("(") else f"({point})"  # "(centre)" is bracketed already
+            yield f"  point {row.index} {point}: run {row.run_id}{reused}, {row.tokens:,} tokens"
 
 
 RANKED_COLUMNS = [
@@ -147,7 +155,8 @@ def leaderboard_html(board: Leaderboard) -> str:
     title = f"Leaderboard · {board.name} ({board.sweep_id})"
     stopped = _stopped(board)  # "" when the sweep did not stop: the template then shows no line
     rows = [_html_cells(board, row) for row in board.rows]
-    text = _page().render(title=title, stopped=stopped, rows=rows)
+    latency = LATENCY_NOTE if any(r.speed_ms is not None for r in board.rows) else ""
+    text = _page().render(title=title, heading=_heading(board), stopped=stopped, rows=rows, latency=latency)
     return quotes_as_ever(text) + "\n"  # Jinja drops a template's last newline; the page has one
 
 

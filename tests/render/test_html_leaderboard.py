@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from polygon.projections import Leaderboard, LeaderboardRow
 from polygon.projections.leaderboard import PointRefusal, StoppedEarly
-from polygon.render import leaderboard_html
+from polygon.render import leaderboard_html, leaderboard_lines
 
 HOSTILE = "<b>&'\"</b> &#39;"
 
@@ -57,8 +57,9 @@ def _board() -> Leaderboard:
 
 
 # Written by the f-string renderer this template replaced (polygon/render/leaderboard.py before
-# the move), from the board above: the page must keep these bytes.
-GOLDEN = (
+# the move), from the board above: the page keeps these bytes, plus what the text board said
+# and the page did not (the baseline's label, the centre, the latency note).
+FSTRING_PAGE = (
     "<!doctype html><html><head><meta charset='utf-8'><title>Leaderboard · n&lt;b&gt;&amp;&#x27;&quot;&lt;/b&gt; &amp;#39; (w&lt;1&gt;)</title>"
     "</head><body><h1>Leaderboard · n&lt;b&gt;&amp;&#x27;&quot;&lt;/b&gt; &amp;#39; (w&lt;1&gt;)</h1>"
     "<p><strong>stopped early: the first point&#x27;s mean composite 10.2 is below the floor 50</strong></p>"
@@ -71,16 +72,27 @@ GOLDEN = (
     "<tr><td>—</td><td>k=5</td><td>—</td><td>—</td><td>—</td><td>—</td><td>0</td><td></td><td>not run: the sweep stopped early</td></tr>"
     "</tbody></table></body></html>\n"
 )
+HEADING = (
+    "<p>Leaderboard · sweep w&lt;1&gt; (n&lt;b&gt;&amp;&#x27;&quot;&lt;/b&gt; &amp;#39;, oat around c) · rubric v1 · "
+    "judge: heuristic baseline (scripted/heuristic) — not a model&#x27;s judgement</p>"
+    "<p>Centre: k=0 (the others move one parameter off it)</p>"
+)
+LATENCY = (
+    "<p>p95 ms: the median of each call&#x27;s p95 agent turn latency, over the calls where latency "
+    "was measured (n/m: over n of m calls; a Python agent&#x27;s own time is not measured, only its "
+    "stub tools&#x27;)</p>"
+)
+GOLDEN = FSTRING_PAGE.replace("</h1>", "</h1>" + HEADING).replace("</table>", "</table>" + LATENCY)
 
 
-def test_page_keeps_the_f_string_renderers_bytes() -> None:
+def test_page_keeps_the_f_string_renderers_bytes_and_labels_the_baseline() -> None:
     assert leaderboard_html(_board()) == GOLDEN
 
 
 def test_every_value_is_escaped_and_the_page_is_one_line() -> None:
     page = leaderboard_html(_board())
     assert "<b>" not in page and HOSTILE not in page
-    assert page.count("&lt;b&gt;&amp;&#x27;&quot;&lt;/b&gt; &amp;#39;") == 4  # title, h1, point, basis
+    assert page.count("&lt;b&gt;&amp;&#x27;&quot;&lt;/b&gt; &amp;#39;") == 5  # title, h1, heading, point, basis
     assert page.endswith("</html>\n") and page.count("\n") == 1
 
 
@@ -89,4 +101,10 @@ def test_no_stopped_line_when_the_sweep_ran_through() -> None:
     page = leaderboard_html(
         Leaderboard(**{**{f: getattr(board, f) for f in board.__struct_fields__}, "stopped_early": None})
     )
-    assert "<p>" not in page and "not run yet (resume the sweep)" in page
+    assert "<strong>" not in page and "not run yet (resume the sweep)" in page
+
+
+def test_the_text_board_brackets_the_centre_point_once() -> None:
+    runs = [line for line in leaderboard_lines(_board()) if line.startswith("  point ")]
+    assert "  point 0 (centre): run r1, 0 tokens" in runs, runs
+    assert "  point 1 (k=<b>&'\"</b> &#39;): run r2, 0 tokens" in runs, runs
