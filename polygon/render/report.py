@@ -173,6 +173,12 @@ def markdown_table(columns: list[tuple[str, str]], rows: Iterable[list[str]]) ->
 
 
 def _md(cell: str) -> str:
+    """A cell as text, never markup.
+
+    A call's own words (an agent's end reason, a tool's error) could hold HTML, which GitHub
+    and most Markdown viewers would render.
+    """
+    cell = cell.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return cell.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
