@@ -148,6 +148,13 @@ def loop_flag(view: ConversationView) -> CheckRecorded:
                 else f"the agent's replies at turns {before.turn} and {after.turn} overlapped 90% or more"
             )
             return _result(view, "loop", "fail", why, evidence)
+    if cycle := _two_reply_cycle(said):
+        first, last = cycle
+        why = (
+            f"the agent cycled between two replies from turn {first.turn} to turn {last.turn} "
+            "(each overlapped its turn-before-last 90% or more)"
+        )
+        return _result(view, "loop", "fail", why, [_agent_quote(first), _agent_quote(last)])
     if view.ended is not None and view.ended.loop_detected:
         final = view.turns[-1] if view.turns else None
         evidence = [_agent_quote(final)] if final else []
@@ -156,6 +163,26 @@ def loop_flag(view: ConversationView) -> CheckRecorded:
         outcome = "pass" if view.ended is not None else "n/a"
         return _result(view, "loop", outcome, "fewer than two agent replies")
     return _result(view, "loop", "pass", "no loop")
+
+
+CYCLE_REPLIES = 6
+"""A B A B A B: a pair said three times. Twice is what a patient agent does when it re-asks a
+caller it cannot hear in two wordings (then transfers); three times it is going nowhere."""
+
+
+def _two_reply_cycle(said: list[TurnView]) -> tuple[TurnView, TurnView] | None:
+    """Replies in a row cycling between two (each 90%+ like the one two before), first and last.
+
+    Consecutive replies differ, so the seed's two-reply rule misses it; an agent that
+    alternates a greeting and a confirmation until the turn limit is looping all the same.
+    """
+    texts = [t.agent_text or "" for t in said]
+    run = 0  # replies so far, in a row, that repeat the one two before
+    for i in range(2, len(texts)):
+        run = run + 1 if is_loop(texts[i - 2], texts[i]) else 0
+        if run + 2 >= CYCLE_REPLIES:
+            return said[i + 1 - CYCLE_REPLIES], said[i]
+    return None
 
 
 def end_reason(view: ConversationView) -> CheckRecorded:

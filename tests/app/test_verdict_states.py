@@ -274,6 +274,28 @@ def test_an_imported_call_that_repeats_itself_is_a_loop(tmp_path: Path) -> None:
     assert "fail  loop" in explained and "overlapped 90% or more" in explained
 
 
+
+@pytest.mark.parametrize("pairs", [1, 2, 3, 4])
+def test_an_agent_cycling_between_two_replies_is_a_loop(tmp_path: Path, pairs: int) -> None:
+    # Consecutive replies differ, so the two-reply rule alone passed this call as clean.
+    messages = []
+    for _ in range(pairs):
+        messages += [
+            {"role": "user", "content": "I need my refill"},
+            {"role": "assistant", "content": "Hello, thank you for calling the pharmacy, how can I help?"},
+            {"role": "user", "content": "My refill, please"},
+            {"role": "assistant", "content": "Your refill has been submitted and will be ready tomorrow."},
+        ]
+    path = _chat(tmp_path, "cycle.jsonl", [{"id": "c1", "messages": messages}])
+    log = tmp_path / "log"
+    assert polygon(log, "import", str(path), "--run-id", "i").exit_code == 0
+    explained = polygon(log, "explain", "i.imported.c1.0").output
+    if pairs <= 2:  # twice is a patient re-ask in two wordings, not a loop
+        assert "pass  loop" in explained, explained
+    else:
+        assert "fail  loop" in explained and "cycled between two replies from turn 1" in explained, explained
+
+
 def _ending_call(tool: str) -> dict[str, Any]:
     call = {"id": "t1", "type": "function", "function": {"name": tool, "arguments": "{}"}}
     return {
