@@ -109,6 +109,11 @@ def test_a_pass_against_a_dead_server_stops_and_leaves_the_run_as_it_was(
     assert "is unreachable" in res.output and "stopped after 0 of 24 conversations" in res.output
     assert polygon(log, "report", "c", "--format", "json").output == before
     assert polygon(log, "compare", "c").exit_code == 0
+    exported = tmp_path / "events.jsonl"
+    assert polygon(log, "log", "export", "-o", str(exported)).exit_code == 0
+    events = [json.loads(line) for line in exported.read_text().splitlines()]
+    answers = [e for e in events if e["tag"] in {"judge.scored", "probe.answered"}]
+    assert answers and not [e for e in answers if "gpt-x" in json.dumps(e["payload"])]
 
 
 # 2. A partial judgement never passes, an unreadable one never fails.
