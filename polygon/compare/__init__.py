@@ -18,8 +18,4 @@ _FACE = {
 }
 __getattr__ = face_getattr(__name__, _FACE)
 
-__all__ = [
-    "Divergence",
-    "agent_turn_divergence",
-    "find_divergence",
-]
+__all__ = sorted(_FACE)

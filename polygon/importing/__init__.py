@@ -54,26 +54,4 @@ _FACE = {
 }
 __getattr__ = face_getattr(__name__, _FACE)
 
-__all__ = [
-    "AGENT_NAMES",
-    "CALLER_NAMES",
-    "Draft",
-    "END_CALL_TOOLS",
-    "FORMATS",
-    "ImportProblem",
-    "ImportedConversation",
-    "TRANSFER_TOOLS",
-    "clusters",
-    "coverage",
-    "draft",
-    "ending_of",
-    "is_ending_tool",
-    "parse",
-    "redact",
-    "redact_value",
-    "refine_request",
-    "refined",
-    "safe_key",
-    "suite_intents",
-    "transcript_text",
-]
+__all__ = sorted(_FACE)

@@ -30,14 +30,4 @@ _FACE = {
 }
 __getattr__ = face_getattr(__name__, _FACE)
 
-__all__ = [
-    "DETECTOR",
-    "ProbeAnswerer",
-    "answered",
-    "answerer_for",
-    "detect",
-    "parse_answer",
-    "probe_request",
-    "probes_from",
-    "right_answer",
-]
+__all__ = sorted(_FACE)

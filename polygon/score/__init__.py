@@ -54,26 +54,4 @@ _FACE = {
 }
 __getattr__ = face_getattr(__name__, _FACE)
 
-__all__ = [
-    "AGENT_CHECKS",
-    "BUILTIN_GATES",
-    "CHECK_GATE",
-    "CRITERIA",
-    "CallState",
-    "GRADED",
-    "GateResult",
-    "JudgeContext",
-    "JudgeSettings",
-    "LoadedRubric",
-    "OUT_OF_SCORECARD",
-    "Rubric",
-    "STATES",
-    "Verdict",
-    "bundled_versions",
-    "decode",
-    "judge_for",
-    "load_rubric",
-    "make_judge",
-    "reach_verdict",
-    "score_conversation",
-]
+__all__ = sorted(_FACE)

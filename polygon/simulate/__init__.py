@@ -68,33 +68,4 @@ _FACE = {
 }
 __getattr__ = face_getattr(__name__, _FACE)
 
-__all__ = [
-    "AGENT_ENDINGS",
-    "Agent",
-    "AgentError",
-    "AgentPool",
-    "AgentReply",
-    "AgentStep",
-    "Conversation",
-    "ConversationPlan",
-    "HttpAgent",
-    "MAX_TOOL_ROUNDS",
-    "Message",
-    "PhoneSettings",
-    "ReplayCaller",
-    "ScriptedCaller",
-    "ToolBox",
-    "ToolCall",
-    "ToolResult",
-    "apply_noise",
-    "check_references",
-    "cut_reply",
-    "draw",
-    "iter_plans",
-    "languages",
-    "percentile",
-    "plan_count",
-    "profile_hash",
-    "self_correct",
-    "tool_definitions",
-]
+__all__ = sorted(_FACE)

@@ -64,31 +64,4 @@ _FACE = {
 }
 __getattr__ = face_getattr(__name__, _FACE)
 
-__all__ = [
-    "ConfigSpec",
-    "DETECTOR_PREFIX",
-    "LoadedSuite",
-    "LoadedSweep",
-    "NAMED",
-    "OFFLINE_GENERATOR",
-    "OUTCOMES",
-    "PERSONA_TYPES",
-    "POLICY_KINDS",
-    "PersonaSpec",
-    "ProbeSpec",
-    "Range",
-    "Rule",
-    "ScenarioSpec",
-    "Slot",
-    "StubSpec",
-    "Suite",
-    "SweepSpec",
-    "ToolSpec",
-    "coverage",
-    "derive_suite",
-    "inside",
-    "load_suite",
-    "load_sweep",
-    "offline_persona",
-    "resolve_factory",
-]
+__all__ = sorted(_FACE)

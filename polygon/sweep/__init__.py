@@ -22,10 +22,4 @@ _FACE = {
 }
 __getattr__ = face_getattr(__name__, _FACE)
 
-__all__ = [
-    "Point",
-    "Usage",
-    "estimate",
-    "make_points",
-    "run_usage",
-]
+__all__ = sorted(_FACE)
