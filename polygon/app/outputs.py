@@ -57,7 +57,7 @@ def report_output(
     position = log.last_seq()  # before the fold: what is appended meanwhile makes it stale
     report, chunks = report_run(log, run_id, fmt, rubric=rubric, pass_id=pass_id, judge=judge)
     reasons = enforce(report, asked)
-    return saving(log, key, position, chunks, reasons), reasons
+    return saving(log, key, position, (c.encode() for c in chunks), reasons), reasons
 
 
 def compare_output(
@@ -92,7 +92,7 @@ def compare_output(
 
     position = log.last_seq()  # before the fold: what is appended meanwhile makes it stale
     result = compare_runs(log, run_ids, rubric=rubric, configs=configs, allow_mixed=allow_mixed)
-    return saving(log, key, position, [_compared_text(result, fmt)], [])
+    return saving(log, key, position, [_compared_text(result, fmt).encode()], [])
 
 
 def _compared_text(result: Comparison, fmt: str) -> str:

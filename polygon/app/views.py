@@ -200,20 +200,26 @@ def why_damaged(log: EventLog, snapshot: Snapshot) -> str:
 
 
 def saving(
-    log: EventLog, key: ViewKey, position: int, chunks: Iterable[str], notes: list[str]
+    log: EventLog,
+    key: ViewKey,
+    position: int,
+    chunks: Iterable[bytes],
+    notes: list[str],
+    *,
+    text: bool = True,
 ) -> Iterator[bytes]:
-    """``chunks`` as UTF-8, and once the last is written, saved under ``key`` at ``position``.
+    """``chunks`` as they come, and once the last is through, saved under ``key`` at ``position``.
 
     ``position`` is the log's end read before the view was folded: what was appended
     meanwhile may be in the output, and makes the saved view stale (never the other way).
+    A ``text`` output holding an escape character is not saved (see the module's doc).
     """
     packer = zstandard.ZstdCompressor(level=LEVEL, write_checksum=True).compressobj()
     parts: list[bytes] = []
     size, plain = 0, True
-    for chunk in chunks:
-        data = chunk.encode()
+    for data in chunks:
         size += len(data)
-        plain = plain and b"\x1b" not in data
+        plain = plain and not (text and b"\x1b" in data)
         parts.append(packer.compress(data))
         yield data
     if not plain:

@@ -264,10 +264,36 @@ def test_an_output_with_an_escape_character_is_not_saved(path: Path) -> None:
     stored = snapshot_key(views.PROJECTION, "g", key.text)
     with LmdbLog(path, readonly=True) as log:
         assert (
-            b"".join(views.saving(log, key, 1, ["plain ", "\x1b[31mred\x1b[0m"], []))
+            b"".join(views.saving(log, key, 1, [b"plain ", b"\x1b[31mred\x1b[0m"], []))
             == b"plain \x1b[31mred\x1b[0m"
         )
     assert stored not in dict(_entries(path))
     with LmdbLog(path, readonly=True) as log:
-        assert b"".join(views.saving(log, key, 1, ["plain"], [])) == b"plain"
+        assert b"".join(views.saving(log, key, 1, [b"plain"], [])) == b"plain"
     assert stored in dict(_entries(path))
+
+
+def test_the_web_run_pages_report_is_a_saved_view_too(
+    tmp_path: Path, source: list[Envelope], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from polygon.app import report as report_module
+    from polygon.app.queries import load_run
+    from polygon.projections import make_report
+
+    monkeypatch.setenv(SWITCH, "1")
+    late = set(_calls(source)[-3:])
+    with LmdbLog(tmp_path / "log") as log:
+        _copy([e for e in source if e.stream not in late], log)
+        first = report_module.load_report(log, "g")
+        assert first == make_report(load_run(log, "g"), None)
+    made: list[object] = []
+    with LmdbLog(tmp_path / "log", readonly=True) as log, monkeypatch.context() as counted:
+        counted.setattr(report_module, "make_report", lambda *a: made.append(a) or make_report(*a))
+        assert report_module.load_report(log, "g") == first and not made  # decoded, not folded
+        assert report_module.load_report(log, "g", "v1") == first and len(made) == 1  # another key
+    with LmdbLog(tmp_path / "log") as log:
+        _copy([e for e in source if e.stream in late], log)
+        monkeypatch.setenv(SWITCH, "0")
+        fresh = report_module.load_report(log, "g")
+        monkeypatch.setenv(SWITCH, "1")
+        assert report_module.load_report(log, "g") == fresh != first
