@@ -30,13 +30,18 @@ Not like-for-like, and which way it leans:
   (no ``ModelCall`` record, no token counting): cheaper than ``mockllm/model``, which dumps
   every request; this favours Inspect.
 - Inspect's solver has no loop check and no phone effects (the suite has none, and the
-  trivial agent never repeats itself), and no per-turn durability: its log is written when
-  samples finish (buffered), Polygon commits each exchange. This favours Inspect.
+  trivial agent never repeats itself). This favours Inspect, a little.
+- Durability: Polygon fsyncs each exchange into the LMDB log (``sync=True``); Inspect puts
+  each event into its realtime sample buffer (SQLite in WAL mode with ``synchronous=OFF``,
+  in its data directory) and each finished sample into the ``.eval`` file. This favours
+  Inspect.
 - Polygon's log holds more records (one event per turn, noise, check and probe, with
   identities and hashes); Inspect's holds messages, model events and one score per call.
-- Throughput is the run alone, in-process (``run_suite`` / ``eval``), not the interpreter's
-  start-up or imports; memory is the whole child process (imports included), peak RSS
-  (``VmHWM``) and the peak of its anonymous part, polled from /proc as ``scale.polygon`` does.
+- Each side first runs one call (lazy imports, Inspect's first-eval set-up), then the timed
+  run. Throughput is that run alone, in-process (``run_suite`` / ``eval``), wall and CPU
+  (all threads); memory is the whole child process (imports included), peak RSS
+  (``VmHWM``) and the peak of its anonymous part, polled from /proc as ``scale.polygon``
+  does.
 """
 
 from __future__ import annotations
@@ -340,13 +345,13 @@ def figures(repeats: int, calls: int = CALLS, turns: int = TURNS) -> list[Figure
     per_cpu = [s.calls / s.cpu_s for s in ours], [s.calls / s.cpu_s for s in theirs]
     rss = [s.rss_mb for s in ours], [s.rss_mb for s in theirs]
     heap = [s.anon_mb for s in ours], [s.anon_mb for s in theirs]
-    what = f"{calls} calls × {turns} exchanges"
+    what = f"{calls} × {turns}"  # calls × exchanges
     return [
-        Figure(f"throughput ÷ Inspect AI's ({what}, wall)", ratios(*rate), "×", 30),
+        Figure(f"throughput ÷ Inspect AI's, {what} (wall)", ratios(*rate), "×", 30),
         Figure("  Polygon", rate[0], "calls/s", 0),
         Figure("  Inspect AI", rate[1], "calls/s", 0),
         Figure("  calls per CPU second ÷ Inspect AI's", ratios(*per_cpu), "×", 0),
-        Figure(f"memory ÷ Inspect AI's ({what}, peak RSS)", ratios(*rss), "×", 0.5, higher_is_better=False),
+        Figure(f"memory ÷ Inspect AI's, {what} (peak RSS)", ratios(*rss), "×", 0.5, higher_is_better=False),
         Figure("  Polygon", rss[0], "MB", 0),
         Figure("  Inspect AI", rss[1], "MB", 0),
         Figure("  heap (anonymous RSS) ÷ Inspect AI's", ratios(*heap), "×", 0),
