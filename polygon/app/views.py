@@ -92,13 +92,12 @@ def fingerprint() -> str:
     The package's own files (code, templates, data, bundled rubrics), the installed
     distributions beside its dependencies, and the interpreter's version. Any change to the
     code invalidates every saved view, whether or not the version was bumped. Computed once
-    per process (~2 ms of listing, ~10-20 ms of reading 1.5 MB).
+    per process: ~5 ms on an idle machine (260 files, 1.5 MB; 15-20 ms under a load of 9 on 2 cores).
     """
     digest = hashlib.blake2b(digest_size=12)
     for name, path in _code_files():
         digest.update(name.encode(errors="surrogateescape") + b"\x00")
-        with open(path, "rb") as file:
-            digest.update(hashlib.blake2b(file.read(), digest_size=16).digest())
+        digest.update(hashlib.blake2b(_read(path), digest_size=16).digest())
     digest.update(sys.version.encode())
     beside = os.path.dirname(os.path.dirname(msgspec.__file__))  # where the dependencies are installed
     with contextlib.suppress(OSError):
@@ -114,8 +113,20 @@ def _code_files() -> list[tuple[str, str]]:
         for root in (spec.submodule_search_locations or []) if spec else []:
             paths: list[str] = []
             _walk(root, paths)
-            found += [(f"{package}/{os.path.relpath(p, root)}", p) for p in paths]
+            found += [(f"{package}/{p[len(root) + 1 :]}", p) for p in paths]
     return sorted(found)
+
+
+def _read(path: str) -> bytes:
+    """A file's bytes (``os.read``: half the time of ``open().read()`` over 260 small files)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        chunks = [os.read(fd, 1 << 20)]
+        while chunks[-1]:
+            chunks.append(os.read(fd, 1 << 20))
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _walk(folder: str, found: list[str]) -> None:
