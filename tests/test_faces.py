@@ -66,6 +66,7 @@ FACES: dict[str, list[str]] = {
         "load_report",
         "load_run",
         "open_log",
+        "page_output",
         "personas_path",
         "preview_noise",
         "preview_phone",

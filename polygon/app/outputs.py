@@ -7,11 +7,11 @@ renderers. On a miss, the view is made by its use case and saved (:mod:`.views`)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from polygon.app.views import ViewKey, saved_view, saving
-from polygon.events import EventLog, lint_stream
+from polygon.events import EventLog, labels_stream, lint_stream
 
 if TYPE_CHECKING:
     from polygon.projections import Comparison
@@ -103,3 +103,20 @@ def _compared_text(result: Comparison, fmt: str) -> str:
     if fmt == "markdown":
         return comparison_markdown(result)
     return "".join(f"{line}\n" for line in comparison_lines(result))
+
+
+def page_output(
+    log: EventLog, run_id: str, page: str, inputs: tuple[tuple[str, str], ...], make: Callable[[], str]
+) -> bytes:
+    """A web page of one run (``page``: its name) as UTF-8, saved like a view under ``inputs``.
+
+    ``inputs`` names everything of the request and the server the page depends on; it is
+    stale when the run, its calls or its labels (calibration) have new events. A page that
+    cannot be made (``make`` raises) is never saved.
+    """
+    key = ViewKey(f"page:{page}", (run_id,), inputs, also=(labels_stream(run_id),))
+    found = saved_view(log, key)
+    if found is not None:
+        return b"".join(found[0])
+    position = log.last_seq()  # before the page is made: what is appended meanwhile makes it stale
+    return b"".join(saving(log, key, position, [make().encode()], [], text=False))
