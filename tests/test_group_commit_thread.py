@@ -79,9 +79,14 @@ def test_commit_returns_only_once_everything_submitted_is_durable() -> None:
     writer = GroupWriter(log, interval_s=0)
     writer.submit(_events(0, 2))
     writer.submit(_events(2, 2))
-    threading.Timer(0.05, log.go.set).start()
-    writer.commit()
-    assert log.last_seq() == 4
+    assert log.started.wait(10)
+    committing = threading.Thread(target=writer.commit)
+    committing.start()
+    committing.join(0.05)
+    assert committing.is_alive() and log.last_seq() == 0  # the fsync is held: commit() waits
+    log.go.set()
+    committing.join(10)
+    assert not committing.is_alive() and log.last_seq() == 4
 
 
 def test_a_full_queue_waits_for_the_commit_in_flight_then_sends_everything() -> None:
@@ -176,15 +181,19 @@ def test_the_map_grows_under_a_commit_on_the_thread_while_the_main_thread_reads(
 def test_the_map_lock_keeps_a_resize_apart_from_every_transaction() -> None:
     lock = MapLock()
     order: list[str] = []
+    trying = threading.Event()
     with lock.shared(), lock.shared():  # a read inside a read: never waits
-        resize = threading.Thread(target=lambda: _resize(lock, order))
+        resize = threading.Thread(target=lambda: _resize(lock, order, trying))
         resize.start()
-        time.sleep(0.05)
+        assert trying.wait(5)
+        resize.join(0.05)
+        assert resize.is_alive() and lock.users == 2  # waiting for the reads to end
         order.append("read ends")
     resize.join(5)
     assert order == ["read ends", "resized"] and lock.users == 0
 
 
-def _resize(lock: MapLock, order: list[str]) -> None:
+def _resize(lock: MapLock, order: list[str], trying: threading.Event) -> None:
+    trying.set()
     with lock.alone():
         order.append("resized")
