@@ -101,7 +101,7 @@ def make_report(
 ) -> RunReport:
     """The report of a run under one rubric version and pass (never a mix of versions)."""
     index = pass_index(state)
-    version = choose_version(state, wanted_version, index)
+    version = choose_version(state, wanted_version, index, pass_id=pass_id)
     chosen = choose_pass(state, version, pass_id, judge, index)
     rows = verdicts(state, version, chosen, index)
     hashes = sorted({r.rubric_hash for r in state.rubrics if r.version == version})

@@ -1,0 +1,51 @@
+"""Defects a tester found as a demanding user (notes/trial.md 3, 5, 7), each reproduced on a pizza run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from polygon.cli.main import cli
+from tests.support.runs import pizza
+
+CONV = "p.good.veggie.0"
+V1_PASS = "v1/scripted/heuristic/k1"
+
+
+def _cli(log: Path, *args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(cli, ["--log", str(log), *args], input=stdin)
+
+
+@pytest.fixture(scope="module")
+def judged_twice(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Run ``p`` (config good), scored under v1 as it ran and judged again under v2."""
+    folder = tmp_path_factory.mktemp("judged")
+    log = folder / "log"
+    ran = _cli(log, "run", str(pizza(folder)), "--config", "good", "--run-id", "p", "--no-progress")
+    assert ran.exit_code == 0, ran.output
+    judged = _cli(log, "judge", "p", "--rubric", "v2")
+    assert judged.exit_code == 0, judged.output
+    return log
+
+
+def test_explain_takes_the_rubric_from_the_pass_id(judged_twice: Path) -> None:
+    alone = _cli(judged_twice, "explain", CONV, "--pass", V1_PASS)
+    assert alone.exit_code == 0, alone.output
+    assert "rubric v1 (hash " in alone.output and f"pass {V1_PASS}" in alone.output
+    agreeing = _cli(judged_twice, "explain", CONV, "--pass", V1_PASS, "--rubric", "v1")
+    assert agreeing.exit_code == 0 and agreeing.output == alone.output
+    contradicting = _cli(judged_twice, "explain", CONV, "--pass", V1_PASS, "--rubric", "v2")
+    assert contradicting.exit_code == 2
+    assert f"pass '{V1_PASS}' was judged under rubric v1, not v2" in contradicting.output
+    unknown = _cli(judged_twice, "explain", CONV, "--pass", "v9/nobody/k1")
+    assert unknown.exit_code == 2
+    assert f"no pass 'v9/nobody/k1' (passes: {V1_PASS}, v2/scripted/heuristic/k1)" in unknown.output
+
+
+def test_report_takes_the_rubric_from_the_pass_id(judged_twice: Path) -> None:
+    shown = _cli(judged_twice, "report", "p", "--pass", V1_PASS)
+    assert shown.exit_code == 0, shown.output
+    assert shown.output == _cli(judged_twice, "report", "p", "--pass", V1_PASS, "--rubric", "v1").output
+    assert _cli(judged_twice, "report", "p", "--pass", V1_PASS, "--rubric", "v2").exit_code == 2
