@@ -287,9 +287,18 @@ def versions(state: RunRecord, index: PassIndex | None = None) -> list[str]:
 
 
 def choose_version(
-    state: RunRecord, wanted: str | None, index: PassIndex | None = None, *, pass_id: str | None = None
+    state: RunRecord,
+    wanted: str | None,
+    index: PassIndex | None = None,
+    *,
+    pass_id: str | None = None,
+    finished: bool = True,
 ) -> str:
-    """The version asked for, else the pass's, else the newest one the run was judged under (never a mix)."""
+    """The version asked for, else the pass's, else the newest one the run was judged under (never a mix).
+
+    ``finished``: the run recorded ``run.finished``; one that did not is still simulating (or
+    stopped), and scores itself as its calls end: a second pass is not what it needs.
+    """
     if pass_id:
         return _version_of_pass(state, wanted, pass_id, pass_index(state) if index is None else index)
     have = versions(state, index)
@@ -300,6 +309,11 @@ def choose_version(
                 f"(judged under: {', '.join(have) or 'none'})"
             )
         return wanted
+    if not have and not finished:
+        raise UserInputError(
+            f"run {state.run_id} has not finished and no call of it is scored yet: it is still "
+            f"running, or it stopped (`polygon run SUITE --resume {state.run_id}` finishes it)"
+        )
     if not have:
         raise UserInputError(
             f"run {state.run_id} has no judge scores yet (run `polygon judge {state.run_id}`)"

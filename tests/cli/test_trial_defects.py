@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from polygon.app.passes import run_started, start_run
 from polygon.cli.main import cli
+from polygon.events import LmdbLog
 from tests.support.runs import pizza
 
 CONV = "p.good.veggie.0"
@@ -49,3 +51,15 @@ def test_report_takes_the_rubric_from_the_pass_id(judged_twice: Path) -> None:
     assert shown.exit_code == 0, shown.output
     assert shown.output == _cli(judged_twice, "report", "p", "--pass", V1_PASS, "--rubric", "v1").output
     assert _cli(judged_twice, "report", "p", "--pass", V1_PASS, "--rubric", "v2").exit_code == 2
+
+
+def test_report_on_a_run_not_finished_says_so_and_sends_nobody_to_judge(judged_twice: Path, tmp_path: Path) -> None:
+    """A run whose log holds its start only: still simulating (no call ended) or stopped."""
+    with LmdbLog(judged_twice, readonly=True) as done:
+        started = run_started(done, "p")
+    with LmdbLog(tmp_path / "log") as log:
+        start_run(log, started, lambda: "")
+    res = _cli(tmp_path / "log", "report", "p")
+    assert res.exit_code == 2
+    assert "run p has not finished and no call of it is scored yet: it is still running, or it stopped" in res.output
+    assert "polygon judge" not in res.output
