@@ -63,3 +63,19 @@ def test_report_on_a_run_not_finished_says_so_and_sends_nobody_to_judge(judged_t
     assert res.exit_code == 2
     assert "run p has not finished and no call of it is scored yet: it is still running, or it stopped" in res.output
     assert "polygon judge" not in res.output
+
+
+@pytest.mark.parametrize(
+    ("typed", "stopped"),
+    [
+        ("q\n", "stopped after 0 of 3 turns: the user typed q"),
+        ("\nquit\n", "stopped after 1 of 3 turns: the user typed quit"),
+        ("\n", "stopped after 1 of 3 turns: stdin ended"),
+    ],
+)
+def test_replay_step_says_whether_the_user_stopped_it_or_stdin_ended(
+    judged_twice: Path, typed: str, stopped: str
+) -> None:
+    res = CliRunner().invoke(cli, ["--log", str(judged_twice), "replay", CONV, "--step"], input=typed)
+    assert res.exit_code == 0, res.output
+    assert res.stderr.strip().splitlines() == [stopped]
