@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,18 @@ def test_replay_step_says_whether_the_user_stopped_it_or_stdin_ended(
     res = CliRunner().invoke(cli, ["--log", str(judged_twice), "replay", CONV, "--step"], input=typed)
     assert res.exit_code == 0, res.output
     assert res.stderr.strip().splitlines() == [stopped]
+
+
+def test_import_of_bad_json_names_the_line_and_column(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"messages": [{"role": "user", "content": "hi"}]}\n  {"bad json\n')
+    res = _cli(tmp_path / "log", "import", str(bad), "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["problems"] == [
+        f"{bad}:2: not valid JSON (Unterminated string starting at line 2 column 4)"
+    ]
+    alone = tmp_path / "alone.jsonl"
+    alone.write_text('{"bad json\n')
+    refused = _cli(tmp_path / "log", "import", str(alone))
+    assert refused.exit_code == 2
+    assert "alone.jsonl:1: not valid JSON (Unterminated string starting at line 1 column 2)" in refused.output
