@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import msgspec
 
 from polygon.app.json_rows import row_texts
+from polygon.app.passes import read_run_head
 from polygon.app.queries import load_run, whole_rows
 from polygon.app.snapshots import gc_paused
 from polygon.app.views import ViewKey, saved_view, saving
@@ -33,7 +34,7 @@ def report_run(
     for the next view (:mod:`.json_rows`).
     """
     state = load_run(log, run_id)
-    report = make_report(state, rubric, pass_id=pass_id, judge=judge)
+    report = make_report(state, rubric, pass_id=pass_id, judge=judge, finished=_finished(log, run_id))
     if fmt == "json":
         return report, json_document(report, row_texts(log, state, report, whole_rows))
     return report, iter([RENDERERS[fmt](report)])
@@ -53,10 +54,16 @@ def load_report(log: EventLog, run_id: str, rubric: str | None = None) -> RunRep
         with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError):
             return _REPORT.decode(b"".join(found[0]))
     position = log.last_seq()  # before the fold: what is appended meanwhile makes it stale
-    report = make_report(load_run(log, run_id), rubric)
+    report = make_report(load_run(log, run_id), rubric, finished=_finished(log, run_id))
     for _data in saving(log, key, position, [msgspec.msgpack.encode(report)], [], text=False):
         pass  # saved once it is through
     return report
 
 
 _REPORT = msgspec.msgpack.Decoder(RunReport)
+
+
+def _finished(log: EventLog, run_id: str) -> bool:
+    """The run recorded ``run.finished`` (its head is a few events: rubrics, finished, hidden)."""
+    head = read_run_head(log, run_id)
+    return head is None or head.finished

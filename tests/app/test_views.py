@@ -288,7 +288,7 @@ def test_the_web_run_pages_report_is_a_saved_view_too(
         assert first == make_report(load_run(log, "g"), None)
     made: list[object] = []
     with LmdbLog(tmp_path / "log", readonly=True) as log, monkeypatch.context() as counted:
-        counted.setattr(report_module, "make_report", lambda *a: made.append(a) or make_report(*a))
+        counted.setattr(report_module, "make_report", lambda *a, **k: made.append(a) or make_report(*a, **k))
         assert report_module.load_report(log, "g") == first and not made  # decoded, not folded
         assert report_module.load_report(log, "g", "v1") == first and len(made) == 1  # another key
     with LmdbLog(tmp_path / "log") as log:
