@@ -39,10 +39,10 @@ def report_output(
         (run_id,),
         (
             ("format", fmt),
-            ("rubric", rubric or ""),
-            ("pass", pass_id or ""),
-            ("judge", judge or ""),
-            ("fail-on", asked.fail_on or ""),
+            ("rubric", rubric),
+            ("pass", pass_id),
+            ("judge", judge),
+            ("fail-on", asked.fail_on),
             ("min-pass-rate", repr(asked.min_pass_rate)),
             ("allow-inconclusive", str(asked.allow_inconclusive)),
             ("allow-simulator-errors", str(asked.allow_simulator_errors)),
@@ -79,8 +79,8 @@ def compare_output(
         tuple(run_ids),
         (
             ("format", fmt),
-            ("rubric", rubric or ""),
-            ("configs", "\x1f".join(configs)),
+            ("rubric", rubric),
+            ("configs", tuple(configs)),
             ("allow-mixed", str(allow_mixed)),
         ),
         also=(lint_stream(""),),  # the prompt lints it shows

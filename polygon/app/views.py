@@ -36,7 +36,7 @@ from polygon.app.snapshots import RESAVE_AFTER, anchor, snapshots_for, why_off_l
 from polygon.events import EventLog, Snapshot, SnapshotStore, StorageError, run_conversations, run_stream
 
 PROJECTION = "view"
-FORMAT = 1
+FORMAT = 2
 """This module's encoding: bump on a change (the code fingerprint changes with it anyway)."""
 LEVEL = 3
 """zstd level: the 20k-call JSON report (292 MB) compresses to 2.8 MB in 0.35 CPU s."""
@@ -48,6 +48,10 @@ CODE_PACKAGES = ("polygon", "polygon.events", "polygon.projections", "polygon.cl
 """Every folder the package's own files lie in (package-dir maps several top-level folders)."""
 
 
+Option = str | None | tuple[str, ...]
+"""An option's value in a key: unset (None) is not the empty string, a list is not joined."""
+
+
 @dataclass(frozen=True)
 class ViewKey:
     """What a saved view is saved under, and what makes it stale."""
@@ -56,20 +60,26 @@ class ViewKey:
     """The view (``report``, ``compare``)."""
     runs: tuple[str, ...]
     """The runs it shows, in the order asked (an event of any of them makes it stale)."""
-    inputs: tuple[tuple[str, str], ...]
-    """Every option that changes its bytes, by name."""
+    inputs: tuple[tuple[str, Option], ...]
+    """Every option that changes its bytes, by name (a list option as its values, in order)."""
     also: tuple[str, ...] = ()
     """Prefixes of other streams it reads (an event in any of them makes it stale)."""
 
     @property
     def subject(self) -> str:
-        """The runs, as the store names its subject."""
-        return "\x1f".join(self.runs)
+        """The runs, as the store names its subject: a label only (:attr:`text` holds them exactly)."""
+        return " ".join(self.runs)
 
     @property
     def text(self) -> str:
-        """The kind and inputs, as the store names a snapshot's inputs."""
-        return json.dumps([self.kind, [list(pair) for pair in self.inputs]], ensure_ascii=True)
+        """The kind, runs and inputs, as the store names a snapshot's inputs.
+
+        One JSON document, so no two keys meet: a run id or a value holding any separator
+        (a unit separator, a space, an empty ``--config=``) is quoted, never joined. It holds no
+        NUL (``ensure_ascii``), so the store's key ends with it whole.
+        """
+        pairs = [[name, list(value) if isinstance(value, tuple) else value] for name, value in self.inputs]
+        return json.dumps([self.kind, list(self.runs), pairs], ensure_ascii=True)
 
 
 class Saved(msgspec.Struct, array_like=True):

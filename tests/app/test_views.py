@@ -297,3 +297,47 @@ def test_the_web_run_pages_report_is_a_saved_view_too(
         fresh = report_module.load_report(log, "g")
         monkeypatch.setenv(SWITCH, "1")
         assert report_module.load_report(log, "g") == fresh != first
+
+
+def _invoked(path: Path, *args: str) -> tuple[bytes, str, int]:
+    res = CliRunner().invoke(cli, ["--log", str(path), *args], env={SWITCH: "1"})
+    return res.stdout_bytes, res.stderr, res.exit_code
+
+
+@pytest.mark.parametrize(
+    ("saved", "asked", "code"),
+    [
+        (["--config", "v1", "--config", "v2"], ["--config", "v1\x1fv2"], 2),
+        ([], ["--config="], 2),
+        (["--config", "v1", "--config", "v2"], ["--config", "v1", "--config", "v2", "--config="], None),
+    ],
+)
+def test_a_config_list_that_joins_like_another_is_not_served_its_view(
+    path: Path, saved: list[str], asked: list[str], code: int | None
+) -> None:
+    assert _invoked(path, "compare", "g", *saved)[2] == 0
+    got = _invoked(path, "compare", "g", *asked)
+    res = CliRunner().invoke(cli, ["--log", str(path), "compare", "g", *asked], env={SWITCH: "0"})
+    assert got == (res.stdout_bytes, res.stderr, res.exit_code)
+    assert code is None or got[2] == code  # refused, as without saved views
+
+
+def _store_key(key: views.ViewKey) -> str:
+    return snapshot_key(views.PROJECTION, key.subject, key.text)
+
+
+def test_no_two_runs_or_option_lists_share_a_key() -> None:
+    def compare(runs: tuple[str, ...], configs: tuple[str, ...] = ()) -> views.ViewKey:
+        return views.ViewKey("compare", runs, (("configs", configs), ("rubric", None)))
+
+    keys = [
+        compare(("p", "q")),
+        compare(("p\x1fq",)),
+        compare(("p q",)),
+        compare(("p",), ("v1", "v2")),
+        compare(("p",), ("v1\x1fv2",)),
+        compare(("p",), ("",)),
+        compare(("p",)),
+        views.ViewKey("compare", ("p",), (("configs", ()), ("rubric", ""))),
+    ]
+    assert len({_store_key(k) for k in keys}) == len(keys)
