@@ -176,6 +176,22 @@ class LmdbSnapshots:
             self._env: Any = lmdb.open(str(path), subdir=True, map_size=_MAP_SIZE, max_dbs=1, sync=True)
         except (OSError, lmdb.Error) as exc:
             raise StorageError(f"cannot open the snapshots at {path}: {exc}") from None
+        self._check_not_truncated()
+
+    def _check_not_truncated(self) -> None:
+        # LMDB maps pages past the end of a short file (a full disk, a copy cut short): the
+        # first read of one is a SIGBUS. The meta pages (read at open) name the last page.
+        used = (self._env.info()["last_pgno"] + 1) * self._env.stat()["psize"]
+        try:
+            size = (self.path / "data.mdb").stat().st_size
+        except OSError:
+            size = 0
+        if used > size:
+            self._env.close()
+            raise StorageError(
+                f"the snapshots at {self.path} are damaged: data.mdb is {size} bytes but its "
+                f"pages reach {used} bytes (truncated)"
+            )
 
     def load(self, projection: str, subject: str, inputs: str = "") -> Snapshot | None:
         """See :meth:`SnapshotStore.load`."""

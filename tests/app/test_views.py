@@ -5,6 +5,8 @@ shows the lie was served from it, so a missing invalidation shows as the lie."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -341,3 +343,24 @@ def test_no_two_runs_or_option_lists_share_a_key() -> None:
         views.ViewKey("compare", ("p",), (("configs", ()), ("rubric", ""))),
     ]
     assert len({_store_key(k) for k in keys}) == len(keys)
+
+
+def _polygon(path: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """The CLI in its own process: a SIGBUS there fails the test instead of killing pytest."""
+    code = "from polygon.cli.main import cli; cli()"
+    env = {**os.environ, SWITCH: "1"}
+    return subprocess.run([sys.executable, "-c", code, "--log", str(path), *args], capture_output=True, env=env)
+
+
+def test_a_truncated_snapshot_file_is_passed_over_by_views_and_named_by_verify(path: Path) -> None:
+    expected = _plain(path, "report", "g")
+    assert _view(path, "report", "g") == expected
+    data = path / SNAPSHOT_DIR / "data.mdb"
+    assert data.stat().st_size > 8192
+    os.truncate(data, 8192)  # what a full disk or a copy cut short leaves
+    for _ in range(2):  # and the fold does not repair it in place
+        report = _polygon(path, "report", "g")
+        assert (report.returncode, report.stdout) == (0, expected), report.stderr
+    verified = _polygon(path, "log", "verify")
+    assert verified.returncode == 1, verified
+    assert b"truncated" in verified.stdout + verified.stderr
