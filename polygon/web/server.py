@@ -12,6 +12,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
+from polygon.app.views import fingerprint
 from polygon.web.guard import Guard
 from polygon.web.pages import ROUTES
 from polygon.web.site import PER_PAGE, SharedLog, Site
@@ -25,7 +26,10 @@ def make_app(
     """The web UI over the log at ``log_path``, served on 127.0.0.1:``port``.
 
     ``suites`` may be edited in the prompt editor; a report page lists ``per_page`` calls.
+    The code's fingerprint is taken now: the saved views a long-running server writes are
+    of the code it runs, even if the files on disk are upgraded under it.
     """
+    fingerprint()
     site = Site(
         log=SharedLog(log_path), port=port, editable=[p.resolve() for p in suites or []], per_page=per_page
     )

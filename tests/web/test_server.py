@@ -206,3 +206,12 @@ def _page(log: Path, per_page: int) -> object:
         return _client(app).get("/runs/rone?page=2")
     finally:
         app.app.state.site.log.close()  # type: ignore[attr-defined]
+
+
+def test_the_code_fingerprint_is_taken_when_the_server_starts(tmp_path: Path) -> None:
+    """Not at its first view: code upgraded under a running server is not fingerprinted as its own."""
+    from polygon.app import views
+
+    views.fingerprint.cache_clear()
+    web.make_app(tmp_path / "log")
+    assert views.fingerprint.cache_info().currsize == 1
