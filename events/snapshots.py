@@ -167,13 +167,27 @@ class MemorySnapshots:
 class LmdbSnapshots:
     """Snapshots in their own LMDB environment at ``path`` (``<log>/snapshots``)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, readonly: bool = False) -> None:
+        """Opened to read and save; ``readonly``: to read a folder that cannot be written.
+
+        Read-only opens take no reader slot in ``lock.mdb`` (LMDB would have to write it):
+        for a check of a log on a read-only disk, where nothing writes meanwhile.
+        """
         import lmdb
 
         self.path = path
         try:
-            path.mkdir(parents=True, exist_ok=True)
-            self._env: Any = lmdb.open(str(path), subdir=True, map_size=_MAP_SIZE, max_dbs=1, sync=True)
+            if not readonly:
+                path.mkdir(parents=True, exist_ok=True)
+            self._env: Any = lmdb.open(
+                str(path),
+                subdir=True,
+                map_size=_MAP_SIZE,
+                max_dbs=1,
+                sync=True,
+                readonly=readonly,
+                lock=not readonly,
+            )
         except (OSError, lmdb.Error) as exc:
             raise StorageError(f"cannot open the snapshots at {path}: {exc}") from None
         self._check_not_truncated()

@@ -21,6 +21,7 @@ import contextlib
 import gc
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
 
 import msgspec
 
@@ -84,12 +85,20 @@ def snapshots_for(log: EventLog, *, create: bool = True, strict: bool = False) -
         # views pass over it (no folder, no snapshots); a check names it
         raise StorageError(f"{log.path / SNAPSHOT_DIR} is a file, not the snapshots folder")
     if enabled() and isinstance(log, LmdbLog) and (create or (log.path / SNAPSHOT_DIR).is_dir()):
+        folder = log.path / SNAPSHOT_DIR
         with contextlib.suppress(*(() if strict else (StorageError,))):
-            store = LmdbSnapshots(log.path / SNAPSHOT_DIR)
+            # a check of a log on a read-only disk reads its snapshots without the lock file
+            store = LmdbSnapshots(folder, readonly=strict and not create and _unwritable(folder))
     try:
         yield store
     finally:
         store.close()
+
+
+def _unwritable(folder: Path) -> bool:
+    """The folder (or its lock file) cannot be written: a read-only disk, another user's log."""
+    lock = folder / "lock.mdb"
+    return not os.access(folder, os.W_OK) or (lock.exists() and not os.access(lock, os.W_OK))
 
 
 def fold_run(log: EventLog, run_id: str, store: SnapshotStore | None = None) -> RunFold:

@@ -349,7 +349,9 @@ def _polygon(path: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
     """The CLI in its own process: a SIGBUS there fails the test instead of killing pytest."""
     code = "from polygon.cli.main import cli; cli()"
     env = {**os.environ, SWITCH: "1"}
-    return subprocess.run([sys.executable, "-c", code, "--log", str(path), *args], capture_output=True, env=env)
+    return subprocess.run(
+        [sys.executable, "-c", code, "--log", str(path), *args], capture_output=True, env=env
+    )
 
 
 def test_a_truncated_snapshot_file_is_passed_over_by_views_and_named_by_verify(path: Path) -> None:
@@ -364,3 +366,26 @@ def test_a_truncated_snapshot_file_is_passed_over_by_views_and_named_by_verify(p
     verified = _polygon(path, "log", "verify")
     assert verified.returncode == 1, verified
     assert b"truncated" in verified.stdout + verified.stderr
+
+
+def test_log_verify_reads_the_snapshots_of_a_folder_it_cannot_write(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read-only disk: the check reads the store without taking a reader slot in lock.mdb."""
+    _view(path, "report", "g")
+    folder = path / SNAPSHOT_DIR
+    (folder / "lock.mdb").unlink()
+    access = os.access
+    monkeypatch.setattr(
+        os,
+        "access",
+        lambda p, mode: not (mode & os.W_OK and str(p).startswith(str(folder))) and access(p, mode),
+    )
+    verified = CliRunner().invoke(cli, ["--log", str(path), "log", "verify"])
+    assert verified.exit_code == 0, verified.output
+    assert not (folder / "lock.mdb").exists()  # nothing written there
+    _damage_record(path)
+    (folder / "lock.mdb").unlink()
+    verified = CliRunner().invoke(cli, ["--log", str(path), "log", "verify"])
+    assert verified.exit_code == 1 and "snapshot of g is damaged" in verified.output  # still checked
+    assert not (folder / "lock.mdb").exists()
