@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 LOCAL_STAMP := $(VENV)/.installed-local-stamp
 
-.PHONY: demo test lint typecheck pytest test-random test-busy test-parallel bench fuzz clean docs
+.PHONY: demo test lint typecheck pytest test-random test-busy test-parallel bench bench-scale fuzz clean docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -75,6 +75,11 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m tests.bench.run
+
+# Only the CLI table of `make bench`; POLYGON_BENCH_CALLS=100000 makes its largest run the
+# 100,000-call one of issue 31 (about an hour of one core).
+bench-scale: $(STAMP)
+	$(PY) -m tests.bench.run scale
 
 clean:
 	rm -rf $(VENV) .typecheck build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

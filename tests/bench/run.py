@@ -7,7 +7,9 @@ Each line shows min / median / max over the repeats; the goal is judged on the m
 
 ``POLYGON_BENCH_SCALE`` (default 1.0) scales the sizes: at 1.0 the log is 1M events and
 the CLI table runs 1,000 and 20,000 calls (several minutes); 0.1 is a quick look.
-``POLYGON_BENCH_REPEATS`` (default 5) sets the repeats.
+``POLYGON_BENCH_REPEATS`` (default 5) sets the repeats. ``python -m tests.bench.run scale``
+(``make bench-scale``) runs only the CLI table, whose largest size ``POLYGON_BENCH_CALLS``
+sets (e.g. 100000; see tests/bench/scale.py).
 """
 
 from __future__ import annotations
@@ -374,11 +376,10 @@ def lint_figures() -> list[Figure]:
 
 def scale_table(figures: list[Figure]) -> None:
     """The CLI at 1,000 and 20,000 calls (× scale): memory flat, the big run's time."""
-    from tests.bench.scale import measure_scale, table
+    from tests.bench.scale import big_calls, measure_scale, table, table_sizes
 
-    big = max(1000, int(20_000 * SCALE))
-    sizes = sorted({1000, max(1000, big // 4), big})
-    rows = [measure_scale(n) for n in sizes]
+    big = big_calls(SCALE)
+    rows = [measure_scale(n) for n in table_sizes(big)]
     print(table(rows), flush=True)
     small_row, big_row = rows[0], rows[-1]
     more = [
@@ -466,4 +467,7 @@ def _bytes_per_event(stats: object) -> float:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["scale"]:
+        scale_table([])
+    else:
+        main()
