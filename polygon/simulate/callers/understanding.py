@@ -377,7 +377,7 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
     or the facts name, or — for a caller who only wants to know something — a statement
     (not a greeting, a question or a refusal) that answers about what the goal asks.
     """
-    about = content(goal, pack) | {w for v in facts.values() for w in content(v, pack)}
+    about = _about(goal, tuple(facts.values()), pack)
     asks_only = any(w in pack.understand.ask_goals for w in words(goal)[:2])
     for s in turn.sentences:
         said = content(s.text, pack)
@@ -386,6 +386,21 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
         if asks_only and s.act in ("read_back", "filler", "outcome") and said & content(goal, pack):
             return True
     return False
+
+
+def _about(goal: str, values: tuple[str, ...], pack: Language) -> frozenset[str]:
+    """What the goal and the facts speak of (stems), kept per (goal, values, pack): asked every turn."""
+    key = (goal, values, id(pack))
+    hit = _ABOUT.get(key)
+    if hit is None or hit[0] is not pack:
+        if len(_ABOUT) >= _HELD:
+            _ABOUT.clear()
+        stems = content(goal, pack) | {w for v in values for w in content(v, pack)}
+        hit = _ABOUT[key] = (pack, frozenset(stems))
+    return hit[1]
+
+
+_ABOUT: dict[tuple[str, tuple[str, ...], int], tuple[Language, frozenset[str]]] = {}
 
 
 def refuses_goal(turn: Turn, goal: str, pack: Language) -> bool:
