@@ -14,7 +14,7 @@ from polygon.cli.context import RUN, Context
 @click.option(
     "--allow-mixed",
     is_flag=True,
-    help="Compare sides that differ in caller, judge or noise (said in the header).",
+    help="Compare sides that differ in caller, judge, noise or language (said in the header).",
 )
 @click.option(
     "--format",

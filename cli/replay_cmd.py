@@ -47,9 +47,9 @@ def replay(obj: Context, conversation: str, step: bool, as_json: bool) -> None:
         click.echo(line)
     stdin = sys.stdin
     for shown, t in enumerate(view.turns):
-        if step and not _next_turn(stdin):
-            # stdin ended (a pipe ran dry, or Ctrl-D): stop where we are, in one line, not "Aborted!"
-            click.echo(f"stopped after {shown} of {len(view.turns)} turns: stdin ended", err=True)
+        if step and (why := _stop_reason(stdin)):
+            # q, or stdin ended (a pipe ran dry, or Ctrl-D): stop where we are, in one line, not "Aborted!"
+            click.echo(f"stopped after {shown} of {len(view.turns)} turns: {why}", err=True)
             return
         for line in replay_turn_lines(t):
             click.echo(line)
@@ -59,9 +59,14 @@ def replay(obj: Context, conversation: str, step: bool, as_json: bool) -> None:
         click.echo(line)
 
 
-def _next_turn(stdin: TextIO) -> bool:
-    """Wait for a line on stdin (Enter at a terminal, any line from a pipe); False at its end or on q."""
+def _stop_reason(stdin: TextIO) -> str:
+    """Wait for a line on stdin (Enter at a terminal, any line from a pipe).
+
+    Empty to show the next turn; else why to stop: the user typed q, or stdin ended.
+    """
     if stdin.isatty():
         click.echo("(Enter for the next turn, q to stop)", nl=False, err=True)
     line = stdin.readline()
-    return bool(line) and line.strip().lower() not in ("q", "quit")
+    if not line:
+        return "stdin ended"
+    return f"the user typed {line.strip()}" if line.strip().lower() in ("q", "quit") else ""

@@ -114,7 +114,7 @@ class MixedSetting(msgspec.Struct, frozen=True, kw_only=True):
     """A setting the sides differ in (compared anyway only with ``--allow-mixed``)."""
 
     setting: str
-    """``caller``, ``judge`` or ``noise intensity``."""
+    """``caller``, ``judge``, ``noise intensity`` or ``language``."""
     values: dict[str, list[str]]
     """Side label → the distinct values of its calls, sorted; in side order."""
 

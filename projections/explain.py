@@ -21,7 +21,7 @@ def build_explanation(
     judge: str | None = None,
 ) -> tuple[ConversationVerdict, RubricRecorded]:
     """The verdict row and the rubric it was computed with."""
-    chosen = choose_version(state, version)
+    chosen = choose_version(state, version, pass_id=pass_id)
     picked = choose_pass(state, chosen, pass_id, judge)
     row = next(r for r in verdicts(state, chosen, picked) if r.record.conversation_id == conversation_id)
     if row.verdict is None:

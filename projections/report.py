@@ -97,11 +97,20 @@ class RunReport(msgspec.Struct, kw_only=True):
 
 
 def make_report(
-    state: RunRecord, wanted_version: str | None, *, pass_id: str | None = None, judge: str | None = None
+    state: RunRecord,
+    wanted_version: str | None,
+    *,
+    pass_id: str | None = None,
+    judge: str | None = None,
+    finished: bool = True,
 ) -> RunReport:
-    """The report of a run under one rubric version and pass (never a mix of versions)."""
+    """The report of a run under one rubric version and pass (never a mix of versions).
+
+    ``finished``: the run recorded ``run.finished`` (an unfinished one with no scores yet is
+    said to be unfinished, not sent to ``polygon judge``).
+    """
     index = pass_index(state)
-    version = choose_version(state, wanted_version, index)
+    version = choose_version(state, wanted_version, index, pass_id=pass_id, finished=finished)
     chosen = choose_pass(state, version, pass_id, judge, index)
     rows = verdicts(state, version, chosen, index)
     hashes = sorted({r.rubric_hash for r in state.rubrics if r.version == version})

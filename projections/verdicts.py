@@ -286,8 +286,21 @@ def versions(state: RunRecord, index: PassIndex | None = None) -> list[str]:
     return [v for v in recorded if v in judged] + sorted(judged - set(recorded))
 
 
-def choose_version(state: RunRecord, wanted: str | None, index: PassIndex | None = None) -> str:
-    """The version asked for, else the newest one the run was judged under (never a mix)."""
+def choose_version(
+    state: RunRecord,
+    wanted: str | None,
+    index: PassIndex | None = None,
+    *,
+    pass_id: str | None = None,
+    finished: bool = True,
+) -> str:
+    """The version asked for, else the pass's, else the newest one the run was judged under (never a mix).
+
+    ``finished``: the run recorded ``run.finished``; one that did not is still simulating (or
+    stopped), and scores itself as its calls end: a second pass is not what it needs.
+    """
+    if pass_id:
+        return _version_of_pass(state, wanted, pass_id, pass_index(state) if index is None else index)
     have = versions(state, index)
     if wanted:
         if wanted not in have:
@@ -296,11 +309,35 @@ def choose_version(state: RunRecord, wanted: str | None, index: PassIndex | None
                 f"(judged under: {', '.join(have) or 'none'})"
             )
         return wanted
+    if not have and not finished:
+        raise UserInputError(
+            f"run {state.run_id} has not finished and no call of it is scored yet: it is still "
+            f"running, or it stopped (`polygon run SUITE --resume {state.run_id}` finishes it)"
+        )
     if not have:
         raise UserInputError(
             f"run {state.run_id} has no judge scores yet (run `polygon judge {state.run_id}`)"
         )
     return have[-1]
+
+
+def _version_of_pass(state: RunRecord, wanted: str | None, pass_id: str, index: PassIndex) -> str:
+    """The rubric version a pass was judged under: a pass id names it, so --rubric is not needed too."""
+    first: dict[str, tuple[int, str]] = {}  # every pass of the run: first log position, version
+    for indexed in index.values():
+        for pid, (seq, _judge, judged_under) in indexed.items():
+            if pid not in first or seq < first[pid][0]:
+                first[pid] = (seq, judged_under)
+    if pass_id not in first:
+        listed = ", ".join(sorted(first, key=lambda pid: first[pid][0])) or "none"
+        raise UserInputError(f"run {state.run_id} has no pass {pass_id!r} (passes: {listed})")
+    version = first[pass_id][1]
+    if wanted and wanted != version:
+        raise UserInputError(
+            f"pass {pass_id!r} was judged under rubric {version}, not {wanted}: "
+            "give --pass alone (its rubric is the pass's) or a --rubric that agrees with it"
+        )
+    return version
 
 
 def passes(state: RunRecord, version: str, index: PassIndex | None = None) -> list[tuple[str, str]]:

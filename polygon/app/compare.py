@@ -11,7 +11,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from polygon.app.replay import load_conversation
 from polygon.app.snapshots import fold_run, gc_paused
 from polygon.errors import UserInputError
-from polygon.events import EventLog, PromptLinted, lint_stream
+from polygon.events import (
+    ConversationStarted,
+    EventLog,
+    PromptLinted,
+    conversation_stream,
+    lint_stream,
+)
 from polygon.projections import (
     Comparison,
     ConversationVerdict,
@@ -59,7 +65,7 @@ def compare_runs(
     all_rows = [r for rs in rows.values() for r in rs]
     judges = sorted({r.judge for r in all_rows if r.judge})
     heuristic = any(r.heuristic for r in all_rows)
-    mixed = _mixed(sides, rows)
+    mixed = _mixed(sides, rows, _Languages(log))
     if mixed and not allow_mixed:
         raise UserInputError(
             f"cannot compare: the sides differ in {mixed_setting_line(mixed[0])}; a difference of settings "
@@ -116,25 +122,66 @@ def _shared_version(
     return shared[-1]
 
 
-def _mixed(sides: list[Side], rows: dict[str, list[ConversationVerdict]]) -> list[MixedSetting]:
-    """Settings that differ between sides: caller, judge, noise (imported calls have real ones)."""
-    settings: list[tuple[str, Callable[[ConversationVerdict], str]]] = [
-        ("caller", lambda r: r.record.caller_model or "real callers (imported)"),
-        ("judge", lambda r: r.judge),
-        ("noise intensity", lambda r: f"{r.record.noise_intensity:g}" if r.record.caller_model else "real"),
+def _mixed(
+    sides: list[Side], rows: dict[str, list[ConversationVerdict]], languages: _Languages
+) -> list[MixedSetting]:
+    """Settings that differ between sides: caller, judge, noise, language (imported calls have real ones).
+
+    A side with no language (imported calls: the log does not say which) differs from none.
+    """
+    settings: list[tuple[str, Callable[[ConversationVerdict], str], bool]] = [
+        ("caller", lambda r: r.record.caller_model or "real callers (imported)", True),
+        ("judge", lambda r: r.judge, True),
+        ("noise intensity", _noise_intensity, True),
+        ("language", languages.of, False),
     ]
     out = []
-    for what, get in settings:
+    for what, get, none_differs in settings:
         per_side = {s.label: sorted({get(r) for r in rows[s.label] if get(r)}) for s in sides}
-        if len({tuple(v) for v in per_side.values()}) > 1:
+        if len({tuple(v) for v in per_side.values() if v or none_differs}) > 1:
             out.append(MixedSetting(setting=what, values=per_side))
     return out
+
+
+def _noise_intensity(row: ConversationVerdict) -> str:
+    return f"{row.record.noise_intensity:g}" if row.record.caller_model else "real"
 
 
 def _fold(log: EventLog, run_id: str) -> tuple[RunRecord, probe_fold.ProbeTable]:
     """Verdicts and probe answers of a run, in one read (or from its snapshot)."""
     fold = fold_run(log, run_id)
     return fold.verdicts, fold.probes
+
+
+class _Languages:
+    """The language each simulated call was held in (its caller's and its noise's).
+
+    The fold keeps no language, so it is read from the call's ``conversation.started``
+    (``persona.language``: the persona's language, else the suite's noise language). Within
+    a run a scenario always has the same persona, so one call per scenario is read.
+    Imported calls have no simulated caller and no language (``""``: not compared).
+    """
+
+    def __init__(self, log: EventLog) -> None:
+        self._log = log
+        self._known: dict[tuple[str, str], str] = {}
+
+    def of(self, row: ConversationVerdict) -> str:
+        rec = row.record
+        if not rec.caller_model:
+            return ""
+        key = (rec.conversation_id.partition(".")[0], rec.scenario)  # run ids hold no "."
+        if key not in self._known:
+            self._known[key] = self._read(rec.conversation_id)
+        return self._known[key]
+
+    def _read(self, conversation_id: str) -> str:
+        for env in self._log.read_stream(conversation_stream(conversation_id)):
+            started = env.payload
+            if isinstance(started, ConversationStarted) and started.persona is not None:
+                return started.persona.language
+            break  # a call's stream starts with its conversation.started
+        return ""
 
 
 class _Views(Mapping[str, ConversationView]):

@@ -136,8 +136,11 @@ def _jsonl(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
             continue
         try:
             row = json.loads(line)
+        except json.JSONDecodeError as exc:  # where, as `import` says it: the file's line, the column
+            why = f"{exc.msg.removesuffix(' at')} at line {number} column {exc.colno}"
+            raise UserInputError(f"{path}:{number}: not valid JSON ({why})") from None
         except ValueError as exc:
-            raise UserInputError(f"{path}:{number}: not valid JSON ({getattr(exc, 'msg', exc)})") from None
+            raise UserInputError(f"{path}:{number}: not valid JSON ({exc})") from None
         except RecursionError:
             why = "JSON nested too deep (a label is one flat object)"
             raise UserInputError(f"{path}:{number}: {why}") from None

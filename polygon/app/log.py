@@ -321,7 +321,7 @@ def verify_log(log: EventLog) -> VerifyReport:
         with snapshots_for(log, create=False, strict=True) as store:
             _kept, damaged = verify_snapshots(log, store)
     except StorageError as exc:  # views pass over such a folder and fold afresh
-        damaged = f"{exc} (views fold without them; delete the folder and they are made again)"
+        damaged = f"{exc} (views fold without them; delete it and they are made again)"
     if damaged:
         return VerifyReport(events=report.events, streams=report.streams, problem=damaged)
     return report

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from polygon.app.json_rows import row_texts
+from polygon.app.passes import read_run_head
 from polygon.app.queries import load_run, whole_rows
 from polygon.app.snapshots import gc_paused
 from polygon.events import EventLog
@@ -29,7 +30,7 @@ def report_run(
     for the next view (:mod:`.json_rows`).
     """
     state = load_run(log, run_id)
-    report = make_report(state, rubric, pass_id=pass_id, judge=judge)
+    report = make_report(state, rubric, pass_id=pass_id, judge=judge, finished=_finished(log, run_id))
     if fmt == "json":
         return report, json_document(report, row_texts(log, state, report, whole_rows))
     return report, iter([RENDERERS[fmt](report)])
@@ -38,4 +39,10 @@ def report_run(
 @gc_paused()  # the rows are built like the state (see gc_paused): 2.0 -> 0.5 CPU s at 20k calls
 def load_report(log: EventLog, run_id: str, rubric: str | None = None) -> RunReport:
     """The run's report under ``rubric`` (its newest by default), as the web UI shows it."""
-    return make_report(load_run(log, run_id), rubric)
+    return make_report(load_run(log, run_id), rubric, finished=_finished(log, run_id))
+
+
+def _finished(log: EventLog, run_id: str) -> bool:
+    """The run recorded ``run.finished`` (its head is a few events: rubrics, finished, hidden)."""
+    head = read_run_head(log, run_id)
+    return head is None or head.finished

@@ -80,6 +80,9 @@ def snapshots_for(log: EventLog, *, create: bool = True, strict: bool = False) -
     folder that cannot be opened is a :class:`StorageError` instead of passed over.
     """
     store: SnapshotStore = NullSnapshots()
+    if strict and enabled() and isinstance(log, LmdbLog) and (log.path / SNAPSHOT_DIR).is_file():
+        # views pass over it (no folder, no snapshots); a check names it
+        raise StorageError(f"{log.path / SNAPSHOT_DIR} is a file, not the snapshots folder")
     if enabled() and isinstance(log, LmdbLog) and (create or (log.path / SNAPSHOT_DIR).is_dir()):
         with contextlib.suppress(*(() if strict else (StorageError,))):
             store = LmdbSnapshots(log.path / SNAPSHOT_DIR)

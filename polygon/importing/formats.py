@@ -246,7 +246,7 @@ def _openai(path: Path, text: str) -> Iterator[Parsed]:
         if not line.strip():
             continue
         try:
-            record = loads(line)
+            record = loads(line, first_line=number)
         except JsonError as exc:
             yield ImportProblem(str(path), number, f"not valid JSON ({exc})")
             continue
@@ -404,7 +404,7 @@ def _polygon(path: Path, text: str) -> Iterator[Parsed]:
         if not line.strip():
             continue
         try:
-            record = loads(line)
+            record = loads(line, first_line=number)
             stream, payload = record["stream"], record["payload"]
             if not isinstance(payload, dict):
                 raise TypeError("payload is not an object")

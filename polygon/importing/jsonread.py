@@ -20,14 +20,22 @@ class JsonError(ValueError):
     """A text that is not JSON, or nests deeper than :data:`MAX_JSON_DEPTH`."""
 
 
-def loads(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
-    """``text`` decoded, or :class:`JsonError` (never a RecursionError) saying why not."""
+def loads(text: str, max_depth: int = MAX_JSON_DEPTH, *, first_line: int = 1) -> Any:
+    """``text`` decoded, or :class:`JsonError` (never a RecursionError) saying why not.
+
+    A syntax error says where, by line and column; ``first_line`` is the file's line the text
+    starts on (a JSONL record's line number), so the line named is the file's.
+    """
     try:
         value = json.loads(text)  # fails fast on what is not one document (a JSONL file)
     except RecursionError:  # deeper than the interpreter's limit: refused like any too-deep value
         raise JsonError(f"nested deeper than {max_depth} levels") from None
+    except json.JSONDecodeError as exc:
+        # exc.msg without its "(char N)": a position a person finds in an editor
+        where = f"line {first_line + exc.lineno - 1} column {exc.colno}"
+        raise JsonError(f"{exc.msg.removesuffix(' at')} at {where}") from None
     except ValueError as exc:
-        raise JsonError(str(getattr(exc, "msg", exc))) from None
+        raise JsonError(str(exc)) from None
     # counting the openers is cheap; only a text that could be too deep is walked
     if text.count("[") + text.count("{") > max_depth and _deeper(value, max_depth):
         raise JsonError(f"nested deeper than {max_depth} levels")

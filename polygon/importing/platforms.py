@@ -71,7 +71,7 @@ def documents(path: Path, text: str) -> Iterator[tuple[int, Any, str] | ImportPr
         if not line.strip():
             continue
         try:
-            yield number_, loads(line), line
+            yield number_, loads(line, first_line=number_), line
         except JsonError as exc:
             yield ImportProblem(str(path), number_, f"not valid JSON ({exc})")
 

@@ -338,8 +338,10 @@ def render_html(report: RunReport) -> str:
     """A single self-contained page (the template ``report/page.html``, shared with the web UI)."""
     from polygon.render.templating import quotes_as_ever  # Jinja loads only when a page is drawn
 
-    calls = [(state_of(r), r) for r in report.conversations]
-    text = _page().render(report=report, judge=judge_label(report), calls=calls)
+    # the text report's cells: the two reports agree on every number and reason they show
+    configs = [config_cells(c) for c in report.configs]
+    calls = [(state_of(r), conversation_cells(r)) for r in report.conversations]
+    text = _page().render(report=report, judge=judge_label(report), configs=configs, calls=calls)
     return quotes_as_ever(text) + "\n"  # Jinja drops a template's last newline; the page has one
 
 

@@ -565,9 +565,9 @@ class Suite(_Strict):
             raise ValueError("personas: at least one persona is needed (or run `polygon personas generate`)")
         if len(set(ids)) != len(ids):
             raise ValueError("personas: ids must be unique")
-        for i, sc in enumerate(self.scenarios):
+        for sc in self.scenarios:  # items with ids are named by them, as field_path names them
             if sc.persona not in ids:
-                raise ValueError(f"scenarios.{i}.persona: unknown persona {sc.persona!r}")
+                raise ValueError(f"scenarios[{sc.id}].persona: unknown persona {sc.persona!r}")
             if sc.expect is not None:
                 self._check_expect(f"scenarios[{sc.id}].expect", sc.expect, sc.persona)
         tools = [t.name for t in self.tools]
@@ -592,7 +592,7 @@ class Suite(_Strict):
                 _check_model_ref(f"configs.{name}.agent", cfg.agent.removeprefix("model:"), "")
         for t in self.tools:
             if t.stub.mode == "stateful" and t.stub.store not in self.stores:
-                raise ValueError(f"tools.{t.name}.stub.store: unknown store {t.stub.store!r}")
+                raise ValueError(f"tools[{t.name}].stub.store: unknown store {t.stub.store!r}")
         return self
 
 

@@ -96,7 +96,7 @@ def test_a_bad_label_file_records_nothing_and_names_the_line(demo: tuple[Path, s
         "conversation,criterion.charm\nv1.coop-booking.0,3\n": ":2: unknown criterion 'charm'",
         "conversation,note\nv1.coop-booking.0,hm\n": ":2: a row needs a verdict, a reward or criterion scores",
         '{"conversation": "v1.coop-booking.0", "reward": "lots"}\n': ":1: reward 'lots'",
-        '{"conversation": "v1.coop-booking.0", "verdict": "pass"}\n{oops\n': ":2: not valid JSON",
+        '{"conversation": "v1.coop-booking.0", "verdict": "pass"}\n{oops\n': ":2: not valid JSON (Expecting property name enclosed in double quotes at line 2 column 2)",
     }
     for i, (text, said) in enumerate(cases.items()):
         path = tmp_path / f"l{i}.{'jsonl' if text.startswith('{') else 'csv'}"

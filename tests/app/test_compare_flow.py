@@ -17,6 +17,7 @@ from polygon.render import comparison_analysis, comparison_json, comparison_judg
 from polygon.score.verdict import Verdict
 from polygon.suite.loading import load_suite
 from tests.support.examples import clinic_suite_path
+from tests.support.runs import pizza
 from tests.support.text import replaced
 
 
@@ -232,3 +233,19 @@ def test_breakdowns_leave_out_what_the_scorecard_leaves_out() -> None:
     assert card.composite_mean == 90.0 and card.simulator_errors == 2
     assert card.by_caller_type == {"cooperative": 90.0}
     assert card.by_difficulty == {"1": 90.0}
+
+
+def test_compare_refuses_runs_in_different_languages_unless_allowed(tmp_path: Path) -> None:
+    """The language is read from each call's start: an English and a Croatian run are not like with like."""
+    log, runner = tmp_path / "log", CliRunner()
+    (tmp_path / "en").mkdir(), (tmp_path / "hr").mkdir()
+    suites = {"en": pizza(tmp_path / "en"), "hr": pizza(tmp_path / "hr", **{"language: en}": "language: hr}"})}
+    for run_id, suite in suites.items():
+        ran = runner.invoke(cli, ["--log", str(log), "run", str(suite), "--config", "good", "--run-id", run_id])
+        assert ran.exit_code == 0, ran.output
+    refused = runner.invoke(cli, ["--log", str(log), "compare", "en", "hr"])
+    assert refused.exit_code == 2
+    assert "cannot compare: the sides differ in language: en:good en; hr:good hr" in refused.output
+    allowed = runner.invoke(cli, ["--log", str(log), "compare", "en", "hr", "--allow-mixed"])
+    assert allowed.exit_code == 0, allowed.output
+    assert "MIXED SETTINGS (--allow-mixed): language: en:good en; hr:good hr" in allowed.output

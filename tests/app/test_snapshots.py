@@ -226,6 +226,21 @@ def test_cli_views_share_snapshots_verify_checks_them_compact_leaves_them(
     assert code == 1 and "cannot open the snapshots" in text
 
 
+def test_verify_names_a_file_where_the_snapshots_folder_should_be(
+    tmp_path: Path, source: list[Envelope], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(snap.SWITCH, "1")
+    path = tmp_path / "log"
+    with LmdbLog(path) as log:
+        _copy(source, log)
+    (path / SNAPSHOT_DIR).write_text("not a folder")
+    code, text = _cli(path, "report", "g")
+    assert code == 0 and text.startswith(GOLDEN.read_text().splitlines()[0])  # views pass over it
+    code, text = _cli(path, "log", "verify")
+    assert code == 1
+    assert f"{path / SNAPSHOT_DIR} is a file, not the snapshots folder (views fold without them" in text
+
+
 def test_another_runs_events_after_a_snapshot_change_nothing_and_are_not_saved_for(
     source: list[Envelope],
 ) -> None:

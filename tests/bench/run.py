@@ -282,6 +282,12 @@ def main() -> None:
         figures.append(
             Figure("  ÷ the writer's events/s alone (issue 31)", ratios(run_rates, alone), "", 0.5)
         )
+        from tests.bench import inspect_baseline
+
+        if inspect_baseline.installed():  # issue 31: the same workload through Inspect AI
+            figures.extend(inspect_baseline.figures(max(3, REPEATS // 2), calls=max(30, int(300 * SCALE))))
+        else:
+            print("Inspect AI baseline: skipped (pip install 'polygon-eval[bench]')")
 
         got = interleaved(startup_cases())
         figures.append(Figure("polygon --version (CPU)", got.pop("--version"), "s", 0.3, higher_is_better=False))

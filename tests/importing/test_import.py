@@ -107,7 +107,7 @@ def test_import_skips_malformed_line_scores_with_na_and_is_idempotent(tmp_path: 
     args = ["--log", str(log), "import", str(text), str(chat), "--suite", str(clinic_suite_path()), "--json"]
     first = json.loads(runner.invoke(cli, args).output)
     assert first["conversations"] == 4 and first["written"] > 0
-    assert first["problems"] == [f"{chat}:2: not valid JSON (Expecting value)"]
+    assert first["problems"] == [f"{chat}:2: not valid JSON (Expecting value at line 2 column 1)"]
     again = json.loads(runner.invoke(cli, args).output)
     assert again["run_id"] == first["run_id"] and again["written"] == 0
     run = first["run_id"]

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import html
+
 import jinja2
+import msgspec
 import pytest
 
 from polygon.projections.report import RunReport, _summaries, scenario_trials
 from polygon.projections.verdicts import ConversationRecord, ConversationVerdict
-from polygon.render import render_html
+from polygon.render import render_html, render_text
+from polygon.render.phrases import verdict_reasons
+from polygon.render.report import config_cells
 from polygon.render.templating import environment
 from polygon.score.verdict import Verdict
 
@@ -51,9 +56,10 @@ def _report() -> RunReport:
     )
 
 
-# What the f-string renderer this template replaced wrote for _report(), byte for byte
-# (html.escape's spelling of quotes, a `&#39;` in a value kept as text, the mean as the projection
-# holds it, an unjudged composite as 0.00).
+# What the page writes for _report(), byte for byte: html.escape's spelling of quotes (as the
+# f-string renderer this template replaced wrote it), a `&#39;` in a value kept as text, and since
+# its tables hold the text report's cells, the text report's columns (gates, loops, p95 ms), mean
+# (one decimal), composite (none for an unjudged call) and why (none for a pass).
 EXPECTED = (
     "<!doctype html><meta charset='utf-8'><title>Polygon report</title>"
     "<style>body{font:14px sans-serif;margin:2em}td,th{padding:2px 8px;text-align:left}"
@@ -61,20 +67,36 @@ EXPECTED = (
     ".inconclusive,.simulator_error,.unjudged{background:#eee}</style>"
     "<h1>Run r&quot;&amp;&lt; · rubric v&#x27;1</h1><p>Judge: judge/&#x27;x&#x27;, a&amp;#39;b</p>"
     "<table><tr><th>config</th><th>calls</th><th>pass</th><th>warn</th><th>fail</th><th>error</th>"
-    "<th>inconclusive</th><th>simulator error</th><th>mean</th></tr>"
-    "<tr><td>a&#x27;&lt;</td><td>2</td><td>1</td><td>0</td><td>1</td><td>0</td><td>0</td><td>0</td><td>78.83</td></tr>"
-    "<tr><td>b</td><td>1</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>—</td></tr></table>"
+    "<th>inconclusive</th><th>simulator error</th><th>mean</th><th>gates</th><th>loops</th><th>p95 ms</th></tr>"
+    "<tr><td>a&#x27;&lt;</td><td>2</td><td>1</td><td>0</td><td>1</td><td>0</td><td>0</td><td>0</td><td>78.8</td>"
+    "<td>0</td><td>0</td><td>—</td></tr>"
+    "<tr><td>b</td><td>1</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>—</td>"
+    "<td>0</td><td>0</td><td>—</td></tr></table>"
     "<h2>Conversations</h2><table><tr><th>conversation</th><th>verdict</th><th>composite</th><th>why</th></tr>"
     "<tr class='fail'><td>r.a&#x27;&lt;.s.0</td><td>fail</td><td>66.67</td>"
     "<td>the agent said &lt;b&gt;&#x27;Tom&#x27; &amp; &quot;Jerry&quot;&lt;/b&gt;</td></tr>"
     "<tr class='pass'><td>r.a&#x27;&lt;.s.1</td><td>pass</td><td>91.00</td><td></td></tr>"
-    "<tr class='unjudged'><td>r.b.s.0</td><td>unjudged</td><td>0.00</td><td>not judged under this rubric</td></tr>"
+    "<tr class='unjudged'><td>r.b.s.0</td><td>unjudged</td><td>—</td><td>not judged under this rubric</td></tr>"
     "</table>\n"
 )
 
 
-def test_the_page_is_byte_identical_to_the_one_it_replaced() -> None:
+def test_the_page_is_the_expected_one() -> None:
     assert render_html(_report()) == EXPECTED
+
+
+def test_the_tables_agree_with_the_text_report_a_pass_has_no_why() -> None:
+    """A pass with reasons on record (a partial composite, failed checks) shows none, as text does."""
+    report = _report()
+    partial = msgspec.structs.replace(report.conversations[1].verdict, partial=True, unscored=["tone"])
+    report.conversations[1] = msgspec.structs.replace(report.conversations[1], verdict=partial)
+    assert "partial composite" in "; ".join(verdict_reasons(report.conversations[1]))
+    page, text = render_html(report), render_text(report)
+    assert "<tr class='pass'><td>r.a&#x27;&lt;.s.1</td><td>pass</td><td>91.00*</td><td></td></tr>" in page
+    passed = next(line for line in text.splitlines() if line.startswith("r.a'<.s.1"))
+    assert passed.split() == ["r.a'<.s.1", "pass", "91.00*"]
+    for cells in (config_cells(c) for c in report.configs):
+        assert "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>" in page
 
 
 def test_every_value_is_escaped_and_the_page_is_one_line() -> None:

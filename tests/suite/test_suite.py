@@ -45,7 +45,7 @@ def test_minimal_suite_and_scenario_per_persona(tmp_path: Path) -> None:
             replaced(GOOD, '"python:polygon.examples.clinic.agents:make_v1"', '"ftp:x"'),
             "configs.a.agent: Value error, must start with python:",
         ),
-        (GOOD + "scenarios: [{id: s, persona: ghost}]\n", "unknown persona 'ghost'"),
+        (GOOD + "scenarios: [{id: s, persona: ghost}]\n", "scenarios[s].persona: unknown persona 'ghost'"),
         (GOOD + "surprise: 1\n", "surprise: Extra inputs are not permitted"),
         (
             GOOD + "caller: {model: scripted/heuristic}\n",
@@ -65,7 +65,7 @@ def test_minimal_suite_and_scenario_per_persona(tmp_path: Path) -> None:
         ("- a list", "expected a mapping"),
         (
             GOOD + "tools: [{name: t, stub: {mode: stateful, store: nope, action: list}}]\n",
-            "unknown store 'nope'",
+            "tools[t].stub.store: unknown store 'nope'",
         ),
     ],
 )
