@@ -17,7 +17,9 @@ Rules (see docs/ARCHITECTURE.md and events/README.md): ``sync=True, metasync=Tru
 transaction per batch (group commit); ``append=True`` puts are checked; the map size is
 persisted and grown on ``MapFullError`` with the whole batch retried; reads run in short
 transactions, one page at a time; ``reader_check()`` at open; one writer per log, enforced
-with a lock file; handles refuse to work in a forked child.
+with a lock file; handles refuse to work in a forked child. Every transaction holds the
+:class:`~polygon.events.map_lock.MapLock` shared and a map resize holds it alone, because
+the run's writer commits on its own thread while the engine reads.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from polygon.events.keys import (
     unpack_u64,
 )
 from polygon.events.log_v2 import Tables2, format1_rows
+from polygon.events.map_lock import MapLock
 from polygon.events.store import AppendResult, LogStats, VerifyReport, conflict
 
 FORMAT_VERSION = 2
@@ -88,6 +91,7 @@ class LmdbLog:
         self.format = format_version
         """The log's format: ``format_version`` for a new log, what ``meta`` says otherwise."""
         self._v2: Tables2 | None = None
+        self._map = MapLock()
         self._pid = os.getpid()
         self._lock_fd: int | None = None
         key = str(self.path)
@@ -233,21 +237,28 @@ class LmdbLog:
             return AppendResult((), 0)
         while True:
             try:
-                with self._env.begin(write=True) as txn:
+                with self._map.shared(), self._env.begin(write=True) as txn:
                     return self._append_in(txn, prepared)
             except lmdb.MapFullError:
-                self._forget()
-                self._grow()
+                self._abandon(grow=True)
             except lmdb.Error as exc:
-                self._forget()
+                self._abandon()
                 raise StorageError(f"append to {self.path} failed: {exc}") from None
             except BaseException:
-                self._forget()
+                self._abandon()
                 raise
 
-    def _forget(self) -> None:
-        if self._v2 is not None:
-            self._v2.forget()
+    def _abandon(self, *, grow: bool = False) -> None:
+        """After an aborted write: forget what it interned or trained, and grow the map if asked.
+
+        Both with no transaction open: a reader on another thread may be using the old map,
+        or the name and dictionary caches being cleared.
+        """
+        with self._map.alone():
+            if self._v2 is not None:
+                self._v2.forget()
+            if grow:
+                self._grow()
 
     def _append_in(self, txn: Any, prepared: Sequence[Prepared]) -> AppendResult:
         """One batch: look identities up in one call, then write each index in one call."""
@@ -350,10 +361,11 @@ class LmdbLog:
         self._guard()
         for _ in range(3):
             try:
-                with self._env.begin() as txn:
+                with self._map.shared(), self._env.begin() as txn:
                     return fn(txn)
             except lmdb.MapResizedError:
-                self._env.set_mapsize(0)
+                with self._map.alone():
+                    self._env.set_mapsize(0)
             except lmdb.Error as exc:
                 raise StorageError(f"read from {self.path} failed: {exc}") from None
         raise StorageError(f"read from {self.path} failed: the map kept being resized")
@@ -505,7 +517,7 @@ class LmdbLog:
         A writer may go on meanwhile: what it commits is simply not in this snapshot, so a
         check never sees half of a batch.
         """
-        with self._env.begin() as txn:
+        with self._map.shared(), self._env.begin() as txn:
 
             def rows(name: str) -> Iterator[tuple[bytes, bytes]]:
                 for key, value in txn.cursor(db=self._dbs[name]):

@@ -2,8 +2,9 @@
 
 A stage never sees the store, only a sink. During a run each conversation's sink hands its
 events to the single :class:`GroupWriter`, which commits whatever has been handed over in
-one durable transaction at a cadence (20 ms): a killed run keeps every exchange that was
-committed, and a resumed run replays the rest.
+one durable transaction at a cadence (20 ms), on a thread of its own so that the engine
+goes on while the disk syncs: a killed run keeps every exchange that was committed, and a
+resumed run replays the rest.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import wait as futures_wait
 from typing import Protocol
 
 from polygon.events import Event, EventLog, Pending, StorageError, identity
@@ -78,7 +81,7 @@ class ListSink:
 
 
 class GroupWriter:
-    """Collects pending events from many sinks; commits them together, at a cadence.
+    """Collects pending events from many sinks; commits them together, at a cadence, on a thread.
 
     A commit is one durable transaction (an fsync), so it is paid per batch, not per event:
     whatever was handed over in the ``interval_s`` (20 ms) since the last commit ended goes
@@ -86,15 +89,25 @@ class GroupWriter:
     (plus what arrived during the commit in progress). (A commit per
     ended call would cost an fsync each: a third of a 20,000-call run's time.) The cadence
     holds whatever the writers are:
-    :meth:`submit` commits when one is due, so a stage that never awaits (a Python agent,
-    the heuristic judge) still commits as it goes, and :meth:`pump` commits what waits when
-    submissions stop. ``max_events`` bounds what is held between two commits.
+    :meth:`submit` starts a commit when one is due, so a stage that never awaits (a Python
+    agent, the heuristic judge) still commits as it goes, and :meth:`pump` commits what waits
+    when submissions stop. ``max_events`` bounds what is held between two commits.
+
+    The commit runs on the writer's own thread (one, so one writer per log still holds, and
+    batches stay in the order they were handed over): py-lmdb lets go of the GIL during the
+    fsync, so the engine makes the next batch meanwhile instead of waiting on the disk.
+    Only one commit is in flight: what is submitted meanwhile waits, and goes in the next
+    one, so batches grow by themselves when the disk is slow. Who needs events durable waits
+    for them: :meth:`commit` (and the pump's last round, which ends every group commit)
+    returns only once everything submitted before it is on disk.
 
     A commit that fails (a full disk, ``ulimit -f``) poisons the writer: that batch is gone,
     and writing anything queued after it would leave a call with its middle missing (a
     stream that no longer opens with its start). So nothing more is written by this writer:
-    every later :meth:`submit` or :meth:`commit` raises the same error, the run stops, and
-    the log holds a prefix of every call, which ``--resume`` completes.
+    the next :meth:`submit` or :meth:`commit` raises the error (a failure on the thread is
+    seen at the first call after it), so does every later one, the run stops, and the log
+    holds a prefix of every call, which ``--resume`` completes. A failure no call has
+    raised yet is raised by the pump's end (or :meth:`close`): never dropped silently.
     """
 
     def __init__(
@@ -110,45 +123,103 @@ class GroupWriter:
         self._max = max_events
         self._clock = clock
         self._last = clock()
+        self._thread: ThreadPoolExecutor | None = None
+        self._inflight: Future[None] | None = None
         self.commits = 0
         self.failed: Exception | None = None
+        self._reported = False
 
-    def _refuse_if_failed(self) -> None:
-        if self.failed is not None:
-            self._queue = []
-            raise StorageError(str(self.failed))
+    # ---------------------------------------------------------------- the committer thread
 
-    def submit(self, pending: list[Pending]) -> None:
-        """Queue events; commit them with everything queued if a commit is due."""
-        self._refuse_if_failed()
-        self._queue.extend(pending)
-        if len(self._queue) >= self._max or self._clock() - self._last >= self._interval:
-            self.commit()
-
-    def commit(self) -> None:
-        """Write everything queued, in one transaction (or nothing, ever again, if it fails)."""
-        self._refuse_if_failed()
-        if self._queue:
-            batch, self._queue = self._queue, []
-            try:
-                self._log.append(batch)
-            except Exception as exc:
-                self.failed = exc
-                raise
-            self.commits += 1
+    def _write(self, batch: list[Pending]) -> None:
+        """On the writer's thread: one durable transaction."""
+        self._log.append(batch)
+        self.commits += 1
         # The cadence counts from the end of the commit: an fsync that takes as long as the
-        # interval (a busy disk) would otherwise leave no time between commits for the work.
+        # interval (a busy disk) would otherwise leave no time to gather the next batch.
         self._last = self._clock()
 
+    def _start(self) -> None:
+        """Hand everything queued to the thread (nothing may be in flight)."""
+        batch, self._queue = self._queue, []
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="polygon-commit")
+        self._inflight = self._thread.submit(self._write, batch)
+
+    def _harvest(self) -> None:
+        """Take in how the commit in flight ended, if it has (never waits)."""
+        done = self._inflight
+        if done is None or not done.done():
+            return
+        self._inflight = None
+        exc = done.exception()
+        if exc is not None:
+            self.failed = exc if isinstance(exc, Exception) else StorageError(repr(exc))
+
+    def wait(self) -> None:
+        """Block until the commit in flight has ended; raise if it (or an earlier one) failed."""
+        if self._inflight is not None:
+            futures_wait([self._inflight])
+        self._refuse_if_failed()
+
+    def _refuse_if_failed(self) -> None:
+        self._harvest()
+        if self.failed is None:
+            return
+        self._queue = []
+        if not self._reported:  # the first to hear of it gets the error itself
+            self._reported = True
+            raise self.failed
+        raise StorageError(str(self.failed))
+
+    def _due(self) -> bool:
+        return self._clock() - self._last >= self._interval
+
+    # ---------------------------------------------------------------- the writers' side
+
+    def submit(self, pending: list[Pending]) -> None:
+        """Queue events; start a commit of everything queued if one is due and none is in flight."""
+        self._refuse_if_failed()
+        self._queue.extend(pending)
+        if len(self._queue) >= self._max:
+            self.wait()  # the bound holds: wait for the disk, then send it all
+            self._start()
+        elif self._inflight is None and self._due():
+            self._start()
+
+    def commit(self) -> None:
+        """Write everything queued and wait until it is durable (or raise why it is not)."""
+        self.wait()
+        if self._queue:
+            self._start()
+            self.wait()
+
     async def pump(self, stop: asyncio.Event) -> None:
-        """Commit on the cadence while writers wait on the network, until ``stop``; then once more."""
+        """Commit on the cadence while writers wait on the network, until ``stop``; then close."""
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=self._interval)
-            if self._clock() - self._last >= self._interval:
+            self._harvest()
+            if self.failed is not None:
+                break  # a writer hears of it at its next submit, or the close below says it
+            if self._inflight is None and self._queue and self._due():
+                self._start()
+        self.close()
+
+    def close(self) -> None:
+        """Commit what is queued, wait for it, stop the thread; raise a failure nobody heard of.
+
+        A failure already raised to a writer is on its way up: it is not raised twice.
+        """
+        try:
+            if self.failed is None:
                 self.commit()
-        if self.failed is None:  # a failed writer's error is already on its way up
-            self.commit()
+            elif not self._reported:
+                self._refuse_if_failed()
+        finally:
+            if self._thread is not None:
+                self._thread.shutdown(wait=True)
+                self._thread = None
 
 
 class ConversationSink(StreamRecorder):

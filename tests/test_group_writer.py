@@ -38,7 +38,8 @@ def test_submissions_commit_when_a_commit_is_due_without_the_event_loop(tmp_path
         writer.submit(_events(3, 3))
         assert log.last_seq() == 0 and writer.commits == 0  # not due yet: held
         clock.now = 0.06
-        writer.submit(_events(6, 3))  # due: everything held goes in one commit
+        writer.submit(_events(6, 3))  # due: everything held goes in one commit, on the thread
+        writer.wait()
         assert log.last_seq() == 9 and writer.commits == 1
         clock.now = 0.07
         writer.submit(_events(9, 2))
@@ -60,12 +61,15 @@ def test_the_cadence_counts_from_the_end_of_a_slow_commit(tmp_path: Path) -> Non
         writer = GroupWriter(log, interval_s=0.05, clock=clock)
         clock.now = 0.06
         writer.submit(_events(0, 3))  # due: committed, ending at 0.10
+        writer.wait()
         assert writer.commits == 1 and clock.now == 0.1
         clock.now = 0.12
         writer.submit(_events(3, 3))  # 0.06 after the commit began, 0.02 after it ended: held
+        writer.wait()
         assert writer.commits == 1 and log.last_seq() == 3
         clock.now = 0.16
         writer.submit(_events(6, 3))
+        writer.wait()
         assert writer.commits == 2 and log.last_seq() == 9
 
 
@@ -75,6 +79,7 @@ def test_a_full_queue_commits_at_once_and_whole(tmp_path: Path) -> None:
         writer.submit(_events(0, 4))
         assert log.last_seq() == 0
         writer.submit(_events(4, 4))  # over the bound: the whole submission goes with the rest
+        writer.wait()
         assert log.last_seq() == 8
 
 

@@ -101,7 +101,10 @@ _PASS_ABORT: ContextVar[Callable[[], str]] = ContextVar("pass_abort", default=la
 
 @asynccontextmanager
 async def group_commit(log: EventLog) -> AsyncIterator[GroupWriter]:
-    """The driver's one writer: what jobs return is committed every 20 ms (and at the end)."""
+    """The driver's one writer: what jobs return is committed every 20 ms (and at the end).
+
+    Leaving it waits until everything submitted is durable (or raises why it is not).
+    """
     writer = GroupWriter(log)
     stop = asyncio.Event()
     pump = asyncio.create_task(writer.pump(stop))
@@ -109,7 +112,10 @@ async def group_commit(log: EventLog) -> AsyncIterator[GroupWriter]:
         yield writer
     finally:  # what arrived before a failure is kept: a resume skips it
         stop.set()
-        await pump
+        try:
+            await pump
+        finally:  # a cancelled pump never closed: no commit may outlive the log it writes
+            writer.close()
 
 
 def worker_fault(problem: str) -> str:

@@ -45,8 +45,9 @@ def _recover(log: Path, suite: Path) -> None:
 def test_failing_each_commit_of_a_run_leaves_no_hole_and_resume_equals_a_clean_run(
     tmp_path: Path, interval: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # every-flush: each exchange is its own commit (many positions, the submit path);
-    # cadence: the default 20 ms group commit (the pump path, where the holes came from).
+    # every-flush: a commit is due at every flush (back to back on the writer's thread, each
+    # taking what was flushed while the one before was in flight: many positions, the submit
+    # path); cadence: the default 20 ms group commit (the pump path, where the holes came from).
     defaults = GroupWriter.__init__.__defaults__
     assert defaults is not None
     monkeypatch.setattr(GroupWriter.__init__, "__defaults__", (interval, *defaults[1:]))
