@@ -41,16 +41,11 @@ def compare(
     is the baseline. Scores of different rubric versions are never mixed; sides that differ
     in caller, judge or noise settings are refused unless --allow-mixed.
     """
-    from polygon.app import compare_runs, open_log
-    from polygon.render import comparison_json, comparison_lines, comparison_markdown
+    from polygon.app import compare_output, open_log
+    from polygon.cli.output import write_bytes
 
     with open_log(obj.log_path, readonly=True) as log:
-        result = compare_runs(log, runs, rubric=rubric, configs=configs, allow_mixed=allow_mixed)
-    if as_json or fmt == "json":
-        click.echo(comparison_json(result), nl=False)
-        return
-    if fmt == "markdown":
-        click.echo(comparison_markdown(result), nl=False)
-        return
-    for line in comparison_lines(result):
-        click.echo(line)
+        chunks = compare_output(
+            log, runs, "json" if as_json else fmt, rubric=rubric, configs=configs, allow_mixed=allow_mixed
+        )
+        write_bytes(chunks)

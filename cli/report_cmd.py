@@ -9,6 +9,7 @@ import click
 from polygon.cli.choices import REPORT_FORMATS
 from polygon.cli.context import RUN, Context
 from polygon.cli.enforce_opts import enforcement_options, exit_if_missed, policy
+from polygon.cli.output import write_bytes
 
 
 @click.command()
@@ -38,19 +39,19 @@ def report(
     allow_simulator_errors: bool,
 ) -> None:
     """Scorecard and verdicts of RUN, rebuilt from the log."""
-    from polygon.app import open_log, report_run
-    from polygon.render import enforce
+    from polygon.app import open_log, report_output
 
     fmt = "json" if as_json else "junit" if as_junit else fmt
+    asked = policy(fail_on, min_pass_rate, allow_inconclusive, allow_simulator_errors)
     with open_log(obj.log_path, readonly=True) as log:
-        result, chunks = report_run(log, run_id, fmt, rubric=rubric, pass_id=pass_id, judge=judge_name)
+        chunks, reasons = report_output(
+            log, run_id, fmt, rubric=rubric, pass_id=pass_id, judge=judge_name, asked=asked
+        )
         if output is None:
-            for chunk in chunks:
-                click.echo(chunk, nl=False)
+            write_bytes(chunks)
         else:
-            with output.open("w", encoding="utf-8") as out:
+            with output.open("wb") as out:
                 out.writelines(chunks)
     if output is not None:
         click.echo(f"wrote {output}", err=True)
-    asked = policy(fail_on, min_pass_rate, allow_inconclusive, allow_simulator_errors)
-    exit_if_missed(enforce(result, asked))
+    exit_if_missed(reasons)

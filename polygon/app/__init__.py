@@ -46,6 +46,9 @@ if TYPE_CHECKING:
     from polygon.app.noise import PhoneSettings as PhoneSettings
     from polygon.app.noise import preview_noise as preview_noise
     from polygon.app.noise import preview_phone as preview_phone
+    from polygon.app.outputs import compare_output as compare_output
+    from polygon.app.outputs import page_output as page_output
+    from polygon.app.outputs import report_output as report_output
     from polygon.app.passes import run_started as run_started
     from polygon.app.personas import check_stale as check_stale
     from polygon.app.personas import generate as generate
@@ -98,6 +101,7 @@ _FACE = {
     "check_criteria": "polygon.app.label",
     "check_stale": "polygon.app.personas",
     "compact_log": "polygon.app.log",
+    "compare_output": "polygon.app.outputs",
     "compare_runs": "polygon.app.compare",
     "divergence_between": "polygon.app.divergence",
     "explain_conversation": "polygon.app.explain",
@@ -131,6 +135,8 @@ _FACE = {
     "record_marks": "polygon.app.callers",
     "recorded_answers": "polygon.app.log",
     "render": "polygon.app.editor_schema",
+    "page_output": "polygon.app.outputs",
+    "report_output": "polygon.app.outputs",
     "report_run": "polygon.app.report",
     "rerun_conversation": "polygon.app.rerun",
     "resolve_conversation": "polygon.app.queries",

@@ -315,11 +315,12 @@ def verify_log(log: EventLog) -> VerifyReport:
             streams=report.streams,
             problem=f"{stream} is not whole: {damage} (`polygon log compact --drop-damaged` repairs it)",
         )
+    from polygon.app import views
     from polygon.app.snapshots import snapshots_for, verify_snapshots
 
     try:
         with snapshots_for(log, create=False, strict=True) as store:
-            _kept, damaged = verify_snapshots(log, store)
+            _kept, damaged = verify_snapshots(log, store, {views.PROJECTION: views.why_damaged})
     except StorageError as exc:  # views pass over such a folder and fold afresh
         damaged = f"{exc} (views fold without them; delete it and they are made again)"
     if damaged:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import msgspec
 
@@ -268,18 +268,27 @@ def _upto(events: Iterable[Envelope], position: int) -> Iterator[Envelope]:
         yield env
 
 
-def verify_snapshots(log: EventLog, store: SnapshotStore) -> tuple[int, str | None]:
+Check = Callable[[EventLog, Snapshot], str]
+"""Why a snapshot of one projection that fits the log is damaged ("" when it is not)."""
+
+
+def verify_snapshots(
+    log: EventLog, store: SnapshotStore, others: Mapping[str, Check] | None = None
+) -> tuple[int, str | None]:
     """How many snapshots are kept, and the first damaged one.
 
     A stale one (an older version, a log that moved on or was replaced) is no problem: it
     is ignored, and the next view replaces it. Damaged means its bytes do not match their
-    hash, or a snapshot that fits the log does not decode.
+    hash, or a snapshot that fits the log does not decode. ``others`` checks the snapshots
+    of other projections (by name: why one that fits is damaged, "" when it is not).
     """
-    count = 0
+    count, others = 0, others or {}
     for key, found in store.entries():
         count += 1
         subject = key.split("\x00")[1] if "\x00" in key else key
-        if isinstance(found, Snapshot) and not why_unfit(log, found):
+        if isinstance(found, Snapshot) and found.projection in others:
+            found = others[found.projection](log, found) or found
+        elif isinstance(found, Snapshot) and not why_unfit(log, found):
             try:
                 _DECODER.decode(found.state)
             except (msgspec.DecodeError, msgspec.ValidationError) as exc:

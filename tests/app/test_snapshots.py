@@ -13,13 +13,14 @@ from click.testing import CliRunner
 
 from polygon.app import snapshots as snap
 from polygon.app.compare import compare_runs
+from polygon.app.outputs import compare_output, report_output
 from polygon.app.report import report_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.cli.main import cli
 from polygon.events import Envelope, EventLog, LmdbLog, MemoryLog, Pending
 from polygon.events.snapshots import SNAPSHOT_DIR, LmdbSnapshots, MemorySnapshots, NullSnapshots
 from polygon.projections.report import make_report
-from polygon.render import RENDERERS, comparison_json, comparison_lines, comparison_markdown
+from polygon.render import RENDERERS, Enforcement, comparison_json, comparison_lines, comparison_markdown
 from polygon.suite.loading import load_suite
 from tests.support.examples import clinic_suite_path
 
@@ -46,15 +47,31 @@ def _copy(events: list[Envelope], into: EventLog) -> None:
         into.append(batch)
 
 
-def _views(log: EventLog, monkeypatch: pytest.MonkeyPatch, switch: str) -> list[str]:
-    """Every report format and the comparison of the run's configurations."""
+def _views(log: EventLog, monkeypatch: pytest.MonkeyPatch, switch: str) -> list[bytes]:
+    """Every report format and the comparison of the run's configurations, as the CLI writes them."""
     monkeypatch.setenv(snap.SWITCH, switch)
     out = []
     for fmt in RENDERERS:
+        chunks, _reasons = report_output(log, "g", fmt, asked=Enforcement())
+        out.append(b"".join(chunks))
+    for fmt in ("text", "markdown", "json"):
+        out.append(b"".join(compare_output(log, ["g"], fmt)))
+    return out
+
+
+def _plain_views(log: EventLog, monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """The same views made by the use cases themselves, with no snapshot of any kind."""
+    monkeypatch.setenv(snap.SWITCH, "0")
+    out = []
+    for fmt in RENDERERS:
         _report, chunks = report_run(log, "g", fmt)
-        out.append("".join(chunks))
+        out.append("".join(chunks).encode())
     compared = compare_runs(log, ["g"])
-    out += ["\n".join(comparison_lines(compared)), comparison_markdown(compared), comparison_json(compared)]
+    out += [
+        "".join(f"{line}\n" for line in comparison_lines(compared)).encode(),
+        comparison_markdown(compared).encode(),
+        comparison_json(compared).encode(),
+    ]
     return out
 
 
@@ -68,15 +85,20 @@ def lmdb_log(tmp_path: Path, source: list[Envelope]) -> Iterator[LmdbLog]:
 def test_every_view_is_byte_identical_with_and_without_a_snapshot(
     lmdb_log: LmdbLog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    plain = _views(lmdb_log, monkeypatch, "0")
+    plain = _plain_views(lmdb_log, monkeypatch)
+    off = _views(lmdb_log, monkeypatch, "0")
     assert not (lmdb_log.path / SNAPSHOT_DIR).exists()  # switched off: nothing written
-    cold = _views(lmdb_log, monkeypatch, "1")  # folds and saves
-    warm = _views(lmdb_log, monkeypatch, "1")  # loads the snapshot
-    assert cold == plain and warm == plain
-    assert plain[0] == GOLDEN.read_text()
+    cold = _views(lmdb_log, monkeypatch, "1")  # folds and saves the fold and each view
+    with monkeypatch.context() as broken:  # each view written from its saved output: nothing is made
+        broken.setattr("polygon.app.report.report_run", _broken)
+        broken.setattr("polygon.app.compare.compare_runs", _broken)
+        served = _views(lmdb_log, monkeypatch, "1")
+    assert off == plain and cold == plain and served == plain
+    assert plain[0] == GOLDEN.read_bytes()
     store = LmdbSnapshots(lmdb_log.path / SNAPSHOT_DIR)
-    # The run's fold, and the JSON report's rows (polygon.app.json_rows)
-    assert sorted(k.split("\x00")[:2] for k, _ in store.entries()) == [["json-rows", "g"], ["run", "g"]]
+    # The run's fold, the JSON report's rows (polygon.app.json_rows), each view (polygon.app.views)
+    kinds = [k.split("\x00")[:2] for k, _ in store.entries()]
+    assert sorted(kinds) == [["json-rows", "g"], ["run", "g"], *[["view", "g"]] * (len(RENDERERS) + 3)]
     store.close()
 
 
@@ -200,7 +222,7 @@ def test_cli_views_share_snapshots_verify_checks_them_compact_leaves_them(
     code, text = _cli(path, "report", "g")
     assert code == 0 and text.startswith(GOLDEN.read_text().splitlines()[0])
     store = LmdbSnapshots(path / SNAPSHOT_DIR)
-    assert [k.split("\x00")[1] for k, _ in store.entries()] == ["g"]
+    assert [k.split("\x00")[:2] for k, _ in store.entries()] == [["run", "g"], ["view", "g"]]
     store.close()  # one process opens an LMDB environment once
     assert _cli(path, "log", "verify")[0] == 0
     store = LmdbSnapshots(path / SNAPSHOT_DIR)
@@ -213,15 +235,15 @@ def test_cli_views_share_snapshots_verify_checks_them_compact_leaves_them(
     store.close()
     code, text = _cli(path, "log", "verify")
     assert code == 1 and "snapshot of g is damaged" in text
-    rebuilt = _cli(path, "report", "g")[1]  # the damaged one is ignored, and replaced
+    rebuilt = _cli(path, "report", "g", "--format", "markdown")[1]  # folds: the damaged one is replaced
     monkeypatch.setenv(snap.SWITCH, "0")
-    assert rebuilt == _cli(path, "report", "g")[1]
+    assert rebuilt == _cli(path, "report", "g", "--format", "markdown")[1]
     monkeypatch.setenv(snap.SWITCH, "1")
     assert _cli(path, "log", "verify")[0] == 0
     code, _ = _cli(path, "log", "compact", "--drop-damaged", "-o", str(tmp_path / "copy"))
     assert code == 0 and not (tmp_path / "copy" / SNAPSHOT_DIR).exists()
     (path / SNAPSHOT_DIR / "data.mdb").write_bytes(b"not an LMDB file" * 64)  # a whole store ruined
-    assert _cli(path, "report", "g")[1] == rebuilt  # views pass over it
+    assert _cli(path, "report", "g", "--format", "markdown")[1] == rebuilt  # views pass over it
     code, text = _cli(path, "log", "verify")
     assert code == 1 and "cannot open the snapshots" in text
 
@@ -319,7 +341,15 @@ def test_a_text_report_imports_no_suite_or_rubric_loading(lmdb_log: LmdbLog) -> 
     import subprocess
     import sys
 
-    heavy = ["pydantic", "yaml", "jinja2", "num2words", "regex", "polygon.score.rubric", "polygon.probe.library"]
+    heavy = [
+        "pydantic",
+        "yaml",
+        "jinja2",
+        "num2words",
+        "regex",
+        "polygon.score.rubric",
+        "polygon.probe.library",
+    ]
     code = (
         "import json, sys\nfrom polygon.cli.main import cli\n"
         "try:\n    cli.main(args=['--log', sys.argv[1], 'report', 'g'], prog_name='polygon')\n"

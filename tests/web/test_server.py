@@ -89,9 +89,7 @@ def test_the_run_page_shows_the_calibration_when_labels_exist(tmp_path: Path) ->
     page = _client(web.make_app(log)).get("/runs/rone?rubric=v1").text
     assert f'data-testid="kappa">{cal["kappa"]["value"]:.2f}<' in page
     assert f'data-testid="auc">{cal["auc"]["value"]:.2f}<' in page
-    assert (
-        "Calibration against human labels" not in _client(web.make_app(tmp_path / "empty")).get("/").text
-    )
+    assert "Calibration against human labels" not in _client(web.make_app(tmp_path / "empty")).get("/").text
 
 
 def test_the_live_runs_api_counts_calls_without_folding(
@@ -175,3 +173,36 @@ def test_the_run_page_shares_the_cli_snapshot_and_shows_the_same(
     monkeypatch.setattr(snapshots, "_folded", lambda *a: pytest.fail("the page folded the run afresh"))
     with _client(web.make_app(log)) as client:
         assert client.get("/runs/rone").text == plain
+
+
+def test_a_restarted_server_writes_the_run_page_it_saved_until_the_run_or_its_labels_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from polygon.web.pages import run as run_page
+
+    log = tmp_path / "log"
+    _run(log, "rone")
+    first = _page(log, 10)
+    assert first.status_code == 200 and "page 2 of 3" in first.text
+    with monkeypatch.context() as broken:  # a new server: the saved page, nothing folded or rendered
+        broken.setattr(run_page, "load_report", lambda *_a: pytest.fail("made afresh"))
+        again = _page(log, 10)
+        assert again.status_code == 200 and again.content == first.content
+    assert "page 2 of 5" in _page(log, 5).text  # another page size: another page
+    labelled = CliRunner().invoke(cli, ["--log", str(log), "label", "rone.v1.aggressive-booking.0", "fail"])
+    assert labelled.exit_code == 0, labelled.output
+    with monkeypatch.context() as counted:
+        made: list[object] = []
+        real = run_page.load_report
+        counted.setattr(run_page, "load_report", lambda *a: made.append(a) or real(*a))
+        after = _page(log, 10)
+        assert made and after.status_code == 200  # a label is new: the page is made again
+
+
+def _page(log: Path, per_page: int) -> object:
+    """Page 2 of run rone from a server started for it (and stopped: one process opens a log once)."""
+    app = web.make_app(log, per_page=per_page)
+    try:
+        return _client(app).get("/runs/rone?page=2")
+    finally:
+        app.app.state.site.log.close()  # type: ignore[attr-defined]

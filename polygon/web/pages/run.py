@@ -6,7 +6,14 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
-from polygon.app import labelled_calibration, load_report, probe_answers, resolve_run, run_started
+from polygon.app import (
+    labelled_calibration,
+    load_report,
+    page_output,
+    probe_answers,
+    resolve_run,
+    run_started,
+)
 from polygon.events import EventLog
 from polygon.probe import probes_from
 from polygon.projections import ConversationVerdict
@@ -19,14 +26,35 @@ FILTERS = ("verdict", "caller", "scenario", "probe", "answer")
 def run(request: Request) -> HTMLResponse:
     """The run's report under a rubric (its newest by default), one page of calls at a time."""
     site = site_of(request)
-    return site.guarded(lambda log: _report_page(site, log, request))
+    return site.guarded(lambda log: _saved_page(site, log, request))
 
 
-def _report_page(site: Site, log: EventLog, request: Request) -> HTMLResponse:
+def _saved_page(site: Site, log: EventLog, request: Request) -> HTMLResponse:
+    """The page as saved by an earlier view of it (this server's or another's) while it fits.
+
+    The key is everything the page reads besides the log: the rubric, the filters, the page
+    number and the page size (the template and the code are in the saved view's version).
+    """
     run_id = resolve_run(log, request.path_params["run"])
     rubric = request.query_params.get("rubric")
-    report = site.remembered(log, ("report", run_id, rubric), lambda: load_report(log, run_id, rubric))
     wanted = {k: request.query_params.get(k, "") for k in FILTERS}
+    at = _page_number(request.query_params.get("page", "1"))
+    inputs = (
+        ("rubric", repr(rubric)),
+        *sorted(wanted.items()),
+        ("page", str(at)),
+        ("per-page", str(site.per_page)),
+    )
+    made = page_output(
+        log, run_id, "run", inputs, lambda: _report_page(site, log, run_id, rubric, wanted, at)
+    )
+    return HTMLResponse(made)
+
+
+def _report_page(
+    site: Site, log: EventLog, run_id: str, rubric: str | None, wanted: dict[str, str], at: int
+) -> str:
+    report = site.remembered(log, ("report", run_id, rubric), lambda: load_report(log, run_id, rubric))
     probe = wanted["probe"]
     answers = (
         site.remembered(log, ("answers", run_id, probe), lambda: probe_answers(log, run_id, probe))
@@ -34,14 +62,12 @@ def _report_page(site: Site, log: EventLog, request: Request) -> HTMLResponse:
         else {}
     )
     rows = [r for r in report.conversations if _keep(r, wanted, answers)]
-    at = _page_number(request.query_params.get("page", "1"))
     calibration = site.remembered(
         log,
         ("calibration", run_id, report.rubric_version),
         lambda: labelled_calibration(log, run_id, report.rubric_version),
     )
-    return site.page(
-        "run.html",
+    return site.env.get_template("run.html").render(
         report=report,
         rows=rows[(at - 1) * site.per_page : at * site.per_page],
         matching=len(rows),
