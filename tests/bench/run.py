@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
