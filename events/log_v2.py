@@ -80,6 +80,13 @@ def tag_name_key(tag_id: int) -> bytes:
     return _TAG + tag_id.to_bytes(2, "big")
 
 
+NAMES_KEPT = 8192
+"""Stream names one handle keeps decoded. Every call has its own stream, so keeping them all
+grew a run's heap with its size (~18 MB at 100,000 calls, the writer's handle interning each
+new one and the scoring pass reading each back); 8,192 covers the calls in flight and a
+view's working set many times over, and a name not kept is one get in the names table."""
+
+
 class Tables2:
     """One handle's view of a format-2 log: interned names, dictionaries, samples to train."""
 
@@ -130,8 +137,18 @@ class Tables2:
             raw = txn.get(stream_name_key(stream_id), db=self._dbs["names"])
             if raw is None:
                 raise DecodeError(f"stream id {stream_id} is not in the names table")
-            name = self._streams[stream_id] = bytes(raw).decode()
+            name = bytes(raw).decode()
+            self._keep(stream_id, name)
         return name
+
+    def _keep(self, stream_id: int, name: str) -> None:
+        """Remember a stream's name; once :data:`NAMES_KEPT` are held, forget the others first.
+
+        Cheaper than an LRU on every hit, and a miss only costs a get.
+        """
+        if len(self._streams) >= NAMES_KEPT:
+            self._streams.clear()
+        self._streams[stream_id] = name
 
     def tag_name(self, txn: Any, tag_id: int) -> str:
         """The tag an id stands for."""
@@ -189,7 +206,7 @@ class Tables2:
             count += 1
             ids[stream] = count
             txn.put(stream_name_key(count), stream.encode(), db=self._dbs["names"])
-            self._streams[count] = stream
+            self._keep(count, stream)
         return ids
 
     def _record(self, txn: Any, p: Prepared, stream_id: int, version: int) -> bytes:

@@ -30,8 +30,13 @@ def sentences(text: str) -> list[str]:
     return _SENTENCE_END.split(text)
 
 
+@functools.lru_cache(maxsize=8192)
 def overlap(a: str, b: str) -> float:
-    """2·|common words| / (|a| + |b|), on word multisets; 0 when both are empty."""
+    """2·|common words| / (|a| + |b|), on word multisets; 0 when both are empty.
+
+    Kept per pair: the engine compares each agent reply with the one before, and the loop
+    check compares them again (and each with its turn-before-last) when the call is scored.
+    """
     wa, wb = _bag(a), _bag(b)
     total = sum(wa.values()) + sum(wb.values())
     if total == 0:

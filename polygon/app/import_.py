@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import msgspec
 
 from polygon import __version__
@@ -244,6 +243,8 @@ def _run_started(run_id: str, options: ImportOptions, scenarios: list[str]) -> R
 def _validators(suite: LoadedSuite | None) -> dict[str, Any]:
     if suite is None:
         return {}
+    import jsonschema  # only with a suite: importing calls without one never pays for it
+
     return {t.name: jsonschema.Draft202012Validator(t.parameters) for t in suite.suite.tools}
 
 

@@ -14,12 +14,13 @@ models can stand in:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Protocol
 
 from polygon.events import LintMark
+
+if TYPE_CHECKING:  # numpy is the embeddings tier's: the rules tier and `run`'s lint never load it
+    import numpy as np
+    import numpy.typing as npt
 
 AXES = ("overload", "diluted_attention", "contradiction", "ambiguity", "redundancy")
 """The five axes, in the order every output lists them."""

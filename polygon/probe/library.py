@@ -10,6 +10,7 @@ Probes run in their own pass and can change neither the composite nor the verdic
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from polygon.languages import caller_language, read_turn
@@ -169,11 +170,13 @@ def confirmed_details(view: ConversationView) -> Answer:
     return "no", f"what was sent to {call.tool} ({', '.join(values)}) was never read back"
 
 
-def _content(text: str) -> set[str]:
-    return {w for w in words(text) if len(w) >= 4}
+@lru_cache(maxsize=8192)
+def _content(text: str) -> frozenset[str]:
+    """Words of four letters or more; kept per text (the same goal, facts and lines each call)."""
+    return frozenset(w for w in words(text) if len(w) >= 4)
 
 
-def _digresses(t: TurnView, about: set[str], before: str) -> bool:
+def _digresses(t: TurnView, about: frozenset[str], before: str) -> bool:
     """A caller sentence of four or more words about nothing the call is about."""
     for sentence in sentences(t.caller_text):
         said = _content(sentence)
@@ -187,7 +190,7 @@ def stayed_on_goal(view: ConversationView) -> Answer:
     persona = view.started.persona if view.started else None
     if persona is None:
         return "n/a", "no persona to tell a digression from the goal"
-    about = _content(persona.goal) | {w for v in persona.facts.values() for w in _content(v)}
+    about = _content(persona.goal).union(*(_content(v) for v in persona.facts.values()))
     digressions, before = [], ""
     for t in view.turns:
         if t.agent_text and _digresses(t, about, before):

@@ -15,8 +15,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from num2words import num2words
-
 from polygon import languages as _languages
 from polygon.languages import LANGUAGES
 
@@ -51,6 +49,8 @@ def number_words() -> dict[tuple[str, ...], str]:
     (``spoken.number_words``: forms num2words does not give, English "oh" for zero, feminine
     and neuter forms).
     """
+    from num2words import num2words  # here, once (cached): its tables cost a command's start
+
     files = [_languages.load_language(code) for code in LANGUAGES]
     out: dict[tuple[str, ...], str] = {(w,): str(n) for f in files for w, n in f.spoken.number_words.items()}
     for f in files:

@@ -68,8 +68,13 @@ class Claims:
         return set(self.dates) | set(self.numbers) | set(self.weekdays)
 
 
+@lru_cache(maxsize=4096)
 def claims(text: str) -> Claims:
-    """The dates, long numbers and weekdays ``text`` states, normalised (value → words said)."""
+    """The dates, long numbers and weekdays ``text`` states, normalised (value → words said).
+
+    Kept per text (the result is shared: read it, never change it): a scripted caller says
+    the same few lines in every call of a suite, and each caller turn of each call is read.
+    """
     dates: dict[str, str] = {}
     rest = text
     for pattern in _dates() if _DIGIT.search(text) else ():  # every date shape has digits

@@ -202,7 +202,8 @@ class Conversation:
             self._emit_phone(turn, "silence", "the caller said nothing")
             return Utterance("", "silence")
         said = self.caller.next(agent_said)
-        utterance = await said if inspect.isawaitable(said) else said
+        # A plain Utterance (every built-in caller) skips isawaitable's ABC check, once a turn.
+        utterance = said if type(said) is Utterance else await said if inspect.isawaitable(said) else said
         if drawn is not None and drawn.self_correction and not utterance.ends_call:
             utterance = self._self_correct(turn, utterance, drawn.pick)
         return utterance

@@ -19,22 +19,9 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any
 
-import jsonschema
-from jinja2.sandbox import ImmutableSandboxedEnvironment
-
 from polygon.events import content_hash
 from polygon.matching import MatchTimeout, holds
 from polygon.suite import Rule, StubSpec, ToolSpec
-
-
-class _NoAttributes(ImmutableSandboxedEnvironment):
-    """A sandbox that refuses every attribute and every call: keys only."""
-
-    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
-        return False
-
-    def is_safe_callable(self, obj: Any) -> bool:
-        return False
 
 
 def _json_value(value: Any) -> str:
@@ -51,8 +38,27 @@ def _json_value(value: Any) -> str:
         return json.dumps(str(value), ensure_ascii=False)[1:-1]
 
 
-_TEMPLATES = _NoAttributes(autoescape=False)
-_JSON_TEMPLATES = _NoAttributes(autoescape=False, finalize=_json_value)
+@functools.cache
+def _sandbox(builds_json: bool) -> Any:
+    """A sandbox that refuses every attribute and every call: keys only.
+
+    Made on the first template a run renders: jinja2 costs a command's start ~0.15 s, and
+    most suites' stubs are fixed answers.
+    """
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    class _NoAttributes(ImmutableSandboxedEnvironment):
+        def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+            return False
+
+        def is_safe_callable(self, obj: Any) -> bool:
+            return False
+
+    if builds_json:
+        return _NoAttributes(autoescape=False, finalize=_json_value)
+    return _NoAttributes(autoescape=False)
+
+
 TEMPLATE_STEPS = 200_000
 """A template's render budget, in lines of the compiled template run; past it the tool call
 fails as a timeout. Counted, not timed: the same call gets the same answer on any machine
@@ -189,6 +195,8 @@ class ToolBox:
     def _validate(self, spec: ToolSpec, arguments: Any) -> list[str]:
         validator = self._validators.get(spec.name)
         if validator is None:
+            import jsonschema  # on the first tool call: ~0.2 s at start for a suite without tools
+
             validator = jsonschema.Draft202012Validator(spec.parameters)
             self._validators[spec.name] = validator
         return sorted(
@@ -265,7 +273,7 @@ class _OverBudget(Exception):
 def _compiled(template: str) -> Any:
     """A stub's template, compiled once per run (compiling costs more than rendering)."""
     builds_json = template.lstrip()[:1] in ("{", "[")
-    return (_JSON_TEMPLATES if builds_json else _TEMPLATES).from_string(template)
+    return _sandbox(builds_json).from_string(template)
 
 
 def _render(template: str, args: dict[str, Any], stores: dict[str, dict[str, str]]) -> Any:

@@ -3,6 +3,10 @@
 The bundled clinic suite with its twelve personas copied ``m`` times and 42 trials, so
 N ≈ 1,008 · m calls; every command runs in its own process (peak RSS is that process's),
 as a user would run it. ``python -m tests.bench.scale 1000 5000 20000`` prints the table.
+
+``POLYGON_BENCH_CALLS`` sets the largest size of ``make bench``'s table (default 20,000 ×
+``POLYGON_BENCH_SCALE``); ``POLYGON_BENCH_CALLS=100000 make bench-scale`` is the 100,000-call
+run of issue 31 alone (about 1,000 CPU s for the run and as much again for its views).
 """
 
 from __future__ import annotations
@@ -21,6 +25,22 @@ from pathlib import Path
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "clinic"
 TRIALS = 42
 CALLS_PER_COPY = 12 * 2 * TRIALS  # personas × configurations × trials
+CALLS_ENV = "POLYGON_BENCH_CALLS"
+
+
+def big_calls(scale: float) -> int:
+    """The largest size of the bench's table: ``$POLYGON_BENCH_CALLS``, else 20,000 × scale."""
+    given = os.environ.get(CALLS_ENV, "").replace(",", "").replace("_", "")
+    return max(1000, int(given) if given else int(20_000 * scale))
+
+
+def table_sizes(big: int) -> list[int]:
+    """1,000 calls (the baseline every ratio divides by), a middle size, and ``big``.
+
+    The middle is a quarter of ``big`` but never over 5,000: at 100,000 calls a 25,000-call
+    row would add a quarter to an hour-long table and no goal reads it.
+    """
+    return sorted({1000, max(1000, min(big // 4, 5000)), big})
 
 
 @dataclass(frozen=True)

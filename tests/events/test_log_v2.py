@@ -144,3 +144,27 @@ def test_a_payload_that_does_not_decompress_is_a_decode_error_naming_it_when_rea
             list(log.read_all())
         with pytest.raises(DecodeError, match="#70"):
             list(log.read_stream("conv/a"))
+
+
+def test_a_handle_keeps_a_bounded_number_of_stream_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stream per call: a 100,000-call run's writer kept every name it interned (issue 31)."""
+    monkeypatch.setattr(log_v2, "NAMES_KEPT", 4)
+    written = [turn(f"c{k}", n) for n in (1, 2) for k in range(10)]
+    with LmdbLog(tmp_path / "log") as log:
+        for start in range(0, len(written), 3):
+            log.append(written[start : start + 3])
+        kept = log._v2._streams  # noqa: SLF001 - the bound is what is under test
+        assert 0 < len(kept) <= 4
+        # Names forgotten are read back from the names table, in any order of reading.
+        assert [(e.stream, e.payload) for e in log.read_all()] == [(p.stream, p.event) for p in written]
+        for k in (9, 0, 5):
+            assert [e.payload for e in log.read_stream(f"conv/c{k}")] == [
+                written[k].event,
+                written[10 + k].event,
+            ]
+        assert len(kept) <= 4
+    with LmdbLog(tmp_path / "log", readonly=True) as log:
+        assert log.verify().ok
+        assert 0 < len(log._v2._streams) <= 4  # noqa: SLF001

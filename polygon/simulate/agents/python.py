@@ -19,7 +19,7 @@ class PythonAgent:
         """Call the wrapped step; coerce dicts; wrap every failure in :class:`AgentError`."""
         try:
             out = self._step(request)
-            if inspect.isawaitable(out):
+            if type(out) is not AgentReply and inspect.isawaitable(out):  # a plain reply skips the ABC check
                 out = await out
         except Exception as exc:
             raise AgentError(f"agent raised {type(exc).__name__}: {exc}") from exc

@@ -167,12 +167,30 @@ def in_goal(value: str, goal: str, pack: Language) -> bool:
 # -- which fact a question asks for -------------------------------------------------------
 
 
+_HELD = 4096
+"""Answers kept per memo below; past this the memo starts again (a bound, not a policy)."""
+_ASKED: dict[tuple[str, tuple[tuple[str, str], ...], str, int], tuple[Language, tuple[str, bool]]] = {}
+_MISHEARD: dict[tuple[str, tuple[tuple[str, str], ...], int], tuple[Language, tuple[Misheard, ...]]] = {}
+"""Both memos: every call of a suite hears the same agent lines against the same personas'
+facts. Keyed by the pack's id and checked against the pack itself (a pack is not hashable)."""
+
+
 def asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -> tuple[str, bool]:
     """(key, named): the fact asked for, and whether the question names it.
 
     Named: by its key's concepts or words, or a question word for its shape — not only by
     speaking of what the goal is about.
     """
+    key = (question, tuple(facts.items()), goal, id(pack))
+    hit = _ASKED.get(key)
+    if hit is None or hit[0] is not pack:
+        if len(_ASKED) >= _HELD:
+            _ASKED.clear()
+        hit = _ASKED[key] = (pack, _asked(question, facts, goal, pack))
+    return hit[1]
+
+
+def _asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -> tuple[str, bool]:
     raw = set(words(question))
     q_stems = content(question, pack)
     q_concepts = set(_concepts_of(tuple(raw), pack))
@@ -286,6 +304,16 @@ def misheard(agent_text: str, facts: Mapping[str, str], pack: Language) -> list[
     ("which day was that?") is not, nor a sentence that lists options ("Monday, Wednesday
     or Friday?") — a sentence with two values of one kind reads back neither.
     """
+    key = (agent_text, tuple(facts.items()), id(pack))
+    hit = _MISHEARD.get(key)
+    if hit is None or hit[0] is not pack:
+        if len(_MISHEARD) >= _HELD:
+            _MISHEARD.clear()
+        hit = _MISHEARD[key] = (pack, tuple(_misheard(agent_text, facts, pack)))
+    return list(hit[1])
+
+
+def _misheard(agent_text: str, facts: Mapping[str, str], pack: Language) -> list[Misheard]:
     out: list[Misheard] = []
     everything = {n for v in facts.values() for _, n, _ in value_parts(v)}
     spoken = [
@@ -349,7 +377,7 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
     or the facts name, or — for a caller who only wants to know something — a statement
     (not a greeting, a question or a refusal) that answers about what the goal asks.
     """
-    about = content(goal, pack) | {w for v in facts.values() for w in content(v, pack)}
+    about = _about(goal, tuple(facts.values()), pack)
     asks_only = any(w in pack.understand.ask_goals for w in words(goal)[:2])
     for s in turn.sentences:
         said = content(s.text, pack)
@@ -358,6 +386,21 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
         if asks_only and s.act in ("read_back", "filler", "outcome") and said & content(goal, pack):
             return True
     return False
+
+
+def _about(goal: str, values: tuple[str, ...], pack: Language) -> frozenset[str]:
+    """What the goal and the facts speak of (stems), kept per (goal, values, pack): asked every turn."""
+    key = (goal, values, id(pack))
+    hit = _ABOUT.get(key)
+    if hit is None or hit[0] is not pack:
+        if len(_ABOUT) >= _HELD:
+            _ABOUT.clear()
+        stems = content(goal, pack) | {w for v in values for w in content(v, pack)}
+        hit = _ABOUT[key] = (pack, frozenset(stems))
+    return hit[1]
+
+
+_ABOUT: dict[tuple[str, tuple[str, ...], int], tuple[Language, frozenset[str]]] = {}
 
 
 def refuses_goal(turn: Turn, goal: str, pack: Language) -> bool:

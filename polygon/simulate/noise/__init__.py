@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from functools import lru_cache
 
 from polygon.events import NoiseOp
 from polygon.simulate.noise.packs import LanguagePack, pack
@@ -44,7 +45,7 @@ def apply_noise(
     ops: list[NoiseOp] = []
     out: list[str] = []
     for word in words:
-        replaced = _distort_word(word, len(out), lp, intensity, rng, ops)
+        replaced = _distort_word(word, _parts(word, language), len(out), intensity, rng, ops)
         out.extend(replaced)
     if rng.random() < P_FILLER * intensity:
         filler = rng.choice(lp.fillers)
@@ -53,25 +54,37 @@ def apply_noise(
     return " ".join(out), ops, seed
 
 
+@lru_cache(maxsize=8192)
+def _parts(word: str, language: str) -> tuple[str, str, str, str | None, str | None]:
+    """What noise can do to one word, whatever the dice say.
+
+    (lead, core, trail, the number read digit by digit, the sound-alike). Kept per word: a
+    caller says the same words in every call of a suite, and these depend only on the word
+    and the language.
+    """
+    lp = pack(language)
+    lead, core, trail = _split_edges(word)
+    low = core.lower()
+    number = _as_number(low, lp)
+    spoken = " ".join(lp.digits[int(d)] for d in number) if number is not None else None
+    return lead, core, trail, spoken, lp.soundalikes.get(low)
+
+
 def _distort_word(
     word: str,
+    parts: tuple[str, str, str, str | None, str | None],
     position: int,
-    lp: LanguagePack,
     intensity: float,
     rng: random.Random,
     ops: list[NoiseOp],
 ) -> list[str]:
-    lead, core, trail = _split_edges(word)
-    low = core.lower()
+    lead, core, trail, spoken, swapped = parts
     # Draw every decision, used or not, so one distortion never shifts another's randomness.
     drop, digits, sound = rng.random(), rng.random(), rng.random()
-    number = _as_number(low, lp)
-    if number is not None and digits < P_DIGITS * intensity:
-        spoken = " ".join(lp.digits[int(d)] for d in number)
+    if spoken is not None and digits < P_DIGITS * intensity:
         ops.append(NoiseOp(kind="digits", position=position, before=word, after=spoken))
         return spoken.split()
-    if low in lp.soundalikes and sound < P_SOUNDALIKE * intensity:
-        swapped = lp.soundalikes[low]
+    if swapped is not None and sound < P_SOUNDALIKE * intensity:
         ops.append(NoiseOp(kind="soundalike", position=position, before=word, after=swapped))
         return [lead + swapped + trail]
     if drop < P_DROP * intensity and len(core) > 0:

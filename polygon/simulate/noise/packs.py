@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-from num2words import num2words
-
 from polygon import languages as _languages
 from polygon.errors import UserInputError
 from polygon.languages import LANGUAGES
@@ -37,6 +35,8 @@ def pack(code: str) -> LanguagePack:
         raise UserInputError(f"no noise language pack {code!r}; available: {', '.join(languages())}")
     language = _languages.load_language(code)  # the model loads here, not on import
     noise = language.noise
+    from num2words import num2words  # here, once (cached): its tables cost a command's start
+
     words: dict[str, int] = {}
     for n in range(0, 101):
         spoken = num2words(n, lang=language.num2words).lower()

@@ -1,0 +1,91 @@
+"""Start-up of the CLI (issue 31: every command starts in 0.3 s), measured as CPU seconds.
+
+Two kinds of start: ``polygon X --help`` (what ``tests/cli/test_startup.py`` keeps free of
+heavy imports), and a command's real start: the CLI, the command's module and every module
+the command imports before its first line of work (its function-level imports, read from
+``cli/X_cmd.py``'s syntax tree), in a fresh interpreter.
+
+CPU (user + system of the child), not wall: a start is one process on one core, and on a
+shared box its wall is mostly waiting for that core. Bytecode is compiled first: an
+installed package has it (pip compiles on install, Python caches it on the first run), but
+where ``PYTHONDONTWRITEBYTECODE`` is set every start would compile each module it imports
+from source, several times the import itself.
+"""
+
+from __future__ import annotations
+
+import ast
+import compileall
+import importlib.util
+import resource
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+PACKAGES = ("polygon", "polygon.events", "polygon.projections", "polygon.cli")
+"""The import namespace's folders (setuptools' package-dir maps several)."""
+
+
+def compile_bytecode() -> None:
+    """Write ``__pycache__`` for every module of ours, as an install (or a first run) would."""
+    for name in PACKAGES:
+        spec = importlib.util.find_spec(name)
+        folders = (spec.submodule_search_locations or []) if spec else []
+        for folder in folders:
+            compileall.compile_dir(folder, quiet=1)
+
+
+def cpu_seconds(argv: list[str]) -> float:
+    """User + system CPU seconds of running ``argv`` to its end."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, check=True, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def help_cases() -> dict[str, Callable[[], float]]:
+    """``polygon --version``, ``--help`` and each command's ``--help``."""
+    from polygon.cli.main import COMMANDS
+
+    compile_bytecode()
+    exe = str(Path(sys.executable).parent / "polygon")
+
+    def cpu(*args: str) -> Callable[[], float]:
+        return lambda: cpu_seconds([exe, *args])
+
+    cases = {"--version": cpu("--version"), "--help": cpu("--help")}
+    cases.update({name: cpu(name, "--help") for name in sorted(COMMANDS)})
+    return cases
+
+
+def lazy_imports(source: str) -> list[str]:
+    """The import statements inside a command module's functions, as source lines."""
+    lines: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Import | ast.ImportFrom):
+                lines.append(ast.unparse(inner))
+    return sorted(set(lines))
+
+
+def command_start_cases() -> dict[str, Callable[[], float]]:
+    """Each command's real start: the CLI, its module and what its functions import."""
+    from polygon.cli.main import COMMANDS
+
+    compile_bytecode()
+    spec = importlib.util.find_spec("polygon.cli")
+    folder = Path(next(iter(spec.submodule_search_locations or ()))) if spec else Path("cli")
+    cases: dict[str, Callable[[], float]] = {}
+    for name, target in sorted(COMMANDS.items()):
+        module = target.split(":")[0]
+        imports = lazy_imports((folder / f"{module}.py").read_text())
+        code = "\n".join(["import polygon.cli.main", f"import polygon.cli.{module}", *imports])
+        cases[name] = _python(code)
+    return cases
+
+
+def _python(code: str) -> Callable[[], float]:
+    return lambda: cpu_seconds([sys.executable, "-c", code])
