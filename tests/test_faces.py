@@ -50,6 +50,7 @@ FACES: dict[str, list[str]] = {
         "divergence_between",
         "explain_conversation",
         "export_jsonl",
+        "fingerprint",
         "from_calls",
         "generate",
         "hide_run",

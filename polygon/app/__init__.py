@@ -80,6 +80,7 @@ if TYPE_CHECKING:
     from polygon.app.sweep import SweepOptions as SweepOptions
     from polygon.app.sweep import run_sweep as run_sweep
     from polygon.app.trend import probe_trend as probe_trend
+    from polygon.app.views import fingerprint as fingerprint
 
 _FACE = {
     "DEFAULT_TIERS": "polygon.app.lint",
@@ -106,6 +107,7 @@ _FACE = {
     "divergence_between": "polygon.app.divergence",
     "explain_conversation": "polygon.app.explain",
     "export_jsonl": "polygon.app.log",
+    "fingerprint": "polygon.app.views",
     "from_calls": "polygon.app.scenarios",
     "generate": "polygon.app.personas",
     "hide_run": "polygon.app.runs",

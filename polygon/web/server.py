@@ -12,7 +12,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
-from polygon.app.views import fingerprint
+from polygon.app import fingerprint
 from polygon.web.guard import Guard
 from polygon.web.pages import ROUTES
 from polygon.web.site import PER_PAGE, SharedLog, Site
