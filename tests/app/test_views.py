@@ -389,3 +389,25 @@ def test_log_verify_reads_the_snapshots_of_a_folder_it_cannot_write(
     verified = CliRunner().invoke(cli, ["--log", str(path), "log", "verify"])
     assert verified.exit_code == 1 and "snapshot of g is damaged" in verified.output  # still checked
     assert not (folder / "lock.mdb").exists()
+
+
+def test_runs_lists_a_runs_verdicts_from_its_saved_summary_until_the_run_changes(
+    tmp_path: Path, source: list[Envelope], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from polygon.app.runs import VerdictSummary
+
+    monkeypatch.setenv(SWITCH, "1")
+    late = set(_calls(source)[-3:])
+    log_path = tmp_path / "log"
+    with LmdbLog(log_path) as log:
+        _copy([e for e in source if e.stream not in late], log)
+    asked = ["runs", "--json"]
+    assert _view(log_path, *asked) == _plain(log_path, *asked)
+    lie = msgspec.msgpack.encode(VerdictSummary(rubrics=["v9"], passes=7, states={"fail": 99}))
+    packed = zstandard.ZstdCompressor(write_checksum=True).compress(lie)
+    assert _replace_saved(log_path, packed, len(lie)) == 1
+    assert b'"v9"' in _view(log_path, *asked)  # listed from the saved summary: no fold
+    with LmdbLog(log_path) as log:
+        _copy([e for e in source if e.stream in late], log)
+    again = _view(log_path, *asked)
+    assert b'"v9"' not in again and again == _plain(log_path, *asked)
