@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import shutil
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
@@ -86,9 +87,12 @@ def snapshots_for(log: EventLog, *, create: bool = True, strict: bool = False) -
         raise StorageError(f"{log.path / SNAPSHOT_DIR} is a file, not the snapshots folder")
     if enabled() and isinstance(log, LmdbLog) and (create or (log.path / SNAPSHOT_DIR).is_dir()):
         folder = log.path / SNAPSHOT_DIR
+        if not strict and _nearly_full(log.path):
+            yield store  # a view works without its snapshots; opening them could not
+            return
         with contextlib.suppress(*(() if strict else (StorageError,))):
             # a check of a log on a read-only disk reads its snapshots without the lock file
-            store = LmdbSnapshots(folder, readonly=strict and not create and _unwritable(folder))
+            store = LmdbSnapshots(folder, readonly=strict and not create and _cannot_write(folder))
     try:
         yield store
     finally:
@@ -99,6 +103,27 @@ def _unwritable(folder: Path) -> bool:
     """The folder (or its lock file) cannot be written: a read-only disk, another user's log."""
     lock = folder / "lock.mdb"
     return not os.access(folder, os.W_OK) or (lock.exists() and not os.access(lock, os.W_OK))
+
+
+MIN_FREE = 16 << 20
+"""Free bytes below which views leave the snapshots closed.
+
+LMDB maps its lock file (and pages it grows) into memory: on a full disk, the first write to
+such a page kills the process with SIGBUS instead of failing a call (seen with a log on a full
+tmpfs: ``report`` died with no word). Without snapshots the view folds the log, as it does on a
+read-only disk."""
+
+
+def _cannot_write(folder: Path) -> bool:
+    """A check opens the snapshots read-only (no lock file) on a read-only or nearly full disk."""
+    return _unwritable(folder) or _nearly_full(folder)
+
+
+def _nearly_full(folder: Path) -> bool:
+    try:
+        return shutil.disk_usage(folder).free < MIN_FREE
+    except OSError:
+        return False  # the open that follows says what is wrong
 
 
 def fold_run(log: EventLog, run_id: str, store: SnapshotStore | None = None) -> RunFold:

@@ -365,3 +365,19 @@ def test_a_text_report_imports_no_suite_or_rubric_loading(lmdb_log: LmdbLog) -> 
     ).stdout
     assert "Run g · rubric" in out  # the report was really made
     assert json.loads(out.strip().splitlines()[-1]) == []
+
+
+def test_views_leave_the_snapshots_closed_on_a_nearly_full_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """LMDB writes its mapped lock file: on a full disk that was a SIGBUS, not an error."""
+    import shutil
+
+    monkeypatch.setenv(snap.SWITCH, "1")
+    free = snap.MIN_FREE - 1
+    monkeypatch.setattr(snap.shutil, "disk_usage", lambda _p: shutil._ntuple_diskusage(1 << 40, (1 << 40) - free, free))  # type: ignore[attr-defined]
+    with LmdbLog(tmp_path / "log") as log:
+        with snap.snapshots_for(log) as store:
+            assert isinstance(store, NullSnapshots)
+        assert not (tmp_path / "log" / SNAPSHOT_DIR).exists()
+        monkeypatch.setattr(snap.shutil, "disk_usage", lambda _p: shutil._ntuple_diskusage(1 << 40, 0, 1 << 40))  # type: ignore[attr-defined]
+        with snap.snapshots_for(log) as store:
+            assert isinstance(store, LmdbSnapshots)
