@@ -9,15 +9,18 @@ resumed run replays the rest.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
-from concurrent.futures import wait as futures_wait
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from polygon.events import Event, EventLog, Pending, StorageError, identity
+
+if TYPE_CHECKING:
+    # Only the run's GroupWriter needs these (~0.1 CPU s to import): the commands that
+    # record synchronously through a StreamRecorder (label, callers, runs hide…) never do.
+    import asyncio
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 
 class Sink(Protocol):
@@ -143,6 +146,8 @@ class GroupWriter:
         """Hand everything queued to the thread (nothing may be in flight)."""
         batch, self._queue = self._queue, []
         if self._thread is None:
+            from concurrent.futures import ThreadPoolExecutor
+
             self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="polygon-commit")
         self._inflight = self._thread.submit(self._write, batch)
 
@@ -159,6 +164,8 @@ class GroupWriter:
     def wait(self) -> None:
         """Block until the commit in flight has ended; raise if it (or an earlier one) failed."""
         if self._inflight is not None:
+            from concurrent.futures import wait as futures_wait
+
             futures_wait([self._inflight])
         self._refuse_if_failed()
 
@@ -196,6 +203,8 @@ class GroupWriter:
 
     async def pump(self, stop: asyncio.Event) -> None:
         """Commit on the cadence while writers wait on the network, until ``stop``; then close."""
+        import asyncio
+
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=self._interval)

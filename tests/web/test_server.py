@@ -178,14 +178,14 @@ def test_the_run_page_shares_the_cli_snapshot_and_shows_the_same(
 def test_a_restarted_server_writes_the_run_page_it_saved_until_the_run_or_its_labels_change(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from polygon.web.pages import run as run_page
+    import polygon.app as app  # the run page imports load_report from the face when asked
 
     log = tmp_path / "log"
     _run(log, "rone")
     first = _page(log, 10)
     assert first.status_code == 200 and "page 2 of 3" in first.text
     with monkeypatch.context() as broken:  # a new server: the saved page, nothing folded or rendered
-        broken.setattr(run_page, "load_report", lambda *_a: pytest.fail("made afresh"))
+        broken.setattr(app, "load_report", lambda *_a: pytest.fail("made afresh"))
         again = _page(log, 10)
         assert again.status_code == 200 and again.content == first.content
     assert "page 2 of 5" in _page(log, 5).text  # another page size: another page
@@ -193,8 +193,8 @@ def test_a_restarted_server_writes_the_run_page_it_saved_until_the_run_or_its_la
     assert labelled.exit_code == 0, labelled.output
     with monkeypatch.context() as counted:
         made: list[object] = []
-        real = run_page.load_report
-        counted.setattr(run_page, "load_report", lambda *a: made.append(a) or real(*a))
+        real = app.load_report
+        counted.setattr(app, "load_report", lambda *a: made.append(a) or real(*a))
         after = _page(log, 10)
         assert made and after.status_code == 200  # a label is new: the page is made again
 

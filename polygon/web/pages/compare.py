@@ -6,17 +6,12 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
-from polygon.app import (
-    compare_runs,
-    divergence_between,
-    list_runs,
-    load_conversation,
-    resolve_conversation,
-    resolve_run,
-)
 from polygon.events import EventLog, conversation_id
-from polygon.render import comparison_analysis, comparison_judge, mixed_setting_line
 from polygon.web.site import Site, site_of
+
+# Each page imports its use cases when it is first asked for: `polygon serve` listens
+# without them, and a comparison's (numpy, the lint projection) is paid only by a server
+# that is asked for one.
 
 
 def compare(request: Request) -> HTMLResponse:
@@ -26,6 +21,9 @@ def compare(request: Request) -> HTMLResponse:
 
 
 def _comparison(site: Site, log: EventLog, request: Request) -> HTMLResponse:
+    from polygon.app import compare_runs, list_runs, resolve_run
+    from polygon.render import comparison_analysis, comparison_judge, mixed_setting_line
+
     refs = request.query_params.getlist("run")
     if not refs:
         return site.page("compare_pick.html", rows=list_runs(log))
@@ -58,6 +56,8 @@ def pair(request: Request) -> HTMLResponse:
     site = site_of(request)
 
     def read(log: EventLog) -> HTMLResponse:
+        from polygon.app import divergence_between, load_conversation, resolve_conversation
+
         a = resolve_conversation(log, request.query_params.get("a", ""))
         b = resolve_conversation(log, request.query_params.get("b", ""))
         split = divergence_between(log, a, b)

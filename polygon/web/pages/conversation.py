@@ -6,9 +6,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
-from polygon.app import explain_conversation, load_conversation, resolve_conversation
 from polygon.events import EventLog, families
 from polygon.web.site import site_of
+
+# Each page imports its use cases when it is first asked for (`polygon serve` listens
+# without them).
 
 
 def replay(request: Request) -> HTMLResponse:
@@ -16,6 +18,8 @@ def replay(request: Request) -> HTMLResponse:
     site = site_of(request)
 
     def read(log: EventLog) -> HTMLResponse:
+        from polygon.app import load_conversation, resolve_conversation
+
         view = load_conversation(log, resolve_conversation(log, request.path_params["cid"]))
         return site.page("replay.html", view=view, marked=marked)
 
@@ -27,6 +31,8 @@ def explain(request: Request) -> HTMLResponse:
     site = site_of(request)
 
     def read(log: EventLog) -> HTMLResponse:
+        from polygon.app import explain_conversation, resolve_conversation
+
         cid = resolve_conversation(log, request.path_params["cid"])
         e = explain_conversation(log, cid, request.query_params.get("rubric"))
         return site.page("explain.html", e=e, cid=cid)

@@ -15,9 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from polygon.app import lint_draft, save_prompt, suite_targets
 from polygon.errors import PolygonError, UserInputError
-from polygon.suite import load_suite
 from polygon.web.forms import Refused, capped_body, lint_request, media_type, same_origin, save_form
 from polygon.web.site import Site, site_of
 
@@ -28,9 +26,15 @@ LINT_SECONDS = 20.0
 SAVE_MAX_BYTES = 1024 * 1024
 """Largest prompt save (the form, URL-encoded)."""
 
+# The editor imports its use cases (the suite's pydantic models, the lint tiers) when it is
+# first asked for: `polygon serve` listens without them.
+
 
 def prompt(request: Request) -> HTMLResponse:
     """The editor over one configuration's prompt of one of the server's suites."""
+    from polygon.app import suite_targets
+    from polygon.suite import load_suite
+
     site = site_of(request)
     chosen = request.query_params.get("suite", "")
     if not site.editable:
@@ -97,6 +101,8 @@ async def save(request: Request) -> Response:
         suite_path = _editable(site.editable, form.get("suite", ""))
         if suite_path is None:
             raise Refused(403, "refused: not a suite this server was started with")
+        from polygon.app import save_prompt
+
         try:
             target = save_prompt(suite_path, form.get("filename", "").strip(), form.get("text", ""))
         except UserInputError as exc:
@@ -112,6 +118,8 @@ def _read_draft(site: Site, text: str, tiers: tuple[str, ...]) -> dict[str, Any]
 
     It runs in a worker thread, never on the event loop.
     """
+    from polygon.app import lint_draft
+
     if not site.reading_now.acquire(blocking=False):
         return None
     try:

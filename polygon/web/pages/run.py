@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
-from polygon.app import (
-    labelled_calibration,
-    load_report,
-    page_output,
-    probe_answers,
-    resolve_run,
-    run_started,
-)
 from polygon.events import EventLog
-from polygon.probe import probes_from
-from polygon.projections import ConversationVerdict
 from polygon.web.site import Site, site_of
+
+if TYPE_CHECKING:
+    from polygon.projections import ConversationVerdict
+
+# The page imports its use cases when it is first asked for: `polygon serve` listens
+# without them (the probe library and its languages, the calibration's numpy and rubric).
 
 FILTERS = ("verdict", "caller", "scenario", "probe", "answer")
 """The query parameters that narrow the calls shown (each empty: no narrowing)."""
@@ -35,6 +33,8 @@ def _saved_page(site: Site, log: EventLog, request: Request) -> HTMLResponse:
     The key is everything the page reads besides the log: the rubric, the filters, the page
     number and the page size (the template and the code are in the saved view's version).
     """
+    from polygon.app import page_output, resolve_run
+
     run_id = resolve_run(log, request.path_params["run"])
     rubric = request.query_params.get("rubric")
     wanted = {k: request.query_params.get(k, "") for k in FILTERS}
@@ -54,6 +54,9 @@ def _saved_page(site: Site, log: EventLog, request: Request) -> HTMLResponse:
 def _report_page(
     site: Site, log: EventLog, run_id: str, rubric: str | None, wanted: dict[str, str], at: int
 ) -> str:
+    from polygon.app import labelled_calibration, load_report, probe_answers, run_started
+    from polygon.probe import probes_from
+
     report = site.remembered(log, ("report", run_id, rubric), lambda: load_report(log, run_id, rubric))
     probe = wanted["probe"]
     answers = (
