@@ -17,7 +17,8 @@ import yaml
 from click.testing import CliRunner
 
 from polygon import docs
-from polygon.app.editor_schema import KINDS, shipped
+from polygon.app.editor_schema import KINDS
+from polygon.app.schema_files import FILE_KINDS, shipped
 from polygon.cli.main import cli
 from polygon.errors import SuiteError
 from polygon.events import LmdbLog
@@ -55,6 +56,7 @@ def test_every_reference_page_is_listed_in_the_index() -> None:
 
 
 def test_schema_command_prints_the_shipped_schema_and_it_validates_the_bundled_files() -> None:
+    assert tuple(KINDS) == FILE_KINDS  # the files read without the models are one per model
     for kind in KINDS:
         res = CliRunner().invoke(cli, ["schema", kind])
         assert res.exit_code == 0 and res.output == shipped(kind)

@@ -17,19 +17,16 @@ import json
 import textwrap
 import typing
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from pydantic import BaseModel
 
-from polygon.errors import UserInputError
 from polygon.score import Rubric
 from polygon.suite import Suite, SweepSpec
 
 KINDS: dict[str, type[BaseModel]] = {"suite": Suite, "rubric": Rubric, "sweep": SweepSpec}
 """File kind → the model that validates it."""
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
-SCHEMA_FOLDER = "json"
 
 DESCRIPTIONS: dict[str, str] = {
     # fields whose model gives no docstring: said here once, for the schema and the reference
@@ -229,10 +226,3 @@ def _shorthands(kind: str, schema: dict[str, Any]) -> None:
 def render(kind: str) -> str:
     """The schema as the shipped file holds it (sorted keys, so regenerating changes nothing)."""
     return json.dumps(json_schema(kind), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def shipped(kind: str) -> str:
-    """The shipped schema file of ``kind`` (a user error for an unknown kind)."""
-    if kind not in KINDS:
-        raise UserInputError(f"no schema {kind!r} (have: {', '.join(KINDS)})")
-    return resources.files("polygon.suite").joinpath(SCHEMA_FOLDER, f"{kind}.schema.json").read_text("utf-8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from polygon.app.editor_schema import shipped
+from polygon.app.schema_files import shipped
 from polygon.errors import UserInputError
 
 STARTER_FILES = ("suite.yaml", "prompt.md", "my_agent.py")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from polygon.app.editor_schema import KINDS, shipped
+# The shipped file, not the models it was generated from: printing it needs no pydantic.
+from polygon.app.schema_files import FILE_KINDS as KINDS
+from polygon.app.schema_files import shipped
 
 __all__ = ["KINDS", "schema_text"]
 

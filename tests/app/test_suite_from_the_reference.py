@@ -15,7 +15,7 @@ import jsonschema
 import yaml
 from click.testing import CliRunner
 
-from polygon.app.editor_schema import shipped
+from polygon.app.schema_files import shipped
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
 from polygon.events.families import CheckRecorded
