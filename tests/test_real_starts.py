@@ -49,6 +49,33 @@ def test_commands_that_copy_a_shipped_schema_start_without_its_models(command: s
     assert _loaded(_real_start(command), ("pydantic", "yaml", "polygon.suite.schema")) == []
 
 
+def test_a_scoring_pass_starts_without_the_simulation_or_the_probes() -> None:
+    """judge scores recorded calls: it neither simulates a call nor asks a probe."""
+    heavy = (
+        "polygon.simulate.plan",
+        "polygon.probe.library",
+        "polygon.languages.model",
+        "polygon.app.probing",
+    )
+    assert _loaded(_real_start("judge"), heavy) == []
+
+
+def test_calibrate_starts_without_the_rubric_models() -> None:
+    """The run recorded its rubric's pass mark; the bundled file (pydantic) is read only for a
+    run that recorded none."""
+    assert _loaded(_real_start("calibrate"), ("pydantic", "yaml", "polygon.score.rubric")) == []
+
+
+def test_lint_starts_without_the_suite_models_and_asyncio() -> None:
+    """A prompt file needs no suite loaded, and only the judge tier runs a coroutine."""
+    assert _loaded(_real_start("lint"), ("asyncio", "polygon.suite.schema", "polygon.suite.loading")) == []
+
+
+def test_the_probe_library_loads_without_the_languages() -> None:
+    """Only the refusal detector reads a language; listing the probes (the run page) does not."""
+    assert _loaded("from polygon.probe import probes_from", ("polygon.languages.model", "yaml")) == []
+
+
 def test_serve_listens_without_the_pages_use_cases(tmp_path: Path) -> None:
     """The server is made (routes, site, fingerprint) before any page is asked for; a page
     imports its use cases (suite models, lint tiers, probes, numpy) when it is first asked."""

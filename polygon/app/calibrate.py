@@ -9,7 +9,6 @@ from polygon.errors import PolygonError, UnknownIdError, UserInputError
 from polygon.events import EventLog, LabelRecorded, conversation_stream, labels_stream, run_stream
 from polygon.projections import Calibration, ConversationVerdict, calibrate
 from polygon.projections import verdicts as verdict_fold
-from polygon.score import load_rubric
 
 
 def calibrate_runs(
@@ -46,7 +45,9 @@ def calibrate_runs(
         rows.extend(verdict_fold.verdicts(state, version, judge_pass))
         recorded = next((r for r in state.rubrics if r.version == version), None)
         pass_at = pass_at if pass_at is not None else (recorded.pass_at if recorded else None)
-    if pass_at is None:
+    if pass_at is None:  # a run that recorded no rubric (older logs): the bundled file says
+        from polygon.score import load_rubric  # the rubric models (pydantic): only then
+
         pass_at = load_rubric(version).rubric.pass_at
     return calibrate(
         list(states), rows, labels, rubric_version=version, pass_at=pass_at, reward_pass_at=reward_pass_at

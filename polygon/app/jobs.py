@@ -22,11 +22,10 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, I
 from contextlib import aclosing, asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polygon.app.log import call_damage
 from polygon.app.passes import DamagedCallError, Visit, damaged_message
-from polygon.app.probing import Probing
 from polygon.app.progress import Progress, no_progress
 from polygon.app.scoring import Scoring
 from polygon.errors import InfrastructureError, ModelServerDownError, PolygonError
@@ -41,12 +40,17 @@ from polygon.events import (
 )
 from polygon.execute import Executor, InProcessExecutor
 from polygon.models import ModelHub, ModelSettings
-from polygon.probe import answerer_for, probes_from
 from polygon.projections import fold_conversation_head
 from polygon.recording import ConversationSink, GroupWriter, StreamRecorder
 from polygon.score import JudgeSettings, LoadedRubric, judge_for, load_rubric
-from polygon.simulate import AgentPool, Conversation, ConversationPlan
 from polygon.suite import LoadedSuite
+
+if TYPE_CHECKING:
+    from polygon.app.probing import Probing
+    from polygon.simulate import AgentPool, ConversationPlan
+
+# The simulation's modules (agents, callers and the languages they speak) are imported where a
+# call is simulated: a scoring or probing pass (judge, probe, import) never simulates one.
 
 DOWN_AFTER = 6
 """Failed connections in a row (across calls) after which a server is taken as down, as locally."""
@@ -195,6 +199,8 @@ async def _simulate_here(job: SimulationJob, here: _Here) -> SimulationResult:
         now=job.now,
         existing=job.existing,
     )
+    from polygon.simulate import Conversation
+
     agent = here.pool.make(plan.config, sink)
     try:
         reason = await Conversation(plan, agent, sink, here.pool.caller(plan, sink)).run()
@@ -205,6 +211,8 @@ async def _simulate_here(job: SimulationJob, here: _Here) -> SimulationResult:
 
 async def _simulate_on_worker(job: SimulationJob) -> SimulationResult:
     """A whole conversation in the worker's own hub; its new events go back to the driver."""
+    from polygon.simulate import AgentPool, Conversation
+
     plan = job.plan
     hub = worker_hub(job.settings, job.recorded or None)
     pool = AgentPool(job.loaded, hub)
@@ -288,6 +296,8 @@ async def simulate_on(
     worker's come back whole. A worker's dead server stops the drawing of calls (results
     still in flight are dropped, and a resume runs those calls again).
     """
+    from polygon.simulate import AgentPool
+
     hub = driver_hub()
     pool = AgentPool(loaded, hub) if hub is not None else None
     jobs = simulation_jobs(log, loaded, plans, settings, now)
@@ -364,6 +374,11 @@ class PassRecipe:
             scoring = Scoring(self.started, judge)
         probing = None
         if self.probe_model:
+            # Only a pass that probes loads the probe library and the languages its detectors
+            # read (pydantic models, YAML, regex): a judge pass never does.
+            from polygon.app.probing import Probing
+            from polygon.probe import answerer_for, probes_from
+
             answerer = answerer_for(self.probe_model, hub)
             probing = Probing(probes_from([*self.started.probes, *self.extra_probes]), answerer)
         return scoring, probing

@@ -8,12 +8,11 @@ from the model) is recorded as a fault and tried again next time.
 
 from __future__ import annotations
 
-import asyncio
 import importlib.util
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polygon.boundary import read_text
 from polygon.errors import UserInputError
@@ -35,7 +34,12 @@ from polygon.lint import (
 from polygon.models import ModelHub, is_scripted
 from polygon.projections import PromptLint, fold_lint
 from polygon.recording import StreamRecorder
-from polygon.suite import LoadedSuite, load_suite
+
+if TYPE_CHECKING:
+    from polygon.suite import LoadedSuite
+
+# A prompt file is read without the suite's models (pydantic) and the judge tier's asyncio:
+# each is imported on the path that needs it (a suite to load, a judge to ask).
 
 DEFAULT_TIERS = ("rules", "embeddings")
 """The surprisal tier is off unless asked: its marks are notes (capped below 0.5), so it changes
@@ -83,6 +87,8 @@ def targets(path: str | Path, config: str | None = None) -> list[Target]:
             f"{path}: not a regular file (a pipe or a device); lint reads a prompt file or a suite"
         )
     if path.is_dir() or path.suffix in (".yaml", ".yml"):
+        from polygon.suite import load_suite
+
         return suite_targets(load_suite(path, personas_optional=True), config)
     if config:
         raise UserInputError(f"--config {config}: {path} is a prompt file, not a suite")
@@ -258,6 +264,8 @@ def _read(
 
         assert readers.embedder is not None
         return _guarded(tier, lambda: read_embeddings(reading, readers.embedder))  # type: ignore[arg-type]
+    import asyncio
+
     return asyncio.run(_judge(reading, options, readers, sink, attempt))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -127,6 +126,8 @@ def generate(
     if model == OFFLINE_GENERATOR:
         personas = [offline_persona(s, prompt, prompt_hash) for s in slots]
     else:
+        import asyncio  # only a model generates with coroutines (not the offline generator, `list`, `run`)
+
         sink = StreamRecorder(
             run_id="personas",
             stream=f"personas/{loaded.suite.name}",

@@ -8,7 +8,6 @@ coverage report says which intents of the real calls the suite has no scenario f
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,6 +98,8 @@ def _with_model(
     log: EventLog, run_id: str, pairs: list[tuple[Draft, Any]], with_model: DraftModel
 ) -> tuple[list[Draft], list[str]]:
     """Each draft corrected by one model request, every call recorded (a failed one keeps the rules')."""
+    import asyncio  # only drafting with a model runs coroutines (~0.1 CPU s to import)
+
     stream = drafts_stream(run_id)
     # one attempt per invocation: a second drafting records beside the first, never over it
     attempt = f"{run_id}#{log.stream_length(stream)}"

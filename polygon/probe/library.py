@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from polygon.languages import caller_language, read_turn
 from polygon.similarity import sentences, words
 from polygon.suite import ProbeSpec
 from polygon.transcript import ConversationView, TurnView
@@ -115,6 +114,10 @@ def reason_for_refusal(view: ConversationView) -> Answer:
     outcome report with negative words in it ("Done — the card is blocked and can't be
     used") is not one. It has a reason when its turn says why.
     """
+    # The language files and their models (pydantic, YAML, regex: ~0.1 CPU s) load with the
+    # first refusal read, not with the library: listing or asking a model the probes needs none.
+    from polygon.languages import caller_language, read_turn
+
     persona = view.started.persona if view.started else None
     pack = caller_language(persona.language if persona else "en")
     read = [(t, read_turn(t.agent_text or "", pack)) for t in view.turns]
