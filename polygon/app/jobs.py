@@ -43,11 +43,11 @@ from polygon.models import ModelHub, ModelSettings
 from polygon.projections import fold_conversation_head
 from polygon.recording import ConversationSink, GroupWriter, StreamRecorder
 from polygon.score import JudgeSettings, LoadedRubric, judge_for, load_rubric
-from polygon.suite import LoadedSuite
 
 if TYPE_CHECKING:
     from polygon.app.probing import Probing
     from polygon.simulate import AgentPool, ConversationPlan
+    from polygon.suite import LoadedSuite  # a loaded suite comes in; a pass never loads one
 
 # The simulation's modules (agents, callers and the languages they speak) are imported where a
 # call is simulated: a scoring or probing pass (judge, probe, import) never simulates one.
