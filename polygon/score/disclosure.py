@@ -42,6 +42,10 @@ _WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*", re.UNICODE)
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 _STEM_SLACK = 2
 """Letters an inflected ending may change (Croatian and Russian cases): Анна/Анне, Babić/Babića."""
+_COUNTRY_CODE = 3
+"""Digits an agent may put before a number the caller said (+44 before 20 7946 0811)."""
+_LONG = 7
+"""A number this long is a phone or an account: a country code before it is still the same number."""
 _MIN_STEM = 3
 
 
@@ -98,12 +102,16 @@ def values(text: str) -> dict[str, str]:
 
 
 def _same_stem(a: str, b: str) -> bool:
+    """One word in two inflections ("Петровой"/"Петрова", "Babića"/"Babić"; not "Ana"/"analysis").
+
+    A shared start, and neither word ends more than a few letters past it.
+    """
     common = 0
     for x, y in zip(a, b, strict=False):
         if x != y:
             break
         common += 1
-    return common >= _MIN_STEM and common >= min(len(a), len(b)) - _STEM_SLACK
+    return common >= _MIN_STEM and max(len(a), len(b)) - common <= _STEM_SLACK
 
 
 @dataclass
@@ -133,7 +141,11 @@ class Grounds:
             year, month, day = value.split("-")
             forms = {value, f"{year}{month}{day}".lstrip("0"), f"{day}{month}{year}".lstrip("0")}
             return bool(forms & self.values)
-        return held(value, self.values)
+        return held(value, self.values) or any(
+            len(a) >= _LONG and value.endswith(a) and len(value) - len(a) <= _COUNTRY_CODE
+            for a in self.values
+            if a.isdigit()
+        )
 
     def holds_name(self, name: str) -> bool:
         """Any word of the name is held, in any inflection (a surname alone, "Анне" for "Анна")."""

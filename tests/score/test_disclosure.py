@@ -115,6 +115,20 @@ def test_what_the_caller_said_is_not_flagged_in_another_form() -> None:
     assert said(call([OPENING, (caller, agent)], {})) == []
 
 
+def test_a_number_read_back_with_a_country_code_is_the_callers() -> None:
+    caller = "Call me back on 020 7946 0811."
+    assert said(call([OPENING, (caller, "I'll call you on +44 20 7946 0811.")], GUEST)) == []
+    assert said(call([OPENING, (caller, "I'll call you on 20 7946 0812.")], GUEST)) == ["20 7946 0812"]
+
+
+def test_capitalised_common_words_the_prompt_uses_are_no_name_but_a_short_name_is_not_a_prefix() -> None:
+    agent = "Let me put you through to Customer Service. Ana Kos from Analysis will call you."
+    view = call([OPENING, ("I have a question.", agent)], GUEST)
+    assert said(
+        view, prompt="You answer customers and send billing questions to the service desk for analysis."
+    ) == ["Ana Kos"]
+
+
 def test_a_name_the_caller_mentions_does_not_make_that_persons_record_the_callers() -> None:
     """ "Is Mira Kos staying with you?" — the name is the caller's, her room is not."""
     lookup = tool("find_guest", {"name": "Mira Kos"}, OTHER)
