@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from polygon import languages as _languages
@@ -114,54 +114,87 @@ def _same_stem(a: str, b: str) -> bool:
     return common >= _MIN_STEM and max(len(a), len(b)) - common <= _STEM_SLACK
 
 
+@dataclass(frozen=True)
+class _Read:
+    """What one grounding text holds."""
+
+    values: frozenset[str]
+    """Dates and numbers in every form :func:`polygon.score.spoken.allowed_by` gives."""
+    words: dict[str, frozenset[str]]
+    """Every word (lower case), by its first letters: a name's words are looked up by stem."""
+
+
+@lru_cache(maxsize=8192)
+def _read(text: str) -> _Read:
+    """What a text holds, read a sentence at a time.
+
+    The digits of two sentences run together would ground numbers nobody said. Kept per
+    text (read it, never change it): every call of a suite reads the same prompt, facts
+    and scripted lines again.
+    """
+    found: set[str] = set()
+    words: dict[str, set[str]] = {}
+    for sentence in _SENTENCE.split(text):
+        if sentence.strip():
+            found |= allowed_by(sentence)
+            for w in _WORD.findall(sentence):
+                words.setdefault(w[:_MIN_STEM].lower(), set()).add(w.lower())
+    return _Read(frozenset(found), {k: frozenset(v) for k, v in words.items()})
+
+
+@lru_cache(maxsize=8192)
+def _said(text: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """The values (value, words) and names a text states; kept per text like :func:`_read`."""
+    return tuple(values(text).items()), tuple(names(text))
+
+
 @dataclass
 class Grounds:
     """What the caller's side, the business and the caller's own records have put in the call."""
 
-    values: set[str] = field(default_factory=set)
-    """Dates and numbers in every form :func:`polygon.score.spoken.allowed_by` gives."""
-    words: dict[str, set[str]] = field(default_factory=dict)
-    """Every word (lower case), by its first letters: a name's words are looked up by stem."""
+    reads: list[_Read] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
 
     def learn(self, text: str) -> None:
-        """Everything ``text`` states grounds from now on.
-
-        Read a sentence at a time: the digits of two sentences run together would ground
-        numbers nobody said.
-        """
-        for sentence in _SENTENCE.split(text):
-            if sentence.strip():
-                self.values |= allowed_by(sentence)
-                for w in _WORD.findall(sentence):
-                    self.words.setdefault(w[:_MIN_STEM].lower(), set()).add(w.lower())
+        """Everything ``text`` states grounds from now on."""
+        if text and text not in self.seen:
+            self.seen.add(text)
+            self.reads.append(_read(text))
 
     def holds_value(self, value: str) -> bool:
         """A date or number is held (a number also as part of one: a card's last four)."""
         if "-" in value:  # a date, as claims() writes it: held as a date or as its bare digits
             year, month, day = value.split("-")
             forms = {value, f"{year}{month}{day}".lstrip("0"), f"{day}{month}{year}".lstrip("0")}
-            return bool(forms & self.values)
-        return held(value, self.values) or any(
-            len(a) >= _LONG and value.endswith(a) and len(value) - len(a) <= _COUNTRY_CODE
-            for a in self.values
-            if a.isdigit()
-        )
+            return any(forms & r.values for r in self.reads)
+        return any(held(value, r.values) or _coded(value, r.values) for r in self.reads)
 
     def holds_name(self, name: str) -> bool:
         """Any word of the name is held, in any inflection (a surname alone, "Анне" for "Анна")."""
         parts = [w.lower() for w in name.split()]
-        return any(_same_stem(p, w) for p in parts for w in self.words.get(p[:_MIN_STEM], ()))
+        return any(
+            _same_stem(p, w) for p in parts for r in self.reads for w in r.words.get(p[:_MIN_STEM], ())
+        )
 
     def ungrounded(self, text: str, *, dates: bool = True) -> list[Hit]:
         """What ``text`` says that nothing here grounds (``dates=False``: its dates aside)."""
-        said = values(text)
+        found, people = _said(text)
         hits = [
             Hit(DISCLOSURE, v, words)
-            for v, words in said.items()
+            for v, words in found
             if (dates or "-" not in v) and not self.holds_value(v)
         ]
-        hits += [Hit(DISCLOSURE, n, n) for n in names(text) if not self.holds_name(n)]
+        hits += [Hit(DISCLOSURE, n, n) for n in people if not self.holds_name(n)]
         return hits
+
+
+def _coded(value: str, held_values: frozenset[str]) -> bool:
+    """``value`` is a long held number with a country code before it."""
+    return any(
+        len(a) >= _LONG and value.endswith(a) and len(value) - len(a) <= _COUNTRY_CODE
+        for a in held_values
+        if a.isdigit()
+    )
 
 
 def _strings(value: Any) -> Iterator[str]:
