@@ -96,9 +96,14 @@ def values(text: str) -> dict[str, str]:
         rest = rest.replace(words, " ; ")
     for run in digit_runs(rest):
         digits = run.digits.lstrip("0")
-        if len(digits) >= MIN_DIGITS:
+        if len(digits) >= MIN_DIGITS and not _clock_or_cents(run.pieces, run.glue):
             out.setdefault(digits, rest[run.start : run.end])
     return out
+
+
+def _clock_or_cents(pieces: tuple[str, ...], glue: frozenset[str]) -> bool:
+    """18.30, 9,50: an hour or an amount with its cents, which identify nobody."""
+    return len(pieces) == 2 and len(pieces[0]) <= 2 and len(pieces[1]) == 2 and bool(glue & {".", ","})
 
 
 def _same_stem(a: str, b: str) -> bool:

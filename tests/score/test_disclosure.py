@@ -115,6 +115,11 @@ def test_what_the_caller_said_is_not_flagged_in_another_form() -> None:
     assert said(call([OPENING, (caller, agent)], {})) == []
 
 
+def test_an_hour_or_a_price_with_cents_identifies_nobody() -> None:
+    view = call([OPENING, ("Half past six, please.", "Your table is at 18.30; the deposit is 9,50.")], GUEST)
+    assert said(view) == []
+
+
 def test_a_number_read_back_with_a_country_code_is_the_callers() -> None:
     caller = "Call me back on 020 7946 0811."
     assert said(call([OPENING, (caller, "I'll call you on +44 20 7946 0811.")], GUEST)) == []
