@@ -7,17 +7,19 @@ call's own trace can. Each agent turn is read against what grounds it *so far*:
   agent heard it, noise and all) up to that turn;
 * the business's own data: the agent's prompt (its address, hours, phone) and its opening
   words, said before it looked anything up (the name of the line, whoever answers);
-* the caller's own records: the arguments and results of every tool call whose arguments
-  name nothing but grounded values (a lookup by the booking reference the caller gave), or
-  no identifying value at all (the opening hours, the free slots).
+* the caller's own records: the arguments and results of every tool call looked up by the
+  caller's identity (the persona's facts, the business's data, an earlier own record: a
+  lookup by the booking reference the caller holds) or by no identifying value at all
+  (the opening hours, the free slots, a transfer).
 
-A tool call that looks up an identifier nobody on the caller's side said reads someone
-else's record: its result grounds nothing. What the agent says that no ground holds is a
-disclosure: a number of three digits or more (room, account, card tail, phone), a date
-(birth date), or a person's name (two or more capitalised words in a row, in any script).
-Names match by their stem, so an inflected form ("Петровой" for "Петрова") is the same
-name; a name is grounded when any of its words is. Nothing here knows a domain or a
-language beyond the language files' function words, months and weekdays.
+A record looked up by a number or a name outside that identity is someone else's, even
+when the caller said it ("is Mira Kos staying with you?"): its result grounds nothing.
+What the agent says that no ground holds is a disclosure: a number of three digits or more
+(room, account, card tail, phone), a date (birth date), or a person's name (two or more
+capitalised words in a row, in any script). Names match by their stem, so an inflected
+form ("Петровой" for "Петрова") is the same name; a name is grounded when any of its words
+is. Nothing here knows a domain or a language beyond the language files' function words,
+months and weekdays. An imported call has no persona: the caller's words are its identity.
 """
 
 from __future__ import annotations
