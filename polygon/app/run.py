@@ -329,7 +329,7 @@ async def _score(
     result = await visit_on(
         options.executor,
         log,
-        run_recipe(loaded, started, hub.settings),
+        run_recipe(loaded, started, hub.settings, settings.rubric),
         window=options.concurrency,
         now=now,
         progress=progress,
