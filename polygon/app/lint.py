@@ -38,7 +38,7 @@ from polygon.recording import StreamRecorder
 from polygon.suite import LoadedSuite, load_suite
 
 if TYPE_CHECKING:
-    from polygon.lint.cache import ResultCache
+    from polygon.lint import ResultCache
 
 DEFAULT_TIERS = ("rules", "embeddings")
 """The surprisal tier is off unless asked: its marks are notes (capped below 0.5), so it changes
@@ -223,7 +223,7 @@ def _model_of(tier: str, options: LintOptions, readers: Readers) -> str:
 
 
 def _cache(options: LintOptions) -> ResultCache | None:
-    from polygon.lint.cache import default_cache
+    from polygon.lint import default_cache
 
     return default_cache() if options.cache else None
 

@@ -208,7 +208,8 @@ def rules_ms_per_thousand_words() -> float:
 
 def edited_prompt(text: str) -> str:
     """``text`` with one sentence changed: the first sentence past the middle gets a new word."""
-    at = text.index(". ", len(text) // 2) + 2
+    found = text.find(". ", len(text) // 2)
+    at = found + 2 if found >= 0 else len(text) // 2
     return text[:at] + "Please " + text[at].lower() + text[at + 1 :]
 
 
