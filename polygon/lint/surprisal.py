@@ -21,7 +21,7 @@ import numpy as np
 from polygon.errors import UserInputError
 from polygon.events import LintMark
 from polygon.lint import TierReading, TokenScorer, TokenSurprisal
-from polygon.lint.cache import ResultCache, cache_key
+from polygon.lint.cache import ResultCache, cache_key, quiet_openmp
 from polygon.lint.reading import Reading
 from polygon.lint.rules import LONG_PROMPT_WORDS
 from polygon.lint.text import Word
@@ -66,6 +66,7 @@ class LlamaScorer:
 
     @cached_property
     def _llm(self) -> Any:
+        quiet_openmp()
         try:
             import llama_cpp
         except ImportError:

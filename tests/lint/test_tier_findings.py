@@ -42,7 +42,7 @@ def _found(reading: TierReading) -> dict[str, Any]:
     return {
         "model": reading.model,
         "scores": reading.scores,
-        "marks": [msgspec.to_builtins(m) for m in reading.marks],
+        "marks": json.loads(json.dumps([msgspec.to_builtins(m) for m in reading.marks])),  # as stored
         "error": reading.error,
     }
 
