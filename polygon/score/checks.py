@@ -13,6 +13,7 @@ from typing import Any
 
 from polygon.events import CheckRecorded, Evidence, Expectation, PersonaSnapshot
 from polygon.matching import MatchTimeout, describe, holds
+from polygon.score.agent_language import language_policy
 from polygon.score.detectors import detect
 from polygon.score.policies import Policy, check_policies
 from polygon.score.spoken import allowed_by, invented_against
@@ -476,7 +477,13 @@ ALL: tuple[Callable[[ConversationView], CheckRecorded], ...] = (
 def run_checks(
     view: ConversationView, *, forbidden: Sequence[str], policies: Sequence[Policy] = ()
 ) -> list[CheckRecorded]:
-    """Every check, in a fixed order, then one ``policy:<name>`` check per suite policy."""
+    """Every check in a fixed order, each suite policy's ``policy:<name>``, then the built-in one.
+
+    The built-in policy is the one every simulated call holds: the agent speaks its language.
+    """
     return (
-        [forbidden_phrase(view, forbidden)] + [check(view) for check in ALL] + check_policies(view, policies)
+        [forbidden_phrase(view, forbidden)]
+        + [check(view) for check in ALL]
+        + check_policies(view, policies)
+        + language_policy(view)
     )
