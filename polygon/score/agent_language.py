@@ -14,9 +14,10 @@ offline and deterministically:
   ``understand.stop_words`` and ``signature.words`` (a word several languages share, "a",
   "to", "i", "ne", counts for none), and the words holding one of its own ``signature.letters``
   (č ć ž š đ for ``hr``);
-* a turn is told only when one language has :data:`MIN_WORDS` such words and :data:`MARGIN`
-  times as many as any other; otherwise it is too short or too neutral to tell ("OK.",
-  "Hvala.", a name, a number, a brand) and never counts.
+* a turn is told only when it has :data:`MIN_TURN_WORDS` words, one language has
+  :data:`MIN_WORDS` such words and :data:`MARGIN` times as many as any other; otherwise it is
+  too short or too neutral to tell ("OK.", "Hvala.", "Okay, thank you!", a name, a number, a
+  brand) and never counts.
 
 The call-level rule: **any one turn told in another language breaks the policy.** A caller
 who hears a whole sentence in a language not its own has been failed by the agent, however
@@ -42,6 +43,9 @@ from polygon.transcript import ConversationView, TurnView
 CHECK = "policy:agent_language"
 MIN_WORDS = 3
 """Words of one language a turn needs before it is told at all."""
+MIN_TURN_WORDS = 4
+"""Words a turn needs to be told: shorter ones are the courtesies bilingual agents switch in
+("Okay, thank you!", "Hvala, thank you!"), never a language the call was held in."""
 MARGIN = 2
 """How many times the other languages' words the told language needs (a code-switch stays under)."""
 SCRIPT_SHARE = 0.3
@@ -88,6 +92,8 @@ def _marks() -> tuple[_Marks, ...]:
 def hear(text: str) -> Heard | None:
     """The language ``text`` is clearly in, or ``None`` when it is too short or neutral to tell."""
     words = _WORD.findall(text.lower())
+    if len(words) < MIN_TURN_WORDS:
+        return None
     letters = len(_LETTER.findall(text))
     for m in _marks():
         if m.script is None or not letters:
