@@ -123,7 +123,7 @@ def language_policy(view: ConversationView) -> list[CheckRecorded]:
     persona = view.started.persona if view.started else None
     if persona is None:
         return []
-    return [agent_language(view, persona.language)]
+    return [agent_language(view, (persona.language or "en").lower().split("-")[0])]
 
 
 def agent_language(view: ConversationView, call: str) -> CheckRecorded:

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import msgspec
 import pytest
 
+from polygon.errors import SuiteError
 from polygon.score.agent_language import CHECK, agent_language, hear, language_policy
 from polygon.score.checks import run_checks
+from polygon.suite.loading import load_suite
 from polygon.transcript import ConversationView
 from tests.support.views import PERSONA, conv
+
+LINE = Path(__file__).parents[1] / "app" / "lang"
 
 
 def call(language: str, *agent: str) -> ConversationView:
@@ -92,3 +98,14 @@ def test_it_runs_last_among_the_checks_and_only_on_a_simulated_call() -> None:
     assert found[-1].check == CHECK and found[-1].outcome == "fail"
     imported = msgspec.structs.replace(view, started=None)
     assert language_policy(imported) == []
+
+
+def test_a_suite_policy_may_not_take_the_built_in_name(tmp_path: Path) -> None:
+    suite = (LINE / "suite.yaml").read_text() + (
+        "policies:\n  - {name: agent_language, max_calls: {tool: transfer_agent, max: 1}}\n"
+    )
+    (tmp_path / "suite.yaml").write_text(suite)
+    with pytest.raises(
+        SuiteError, match=r"policies\[agent_language\]\.name: 'agent_language' is the built-in"
+    ):
+        load_suite(tmp_path / "suite.yaml")
