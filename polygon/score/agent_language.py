@@ -11,9 +11,9 @@ offline and deterministically:
 * a script of its own decides first: a turn with over 30% of its letters in it (Cyrillic:
   ``ru``) and at least :data:`MIN_WORDS` such words is in that language;
 * otherwise each Latin-script language counts the turn's words that only it has among its
-  ``understand.stop_words`` and ``signature.words`` (a word several languages share, "a",
-  "to", "i", "ne", counts for none), and the words holding one of its own ``signature.letters``
-  (č ć ž š đ for ``hr``);
+  ``understand`` stop words, question words and weekdays and its ``signature.words`` (a word
+  several languages share, "a", "to", "i", "ne", counts for none), and the words holding one
+  of its own ``signature.letters`` (č ć ž š đ for ``hr``);
 * a turn is told only when it has :data:`MIN_TURN_WORDS` words, one language has
   :data:`MIN_WORDS` such words and :data:`MARGIN` times as many as any other; otherwise it is
   too short or too neutral to tell ("OK.", "Hvala.", "Okay, thank you!", a name, a number, a
@@ -76,7 +76,10 @@ class Heard:
 def _marks() -> tuple[_Marks, ...]:
     """Every language's marks, a word shared by two languages' lists dropped from both."""
     langs = [load_language(code) for code in LANGUAGES]
-    lists = {lang.code: lang.stop_words | lang.signature.words for lang in langs}
+    lists = {
+        lang.code: lang.stop_words | lang.signature.words | lang.understand.wh_words | lang.weekdays
+        for lang in langs
+    }
     seen = Counter(w for words in lists.values() for w in words)
     return tuple(
         _Marks(
