@@ -36,13 +36,11 @@ from polygon.projections import PromptLint, fold_lint
 from polygon.recording import StreamRecorder
 
 if TYPE_CHECKING:
+    from polygon.lint import ResultCache
     from polygon.suite import LoadedSuite
 
 # A prompt file is read without the suite's models (pydantic) and the judge tier's asyncio:
 # each is imported on the path that needs it (a suite to load, a judge to ask).
-
-if TYPE_CHECKING:
-    from polygon.lint import ResultCache
 
 DEFAULT_TIERS = ("rules", "embeddings")
 """The surprisal tier is off unless asked: its marks are notes (capped below 0.5), so it changes
