@@ -50,13 +50,11 @@ def test_commands_that_copy_a_shipped_schema_start_without_its_models(command: s
 
 
 def test_a_scoring_pass_starts_without_the_simulation_or_the_probes() -> None:
-    """judge scores recorded calls: it neither simulates a call nor asks a probe."""
-    heavy = (
-        "polygon.simulate.plan",
-        "polygon.probe.library",
-        "polygon.languages.model",
-        "polygon.app.probing",
-    )
+    """judge scores recorded calls: it neither simulates a call nor asks a probe, nor loads a suite.
+
+    (The languages are the scoring checks' own: score.agent_language reads them.)
+    """
+    heavy = ("polygon.simulate.plan", "polygon.probe.library", "polygon.app.probing", "polygon.suite.loading")
     assert _loaded(_real_start("judge"), heavy) == []
 
 
