@@ -16,6 +16,7 @@ from polygon.matching import MatchTimeout, describe, holds
 from polygon.score.detectors import detect
 from polygon.score.policies import Policy, check_policies
 from polygon.score.spoken import allowed_by, invented_against
+from polygon.score.tool_facts import agent_contradicts_tools
 from polygon.similarity import is_loop
 from polygon.suite import DETECTOR_PREFIX
 from polygon.transcript import ConversationView, TurnView
@@ -31,6 +32,7 @@ AGENT_CHECKS = (
     "tool_faults",
     "goal_reached",
     "agent_contradicts_facts",
+    "agent_contradicts_tools",
     "latency",
     "policy",
 )
@@ -474,9 +476,19 @@ ALL: tuple[Callable[[ConversationView], CheckRecorded], ...] = (
 
 
 def run_checks(
-    view: ConversationView, *, forbidden: Sequence[str], policies: Sequence[Policy] = ()
+    view: ConversationView,
+    *,
+    forbidden: Sequence[str],
+    policies: Sequence[Policy] = (),
+    prompt: str | None = None,
 ) -> list[CheckRecorded]:
-    """Every check, in a fixed order, then one ``policy:<name>`` check per suite policy."""
+    """Every check, in a fixed order, then one ``policy:<name>`` check per suite policy.
+
+    ``prompt`` (the agent's, when known) grounds what ``agent_contradicts_tools`` reads.
+    """
     return (
-        [forbidden_phrase(view, forbidden)] + [check(view) for check in ALL] + check_policies(view, policies)
+        [forbidden_phrase(view, forbidden)]
+        + [check(view) for check in ALL]
+        + [agent_contradicts_tools(view, prompt)]
+        + check_policies(view, policies)
     )
