@@ -51,6 +51,7 @@ _CURRENCY_WORDS = (
     r"eur|euro|euros|eura|usd|dollars?|gbp|pounds?|hrk|kn|kuna|kune|rub|руб|рубл\w*|р\.|евро|доллар\w*"
 )
 _NUM = r"\d{1,3}(?:[ .,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+_PLAIN = re.compile(rf"(?<![\d.,])(?:{_NUM})(?![\d])")
 _AMOUNT = re.compile(
     rf"(?:{_SIGNS}\s?(?P<a>{_NUM}))|(?:(?P<b>{_NUM})\s?(?:{_SIGNS}|(?:{_CURRENCY_WORDS})(?!\w)))",
     re.IGNORECASE,
@@ -185,6 +186,8 @@ class Grounds:
         """What a text says, and every number in it (digits or number words) as bare digits."""
         self.add(values_in(text))
         self.numbers |= {r.digits.lstrip("0") for r in digit_runs(text)} - {""}
+        # a plain number grounds the amount it would be with a currency ("45,00" in a price list)
+        self.values |= {(AMOUNT, a) for m in _PLAIN.finditer(text) if (a := _amount(m.group(0)))}
 
     def add(self, values: Iterable[Value]) -> None:
         """Values read already (a full date grounds its month and day said alone)."""
@@ -217,16 +220,24 @@ def _given(view: ConversationView) -> list[tuple[int, Given]]:
     ]
 
 
+def _strings(found: Any) -> Iterator[str]:
+    """Every string in a JSON value."""
+    if isinstance(found, dict | list):
+        for item in found.values() if isinstance(found, dict) else found:
+            yield from _strings(item)
+    elif isinstance(found, str):
+        yield found
+
+
 def _static_grounds(view: ConversationView, prompt: str | None) -> Grounds:
     """Grounds for the whole call: tool results and arguments, the persona's facts, the prompt."""
     grounds = Grounds()
     for t in view.turns:
         for c in t.tools:
-            grounds.add(tool_values(c.result))
-            grounds.add(tool_values(c.arguments))
-            for arg in c.arguments.values():
-                if isinstance(arg, str):
-                    grounds.add_text(arg)
+            for found in (c.result, c.arguments):
+                grounds.add(tool_values(found))
+                for text in _strings(found):
+                    grounds.add_text(text)
     persona = view.started.persona if view.started else None
     for fact in persona.facts.values() if persona else ():
         grounds.add_text(fact)
@@ -255,6 +266,8 @@ def _against(v: Value, given: list[Given], grounds: Grounds) -> Given | None:
     same = [g for g in given if g.value.kind in kinds[v.kind] and _alike(v, g.value)]
     if not same or grounds.holds(v):
         return None
+    if v.kind == AMOUNT:  # name the amount nearest to the one said, not a count beside it
+        return min(same, key=lambda g: abs(Decimal(g.value.value) - Decimal(v.value)))
     return same[-1]
 
 

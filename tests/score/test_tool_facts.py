@@ -126,6 +126,12 @@ def test_the_prompts_business_hours_and_the_personas_facts_ground() -> None:
     assert outcome(stated) == "pass"
 
 
+def test_a_price_the_tool_wrote_without_a_currency_grounds_the_amount() -> None:
+    quote = ("quote", {}, {"price": "45,00", "nights": 2})
+    assert outcome(call([("Hi.", [quote], "Two nights come to €45.")])) == "pass"
+    assert outcome(call([("Hi.", [quote], "Two nights come to €54.")])) == "fail"
+
+
 def test_a_value_said_before_the_tool_gave_its_kind_is_not_held_against_it() -> None:
     view = call(
         [("Hi.", [], "We open at 08:00."), ("Tuesday?", [("slots", {}, {"slots": ["10:00"]})], "10:00.")]
