@@ -175,6 +175,18 @@ def tool_values(result: Any) -> Iterator[Value]:
             yield Value(NUMBER, digits, str(result))
 
 
+@lru_cache(maxsize=4096)
+def _text_numbers(text: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    """Every number in a text as bare digits, and each plain number as the amount it would be.
+
+    Kept per text: the prompt, the facts and a scripted caller's lines repeat in every call.
+    A plain number grounds the amount it would be with a currency ("45,00" in a price list).
+    """
+    numbers = frozenset(r.digits.lstrip("0") for r in digit_runs(text)) - {""}
+    amounts = frozenset((AMOUNT, a) for m in _PLAIN.finditer(text) if (a := _amount(m.group(0))))
+    return numbers, amounts
+
+
 class Grounds:
     """What the call's legitimate sources hold, in the forms a statement is compared in."""
 
@@ -185,9 +197,9 @@ class Grounds:
     def add_text(self, text: str) -> None:
         """What a text says, and every number in it (digits or number words) as bare digits."""
         self.add(values_in(text))
-        self.numbers |= {r.digits.lstrip("0") for r in digit_runs(text)} - {""}
-        # a plain number grounds the amount it would be with a currency ("45,00" in a price list)
-        self.values |= {(AMOUNT, a) for m in _PLAIN.finditer(text) if (a := _amount(m.group(0)))}
+        numbers, amounts = _text_numbers(text)
+        self.numbers |= numbers
+        self.values |= amounts
 
     def add(self, values: Iterable[Value]) -> None:
         """Values read already (a full date grounds its month and day said alone)."""
@@ -248,25 +260,35 @@ def _static_grounds(view: ConversationView, prompt: str | None) -> Grounds:
 def contradictions(view: ConversationView, prompt: str | None = None) -> list[Evidence]:
     """One piece of evidence per agent turn that states a value its tools contradict."""
     given = _given(view)
-    grounds = _static_grounds(view, prompt)
+    grounds: Grounds | None = None  # built at the first value a tool could contradict: most calls have none
+    heard: list[str] = []
     out = []
     for t in view.turns:
-        grounds.add_text(t.caller_text)
-        grounds.add_text(t.heard_text or "")
+        heard += [t.caller_text, t.heard_text or ""]
         so_far = [g for turn, g in given if turn <= t.turn]
-        bad = [(v, g) for v in values_in(t.agent_text or "") if (g := _against(v, so_far, grounds))]
+        open_ = [(v, same) for v in values_in(t.agent_text or "") if (same := _same_kind(v, so_far))]
+        if not open_:
+            continue
+        if grounds is None:
+            grounds = _static_grounds(view, prompt)
+        for text in heard:
+            grounds.add_text(text)
+        heard = []
+        bad = [(v, _nearest(v, same)) for v, same in open_ if not grounds.holds(v)]
         if bad:
             out.append(_evidence(t, bad))
     return out
 
 
-def _against(v: Value, given: list[Given], grounds: Grounds) -> Given | None:
-    """The tool value of ``v``'s kind that ``v`` contradicts (None: no such value, or grounded)."""
+def _same_kind(v: Value, given: list[Given]) -> list[Given]:
+    """The tool values ``v`` could contradict: those of its kind (a date said without its year: any date)."""
     kinds = {DATE: (DATE,), DAY: (DATE, DAY), TIME: (TIME,), AMOUNT: (AMOUNT,), NUMBER: (NUMBER,)}
-    same = [g for g in given if g.value.kind in kinds[v.kind] and _alike(v, g.value)]
-    if not same or grounds.holds(v):
-        return None
-    if v.kind == AMOUNT:  # name the amount nearest to the one said, not a count beside it
+    return [g for g in given if g.value.kind in kinds[v.kind] and _alike(v, g.value)]
+
+
+def _nearest(v: Value, same: list[Given]) -> Given:
+    """The tool value to name beside ``v``: the nearest amount (not a count beside it), else the latest."""
+    if v.kind == AMOUNT:
         return min(same, key=lambda g: abs(Decimal(g.value.value) - Decimal(v.value)))
     return same[-1]
 
@@ -289,7 +311,7 @@ def _evidence(t: TurnView, bad: list[tuple[Value, Given]]) -> Evidence:
 
 def agent_contradicts_tools(view: ConversationView, prompt: str | None = None) -> CheckRecorded:
     """The agent stated a date, time, amount or long number its own tools contradict."""
-    if not any(True for _ in _given(view)):
+    if not _given(view):
         return _result(view, "n/a", "no tool result gave a date, time, amount or long number")
     bad = contradictions(view, prompt)
     if bad:
