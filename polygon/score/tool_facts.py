@@ -17,8 +17,9 @@ results and the arguments the agent sent (offering the slots a tool listed, read
 time it booked), what the caller said up to that turn (reading back the caller's request,
 "10:00 is taken"), the persona's facts, and the agent's prompt when the run recorded it (its
 business hours, prices, phone). A value of a kind no tool gave is not this check's business
-(``agent_contradicts_facts`` and the judge read it); a value derived by arithmetic (an end
-time, a total) is not grounded and would be flagged: the check says which tool value it held
+(``agent_contradicts_facts`` and the judge read it). An amount one tool result makes by
+arithmetic is grounded (its amounts added, any two added or multiplied); other derived values
+(an end time, a window) are not and would be flagged: the check says which tool value it held
 the statement against, so such a case reads plainly in ``explain``.
 """
 
@@ -241,6 +242,26 @@ def _strings(found: Any) -> Iterator[str]:
         yield found
 
 
+MAX_TOTALLED = 12
+"""A tool result with more amounts than this is not totalled pairwise (the pairs grow as n²)."""
+
+
+def _totals(result: Any) -> set[tuple[str, str]]:
+    """Amounts one tool result grounds by arithmetic.
+
+    All of its amounts added, and each pair's sum and product (a nightly rate times the
+    nights, a fee plus a deposit).
+    """
+    amounts = [Decimal(v.value) for v in tool_values(result) if v.kind == AMOUNT]
+    if len(amounts) < 2:
+        return set()
+    out = {sum(amounts, Decimal(0))}
+    if len(amounts) <= MAX_TOTALLED:
+        pairs = [(a, b) for i, a in enumerate(amounts) for b in amounts[i + 1 :]]
+        out |= {a + b for a, b in pairs} | {a * b for a, b in pairs}
+    return {(AMOUNT, _plain(str(x))) for x in out} - {(AMOUNT, "")}
+
+
 def _static_grounds(view: ConversationView, prompt: str | None) -> Grounds:
     """Grounds for the whole call: tool results and arguments, the persona's facts, the prompt."""
     grounds = Grounds()
@@ -250,6 +271,7 @@ def _static_grounds(view: ConversationView, prompt: str | None) -> Grounds:
                 grounds.add(tool_values(found))
                 for text in _strings(found):
                     grounds.add_text(text)
+            grounds.values |= _totals(c.result)
     persona = view.started.persona if view.started else None
     for fact in persona.facts.values() if persona else ():
         grounds.add_text(fact)

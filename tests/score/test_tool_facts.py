@@ -132,6 +132,13 @@ def test_a_price_the_tool_wrote_without_a_currency_grounds_the_amount() -> None:
     assert outcome(call([("Hi.", [quote], "Two nights come to €54.")])) == "fail"
 
 
+def test_a_total_the_tools_amounts_make_passes_and_another_does_not() -> None:
+    stay = ("quote", {}, {"rate": 45, "nights": 2, "deposit": "€20"})
+    for said in ("Two nights at €45 come to €90.", "With the deposit that is €65.", "All in, €67."):
+        assert outcome(call([("Hi.", [stay], said)])) == "pass", said
+    assert outcome(call([("Hi.", [stay], "Two nights come to €95.")])) == "fail"
+
+
 def test_a_value_said_before_the_tool_gave_its_kind_is_not_held_against_it() -> None:
     view = call(
         [("Hi.", [], "We open at 08:00."), ("Tuesday?", [("slots", {}, {"slots": ["10:00"]})], "10:00.")]
