@@ -7,11 +7,14 @@ engine and then scored from the events it wrote: both must agree.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
-from polygon.events import Envelope, Event, NoiseOp
+from polygon.cli.main import cli
+from polygon.events import CheckRecorded, Envelope, Event, LmdbLog, NoiseOp
 from polygon.recording import ListSink
 from polygon.score.checks import loop_flag
 from polygon.similarity import LoopWatch, garbled
@@ -138,3 +141,47 @@ def test_loop_watch_rules() -> None:
 def test_only_content_removing_noise_garbles() -> None:
     assert garbled(["drop"]) and garbled(["filler", "soundalike"])
     assert not garbled(["digits", "filler"]) and not garbled([])
+
+
+CLINIC = Path(__file__).resolve().parents[2] / "examples" / "clinic" / "suite.yaml"
+
+
+def _run_clinic(tmp_path: Path) -> tuple[dict[str, ConversationView], dict[str, CheckRecorded]]:
+    log = tmp_path / "log"
+    res = CliRunner().invoke(cli, ["--log", str(log), "run", str(CLINIC), "--run-id", "ln"])
+    assert res.exit_code == 0, res.output
+    views: dict[str, ConversationView] = {}
+    loops: dict[str, CheckRecorded] = {}
+    with LmdbLog(log, readonly=True) as opened:
+        for env in opened.read_all():
+            if isinstance(env.payload, CheckRecorded) and env.payload.check == "loop":
+                loops[env.payload.conversation_id] = env.payload
+            elif env.stream.startswith("conv/ln."):
+                cid = env.stream.removeprefix("conv/")
+                views[cid] = apply(views.get(cid) or ConversationView(conversation_id=cid), env)
+    return views, loops
+
+
+def test_a_run_lets_re_asks_after_noise_go_on_and_check_and_engine_agree(tmp_path: Path) -> None:
+    views, loops = _run_clinic(tmp_path)
+    reasked = 0
+    for cid, view in views.items():
+        assert view.ended is not None
+        said = [t for t in view.turns if t.agent_text is not None]
+        watch = LoopWatch()
+        seen = [
+            watch.see(
+                t.agent_text or "",
+                silent=any(p.kind == "silence" for p in t.phone),
+                noisy=garbled(op.kind for op in t.noise_ops),
+            )
+            for t in said
+        ]
+        reasked += seen.count("reask")
+        # The engine stops exactly where the rule says "loop", never on a re-ask.
+        assert (view.ended.reason == "loop") == ("loop" in seen), cid
+        if "loop" in seen:
+            assert seen.index("loop") == len(said) - 1 and loops[cid].outcome == "fail", cid
+        if "reask" in seen and view.ended.reason != "loop":
+            assert "asked again after noise removed the answer" in loops[cid].detail, cid
+    assert reasked, "the bundled clinic run no longer meets a re-ask after noise: pick another case"
