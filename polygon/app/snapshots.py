@@ -264,16 +264,24 @@ def _extends_cleanly(state: RunRecord, head: list[Envelope], calls: dict[str, li
     """Folding these onto ``state`` gives what a fresh fold gives.
 
     Not so when a rubric is new (a pass reduced without it may have failed for want of it),
-    or when a call already in the state gets scores (its passes were reduced without them).
+    or when a pass already reduced in the state gets more scores or checks (it was reduced
+    without them). A new pass over calls already in the state (``polygon judge``) folds
+    cleanly: it is reduced from its own scores and checks, kept until then (checks that came
+    before its scores stay in the state, :func:`polygon.projections.verdicts.compact`).
     """
     if any(isinstance(env.payload, RubricRecorded) for env in head):
         return False
     for events in calls.values():
         for env in events:
             p = env.payload
-            if isinstance(p, JudgeScored | CheckRecorded) and p.conversation_id in state.conversations:
+            if isinstance(p, JudgeScored | CheckRecorded) and _reduced(state, p.conversation_id, p.pass_id):
                 return False
     return True
+
+
+def _reduced(state: RunRecord, conversation_id: str, pass_id: str) -> bool:
+    rec = state.conversations.get(conversation_id)
+    return rec is not None and pass_id in rec.passes
 
 
 def _extend(fold: RunFold, head: Iterable[Envelope], calls: Iterable[Iterable[Envelope]]) -> RunFold:
