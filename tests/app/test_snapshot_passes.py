@@ -64,9 +64,12 @@ def _reports(fold: snap.RunFold) -> list[str]:
     return [RENDERERS[fmt](r) for r in (first, latest) for fmt in RENDERERS if fmt != "json"]
 
 
+@pytest.mark.parametrize("chunk", [snap.CHUNK, 7, 40])
 def test_a_new_pass_over_every_call_folds_onto_the_snapshot(
-    source: list[Envelope], monkeypatch: pytest.MonkeyPatch
+    source: list[Envelope], monkeypatch: pytest.MonkeyPatch, chunk: int
 ) -> None:
+    # With a small chunk, the tail is folded a few calls at a time (each call's batch whole).
+    monkeypatch.setattr(snap, "CHUNK", chunk)
     log, store = MemoryLog(), MemorySnapshots()
     _append(log, source)
     snap.fold_run(log, "g", store)
@@ -117,3 +120,23 @@ def test_more_of_a_pass_already_reduced_is_folded_afresh(
     monkeypatch.setattr(snap, "_folded", lambda *a: rebuilt.append(1) or real(*a))
     assert snap.fold_run(log, "g", store) == snap.fold_run(log, "g", NullSnapshots())
     assert rebuilt == [1, 1]  # the resume refused, then the fresh fold the test compares with
+
+
+def test_a_long_tail_of_whole_calls_is_folded_a_chunk_at_a_time(
+    source: list[Envelope], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    streams = sorted({e.stream for e in source if e.stream.startswith("conv/")})
+    late = set(streams[len(streams) // 3 :])
+    log, store = MemoryLog(), MemorySnapshots()
+    _append(log, [e for e in source if e.stream not in late])
+    snap.fold_run(log, "g", store)
+    _append(log, [e for e in source if e.stream in late])
+    chunks: list[int] = []
+    real = snap._extend
+    monkeypatch.setattr(snap, "CHUNK", 30)
+    monkeypatch.setattr(snap, "_extend", lambda f, h, c: chunks.append(1) or real(f, h, c))
+    with monkeypatch.context() as m:
+        _no_fresh_fold(m)
+        resumed = snap.fold_run(log, "g", store)
+    assert len(chunks) > 3  # ~36 events a call: a chunk or so a call
+    assert resumed == snap.fold_run(log, "g", NullSnapshots())
