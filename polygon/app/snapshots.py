@@ -9,8 +9,9 @@ after it and saves the state again.
 A snapshot is never trusted blindly: one of another projection version, of another log (the
 event at its position is not the one it names), past the log's end, or damaged is ignored
 and the run is folded afresh. Where the events after a snapshot could fold differently
-than a fresh fold would (new scores for a call already reduced, a new rubric), the run is
-folded afresh too: a view with a snapshot is byte-identical to one without.
+than a fresh fold would (more scores for a pass already reduced, a new rubric), the run is
+folded afresh too: a view with a snapshot is byte-identical to one without. A new judge
+pass over the run's calls is folded onto the snapshot (a chunk of the tail at a time).
 
 ``POLYGON_SNAPSHOTS=0`` switches them off.
 """
