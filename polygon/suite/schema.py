@@ -304,7 +304,8 @@ class SpeechSpec(_Strict):
     detectors: list[str] = Field(
         default_factory=list,
         description="Built-in detectors: card_number (13–19 digits, Luhn, however spaced or spoken), "
-        "email, phone_number.",
+        "email, phone_number, disclosure (a name, number or date the caller's side never put in the "
+        "call: another person's data, docs/policies.md).",
     )
 
     @model_validator(mode="after")
