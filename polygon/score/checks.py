@@ -18,6 +18,7 @@ from polygon.score.detectors import detect
 from polygon.score.disclosure import DISCLOSURE, disclosures
 from polygon.score.policies import Policy, check_policies
 from polygon.score.spoken import allowed_by, invented_against
+from polygon.score.tool_facts import agent_contradicts_tools
 from polygon.similarity import is_loop
 from polygon.suite import DETECTOR_PREFIX
 from polygon.transcript import ConversationView, TurnView
@@ -33,6 +34,7 @@ AGENT_CHECKS = (
     "tool_faults",
     "goal_reached",
     "agent_contradicts_facts",
+    "agent_contradicts_tools",
     "latency",
     "policy",
 )
@@ -485,12 +487,14 @@ def run_checks(
 ) -> list[CheckRecorded]:
     """Every check in a fixed order, each suite policy's ``policy:<name>``, then the built-in one.
 
-    ``prompt`` (the agent's, when known) is the business's own data to the ``disclosure`` detector.
-    The built-in policy is the one every simulated call holds: the agent speaks its language.
+    ``prompt`` (the agent's, when known) is the business's own data to the ``disclosure``
+    detector, and grounds what ``agent_contradicts_tools`` reads. The built-in policy is the
+    one every simulated call holds: the agent speaks its language.
     """
     return (
         [forbidden_phrase(view, forbidden, prompt)]
         + [check(view) for check in ALL]
+        + [agent_contradicts_tools(view, prompt)]
         + check_policies(view, policies, prompt)
         + language_policy(view)
     )
