@@ -6,13 +6,15 @@ is refused at once; control characters in a reply are shown, never acted on by a
 
 from __future__ import annotations
 
+import json
+import xml.dom.minidom
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
 from polygon.cli.main import cli
-from polygon.events import LmdbLog
+from polygon.events import LmdbLog, to_builtins
 from tests.support.runs import pizza
 
 AGENTS = '''
@@ -27,7 +29,18 @@ class Spam:
 
 def make_spam(prompt="", params=None):
     return Spam()
+
+
+class Escapes:
+    def step(self, req):
+        return AgentReply(reply="How can I help?\\x1b]0;pwned-title\\x07\\rPASS  100.00 \\u202eeverything fine")
+
+
+def make_escapes(prompt="", params=None):
+    return Escapes()
 '''
+RAW = "How can I help?\x1b]0;pwned-title\x07\rPASS  100.00 \u202eeverything fine"
+SHOWN = r"How can I help?\x1b]0;pwned-title\x07\rPASS  100.00 \u202eeverything fine"
 
 
 def polygon(log: Path, *args: str) -> Result:
@@ -41,8 +54,19 @@ def _suite(tmp_path: Path, agent: str) -> Path:
 
 
 def _recorded(log: Path) -> str:
+    """Every event's tag and every text it holds, raw."""
     with LmdbLog(log, readonly=True) as opened:
-        return "\n".join(repr(e.payload) for e in opened.read_all())
+        return "\n".join(f"{e.tag}\n" + "\n".join(_texts(to_builtins(e.payload))) for e in opened.read_all())
+
+
+def _texts(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in (*_texts(k), *_texts(v))]
+    if isinstance(value, list):
+        return [t for v in value for t in _texts(v)]
+    return []
 
 
 def _exported(log: Path, out: Path) -> str:
@@ -75,5 +99,31 @@ def test_a_reply_with_too_many_tool_calls_is_a_protocol_violation_at_once(tmp_pa
     suite = _suite(tmp_path, "python:hostile_agents:make_spam")
     ran = polygon(log, "run", str(suite), "--config", "good", "--run-id", "s", "--no-progress")
     assert ran.exit_code == 0, ran.output
-    assert "'tool.called'" not in _recorded(log) and "ToolCalled(" not in _recorded(log)
+    assert "conversation.ended" in _recorded(log) and "tool.called" not in _recorded(log)
     assert "protocol violation: 5000 tool calls in one reply (at most 32)" in polygon(log, "report", "s").output
+
+
+def test_control_characters_from_an_agent_and_a_suite_are_shown_never_acted_on(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    suite = _suite(tmp_path, "python:hostile_agents:make_escapes")
+    suite.write_text(suite.read_text().replace("name: pizza", 'name: "pizza\\e]0;pwned\\a\\rX"'))
+    ran = polygon(log, "run", str(suite), "--config", "good", "--run-id", "e", "--no-progress")
+    assert ran.exit_code == 0, ran.output
+    assert RAW in _recorded(log)  # the log is the truth: it keeps what the agent said
+    junit = tmp_path / "e.xml"
+    assert polygon(log, "report", "e", "--format", "junit", "-o", str(junit)).exit_code == 0
+    xml.dom.minidom.parse(str(junit))  # was: not well-formed (invalid token), raw ESC and BEL
+    outputs = {
+        "junit": junit.read_text(),
+        "text": polygon(log, "report", "e").output,
+        "markdown": polygon(log, "report", "e", "--format", "markdown").output,
+        "replay": polygon(log, "replay", "e.good.veggie.0").output,
+        "runs": polygon(log, "runs").output,
+    }
+    for name, text in outputs.items():
+        assert not {"\x1b", "\x07", "\r", "\u202e"} & set(text), name
+    for name in ("junit", "text", "markdown", "replay"):
+        assert SHOWN in outputs[name], name
+    assert r"pizza\x1b]0;pwned\x07\rX" in outputs["runs"]
+    as_json = json.loads(polygon(log, "report", "e", "--json").output)
+    assert RAW in "\n".join(_texts(as_json))  # JSON keeps the values, escaped by JSON itself
