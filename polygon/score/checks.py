@@ -13,6 +13,7 @@ from typing import Any
 
 from polygon.events import CheckRecorded, Evidence, Expectation, PersonaSnapshot
 from polygon.matching import MatchTimeout, describe, holds
+from polygon.score.agent_language import language_policy
 from polygon.score.detectors import detect
 from polygon.score.disclosure import DISCLOSURE, disclosures
 from polygon.score.policies import Policy, check_policies
@@ -482,12 +483,14 @@ def run_checks(
     policies: Sequence[Policy] = (),
     prompt: str | None = None,
 ) -> list[CheckRecorded]:
-    """Every check, in a fixed order, then one ``policy:<name>`` check per suite policy.
+    """Every check in a fixed order, each suite policy's ``policy:<name>``, then the built-in one.
 
     ``prompt`` (the agent's, when known) is the business's own data to the ``disclosure`` detector.
+    The built-in policy is the one every simulated call holds: the agent speaks its language.
     """
     return (
         [forbidden_phrase(view, forbidden, prompt)]
         + [check(view) for check in ALL]
         + check_policies(view, policies, prompt)
+        + language_policy(view)
     )
