@@ -15,6 +15,7 @@ from polygon.events import CheckRecorded, Evidence, Expectation, PersonaSnapshot
 from polygon.matching import MatchTimeout, describe, holds
 from polygon.score.denial import refusal
 from polygon.score.detectors import detect
+from polygon.score.hangup import unsettled_hangup
 from polygon.score.policies import Policy, check_policies
 from polygon.score.spoken import allowed_by, invented_against
 from polygon.similarity import is_loop
@@ -272,6 +273,8 @@ def goal_reached(view: ConversationView) -> CheckRecorded:
     expect = view.started.expect if view.started else None
     if expect is not None:
         misses = unmet(view, expect, persona.facts)
+        if hung_up := unsettled_hangup(view, persona):  # "nothing happened" is no expected end
+            misses.append(hung_up)
         if misses:
             return _result(view, "goal_reached", "fail", "expect: " + "; ".join(misses), ev)
         return _result(view, "goal_reached", "pass", "expect: every expected end state was met", ev)
