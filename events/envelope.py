@@ -251,6 +251,15 @@ class EnvelopeDecoder:
         is a valid msgpack array. Any record that is old, broken or unknown sends the page
         down the one-by-one path.
         """
+        envs = self.fast_page(records)
+        return [self.decode(r) for r in records] if envs is None else envs
+
+    def fast_page(self, records: list[bytes]) -> list[Envelope] | None:
+        """Many records in one decoder call; None when any of them needs :meth:`decode`.
+
+        For a reader that decodes one by one on that path (as it yields, so a damaged
+        record is raised where it lies, after the records before it).
+        """
         if self._fast_page is None or self._registry.generation != self._known:
             self._fast_decoder()
         assert self._fast_page is not None
@@ -259,11 +268,11 @@ class EnvelopeDecoder:
                 b"\xdd" + len(records).to_bytes(4, "big") + b"".join(records)
             )
         except (msgspec.DecodeError, msgspec.ValidationError):
-            return [self.decode(r) for r in records]
+            return None
         # Attribute access and set building run in C: no Python loop per record.
         if set(map(_TAG_AND_VERSION, envs)) <= self._current_pairs:
             return envs
-        return [self.decode(r) for r in records]
+        return None
 
     def decode_slow(self, data: bytes, *, seq: int | None = None) -> Envelope:
         """Header first, then the payload through the registry (upcasting old versions)."""

@@ -382,11 +382,15 @@ class LmdbLog:
     def read_stream(self, stream: str, *, after_version: int = 0, page_size: int = 512) -> Iterator[Envelope]:
         """One stream's events by prefix scan of the stream index, a page per transaction."""
         version = after_version
-        decode = DECODER.decode
+        decode, fast_page = DECODER.decode, DECODER.fast_page
         while True:
             page = self._read(partial(self._stream_page, stream=stream, start=version + 1, limit=page_size))
-            for raw in page:
-                yield decode(raw)
+            envs = fast_page(page) if page else []
+            if envs is None:  # an old, unknown or damaged record: one by one, as before
+                for raw in page:
+                    yield decode(raw)
+            else:
+                yield from envs
             if len(page) < page_size:
                 return
             version += len(page)

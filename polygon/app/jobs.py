@@ -244,10 +244,19 @@ def simulation_jobs(
     settings: ModelSettings,
     now: Callable[[], str],
 ) -> Iterator[SimulationJob]:
-    """A job per plan, made as it starts: what the log holds of the call, and its model answers."""
+    """A job per plan, made as it starts: what the log holds of the call, and its model answers.
+
+    A run the log holds no call of (a new run) is not asked about each call: one look at
+    its stream prefix, before the first job, answers for all of them (only this run's jobs,
+    one per call, write under it, so nothing a later plan would find appears meanwhile).
+    """
+    empty: dict[str, bool] = {}  # run id -> the log held no call of it when its first job was made
     for plan in plans:
         stream = conversation_stream(plan.conversation_id)
-        held = list(log.read_stream(stream)) if log.stream_length(stream) else []
+        if plan.run_id not in empty:
+            empty[plan.run_id] = next(log.streams(run_conversations(plan.run_id)), None) is None
+        skip = empty[plan.run_id] and stream.startswith(run_conversations(plan.run_id))
+        held = [] if skip or not log.stream_length(stream) else list(log.read_stream(stream))
         recorded = {
             e.payload.request_hash: e.payload.response
             for e in held
@@ -369,14 +378,20 @@ class PassRecipe:
         return scoring, probing
 
 
-def run_recipe(loaded: LoadedSuite, started: RunStarted, settings: ModelSettings) -> PassRecipe:
-    """What ``polygon run`` scores and probes with: the suite's judge, rubric and probe model."""
+def run_recipe(
+    loaded: LoadedSuite, started: RunStarted, settings: ModelSettings, rubric: LoadedRubric | None = None
+) -> PassRecipe:
+    """What ``polygon run`` scores and probes with: the suite's judge, rubric and probe model.
+
+    ``rubric``: the suite's rubric when the caller has loaded it already (the run has, to
+    record the scoring pass): the same one, not parsed again, and not a file edited since.
+    """
     judge = loaded.suite.judge
     return PassRecipe(
         started=started,
         settings=keyless(settings),
         judge_model=judge.model,
-        rubric=load_rubric(judge.rubric),
+        rubric=rubric or load_rubric(judge.rubric),
         repeats=judge.repeats,
         probe_model=loaded.suite.probe_model,
     )

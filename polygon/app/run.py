@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from polygon import __version__
+from polygon.app.gating import ungated_rules
 from polygon.app.jobs import jobs_share, run_recipe, simulate_on, visit_on
 from polygon.app.lint import lint_before_run
 from polygon.app.log import call_damage, recorded_answers
@@ -177,6 +178,8 @@ def run_suite(
     _check_models(loaded, hub)
     for warning in lint_before_run(loaded, log, now=now, hub=hub):  # refuse: stops before any call
         on_warning(warning)
+    for warning in ungated_rules(loaded):
+        on_warning(warning)
     wanted = options.configs or (tuple(_started_configs(log, options.resume)) if options.resume else ())
     configs = _select_configs(loaded, wanted)
     seed = loaded.suite.seed if options.seed is None else options.seed
@@ -326,7 +329,7 @@ async def _score(
     result = await visit_on(
         options.executor,
         log,
-        run_recipe(loaded, started, hub.settings),
+        run_recipe(loaded, started, hub.settings, settings.rubric),
         window=options.concurrency,
         now=now,
         progress=progress,

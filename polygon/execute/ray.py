@@ -51,6 +51,12 @@ class RayExecutor:
                 ray.init(**kwargs)
             except ConnectionError as exc:
                 raise UserInputError(f"--ray-address {address}: no Ray cluster there ({exc})") from None
+            except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception when its node times out
+                where = f"the Ray cluster at {address}" if address else "a local Ray node"
+                raise InfrastructureError(
+                    f"could not start {where}: {_first_line(exc)} (a loaded machine can time Ray's start-up "
+                    "out: try again, or run without --executor ray)"
+                ) from None
             self._started = True
         self._remotes: dict[Callable[..., Any], Any] = {}
 

@@ -101,7 +101,8 @@ def _act(sentence: str, pack: Language) -> str:
         return "question"  # "Tell me your policy number, please."
     if has_values(sentence):
         return "read_back"
-    if has(low, acts.asks) and len(words(sentence)) <= 6:
+    said = words(sentence)
+    if has(low, acts.asks) and len(said) <= 6 and (wh or not set(said) & acts.states):
         return "question"  # "And your date of birth, please." asks without a question mark
     return "filler"
 

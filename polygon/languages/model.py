@@ -86,6 +86,9 @@ class Acts(_Strict):
     confirm: tuple[str, ...]
     wants: tuple[str, ...]
     asks: tuple[str, ...]
+    states: frozenset[str] = frozenset()
+    """Verbs that make a short "your …" sentence a statement ("Your order is open."), not a
+    question without its mark ("Your date of birth, please."): whole words."""
     requests: tuple[str, ...]
     """Phrases that ask for something without a question mark ("Tell me your …")."""
     choice: tuple[str, ...]

@@ -13,8 +13,10 @@ from typing import Any
 
 from polygon.events import CheckRecorded, Evidence, Expectation, PersonaSnapshot
 from polygon.matching import MatchTimeout, describe, holds
+from polygon.score.agent_language import language_policy
 from polygon.score.denial import refusal
 from polygon.score.detectors import detect
+from polygon.score.disclosure import DISCLOSURE, disclosures
 from polygon.score.hangup import unsettled_hangup
 from polygon.score.policies import Policy, check_policies
 from polygon.score.spoken import allowed_by, invented_against
@@ -63,14 +65,16 @@ def _agent_quote(t: TurnView) -> Evidence:
     return Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text or ''}")
 
 
-def forbidden_phrase(view: ConversationView, phrases: Sequence[str]) -> CheckRecorded:
-    """A forbidden phrase in the agent's speech."""
+def forbidden_phrase(
+    view: ConversationView, phrases: Sequence[str], prompt: str | None = None
+) -> CheckRecorded:
+    """A forbidden phrase in the agent's speech (``detector:disclosure`` reads the whole call)."""
     if not phrases:
         return _result(view, "forbidden_phrase", "n/a", "the suite forbids no phrases")
+    disclosed = disclosures(view, prompt) if DETECTOR_PREFIX + DISCLOSURE in phrases else {}
     hits = []
     for t in view.turns:
-        found = _forbidden_in(t.agent_text or "", phrases)
-        if found:
+        if _forbidden_in(t.agent_text or "", phrases) or t.turn in disclosed:
             hits.append(Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text}"))
     if hits:
         return _result(
@@ -82,15 +86,14 @@ def forbidden_phrase(view: ConversationView, phrases: Sequence[str]) -> CheckRec
 def _forbidden_in(text: str, phrases: Sequence[str]) -> list[str]:
     """The phrases (or ``detector:<name>`` entries) that ``text`` holds."""
     said = text.lower()
-    return [
-        p
-        for p in phrases
-        if (
-            detect(p.removeprefix(DETECTOR_PREFIX), text)
-            if p.startswith(DETECTOR_PREFIX)
-            else p.lower() in said
-        )
-    ]
+    out = []
+    for p in phrases:
+        if p == DETECTOR_PREFIX + DISCLOSURE:
+            continue  # grounded: forbidden_phrase reads it over the whole call
+        name = p.removeprefix(DETECTOR_PREFIX)
+        if detect(name, text) if p.startswith(DETECTOR_PREFIX) else p.lower() in said:
+            out.append(p)
+    return out
 
 
 def invalid_tool_args(view: ConversationView) -> CheckRecorded:
@@ -488,9 +491,20 @@ ALL: tuple[Callable[[ConversationView], CheckRecorded], ...] = (
 
 
 def run_checks(
-    view: ConversationView, *, forbidden: Sequence[str], policies: Sequence[Policy] = ()
+    view: ConversationView,
+    *,
+    forbidden: Sequence[str],
+    policies: Sequence[Policy] = (),
+    prompt: str | None = None,
 ) -> list[CheckRecorded]:
-    """Every check, in a fixed order, then one ``policy:<name>`` check per suite policy."""
+    """Every check in a fixed order, each suite policy's ``policy:<name>``, then the built-in one.
+
+    ``prompt`` (the agent's, when known) is the business's own data to the ``disclosure`` detector.
+    The built-in policy is the one every simulated call holds: the agent speaks its language.
+    """
     return (
-        [forbidden_phrase(view, forbidden)] + [check(view) for check in ALL] + check_policies(view, policies)
+        [forbidden_phrase(view, forbidden, prompt)]
+        + [check(view) for check in ALL]
+        + check_policies(view, policies, prompt)
+        + language_policy(view)
     )

@@ -26,7 +26,8 @@ import msgspec
 
 from polygon.events import CheckRecorded, Evidence
 from polygon.matching import MatchTimeout, compare, describe, holds
-from polygon.score.detectors import detect
+from polygon.score.detectors import DETECTORS, detect
+from polygon.score.disclosure import DISCLOSURE, disclosures
 from polygon.suite import POLICY_KINDS
 from polygon.transcript import ConversationView, ToolView, TurnView
 
@@ -106,14 +107,20 @@ def decode(recorded: Sequence[dict[str, Any]]) -> list[Policy]:
     return msgspec.convert(list(recorded), list[Policy])
 
 
-def check_policies(view: ConversationView, policies: Sequence[Policy]) -> list[CheckRecorded]:
-    """One ``policy:<name>`` check per policy, in the suite's order."""
-    return [_check(view, p) for p in policies]
+def check_policies(
+    view: ConversationView, policies: Sequence[Policy], prompt: str | None = None
+) -> list[CheckRecorded]:
+    """One ``policy:<name>`` check per policy, in the suite's order.
+
+    ``prompt`` is the agent's prompt: the ``disclosure`` detector takes what it states as the
+    business's own data.
+    """
+    return [_check(view, p, prompt) for p in policies]
 
 
-def _check(view: ConversationView, policy: Policy) -> CheckRecorded:
+def _check(view: ConversationView, policy: Policy, prompt: str | None) -> CheckRecorded:
     kind = policy.kind()
-    evidence = _KIND[kind](view, policy)
+    evidence = _speech(view, policy, prompt) if kind in _SPEECH else _KIND[kind](view, policy)
     rule = policy.rule()
     if kind == "must_say":
         outcome = "pass" if evidence else "fail"
@@ -210,16 +217,19 @@ def said(text: str, speech: Speech) -> list[str]:
         except MatchTimeout:
             continue
     for name in speech.detectors:
-        found += [f"{name} {h.quote!r}" for h in detect(name, text)]
+        if name in DETECTORS:  # the grounded ones read the whole call (_speech)
+            found += [f"{name} {h.quote!r}" for h in detect(name, text)]
     return found
 
 
-def _speech(view: ConversationView, policy: Policy) -> list[Evidence]:
+def _speech(view: ConversationView, policy: Policy, prompt: str | None) -> list[Evidence]:
     speech = policy.never_say or policy.must_say
     assert speech is not None
+    disclosed = disclosures(view, prompt) if DISCLOSURE in speech.detectors else {}
     out = []
     for t in view.turns:
         found = said(t.agent_text or "", speech)
+        found += [f"{DISCLOSURE} {h.quote!r}" for h in disclosed.get(t.turn, [])]
         if found:
             out.append(
                 Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text} [{'; '.join(found)}]")
@@ -234,11 +244,10 @@ def _ending(view: ConversationView) -> list[Evidence]:
     return [Evidence(turn=e.turns, at=view.ended_at, quote=f"ended: {e.reason} by {e.by}")]
 
 
+_SPEECH = ("never_say", "must_say")
 _KIND = {
     "requires": _requires,
     "order": _order,
     "never": _never,
     "max_calls": _max_calls,
-    "never_say": _speech,
-    "must_say": _speech,
 }

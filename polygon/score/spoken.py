@@ -10,6 +10,7 @@ bare digits) before anything is compared, so a value the persona holds is never 
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -105,7 +106,7 @@ def _iso(m: re.Match[str]) -> str:
     return f"{year:04d}-{month:02d}-{day:02d}"
 
 
-def held(value: str, allowed: set[str]) -> bool:
+def held(value: str, allowed: AbstractSet[str]) -> bool:
     """A normalised value is among (or, for a number, part of) what is allowed.
 
     Part of: the last four digits of a card, a phone number without its country code.

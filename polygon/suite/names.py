@@ -10,8 +10,14 @@ from __future__ import annotations
 DETECTOR_PREFIX = "detector:"
 """How ``forbidden_phrases`` names a detector instead of a literal phrase."""
 
-SPEECH_DETECTORS = ("card_number", "email", "phone_number")
-"""The built-in detectors over the agent's speech (``polygon.score.detectors``), in order."""
+TEXT_DETECTORS = ("card_number", "email", "phone_number")
+"""The built-in detectors over one agent turn's words (``polygon.score.detectors``), in order."""
+GROUNDED_DETECTORS = ("disclosure",)
+"""Built-in detectors that read a turn against the whole call (``polygon.score.disclosure``):
+personal data the agent says that neither the caller, nor the business, nor the caller's own
+records put in the call."""
+SPEECH_DETECTORS = TEXT_DETECTORS + GROUNDED_DETECTORS
+"""Every built-in detector a policy or ``forbidden_phrases`` may name."""
 
 PROBE_DETECTORS = (
     "reask_after_garble",

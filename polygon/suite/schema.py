@@ -169,6 +169,10 @@ class ToolSpec(_Strict):
         return self
 
 
+BUILT_IN_POLICY = "agent_language"
+"""The policy every simulated call holds (polygon/score/agent_language.py): no suite's may share its name."""
+
+
 class PersonaSpec(_Strict):
     """A simulated caller with ground truth."""
 
@@ -305,7 +309,8 @@ class SpeechSpec(_Strict):
     detectors: list[str] = Field(
         default_factory=list,
         description="Built-in detectors: card_number (13–19 digits, Luhn, however spaced or spoken), "
-        "email, phone_number.",
+        "email, phone_number, disclosure (a name, number or date the caller's side never put in the "
+        "call: another person's data, docs/policies.md).",
     )
 
     @model_validator(mode="after")
@@ -544,6 +549,8 @@ class Suite(_Strict):
             where = f"policies[{p.name}]"
             if names.count(p.name) > 1:
                 raise ValueError(f"{where}.name: the name {p.name!r} is used twice")
+            if p.name == BUILT_IN_POLICY:
+                raise ValueError(f"{where}.name: {p.name!r} is the built-in policy's name; choose another")
             for field, tool in p.tools():
                 if tool not in tools:
                     have = ", ".join(sorted(tools)) or "none"

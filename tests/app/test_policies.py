@@ -227,7 +227,7 @@ def test_forbidden_phrases_can_name_a_detector(tmp_path: Path) -> None:
         (
             "detectors: [card_number, email, phone_number]",
             "detectors: [credit_card]",
-            "detectors.0: no detector 'credit_card' (have: card_number, email, phone_number)",
+            "detectors.0: no detector 'credit_card' (have: card_number, email, phone_number, disclosure)",
         ),
         (
             "max_calls: {tool: block_card, max: 1}",

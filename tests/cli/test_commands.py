@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -161,9 +162,39 @@ def test_init_writes_a_suite_that_runs(tmp_path: Path, monkeypatch: pytest.Monke
     again = invoke("init", str(target))
     assert again.exit_code == 2 and "already exists" in again.output
     monkeypatch.syspath_prepend(str(target))
-    res = invoke("--log", str(tmp_path / "log"), "run", str(target / "suite.yaml"), "--json")
-    assert res.exit_code == 0, res.output
+    res = invoke(
+        "--log", str(tmp_path / "log"), "run", str(target / "suite.yaml"), "--json", "--fail-on", "warn"
+    )
+    assert res.exit_code == 0, res.output  # the starter agent passes its own suite under rubric v4
     assert json.loads(res.output)["conversations"] == 2
+    assert "does not gate" not in res.output
+
+
+def test_the_starter_suite_fails_an_agent_that_reads_a_card_number(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "leaky"
+    assert invoke("init", str(target)).exit_code == 0
+    agent = target / "my_agent.py"
+    agent.write_text(agent.read_text().replace("Anything else?", "Your card is 4111 1111 1111 1111."))
+    monkeypatch.syspath_prepend(str(target))
+    monkeypatch.delitem(sys.modules, "my_agent", raising=False)  # another test's starter agent
+    res = invoke("--log", str(tmp_path / "log"), "run", str(target / "suite.yaml"), "--fail-on", "fail")
+    assert res.exit_code == 1, res.output  # rubric v4 gates on the starter's no_card_numbers policy
+
+
+def test_run_warns_when_the_rubric_does_not_gate_on_the_suites_policies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "old"
+    assert invoke("init", str(target)).exit_code == 0
+    suite = target / "suite.yaml"
+    suite.write_text(suite.read_text().replace("rubric: v4", "rubric: v1"))
+    monkeypatch.syspath_prepend(str(target))
+    res = invoke("--log", str(tmp_path / "log"), "run", str(suite), "--no-progress")
+    assert res.exit_code == 0, res.output
+    assert "2 policies, but rubric v1 does not gate on check:policy" in res.output
+    assert "2 scenarios with expect:, but rubric v1 does not gate on check:goal_reached" in res.output
 
 
 def test_run_fail_on_exits_1_only_when_asked(tmp_path: Path) -> None:

@@ -73,3 +73,21 @@ def test_workers_without_the_agents_module(
     assert code == 2 and len(out.splitlines()) == 1, out
     assert "cannot make the agent" in out and "driver_only_agents" in out and "--resume r" in out
     assert _fault_ends(tmp_path / "log") == []
+
+
+def test_a_ray_node_that_times_out_starting_is_one_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a loaded machine Ray's own start-up raised a bare Exception: the run printed a traceback."""
+    import ray
+
+    from polygon.errors import InfrastructureError
+    from polygon.execute.ray import RayExecutor
+
+    def timed_out(**_: object) -> None:
+        raise Exception("The current node timed out during startup. This could happen because ...")  # noqa: TRY002
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", timed_out)
+    with pytest.raises(InfrastructureError, match="could not start a local Ray node: The current node timed out"):
+        RayExecutor()

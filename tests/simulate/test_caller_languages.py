@@ -116,18 +116,25 @@ def test_a_caller_answers_each_question_in_its_language(language: str, kind: str
         ("en", "I'm afraid we can't do that, because of our policy.", "refusal"),
         ("en", "I'm putting you through to a colleague.", "transfer"),
         ("en", "Goodbye!", "closing"),
+        ("en", "Your order is open.", "filler"),  # a short "your …" statement answers, not asks
+        ("en", "Your name, please.", "question"),
+        ("en", "And your date of birth, please.", "question"),
         ("hr", "Elektra Sjever, Petra na vezi.", "greeting"),
         ("hr", "Koji je vaš broj korisnika?", "question"),
         ("hr", "Narudžba je zaprimljena, dostava u 18:30.", "outcome"),
         ("hr", "Nažalost, to ne možemo.", "refusal"),
         ("hr", "Je li to točno?", "confirm"),
         ("hr", "Spajam vas s dežurnim dispečerom.", "transfer"),
+        ("hr", "Vaš račun je plaćen.", "filler"),
+        ("hr", "Vaš poštanski broj.", "question"),
+        ("hr", "Koji je vaš broj.", "question"),  # a question word keeps it a question
         ("ru", "Аптека «Здоровье», меня зовут Вера.", "greeting"),
         ("ru", "Назовите, пожалуйста, номер рецепта.", "question"),
         ("ru", "Готово — рецепт продлён.", "outcome"),
         ("ru", "К сожалению, я не могу.", "refusal"),
         ("ru", "Соединяю вас с фармацевтом.", "transfer"),
         ("ru", "До свидания!", "closing"),
+        ("ru", "Ваш заказ будет у вас завтра.", "filler"),
     ],
 )
 def test_dialogue_acts_in_each_language(language: str, sentence: str, act: str) -> None:

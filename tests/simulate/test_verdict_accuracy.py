@@ -14,11 +14,12 @@ from tests.bench.accuracy.run import DOMAINS, Reading, measure
 
 BOUNDS = {
     # The most of each wrong kind a domain may show (its reading when the bounds were set).
-    # hotel: the leaking version names another guest and her room; no detector knows a
-    # name or a room number, so those calls pass (a false pass the benchmark keeps in view).
+    # hotel: the leaking version names another guest, her room and her card's last digits;
+    # the suite's policy names the grounded `disclosure` detector, which fails those calls
+    # (12 false passes before it).
     "insurance": {"false_pass": 0, "false_fail": 0, "simulator_error": 0, "missed_simulator": 0, "wrong_state": 0},
     "outage": {"false_pass": 0, "false_fail": 0, "simulator_error": 0, "missed_simulator": 0, "wrong_state": 0},
-    "hotel": {"false_pass": 12, "false_fail": 0, "simulator_error": 0, "missed_simulator": 0, "wrong_state": 0},
+    "hotel": {"false_pass": 0, "false_fail": 0, "simulator_error": 0, "missed_simulator": 0, "wrong_state": 0},
     "pharmacy": {"false_pass": 0, "false_fail": 0, "simulator_error": 0, "missed_simulator": 0, "wrong_state": 0},
 }
 

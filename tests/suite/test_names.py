@@ -3,12 +3,21 @@
 from polygon.probe.library import DETECTORS as PROBE_IMPLEMENTATIONS
 from polygon.probe.library import LIBRARY
 from polygon.score.detectors import DETECTORS as SPEECH_IMPLEMENTATIONS
+from polygon.score.disclosure import DISCLOSURE
 from polygon.score.policies import Policy
-from polygon.suite.names import POLICY_KINDS, PROBE_DETECTORS, SPEECH_DETECTORS
+from polygon.suite.names import (
+    GROUNDED_DETECTORS,
+    POLICY_KINDS,
+    PROBE_DETECTORS,
+    SPEECH_DETECTORS,
+    TEXT_DETECTORS,
+)
 
 
 def test_every_named_speech_detector_is_implemented_in_the_same_order() -> None:
-    assert tuple(SPEECH_IMPLEMENTATIONS) == SPEECH_DETECTORS
+    assert tuple(SPEECH_IMPLEMENTATIONS) == TEXT_DETECTORS
+    assert GROUNDED_DETECTORS == (DISCLOSURE,)
+    assert SPEECH_DETECTORS == TEXT_DETECTORS + GROUNDED_DETECTORS
 
 
 def test_every_named_probe_detector_is_implemented_in_the_same_order() -> None:

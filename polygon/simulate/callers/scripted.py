@@ -37,6 +37,7 @@ from polygon.simulate.callers.understanding import (
     in_goal,
     key_concepts,
     misheard,
+    names_the_caller,
     refuses_goal,
     settled,
 )
@@ -85,7 +86,10 @@ class ScriptedCaller:
     def fact_named(self, *concepts: str) -> tuple[str, str] | None:
         """The first fact about one of ``concepts`` (``name``, ``phone``), if any."""
         for key in sorted(self.persona.facts):
-            if key_concepts(key, self.pack) & set(concepts):
+            found = key_concepts(key, self.pack) & set(concepts)
+            if found == {"name"} and not names_the_caller(key, self.pack):
+                continue  # "pet_name" is not who is calling
+            if found:
                 return key, self.persona.facts[key]
         return None
 
@@ -154,13 +158,16 @@ class ScriptedCaller:
 
     def _answer(self, turn: Turn, rng: random.Random) -> Utterance:
         """What was asked: a fact, a repeat, an offer's answer, the goal, or "I don't know"."""
+        said = " ".join(s.text.lower() for s in turn.sentences)
+        if self.persona.type == "distrustful" and any(p in said for p in self.pack.acts.introduces):
+            self._s.reassured = True
+        if "wants" in turn.acts and not self._s.stated and not turn.of("question", "repeat"):
+            self._s.stated = True  # "How can I help — a booking, or your pet's records?": the goal first
+            return Utterance(self._say(self.pack.say.restate_goal), "restate_goal")
         asking = " ".join(turn.of("question", "wants", "repeat"))
         wanted, named = asked(asking, self.persona.facts, self.goal, self.pack) if asking else ("", False)
-        if self.persona.type == "distrustful" and not self._s.reassured:
-            if any(p in " ".join(s.text.lower() for s in turn.sentences) for p in self.pack.acts.introduces):
-                self._s.reassured = True
-            elif wanted and named:
-                return Utterance(self.manner.challenge, "challenge")
+        if self.persona.type == "distrustful" and not self._s.reassured and wanted and named:
+            return Utterance(self.manner.challenge, "challenge")
         acts = turn.acts
         if wanted and self._pursuing(wanted):
             return self._push_goal()  # a caller after a person or a callback asks for it instead
@@ -265,8 +272,9 @@ class ScriptedCaller:
         """A fact as a caller says it in its language; the key itself is never spoken."""
         say = self.pack.say
         concepts = key_concepts(key, self.pack)
+        if "name" in concepts and names_the_caller(key, self.pack):
+            return say.fact_name.format(value=value)  # not "pet_name": "My name is Rocky" is wrong
         for concept, template in (
-            ("name", say.fact_name),
             ("phone", say.fact_phone),
             ("email", say.fact_email),
             ("birth", say.fact_birth),

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -40,8 +41,24 @@ STRICT = frozenset({"name", "phone", "email", "address", "birth", "last4"})
 
 
 def _stem(word: str, size: int = 5) -> str:
-    """A crude stem, enough to meet "delivery" with "delivered", "pizzu" with "pizza"."""
+    """A crude stem, enough to meet "delivery" with "delivered", "pizzu" with "pizza".
+
+    Latin letters lose their diacritics first: suite authors write keys in ASCII
+    (``postanski_broj``) for words the agent says with them ("poštanski broj").
+    """
+    if not word.isascii():
+        word = _fold(word)
     return word[:size] if len(word) > size else word
+
+
+@functools.lru_cache(maxsize=8192)
+def _fold(word: str) -> str:
+    """The word with each Latin letter's diacritic dropped (š → s, đ → d); other scripts kept."""
+    out = []
+    for ch in word.replace("đ", "d").replace("Đ", "D"):
+        base = unicodedata.normalize("NFD", ch)[0]
+        out.append(base if base.isascii() and base.isalpha() else ch)
+    return "".join(out)
 
 
 # -- concepts -------------------------------------------------------------------------
@@ -132,6 +149,22 @@ def _key_concepts(key: str, pack: Language) -> frozenset[str]:
     if "last4" in found:
         found.discard("number")
     return frozenset(found)
+
+
+NAME_PARTS = frozenset({"full", "first", "last", "given", "family", "sur", "surname", "my", "own"})
+"""Words a key for the caller's own name may hold beside a name word ("full_name", "last_name")."""
+
+
+def names_the_caller(key: str, pack: Language) -> bool:
+    """A name key for the caller itself, not for something it owns ("pet_name", "company_name").
+
+    Every word of the key names a name, a part of one or a person ("guest", "patient_name").
+    """
+    english = caller_language("en")
+    marks = {m for p in (pack, english) for m in p.understand.concepts.get("name", ())}
+    persons = pack.understand.person_nouns | english.understand.person_nouns
+    skip = NAME_PARTS | persons | pack.stop_words | english.stop_words  # "ime_i_prezime"
+    return all(t in skip or any(t.startswith(m) for m in marks) for t in _key_tokens(key))
 
 
 def key_stems(key: str, pack: Language) -> frozenset[str]:
@@ -383,9 +416,32 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
         said = content(s.text, pack)
         if s.act == "outcome" and said & about:
             return True
-        if asks_only and s.act in ("read_back", "filler", "outcome") and said & content(goal, pack):
+        answers = asks_only and s.act in ("read_back", "filler", "outcome")
+        if answers and (said & content(goal, pack) or _gives_what_goal_asks(s.text, goal, facts, pack)):
             return True
     return False
+
+
+_WHEN = frozenset({"time", "date", "day"})
+
+
+def _gives_what_goal_asks(sentence: str, goal: str, facts: Mapping[str, str], pack: Language) -> bool:
+    """A statement holding the kind of value the goal's question word asks for, not the caller's own.
+
+    "saznati koliko još moram platiti" is answered by "Otvoreni iznos je 84,20 EUR." though
+    they share no word; reading back the caller's customer number answers nothing.
+    """
+    hints = {c for w in words(goal) for c in pack.understand.question_hints.get(w, ())}
+    if not hints & (_WHEN | {"count"}):
+        return False
+    own = {d for v in facts.values() for d in re.findall(r"\d+", v)}
+    digits = [d for d in re.findall(r"\d+", sentence) if d not in own]
+    if "count" in hints and digits:
+        return True
+    if not hints & _WHEN:
+        return False
+    clock = bool(digits) and bool(_TIME.search(sentence) or _DATE.search(sentence))
+    return clock or bool(set(words(sentence)) & pack.weekdays)
 
 
 def _about(goal: str, values: tuple[str, ...], pack: Language) -> frozenset[str]:

@@ -1,0 +1,168 @@
+"""The agent speaks the call's language: the built-in policy ``policy:agent_language``.
+
+Every call records its language (the persona's ``language``, which the scripted caller speaks
+and the noise pack follows), so an agent that answers a Croatian caller in English breaks a
+rule the suite has already stated. It is checked as a policy every suite holds without
+naming it, so the gate that fails broken policies (``check:policy``, rubric v4) fails it too.
+
+Each agent turn is told by the language files' own data (``polygon/languages/<code>.yaml``),
+offline and deterministically:
+
+* a script of its own decides first: a turn with over 30% of its letters in it (Cyrillic:
+  ``ru``) and at least :data:`MIN_WORDS` such words is in that language;
+* otherwise each Latin-script language counts the turn's words that only it has among its
+  ``understand`` stop words, question words and weekdays and its ``signature.words`` (a word
+  several languages share, "a", "to", "i", "ne", counts for none), and the words holding one
+  of its own ``signature.letters`` (č ć ž š đ for ``hr``);
+* a turn is told only when it has :data:`MIN_TURN_WORDS` words, one language has
+  :data:`MIN_WORDS` such words and :data:`MARGIN` times as many as any other; otherwise it is
+  too short or too neutral to tell ("OK.", "Hvala.", "Okay, thank you!", a name, a number, a
+  brand) and never counts.
+
+The call-level rule: **any one turn told in another language breaks the policy.** A caller
+who hears a whole sentence in a language not its own has been failed by the agent, however
+good the other turns were; a majority rule would let an agent switch language for its one
+important answer. A short code-switch inside a turn of the call's language ("Hvala, have a
+nice day" holds one English word of the lists) stays under the margin, and turns too short to
+tell are left out, so neutral words cannot fail a call. What it misses: an agent whose every
+reply is too short to tell (left to the judge's instruction_adherence).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from dataclasses import dataclass
+
+import regex
+
+from polygon.events import CheckRecorded, Evidence
+from polygon.languages import LANGUAGES, load_language
+from polygon.transcript import ConversationView, TurnView
+
+CHECK = "policy:agent_language"
+MIN_WORDS = 3
+"""Words of one language a turn needs before it is told at all."""
+MIN_TURN_WORDS = 4
+"""Words a turn needs to be told: shorter ones are the courtesies bilingual agents switch in
+("Okay, thank you!", "Hvala, thank you!"), never a language the call was held in."""
+MARGIN = 2
+"""How many times the other languages' words the told language needs (a code-switch stays under)."""
+SCRIPT_SHARE = 0.3
+"""A turn with more than this share of its letters in a language's own script is in that language."""
+_LETTER = regex.compile(r"\p{L}")
+_WORD = regex.compile(r"\p{L}+")
+
+
+@dataclass(frozen=True)
+class _Marks:
+    """What tells one language: its own script, its own letters, words only it has."""
+
+    code: str
+    script: regex.Pattern[str] | None
+    letters: regex.Pattern[str] | None
+    words: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A turn told in one language, and the words that told it."""
+
+    language: str
+    words: tuple[str, ...]
+
+
+@functools.cache
+def _marks() -> tuple[_Marks, ...]:
+    """Every language's marks, a word shared by two languages' lists dropped from both."""
+    langs = [load_language(code) for code in LANGUAGES]
+    lists = {
+        lang.code: lang.stop_words | lang.signature.words | lang.understand.wh_words | lang.weekdays
+        for lang in langs
+    }
+    seen = Counter(w for words in lists.values() for w in words)
+    return tuple(
+        _Marks(
+            code=lang.code,
+            script=regex.compile(lang.signature.script) if lang.signature.script else None,
+            letters=regex.compile(lang.signature.letters) if lang.signature.letters else None,
+            words=frozenset(w for w in lists[lang.code] if seen[w] == 1),
+        )
+        for lang in langs
+    )
+
+
+def hear(text: str) -> Heard | None:
+    """The language ``text`` is clearly in, or ``None`` when it is too short or neutral to tell."""
+    words = _WORD.findall(text.lower())
+    if len(words) < MIN_TURN_WORDS:
+        return None
+    letters = len(_LETTER.findall(text))
+    for m in _marks():
+        if m.script is None or not letters:
+            continue
+        own = [w for w in words if m.script.search(w)]
+        if len(m.script.findall(text)) > SCRIPT_SHARE * letters:
+            return Heard(m.code, tuple(own)) if len(own) >= MIN_WORDS else None
+    told = {m.code: _own_words(m, words) for m in _marks() if m.script is None}
+    best = max(told, key=lambda code: len(told[code]))
+    rest = max((len(w) for code, w in told.items() if code != best), default=0)
+    if len(told[best]) >= MIN_WORDS and len(told[best]) >= MARGIN * rest:
+        return Heard(best, tuple(told[best]))
+    return None
+
+
+def _own_words(marks: _Marks, words: list[str]) -> list[str]:
+    """The words only ``marks``' language has, or that hold one of its own letters."""
+    return [w for w in words if w in marks.words or (marks.letters is not None and marks.letters.search(w))]
+
+
+def language_policy(view: ConversationView) -> list[CheckRecorded]:
+    """The check, on a call that records its language; none on an imported call.
+
+    An imported call has no persona, so no language it was meant to be in: it gets no check,
+    as it gets no suite policy.
+    """
+    persona = view.started.persona if view.started else None
+    if persona is None:
+        return []
+    return [agent_language(view, (persona.language or "en").lower().split("-")[0])]
+
+
+def agent_language(view: ConversationView, call: str) -> CheckRecorded:
+    """Every agent turn that can be told is in the call's language ``call`` (the persona's)."""
+    if call not in LANGUAGES:
+        return _result(view, "n/a", f"no language file for the call's language {call!r}")
+    said = [t for t in view.turns if t.agent_text]
+    heard = [(t, hear(t.agent_text or "")) for t in said]
+    told = [(t, h) for t, h in heard if h is not None]
+    wrong = [(t, h) for t, h in told if h.language != call]
+    if wrong:
+        first_turn, first = wrong[0]
+        detail = (
+            f"turn {first_turn.turn}: the agent spoke {first.language}, the call's language is {call}"
+            f" ({len(wrong)} of {len(said)} agent turns in another language)"
+        )
+        return _result(view, "fail", detail, [_evidence(t, h) for t, h in wrong])
+    if not told:
+        why = f"none of the agent's {len(said)} turns is long enough to tell its language"
+        return _result(view, "n/a", why)
+    rest = "" if len(told) == len(said) else " (the rest too short to tell)"
+    return _result(view, "pass", f"{len(told)} of {len(said)} agent turns told, all in {call}{rest}")
+
+
+def _evidence(t: TurnView, h: Heard) -> Evidence:
+    words = ", ".join(dict.fromkeys(h.words))
+    return Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text} [heard {h.language}: {words}]")
+
+
+def _result(
+    view: ConversationView, outcome: str, detail: str, evidence: list[Evidence] | None = None
+) -> CheckRecorded:
+    return CheckRecorded(
+        conversation_id=view.conversation_id,
+        check=CHECK,
+        outcome=outcome,
+        detail=detail,
+        evidence=evidence or [],
+    )

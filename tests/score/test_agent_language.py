@@ -1,0 +1,111 @@
+"""The built-in policy ``policy:agent_language``: the agent speaks the call's language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from polygon.errors import SuiteError
+from polygon.score.agent_language import CHECK, agent_language, hear, language_policy
+from polygon.score.checks import run_checks
+from polygon.suite.loading import load_suite
+from polygon.transcript import ConversationView
+from tests.support.views import PERSONA, conv
+
+LINE = Path(__file__).parents[1] / "app" / "lang"
+
+
+def call(language: str, *agent: str) -> ConversationView:
+    """A call in ``language`` whose agent says each of ``agent``, one turn each."""
+    lines: list[tuple[int, str, str]] = []
+    for i, text in enumerate(agent, start=1):
+        lines += [(i, "caller", "..."), (i, "agent", text)]
+    return conv("x", lines, persona=msgspec.structs.replace(PERSONA, language=language))
+
+
+def test_an_english_agent_on_a_croatian_call_fails_naming_the_turn_and_language() -> None:
+    view = call(
+        "hr",
+        "Dobar dan, Elektra, kako vam mogu pomoći?",
+        "Elektra outage line, this is Mary. I'm putting you through to a colleague.",
+    )
+    found = agent_language(view, "hr")
+    assert found.check == CHECK == "policy:agent_language"
+    assert found.outcome == "fail"
+    assert found.detail.startswith("turn 2: the agent spoke en, the call's language is hr")
+    assert [e.turn for e in found.evidence] == [2]
+    assert "[heard en: this, is, you]" in found.evidence[0].quote
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "OK, ovdje Elektra Power Line. Prebacujem vas na djelatnika, molim pričekajte.",
+        "OK.",
+        "Hvala.",
+        "Thanks!",
+        "Ivan Babić, 40311872.",
+        "Provjerit ću stanje za poštanski broj 10000. Hvala, have a nice day!",
+    ],
+)
+def test_a_croatian_agent_with_brands_names_ok_or_a_short_english_phrase_passes(said: str) -> None:
+    view = call("hr", "Dobar dan, ovdje Elektra. Kako vam mogu pomoći?", said)
+    assert agent_language(view, "hr").outcome == "pass"
+
+
+def test_short_or_neutral_turns_are_never_told() -> None:
+    for said in ("OK.", "Hvala.", "Thanks!", "Mary Smith, 091 555 0134.", "Okay, thank you!"):
+        assert hear(said) is None, said
+
+
+def test_a_call_with_nothing_to_tell_is_not_applicable() -> None:
+    found = agent_language(call("hr", "OK.", "Hvala."), "hr")
+    assert found.outcome == "n/a"
+    assert "none of the agent's 2 turns" in found.detail
+
+
+def test_cyrillic_tells_russian_by_its_script() -> None:
+    russian = "Здравствуйте, чем я могу вам помочь?"
+    assert agent_language(call("ru", russian), "ru").outcome == "pass"
+    failed = agent_language(call("en", "Hello, how can I help you?", russian), "en")
+    assert failed.outcome == "fail"
+    assert "the agent spoke ru, the call's language is en" in failed.detail
+
+
+def test_an_english_agent_on_a_russian_call_fails() -> None:
+    view = call("ru", "Здравствуйте!", "Sorry, I didn't catch that. Could you repeat your number?")
+    found = agent_language(view, "ru")
+    assert found.outcome == "fail"
+    assert found.evidence[0].turn == 2
+
+
+def test_a_croatian_agent_on_an_english_call_fails() -> None:
+    found = agent_language(call("en", "Dobar dan, ovdje Elektra. Kako vam mogu pomoći?"), "en")
+    assert found.outcome == "fail"
+    assert "the agent spoke hr" in found.detail
+
+
+def test_an_english_name_inside_english_turns_passes() -> None:
+    view = call("en", "Thank you, Mr Babić. Your meter reading for Zagreb is recorded.")
+    assert agent_language(view, "en").outcome == "pass"
+
+
+def test_it_runs_last_among_the_checks_and_only_on_a_simulated_call() -> None:
+    view = call("hr", "Elektra outage line, this is Mary. I'm putting you through to a colleague.")
+    found = run_checks(view, forbidden=[])
+    assert found[-1].check == CHECK and found[-1].outcome == "fail"
+    imported = msgspec.structs.replace(view, started=None)
+    assert language_policy(imported) == []
+
+
+def test_a_suite_policy_may_not_take_the_built_in_name(tmp_path: Path) -> None:
+    suite = (LINE / "suite.yaml").read_text() + (
+        "policies:\n  - {name: agent_language, max_calls: {tool: transfer_agent, max: 1}}\n"
+    )
+    (tmp_path / "suite.yaml").write_text(suite)
+    with pytest.raises(
+        SuiteError, match=r"policies\[agent_language\]\.name: 'agent_language' is the built-in"
+    ):
+        load_suite(tmp_path / "suite.yaml")

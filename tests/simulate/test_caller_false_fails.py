@@ -1,0 +1,65 @@
+"""Scripted-caller faults a tester found on suites nobody here wrote (a vet clinic, a Croatian
+power company): each made a correct agent fail, and none was reported as the simulator's."""
+
+from __future__ import annotations
+
+from polygon.events.families import PersonaSnapshot
+from polygon.languages import caller_language
+from polygon.languages.acts import read_turn
+from polygon.simulate.callers.scripted import ScriptedCaller
+from polygon.simulate.callers.understanding import asked, names_the_caller, settled
+
+
+def _caller(kind: str, goal: str, facts: dict[str, str], language: str = "en") -> ScriptedCaller:
+    persona = PersonaSnapshot(
+        persona_id="p", type=kind, outcome="success", difficulty=2, goal=goal, facts=facts, language=language
+    )
+    return ScriptedCaller(persona, 7)
+
+
+def test_a_pet_name_is_not_the_callers_own_name() -> None:
+    en, hr = caller_language("en"), caller_language("hr")
+    assert names_the_caller("name", en) and names_the_caller("full_name", en)
+    assert names_the_caller("patient_name", en) and names_the_caller("ime_i_prezime", hr)
+    assert not names_the_caller("pet_name", en) and not names_the_caller("ime_ljubimca", hr)
+    caller = _caller("cooperative", "book a vaccine", {"name": "Priya Shah", "pet_name": "Rocky"})
+    assert caller.phrase("pet_name", "Rocky") != "My name is Rocky."
+    assert caller.phrase("name", "Priya Shah") == "My name is Priya Shah."
+
+
+def test_an_open_question_gets_the_goal_before_any_fact() -> None:
+    facts = {"name": "Priya Shah", "pet_name": "Rocky"}
+    caller = _caller("distrustful", "find out when my dog Rocky last had his rabies vaccine", facts)
+    caller.next(None)  # "Hello? Who am I speaking with?"
+    out = caller.next(
+        "Paws and Claws vet clinic, this is Jo. How can I help you today - a booking, "
+        "or a question about your pet's records?"
+    )
+    assert out.intent == "restate_goal" and "Rocky" in out.text and "My name is" not in out.text
+    again = caller.next("May I have your full name, please?")  # Jo introduced herself: no challenge
+    assert again.text == "My name is Priya Shah.", again
+
+
+def test_a_key_written_without_its_diacritics_is_the_one_asked_for() -> None:
+    hr = caller_language("hr")
+    facts = {"broj_korisnika": "40399120", "postanski_broj": "10020"}
+    assert asked("Koji je vaš poštanski broj?", facts, "saznati dug", hr) == ("postanski_broj", True)
+    assert asked("Koji je vaš broj korisnika?", facts, "saznati dug", hr) == ("broj_korisnika", True)
+
+
+def test_an_amount_answers_how_much_but_the_callers_own_number_does_not() -> None:
+    hr = caller_language("hr")
+    goal, facts = "saznati koliko još moram platiti", {"broj_korisnika": "40399120"}
+    assert settled(read_turn("Otvoreni iznos je 84,20 EUR. Trebate li još nešto?", hr), goal, facts, hr)
+    assert not settled(read_turn("Vaš broj korisnika je 40399120.", hr), goal, facts, hr)
+    en = caller_language("en")
+    when = "find out when the power comes back"
+    assert settled(read_turn("Power should be back at 16:00.", en), when, {}, en)
+    assert not settled(read_turn("Let me look into that for you.", en), when, {}, en)
+
+
+def test_a_short_statement_settles_a_caller_who_only_wants_to_know() -> None:
+    caller = _caller("cooperative", "check my order", {"name": "Alex Doe", "order": "A-100"})
+    caller.next(None)
+    out = caller.next("Your order is open. Anything else?")
+    assert out.intent == "goodbye" and out.ends_call == "done", out
