@@ -44,6 +44,13 @@ from polygon.cli.context import Context, system_now
     metavar="URL",
     help="OpenAI-compatible server for an openai/… judge (else $OPENAI_BASE_URL).",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Embed and score every unit afresh: neither read nor write the tiers' cache "
+    "(in $POLYGON_CACHE_DIR, else $XDG_CACHE_HOME/polygon, else ~/.cache/polygon; delete its lint/ "
+    "folder to clear it).",
+)
 @click.pass_obj
 def lint(
     obj: Context,
@@ -55,14 +62,17 @@ def lint(
     language: str,
     judge_model: str,
     base_url: str,
+    no_cache: bool,
 ) -> None:
     """Read a prompt before any call: five axes scored 0–1, offending spans marked.
 
     Tiers, cheapest first: rules (deterministic, en/ru/hr), surprisal (each phrase under the
     packaged local model; only when asked), embeddings (multilingual-e5-small), judge (a model
     you name). By default: rules and embeddings.
-    Each reading is recorded in the log and reused for the same prompt text. Without the
-    `lint` extra only the rules tier runs; the output says which tiers were skipped.
+    Each reading is recorded in the log and reused for the same prompt text; the surprisal
+    and embeddings tiers also keep each unit's work in a cache folder, so after an edit only
+    what changed is read again. Without the `lint` extra only the rules tier runs; the output
+    says which tiers were skipped.
     """
     from polygon.app import DEFAULT_TIERS, LintOptions, Readers, lint_targets, open_log, targets
     from polygon.models import ModelHub
@@ -72,7 +82,13 @@ def lint(
     asked = tuple(t.strip() for t in tiers.split(",") if t.strip()) if tiers else DEFAULT_TIERS
     if judge_model and not tiers:
         asked = (*asked, "judge")
-    options = LintOptions(tiers=asked, language=language, judge_model=judge_model, explicit=tiers is not None)
+    options = LintOptions(
+        tiers=asked,
+        language=language,
+        judge_model=judge_model,
+        explicit=tiers is not None,
+        cache=not no_cache,
+    )
     found = targets(target, config)
     hub = ModelHub(obj.model_settings(base_url)) if judge_model else None
     with open_log(obj.log_path, readonly=False) as log:

@@ -13,7 +13,7 @@ import importlib.util
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polygon.boundary import read_text
 from polygon.errors import UserInputError
@@ -36,6 +36,9 @@ from polygon.models import ModelHub, is_scripted
 from polygon.projections import PromptLint, fold_lint
 from polygon.recording import StreamRecorder
 from polygon.suite import LoadedSuite, load_suite
+
+if TYPE_CHECKING:
+    from polygon.lint import ResultCache
 
 DEFAULT_TIERS = ("rules", "embeddings")
 """The surprisal tier is off unless asked: its marks are notes (capped below 0.5), so it changes
@@ -63,6 +66,9 @@ class LintOptions:
     judge_params: dict[str, Any] = field(default_factory=dict)
     explicit: bool = False
     """The tiers were asked for by name: one that cannot run is an error, not a skip."""
+    cache: bool = True
+    """Reuse (and store) the slow tiers' per-unit work in the user's cache folder
+    (:mod:`polygon.lint.cache`); off with ``--no-cache``."""
 
 
 @dataclass
@@ -208,12 +214,18 @@ def _model_of(tier: str, options: LintOptions, readers: Readers) -> str:
     if tier == "rules":
         return RULES_MODEL
     if tier == "surprisal":
-        readers.scorer = readers.scorer or LlamaScorer()
+        readers.scorer = readers.scorer or LlamaScorer(cache=_cache(options))
         return f"{readers.scorer.identity}#s{SURPRISAL_VERSION}"
     if tier == "embeddings":
-        readers.embedder = readers.embedder or E5Embedder()
+        readers.embedder = readers.embedder or E5Embedder(cache=_cache(options))
         return f"{readers.embedder.identity}#e{EMBEDDINGS_VERSION}"
     return f"{options.judge_model}#j{JUDGE_VERSION}"
+
+
+def _cache(options: LintOptions) -> ResultCache | None:
+    from polygon.lint import default_cache
+
+    return default_cache() if options.cache else None
 
 
 def _read_and_record(

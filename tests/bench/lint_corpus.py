@@ -147,15 +147,6 @@ def report(items: Sequence[Labelled], tiers: Sequence[str], title: str) -> None:
         print(f"    {line}")
 
 
-if __name__ == "__main__":
-    import sys
-
-    main(
-        tuple(sys.argv[1].split(",")) if len(sys.argv) > 1 else OFFLINE_TIERS,
-        sys.argv[2] if len(sys.argv) > 2 else "",
-    )
-
-
 def long_prompt(words: int = 1500) -> str:
     """A realistic long prompt: the corpus's English prompts one after another, cut at ``words``."""
     parts, count = [], 0
@@ -213,3 +204,78 @@ def rules_ms_per_thousand_words() -> float:
         read_rules(read_prompt(Prompt(text), "en"))
         worst = max(worst, (time.perf_counter() - began) * 1000 / (len(text.split()) / 1000))
     return worst
+
+
+def edited_prompt(text: str) -> str:
+    """``text`` with one sentence changed: the first sentence past the middle gets a new word."""
+    found = text.find(". ", len(text) // 2)
+    at = found + 2 if found >= 0 else len(text) // 2
+    return text[:at] + "Please " + text[at].lower() + text[at + 1 :]
+
+
+SPEED_CASES = ("cold", "warm", "one edit")
+
+
+def tier_speed(repeats: int = 3) -> dict[tuple[str, str], tuple[float, float]]:
+    """(CPU s, wall s), the least of ``repeats``, for each tier and case on the 1,500-word prompt.
+
+    cold: an empty cache; warm: the same prompt again; one edit: then the prompt with one
+    sentence changed (:func:`edited_prompt`). Models are loaded once, beforehand, as in
+    :func:`tier_time_cases`; each repeat starts from a new, empty cache folder.
+    """
+    import tempfile
+    from pathlib import Path
+
+    from polygon.lint.cache import ResultCache
+    from polygon.lint.embeddings import E5Embedder, read_embeddings
+    from polygon.lint.surprisal import LlamaScorer, read_surprisal
+
+    text = long_prompt()
+    texts = {"cold": text, "warm": text, "one edit": edited_prompt(text)}
+    loaded_e5, loaded_llm = E5Embedder(), LlamaScorer()
+    loaded_e5.embed(["warm up"])
+    loaded_llm.surprisals("warm up")
+    best: dict[tuple[str, str], tuple[float, float]] = {}
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as folder:
+            cache = ResultCache(Path(folder))
+            embedder, scorer = E5Embedder(cache=cache), LlamaScorer(cache=cache)
+            embedder.__dict__["_model"] = loaded_e5._model  # the loaded models, a fresh cache
+            scorer.__dict__["_llm"] = loaded_llm._llm
+            tiers: dict[str, Callable[[Reading], object]] = {
+                "rules": read_rules,
+                "embeddings": lambda r, e=embedder: read_embeddings(r, e),  # type: ignore[misc]
+                "surprisal": lambda r, s=scorer: read_surprisal(r, s),  # type: ignore[misc]
+            }
+            for tier, read in tiers.items():
+                for case in SPEED_CASES:
+                    cpu, wall = time.process_time(), time.perf_counter()
+                    read(read_prompt(Prompt(texts[case]), "en"))
+                    took = (time.process_time() - cpu, time.perf_counter() - wall)
+                    old = best.get((tier, case), took)
+                    best[(tier, case)] = (min(old[0], took[0]), min(old[1], took[1]))
+    return best
+
+
+def speed_table(best: dict[tuple[str, str], tuple[float, float]]) -> str:
+    """A markdown table: each tier's CPU and wall seconds, cold, warm and after one edit."""
+    lines = [
+        "| tier | " + " | ".join(f"{c} CPU s | {c} wall s" for c in SPEED_CASES) + " |",
+        "|---|" + "---:|" * (2 * len(SPEED_CASES)),
+    ]
+    for tier in ("rules", "embeddings", "surprisal"):
+        cells = [f"{best[(tier, c)][0]:.2f} | {best[(tier, c)][1]:.2f}" for c in SPEED_CASES]
+        lines.append(f"| {tier} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:2] == ["speed"]:
+        print(speed_table(tier_speed()))
+        sys.exit(0)
+    main(
+        tuple(sys.argv[1].split(",")) if len(sys.argv) > 1 else OFFLINE_TIERS,
+        sys.argv[2] if len(sys.argv) > 2 else "",
+    )
