@@ -12,9 +12,7 @@ hangs up, a transfer, or a call the agent closed after saying "Done — ..." is 
 from __future__ import annotations
 
 from polygon.events import PersonaSnapshot
-from polygon.languages import LANGUAGES
-from polygon.languages.acts import read_turn
-from polygon.languages.model import load_language
+from polygon.languages import LANGUAGES, load_language, read_turn
 from polygon.transcript import ConversationView
 
 SETTLING_ACTS = frozenset({"outcome", "refusal", "transfer", "callback"})
