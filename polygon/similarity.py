@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
+from collections.abc import Iterable
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -60,6 +61,43 @@ def is_loop(previous: str, latest: str) -> bool:
     (imported and re-driven calls too).
     """
     return overlap(previous, latest) >= LOOP_THRESHOLD
+
+
+GARBLING_NOISE = frozenset({"drop", "soundalike"})
+"""Noise operations that take content out of the caller's words (a digit spelled out or a
+filler keeps it)."""
+
+
+def garbled(noise_kinds: Iterable[str]) -> bool:
+    """The caller's turn reached the agent with words dropped or swapped by the injected noise."""
+    return any(kind in GARBLING_NOISE for kind in noise_kinds)
+
+
+class LoopWatch:
+    """The loop rule over a call, reply by reply, shared by the engine and the ``loop`` check.
+
+    A reply that repeats the one before (:func:`is_loop`) is a loop, except once: when the
+    caller's turn between them reached the agent garbled, asking again is the right thing to
+    do. The next repeat is a loop whatever the caller's turn was, so an agent that repeats
+    forever is still stopped, one turn later at most. A reply to a caller's silence is not
+    compared at all (re-prompting a silent caller repeats the question).
+    """
+
+    def __init__(self) -> None:
+        self.previous: str | None = None
+        self.excused = False  # the previous reply was itself a re-ask after noise
+
+    def see(self, reply: str, *, silent: bool = False, noisy: bool = False) -> str:
+        """``"loop"``, ``"reask"`` (a repeat excused by noise) or ``""`` for this reply."""
+        if silent:
+            return ""
+        repeat = self.previous is not None and is_loop(self.previous, reply)
+        self.previous = reply
+        if repeat and noisy and not self.excused:
+            self.excused = True
+            return "reask"
+        self.excused = False
+        return "loop" if repeat else ""
 
 
 def _bigrams(text: str) -> set[tuple[str, ...]]:

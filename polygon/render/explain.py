@@ -71,7 +71,7 @@ def explain_lines(row: ConversationVerdict, rubric: RubricRecorded, view: Conver
     yield ""
     yield "gates"
     for g in v.gates:
-        yield f"  {g.gate:<22}{'FIRED: ' + g.reason if g.fired else 'not fired'}"
+        yield f"  {g.gate:<21} {'FIRED: ' + g.reason if g.fired else 'not fired'}"
         for ev in g.evidence if g.fired else []:
             yield f"      {_evidence(ev, view)}"
     yield ""

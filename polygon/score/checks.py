@@ -20,7 +20,8 @@ from polygon.score.disclosure import DISCLOSURE, disclosures
 from polygon.score.hangup import unsettled_hangup
 from polygon.score.policies import Policy, check_policies
 from polygon.score.spoken import allowed_by, invented_against
-from polygon.similarity import is_loop
+from polygon.score.tool_facts import agent_contradicts_tools
+from polygon.similarity import LoopWatch, garbled, is_loop
 from polygon.suite import DETECTOR_PREFIX
 from polygon.transcript import ConversationView, TurnView
 
@@ -35,6 +36,7 @@ AGENT_CHECKS = (
     "tool_faults",
     "goal_reached",
     "agent_contradicts_facts",
+    "agent_contradicts_tools",
     "latency",
     "policy",
 )
@@ -144,15 +146,16 @@ def loop_flag(view: ConversationView) -> CheckRecorded:
     call the engine stopped on a loop carries the same two replies.
     """
     said = [t for t in view.turns if t.agent_text is not None]
-    for before, after in zip(said, said[1:], strict=False):
-        if is_loop(before.agent_text or "", after.agent_text or ""):
-            evidence = [_agent_quote(before), _agent_quote(after)]
-            why = (
-                "the agent's last two replies overlapped 90% or more"
-                if after is said[-1]
-                else f"the agent's replies at turns {before.turn} and {after.turn} overlapped 90% or more"
-            )
-            return _result(view, "loop", "fail", why, evidence)
+    repeat, reasks = _repeat(said)
+    if repeat is not None:
+        before, after = repeat
+        evidence = [_agent_quote(before), _agent_quote(after)]
+        why = (
+            "the agent's last two replies overlapped 90% or more"
+            if after is said[-1]
+            else f"the agent's replies at turns {before.turn} and {after.turn} overlapped 90% or more"
+        )
+        return _result(view, "loop", "fail", why, evidence)
     if cycle := _two_reply_cycle(said):
         first, last = cycle
         why = (
@@ -167,7 +170,33 @@ def loop_flag(view: ConversationView) -> CheckRecorded:
     if len(said) < 2:
         outcome = "pass" if view.ended is not None else "n/a"
         return _result(view, "loop", outcome, "fewer than two agent replies")
+    if reasks:
+        turns = ", ".join(str(t.turn) for t in reasks)
+        why = f"no loop (asked again after noise removed the answer at turn {turns})"
+        return _result(view, "loop", "pass", why, [_agent_quote(t) for t in reasks])
     return _result(view, "loop", "pass", "no loop")
+
+
+def _repeat(said: list[TurnView]) -> tuple[tuple[TurnView, TurnView] | None, list[TurnView]]:
+    """The first reply pair the engine's loop rule stops on, and the re-asks it let pass before.
+
+    The same :class:`LoopWatch` as the engine: a reply to a silence is not compared, one
+    repeat after a caller turn garbled by noise is a re-ask; so the check never flags what
+    the engine let go on, and flags what it stopped.
+    """
+    watch = LoopWatch()
+    reasks: list[TurnView] = []
+    before: TurnView | None = None
+    for t in said:
+        silent = any(p.kind == "silence" for p in t.phone)
+        seen = watch.see(t.agent_text or "", silent=silent, noisy=garbled(op.kind for op in t.noise_ops))
+        if seen == "loop" and before is not None:
+            return (before, t), reasks
+        if seen == "reask":
+            reasks.append(t)
+        if not silent:
+            before = t
+    return None, reasks
 
 
 CYCLE_REPLIES = 6
@@ -499,12 +528,14 @@ def run_checks(
 ) -> list[CheckRecorded]:
     """Every check in a fixed order, each suite policy's ``policy:<name>``, then the built-in one.
 
-    ``prompt`` (the agent's, when known) is the business's own data to the ``disclosure`` detector.
-    The built-in policy is the one every simulated call holds: the agent speaks its language.
+    ``prompt`` (the agent's, when known) is the business's own data to the ``disclosure``
+    detector, and grounds what ``agent_contradicts_tools`` reads. The built-in policy is the
+    one every simulated call holds: the agent speaks its language.
     """
     return (
         [forbidden_phrase(view, forbidden, prompt)]
         + [check(view) for check in ALL]
+        + [agent_contradicts_tools(view, prompt)]
         + check_policies(view, policies, prompt)
         + language_policy(view)
     )

@@ -71,7 +71,8 @@ async def score_conversation(
 ) -> None:
     """Checks (the suite's policies among them), then each judge repeat, into ``sink``."""
     pass_id = settings.pass_id
-    prompt = context.prompt if context else None  # the business's own data, to the disclosure detector
+    # the business's own data, to the disclosure detector and agent_contradicts_tools
+    prompt = context.prompt if context else None
     found = run_checks(view, forbidden=forbidden, policies=policies, prompt=prompt)
     checks = [msgspec.structs.replace(c, pass_id=pass_id) for c in found]
     for i, check in enumerate(checks):

@@ -36,7 +36,7 @@ from polygon.events import (
     to_builtins,
 )
 from polygon.recording import Sink
-from polygon.similarity import is_loop
+from polygon.similarity import LoopWatch, garbled
 from polygon.simulate.agents import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
 from polygon.simulate.callers import Caller, CallerError, Utterance
 from polygon.simulate.callers.scripted import ScriptedCaller
@@ -90,6 +90,8 @@ class Conversation:
         self.timed = not plan.agent_ref.startswith("python:")
         self.latencies: list[float] = []
         self.turn_latency = 0.0
+        self.heard_ops: list[str] = []
+        """Kinds of noise on the caller's latest turn: a repeat after garbling is a re-ask."""
 
     async def run(self) -> str:
         """Play the call to its end; returns the end reason."""
@@ -136,7 +138,7 @@ class Conversation:
 
     async def _turns(self) -> tuple[_Ending, int]:
         agent_said: str | None = None
-        replies: list[str] = []
+        loops = LoopWatch()
         silent = False
         for turn in range(1, self.plan.max_turns + 1):
             drawn = self._phone_draw(turn, agent_said)
@@ -165,11 +167,9 @@ class Conversation:
             if stop:
                 return _Ending("diverged", "engine", stop), turn
             agent_said = reply.reply
-            if silent:
-                continue  # a re-prompt after silence repeats the question: not a loop
-            if replies and is_loop(replies[-1], reply.reply):
+            # A re-prompt after silence, or one re-ask after noise garbled the answer: not a loop.
+            if loops.see(reply.reply, silent=silent, noisy=garbled(self.heard_ops)) == "loop":
                 return _Ending("loop", "engine", reply.reply, loop=True), turn
-            replies.append(reply.reply)
         return _Ending("max_turns", "engine"), self.plan.max_turns
 
     async def _emit_agent(self, turn: int, reply: AgentReply) -> None:
@@ -279,6 +279,7 @@ class Conversation:
             ),
             turn=turn,
         )
+        self.heard_ops = [op.kind for op in ops]
         return heard
 
     async def _agent_turn(self, turn: int, heard: str) -> AgentReply:

@@ -85,7 +85,7 @@ def test_the_view_rebuilt_from_chat_messages_scores_as_polygon_does() -> None:
         assert [t.agent_text for t in rebuilt.turns] == [t.agent_text for t in view.turns]
         assert [t.heard_text for t in rebuilt.turns] == [t.heard_text for t in view.turns]
         assert _score(rebuilt) == (checks, probes)
-        assert len(checks) == 12 and len(probes) == 6
+        assert len(checks) == 14 and len(probes) == 6  # 14: agent_contradicts_tools and policy:agent_language joined
 
 
 def test_inspect_ai_plays_the_same_calls_and_scores_them_alike(tmp_path: Path) -> None:

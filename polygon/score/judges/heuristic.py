@@ -1,9 +1,10 @@
 """``scripted/heuristic``: an offline judge of the eight criteria.
 
 It scores from deterministic evidence (the checks and the transcript), quoting the
-transcript for each. It is an honest baseline, not a model's judgement:
-every score it gives is labelled as heuristic in the log (``heuristic=True``) and in every
-report.
+transcript for each; factual_accuracy reads what the checks found against the caller's facts
+and the call's tool results, not the meaning of what was said. It is an honest baseline,
+not a model's judgement: every score it gives is labelled as heuristic in the log
+(``heuristic=True``) and in every report.
 """
 
 from __future__ import annotations
@@ -28,7 +29,10 @@ class HeuristicJudge:
 
     name = HEURISTIC_JUDGE
     heuristic = True
-    prompt_version = "heuristic-1"
+    prompt_version = "heuristic-2"
+    """Its scoring rules' version: 2 scores factual_accuracy 1 on a value the agent's own tools
+    contradict (``agent_contradicts_tools``). Recorded with each score; the pass id is unchanged.
+    """
 
     async def score(
         self,
@@ -94,10 +98,7 @@ def score_view(view: ConversationView, by_name: dict[str, CheckRecorded]) -> dic
             else _quote(view, last=True),
         ),
         "tool_use": _tool_use(view, checks),
-        "factual_accuracy": _s(
-            1 if false_claim else 2 if failed("agent_contradicts_facts") else 5,
-            _quote(view, _CLAIMS) if false_claim else _quote(view, last=True),
-        ),
+        "factual_accuracy": _factual(view, by_name.get("agent_contradicts_tools"), checks, false_claim),
         "dialogue_quality": _s(
             1 if failed("loop") else 5 - min(asks, 3), _quote(view, _REPEAT_ASKS, last=True)
         ),
@@ -111,6 +112,18 @@ def score_view(view: ConversationView, by_name: dict[str, CheckRecorded]) -> dic
             _quote(view),
         ),
     }
+
+
+def _factual(
+    view: ConversationView, tools: CheckRecorded | None, checks: _Checks, false_claim: bool
+) -> CriterionScore:
+    """1 for a claim the call belies or a value the agent's own tools contradict, quoting it."""
+    if tools is not None and tools.outcome == "fail" and tools.evidence:
+        first = tools.evidence[0]
+        return _s(1, f"[turn {first.turn}] {first.quote}")
+    if false_claim:
+        return _s(1, _quote(view, _CLAIMS))
+    return _s(2 if checks.failed("agent_contradicts_facts") else 5, _quote(view, last=True))
 
 
 def _goal(view: ConversationView, checks: _Checks, broke: bool) -> CriterionScore:

@@ -1,0 +1,355 @@
+"""``agent_contradicts_tools``: the agent states a value its own tools contradict.
+
+A tool answered ``{"last_rabies": "2 April 2025"}`` and the agent told the caller "14 June
+2025": the caller cannot catch it (it does not know the value) and a judge reading the words
+alone hears a confident, well-formed answer. This check compares what the agent says with
+what the call's tool results gave, by kind of value, in any language the packs read:
+
+* a date (ISO after :mod:`polygon.score.spoken`'s normalisers; "14 June" without a year is
+  compared by month and day);
+* a time of day (``16:00``, ``4 pm``, ``4:00 p.m.`` are one value);
+* an amount of money (a number with a currency sign or word; ``45,00 €`` is ``45``);
+* a long number (five digits or more: a reference, an account).
+
+A value the agent states *contradicts the tools* when the tools gave a value of the same kind
+before or in that turn and no legitimate source grounds it. The sources are the call's tool
+results and the arguments the agent sent (offering the slots a tool listed, reading back the
+time it booked), what the caller said up to that turn (reading back the caller's request,
+"10:00 is taken"), the persona's facts, and the agent's prompt when the run recorded it (its
+business hours, prices, phone). A value of a kind no tool gave is not this check's business
+(``agent_contradicts_facts`` and the judge read it). An amount one tool result makes by
+arithmetic is grounded (its amounts added, any two added or multiplied); other derived values
+(an end time, a window) are not and would be flagged: the check says which tool value it held
+the statement against, so such a case reads plainly in ``explain``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import cache, lru_cache
+from typing import Any
+
+from polygon.events import CheckRecorded, Evidence
+from polygon.score.detectors import digit_runs
+from polygon.score.spoken import MIN_DIGITS, claims, held
+from polygon.score.spoken import _months as months
+from polygon.transcript import ConversationView, TurnView
+
+CHECK = "agent_contradicts_tools"
+DATE, DAY, TIME, AMOUNT, NUMBER = "date", "day", "time", "amount", "number"
+"""Kinds of value; ``day`` is a date said without its year (month and day)."""
+_KIND_WORDS = {DATE: "date", DAY: "date", TIME: "time", AMOUNT: "amount", NUMBER: "number"}
+_CLOCK = re.compile(
+    r"(?<![\d:.,])(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d)(?::[0-5]\d)?)?(?:\s*(?P<ap>[ap])\.?\s?m\b\.?)?(?![\d:])",
+    re.IGNORECASE,
+)
+_ISO_T = re.compile(r"(?<=\d)T(?=\d)")
+_SIGNS = r"[$€£₽¥]"
+_CURRENCY_WORDS = (
+    r"eur|euro|euros|eura|usd|dollars?|gbp|pounds?|hrk|kn|kuna|kune|rub|руб|рубл\w*|р\.|евро|доллар\w*"
+)
+_NUM = r"\d{1,3}(?:[ .,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+_PLAIN = re.compile(rf"(?<![\d.,])(?:{_NUM})(?![\d])")
+_AMOUNT = re.compile(
+    rf"(?:{_SIGNS}\s?(?P<a>{_NUM}))|(?:(?P<b>{_NUM})\s?(?:{_SIGNS}|(?:{_CURRENCY_WORDS})(?!\w)))",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Value:
+    """One value a text states: its kind, its normalised form and the words it was read from."""
+
+    kind: str
+    value: str
+    words: str
+
+
+@cache
+def _yearless() -> list[re.Pattern[str]]:
+    """A day and a month said without a year, either order ("14 June", "June 14th", "14. lipnja")."""
+    month = "(?P<month>" + "|".join(sorted(map(re.escape, months()), key=len, reverse=True)) + r")\.?"
+    day = r"(?P<day>\d{1,2})(?:st|nd|rd|th|\.)?"
+    return [
+        re.compile(rf"(?<![\w.]){day}\s+(?:of\s+)?{month}(?!\w)", re.IGNORECASE),
+        re.compile(rf"(?<!\w){month}\s+{day}(?![\d:])", re.IGNORECASE),
+    ]
+
+
+@lru_cache(maxsize=4096)
+def values_in(text: str) -> tuple[Value, ...]:
+    """The dates, times, amounts and long numbers ``text`` states, each once, normalised.
+
+    Read in that order, each one's words taken out of the text before the next is read, so
+    a date's digits are not also a time and an amount's digits are not also a number.
+    """
+    text = _ISO_T.sub(" ", text)  # 2025-04-02T16:00:00: a date, then a time
+    found = claims(text)
+    out = [Value(DATE, iso, words) for iso, words in found.dates.items()]
+    rest = text
+    for words in found.dates.values():
+        rest = rest.replace(words, " ; ")
+    out_more, rest = _take(rest)
+    out += out_more
+    out += [Value(NUMBER, digits, words) for digits, words in claims(rest).numbers.items()]
+    return tuple(dict.fromkeys(out))
+
+
+def _take(text: str) -> tuple[list[Value], str]:
+    """Yearless dates, amounts and times out of ``text``, and what is left of it."""
+    out: list[Value] = []
+    for pattern in _yearless():
+        for m in pattern.finditer(text):
+            month = months().get(m.group("month").lower())
+            day = int(m.group("day"))
+            if month and 1 <= day <= 31:
+                out.append(Value(DAY, f"{month:02d}-{day:02d}", m.group(0)))
+        text = pattern.sub(" ; ", text)
+    for m in _AMOUNT.finditer(text):
+        amount = _amount(m.group("a") or m.group("b"))
+        if amount:
+            out.append(Value(AMOUNT, amount, m.group(0)))
+    text = _AMOUNT.sub(" ; ", text)
+    for m in _CLOCK.finditer(text):
+        if m.group("m") is None and m.group("ap") is None:
+            continue  # a bare number is not a time
+        out.append(Value(TIME, _clock(m), m.group(0).strip()))
+    return out, _CLOCK.sub(lambda m: " ; " if m.group("m") or m.group("ap") else m.group(0), text)
+
+
+def _clock(m: re.Match[str]) -> str:
+    hour, minute = int(m.group("h")), int(m.group("m") or 0)
+    ap = (m.group("ap") or "").lower()
+    if ap == "p" and hour < 12:
+        hour += 12
+    elif ap == "a" and hour == 12:
+        hour = 0
+    return f"{hour:02d}:{minute:02d}"
+
+
+def _amount(said: str) -> str:
+    """An amount's digits as one plain decimal: "1.234,50" and "1,234.50" are both ``1234.5``."""
+    text = said.replace(" ", "")
+    marks = [i for i, ch in enumerate(text) if ch in ".,"]
+    if marks and len(text) - marks[-1] - 1 in (1, 2):  # the last mark has cents after it
+        text = re.sub(r"[.,]", "", text[: marks[-1]]) + "." + text[marks[-1] + 1 :]
+    else:
+        text = re.sub(r"[.,]", "", text)
+    return _plain(text)
+
+
+def _plain(number: str) -> str:
+    try:
+        value = Decimal(number)
+    except InvalidOperation:
+        return ""
+    return format(value.normalize(), "f") if value else "0"
+
+
+@dataclass(frozen=True)
+class Given:
+    """A value a tool returned: which tool, and the value."""
+
+    tool: str
+    value: Value
+
+
+def tool_values(result: Any) -> Iterator[Value]:
+    """Every value in a tool's JSON result: strings read like speech, numbers as amounts."""
+    if isinstance(result, dict):
+        for item in result.values():
+            yield from tool_values(item)
+    elif isinstance(result, list):
+        for item in result:
+            yield from tool_values(item)
+    elif isinstance(result, str):
+        yield from values_in(result)
+    elif isinstance(result, int | float) and not isinstance(result, bool):
+        plain = _plain(str(result))
+        if plain:
+            yield Value(AMOUNT, plain, str(result))
+        digits = str(result).lstrip("0")
+        if isinstance(result, int) and len(digits) >= MIN_DIGITS:
+            yield Value(NUMBER, digits, str(result))
+
+
+@lru_cache(maxsize=4096)
+def _text_numbers(text: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    """Every number in a text as bare digits, and each plain number as the amount it would be.
+
+    Kept per text: the prompt, the facts and a scripted caller's lines repeat in every call.
+    A plain number grounds the amount it would be with a currency ("45,00" in a price list).
+    """
+    numbers = frozenset(r.digits.lstrip("0") for r in digit_runs(text)) - {""}
+    amounts = frozenset((AMOUNT, a) for m in _PLAIN.finditer(text) if (a := _amount(m.group(0))))
+    return numbers, amounts
+
+
+class Grounds:
+    """What the call's legitimate sources hold, in the forms a statement is compared in."""
+
+    def __init__(self) -> None:
+        self.values: set[tuple[str, str]] = set()
+        self.numbers: set[str] = set()
+
+    def add_text(self, text: str) -> None:
+        """What a text says, and every number in it (digits or number words) as bare digits."""
+        self.add(values_in(text))
+        numbers, amounts = _text_numbers(text)
+        self.numbers |= numbers
+        self.values |= amounts
+
+    def add(self, values: Iterable[Value]) -> None:
+        """Values read already (a full date grounds its month and day said alone)."""
+        for v in values:
+            self.values.add((v.kind, v.value))
+            if v.kind == DATE:
+                self.values.add((DAY, v.value[5:]))
+            if v.kind in (NUMBER, AMOUNT) and v.value.isdigit():
+                self.numbers.add(v.value.lstrip("0") or "0")
+
+    def holds(self, v: Value) -> bool:
+        """``v`` is grounded: the same value, or a whole amount or a long number held as digits."""
+        if (v.kind, v.value) in self.values:
+            return True
+        if v.kind == AMOUNT:
+            return v.value.isdigit() and v.value in self.numbers
+        if v.kind == NUMBER:
+            return held(v.value, self.numbers)
+        return False
+
+
+def _given(view: ConversationView) -> list[tuple[int, Given]]:
+    """Every value each tool returned, with the turn it came back in."""
+    return [
+        (t.turn, Given(c.tool, v))
+        for t in view.turns
+        for c in t.tools
+        if not c.error
+        for v in tool_values(c.result)
+    ]
+
+
+def _strings(found: Any) -> Iterator[str]:
+    """Every string in a JSON value."""
+    if isinstance(found, dict | list):
+        for item in found.values() if isinstance(found, dict) else found:
+            yield from _strings(item)
+    elif isinstance(found, str):
+        yield found
+
+
+MAX_TOTALLED = 12
+"""A tool result with more amounts than this is not totalled pairwise (the pairs grow as n²)."""
+
+
+def _totals(result: Any) -> set[tuple[str, str]]:
+    """Amounts one tool result grounds by arithmetic.
+
+    All of its amounts added, and each pair's sum and product (a nightly rate times the
+    nights, a fee plus a deposit).
+    """
+    amounts = [Decimal(v.value) for v in tool_values(result) if v.kind == AMOUNT]
+    if len(amounts) < 2:
+        return set()
+    out = {sum(amounts, Decimal(0))}
+    if len(amounts) <= MAX_TOTALLED:
+        pairs = [(a, b) for i, a in enumerate(amounts) for b in amounts[i + 1 :]]
+        out |= {a + b for a, b in pairs} | {a * b for a, b in pairs}
+    return {(AMOUNT, _plain(str(x))) for x in out} - {(AMOUNT, "")}
+
+
+def _static_grounds(view: ConversationView, prompt: str | None) -> Grounds:
+    """Grounds for the whole call: tool results and arguments, the persona's facts, the prompt."""
+    grounds = Grounds()
+    for t in view.turns:
+        for c in t.tools:
+            for found in (c.result, c.arguments):
+                grounds.add(tool_values(found))
+                for text in _strings(found):
+                    grounds.add_text(text)
+            grounds.values |= _totals(c.result)
+    persona = view.started.persona if view.started else None
+    for fact in persona.facts.values() if persona else ():
+        grounds.add_text(fact)
+    grounds.add_text(prompt or "")
+    return grounds
+
+
+def contradictions(view: ConversationView, prompt: str | None = None) -> list[Evidence]:
+    """One piece of evidence per agent turn that states a value its tools contradict."""
+    given = _given(view)
+    grounds: Grounds | None = None  # built at the first value a tool could contradict: most calls have none
+    heard: list[str] = []
+    out = []
+    for t in view.turns:
+        heard += [t.caller_text, t.heard_text or ""]
+        so_far = [g for turn, g in given if turn <= t.turn]
+        open_ = [(v, same) for v in values_in(t.agent_text or "") if (same := _same_kind(v, so_far))]
+        if not open_:
+            continue
+        if grounds is None:
+            grounds = _static_grounds(view, prompt)
+        for text in heard:
+            grounds.add_text(text)
+        heard = []
+        bad = [(v, _nearest(v, same)) for v, same in open_ if not grounds.holds(v)]
+        if bad:
+            out.append(_evidence(t, bad))
+    return out
+
+
+def _same_kind(v: Value, given: list[Given]) -> list[Given]:
+    """The tool values ``v`` could contradict: those of its kind (a date said without its year: any date)."""
+    kinds = {DATE: (DATE,), DAY: (DATE, DAY), TIME: (TIME,), AMOUNT: (AMOUNT,), NUMBER: (NUMBER,)}
+    return [g for g in given if g.value.kind in kinds[v.kind] and _alike(v, g.value)]
+
+
+def _nearest(v: Value, same: list[Given]) -> Given:
+    """The tool value to name beside ``v``: the nearest amount (not a count beside it), else the latest."""
+    if v.kind == AMOUNT:
+        return min(same, key=lambda g: abs(Decimal(g.value.value) - Decimal(v.value)))
+    return same[-1]
+
+
+def _alike(said: Value, given: Value) -> bool:
+    """Long numbers are one kind only at one length.
+
+    A reference read wrong keeps its length; a phone number beside a five-digit claim number
+    is another kind of value.
+    """
+    return said.kind != NUMBER or len(said.value) == len(given.value)
+
+
+def _evidence(t: TurnView, bad: list[tuple[Value, Given]]) -> Evidence:
+    said = "; ".join(
+        f"said {v.words!r}, {g.tool} gave the {_KIND_WORDS[v.kind]} {g.value.words!r}" for v, g in bad
+    )
+    return Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text} [{said}]")
+
+
+def agent_contradicts_tools(view: ConversationView, prompt: str | None = None) -> CheckRecorded:
+    """The agent stated a date, time, amount or long number its own tools contradict."""
+    if not _given(view):
+        return _result(view, "n/a", "no tool result gave a date, time, amount or long number")
+    bad = contradictions(view, prompt)
+    if bad:
+        first = bad[0].quote.rsplit(" [", 1)[1].rstrip("]")
+        detail = f"the agent stated a value its tools contradict in {len(bad)} turn(s): {first}"
+        return _result(view, "fail", detail, bad)
+    return _result(view, "pass", "every value the agent stated agrees with its tools or another source")
+
+
+def _result(
+    view: ConversationView, outcome: str, detail: str, evidence: Sequence[Evidence] = ()
+) -> CheckRecorded:
+    return CheckRecorded(
+        conversation_id=view.conversation_id,
+        check=CHECK,
+        outcome=outcome,
+        detail=detail,
+        evidence=list(evidence),
+    )

@@ -1,0 +1,205 @@
+"""``agent_contradicts_tools``: a value the agent says that its own tools gave otherwise (trial39, defect 1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from polygon.events import ConversationStarted, PersonaSnapshot
+from polygon.score.checks import AGENT_CHECKS, run_checks
+from polygon.score.judges.heuristic import score_view
+from polygon.score.tool_facts import AMOUNT, DATE, DAY, NUMBER, TIME, agent_contradicts_tools, values_in
+from polygon.transcript import ConversationView, ToolView, TurnView
+
+Turn = tuple[str, list[tuple[str, dict[str, Any], Any]], str]
+"""What the caller said, the tools the agent called (name, arguments, result), what it said."""
+
+
+def call(turns: list[Turn], facts: dict[str, str] | None = None) -> ConversationView:
+    persona = PersonaSnapshot(
+        persona_id="p", type="cooperative", outcome="success", difficulty=1, goal="g", facts=facts or {}
+    )
+    started = ConversationStarted(
+        run_id="r", conversation_id="c", config="x", scenario="s", trial=0, seed=1, persona=persona
+    )
+    views = []
+    for n, (caller, tools, agent) in enumerate(turns, start=1):
+        made = [
+            ToolView(
+                seq=10 * n + i,
+                at=10 * n + i,
+                index=i,
+                tool=name,
+                arguments=args,
+                valid=True,
+                validation_errors=[],
+                result=result,
+                error="",
+                fault="",
+                latency_ms=0.0,
+            )
+            for i, (name, args, result) in enumerate(tools)
+        ]
+        views.append(TurnView(turn=n, caller_text=caller, tools=made, agent_text=agent, agent_at=10 * n + 9))
+    return ConversationView(conversation_id="c", started=started, turns=views)
+
+
+def outcome(view: ConversationView, prompt: str | None = None) -> str:
+    return agent_contradicts_tools(view, prompt).outcome
+
+
+RECORD = ("pet_record", {"owner": "Priya Shah"}, {"last_rabies": "2 April 2025", "pet": "Rocky"})
+
+
+# -- contradictions fail --------------------------------------------------------------------------
+
+
+def test_the_trial_case_a_date_the_tool_gave_otherwise_fails_and_says_both_values() -> None:
+    view = call([("My number is 07700900321.", [RECORD], "Rocky's last rabies vaccine was on 14 June 2025.")])
+    found = agent_contradicts_tools(view)
+    assert found.outcome == "fail"
+    assert "'14 June 2025'" in found.detail and "pet_record gave the date '2 April 2025'" in found.detail
+    assert [e.turn for e in found.evidence] == [1]
+
+
+@pytest.mark.parametrize(
+    ("result", "said"),
+    [
+        ({"povratak": "16:00"}, "Na vašem području je kvar; struja se vraća oko 13:00."),
+        ({"restore": "16:00"}, "Power should be back at 1 pm."),
+        ({"balance": 42.5}, "Your balance is €45.50."),
+        ({"due": "120,00 EUR"}, "Iznos računa je 210,00 EUR."),
+        ({"reference": "48213977"}, "Your reference is 48213979."),
+        ({"last_visit": "2025-04-02"}, "Последний визит был 3 апреля 2025 года."),
+        ({"last_visit": "2025-04-02"}, "Zadnji posjet bio je 14. lipnja."),
+    ],
+)
+def test_a_value_of_the_kind_a_tool_gave_otherwise_fails(result: dict[str, Any], said: str) -> None:
+    assert outcome(call([("Hi.", [("lookup", {}, result)], said)])) == "fail"
+
+
+# -- legitimate sources pass ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Rocky's last rabies vaccine was on 2 April 2025.",
+        "That was April 2nd, 2025.",
+        "It was on 02.04.2025.",
+        "It was 2025-04-02.",
+        "Rocky had it on 2 April.",
+        "Posljednje cijepljenje bilo je 2. travnja 2025.",
+        "Последняя прививка была 2 апреля 2025 года.",
+    ],
+)
+def test_the_tools_own_value_read_back_in_another_form_passes(said: str) -> None:
+    assert outcome(call([("Hi.", [RECORD], said)])) == "pass"
+
+
+@pytest.mark.parametrize("said", ["Back by 16:00.", "Back by 4 pm.", "Back by 4:00 p.m.", "Вернём к 16:00."])
+def test_a_time_in_another_clock_form_passes(said: str) -> None:
+    assert outcome(call([("Hi.", [("status", {}, {"back": "16:00:00"})], said)])) == "pass"
+
+
+def test_offered_alternatives_from_the_tool_pass() -> None:
+    slots = ("find_slots", {"day": "Tuesday"}, {"slots": ["09:00", "10:30", "15:00"]})
+    said = "10:00 is taken; I have 9 am, 10:30 or 3 pm."
+    assert outcome(call([("Tuesday at 10:00 please.", [slots], said)])) == "pass"
+
+
+def test_reading_back_what_the_caller_asked_passes_and_a_later_echo_does_not_ground() -> None:
+    booked = ("book", {"time": "11:15"}, {"ok": True, "at": "11:15"})
+    ok = call([("Can I come at 18:30?", [booked], "18:30 is full, so I booked you at 11:15.")])
+    assert outcome(ok) == "pass"
+    late = call([("Hi.", [booked], "Booked for 12:15."), ("12:15, great.", [], "Bye.")])
+    assert outcome(late) == "fail"  # the caller repeating the wrong time afterwards grounds nothing
+
+
+def test_the_prompts_business_hours_and_the_personas_facts_ground() -> None:
+    slots = ("find_slots", {}, {"slots": ["10:00"]})
+    view = call([("Hi.", [slots], "We are open 08:00 to 18:00; 10:00 is free.")])
+    assert outcome(view) == "fail"  # nothing grounds the hours without the prompt
+    assert outcome(view, "Opening hours: 08:00-18:00, Monday to Friday.") == "pass"
+    stated = call([("Hi.", [slots], "Your birthday is 12 March 1980; 10:00 is free.")], {"dob": "1980-03-12"})
+    assert outcome(stated) == "pass"
+
+
+def test_a_price_the_tool_wrote_without_a_currency_grounds_the_amount() -> None:
+    quote = ("quote", {}, {"price": "45,00", "nights": 2})
+    assert outcome(call([("Hi.", [quote], "Two nights come to €45.")])) == "pass"
+    assert outcome(call([("Hi.", [quote], "Two nights come to €54.")])) == "fail"
+
+
+def test_a_total_the_tools_amounts_make_passes_and_another_does_not() -> None:
+    stay = ("quote", {}, {"rate": 45, "nights": 2, "deposit": "€20"})
+    for said in ("Two nights at €45 come to €90.", "With the deposit that is €65.", "All in, €67."):
+        assert outcome(call([("Hi.", [stay], said)])) == "pass", said
+    assert outcome(call([("Hi.", [stay], "Two nights come to €95.")])) == "fail"
+
+
+def test_a_value_said_before_the_tool_gave_its_kind_is_not_held_against_it() -> None:
+    view = call(
+        [("Hi.", [], "We open at 08:00."), ("Tuesday?", [("slots", {}, {"slots": ["10:00"]})], "10:00.")]
+    )
+    assert outcome(view) == "pass"
+
+
+def test_a_kind_no_tool_gave_is_not_this_checks_business() -> None:
+    view = call([("Hi.", [("status", {}, {"back": "16:00"})], "Back at 16:00, reference 99887766.")])
+    assert outcome(view) == "pass"  # no tool gave a long number: agent_contradicts_facts reads it
+
+
+def test_a_phone_beside_a_five_digit_claim_number_is_another_kind() -> None:
+    view = call([("Hi.", [("file_claim", {}, {"claim": 50912})], "Claim 50912; call us on 0161 555 0101.")])
+    assert outcome(view) == "pass"
+
+
+def test_no_values_from_tools_is_na() -> None:
+    assert (
+        outcome(call([("Hi.", [("verify", {}, {"verified": True})], "Verified on 2 April 2025.")])) == "n/a"
+    )
+    assert outcome(call([("Hi.", [], "See you 2 April 2025.")])) == "n/a"
+
+
+# -- reading values -------------------------------------------------------------------------------
+
+
+def test_values_are_read_by_kind_and_normalised() -> None:
+    got = {
+        (v.kind, v.value) for v in values_in("On 2 April 2025 at 3:30 pm, €1.234,50, ref 0048213977, 14 June")
+    }
+    assert got == {
+        (DATE, "2025-04-02"),
+        (TIME, "15:30"),
+        (AMOUNT, "1234.5"),
+        (NUMBER, "48213977"),
+        (DAY, "06-14"),
+    }
+
+
+@pytest.mark.parametrize("said", ["1.234,50 €", "€1,234.50", "1 234,50 EUR", "1234.5 dollars"])
+def test_an_amount_in_any_written_form_is_one_value(said: str) -> None:
+    assert [(v.kind, v.value) for v in values_in(said)] == [(AMOUNT, "1234.5")]
+
+
+def test_a_bare_number_is_not_a_time_and_a_date_is_not_a_time() -> None:
+    assert values_in("table for 4 at 12.03.1980") == values_in("12.03.1980")
+    assert {v.kind for v in values_in("12.03.1980")} == {DATE}
+
+
+# -- wiring ---------------------------------------------------------------------------------------
+
+
+def test_it_runs_with_every_call_is_gateable_and_the_heuristic_judge_sees_it() -> None:
+    view = call([("Hi.", [RECORD], "Rocky's last rabies vaccine was on 14 June 2025.")])
+    checks = {c.check: c for c in run_checks(view, forbidden=[], prompt="clinic")}
+    assert checks["agent_contradicts_tools"].outcome == "fail"
+    assert "agent_contradicts_tools" in AGENT_CHECKS
+    factual = score_view(view, checks)["factual_accuracy"]
+    assert factual.score == 1 and "14 June 2025" in factual.evidence
+    good = call([("Hi.", [RECORD], "Rocky's last rabies vaccine was on 2 April 2025.")])
+    assert (
+        score_view(good, {c.check: c for c in run_checks(good, forbidden=[])})["factual_accuracy"].score == 5
+    )

@@ -1,0 +1,187 @@
+"""The loop rule and noise: one re-ask after a garbled caller turn is not a loop (defect 7c).
+
+The engine and the ``loop`` check share :class:`LoopWatch`, so each case is played by the
+engine and then scored from the events it wrote: both must agree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from polygon.cli.main import cli
+from polygon.events import CheckRecorded, Envelope, Event, LmdbLog, NoiseOp
+from polygon.recording import ListSink
+from polygon.score.checks import loop_flag
+from polygon.similarity import LoopWatch, garbled
+from polygon.simulate import engine
+from polygon.simulate.agents import AgentReply, AgentStep
+from polygon.simulate.callers import Utterance
+from polygon.simulate.plan import ConversationPlan
+from polygon.transcript import ConversationView, apply
+
+ASK = "Which day would you like to come in?"
+LOST = "~"
+"""A caller line starting with this loses its content to the noise (a drop) in these tests."""
+
+
+class _Caller:
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = iter(lines)
+
+    def next(self, agent_text: str | None) -> Utterance:
+        line = next(self.lines, "Bye!")
+        return Utterance(line, "goodbye", "done") if line == "Bye!" else Utterance(line, "give_fact")
+
+
+class _Parrot:
+    """An agent that says the same thing whatever it hears (right after noise, a loop otherwise)."""
+
+    async def step(self, request: AgentStep) -> AgentReply:
+        return AgentReply(reply=ASK)
+
+    async def aclose(self) -> None:
+        return None
+
+
+def _noise(text: str, **_: Any) -> tuple[str, list[NoiseOp], int]:
+    if not text.startswith(LOST):
+        return text, [], 0
+    kept, dropped = "Sorry, wait —", text.removeprefix(LOST).removeprefix("Sorry, wait — ")
+    return kept, [NoiseOp(kind="drop", position=3, before=dropped, after="")], 0
+
+
+def _play(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> tuple[str, ConversationView]:
+    monkeypatch.setattr(engine, "apply_noise", _noise)
+    plan = ConversationPlan(
+        run_id="r1",
+        run_seed=1,
+        conversation_id="r1.c.s.0",
+        config="c",
+        scenario="s",
+        trial=0,
+        seed=1,
+        persona=None,
+        max_turns=10,
+        noise_intensity=0.2,
+        noise_language="en",
+        agent_ref="python:parrot",
+        tools=(),
+        stores={},
+    )
+    sink = ListSink()
+    reason = asyncio.run(engine.Conversation(plan, _Parrot(), sink, caller=_Caller(lines)).run())
+    return reason, _view(sink.events)
+
+
+def _view(events: list[tuple[str, Event, int, int]]) -> ConversationView:
+    view = ConversationView(conversation_id="r1.c.s.0")
+    for seq, (kind, event, _, _) in enumerate(events, start=1):
+        env = Envelope(
+            seq=seq,
+            stream="conv/r1.c.s.0",
+            stream_version=seq,
+            identity=str(seq),
+            tag=kind,
+            schema_version=1,
+            recorded_at="",
+            content_hash="",
+            payload=event,
+        )
+        view = apply(view, env)
+    return view
+
+
+def test_a_re_ask_after_noise_removed_the_answer_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    reason, view = _play(monkeypatch, ["Hi.", f"{LOST}Sorry, wait — Thursday.", "Bye!"])
+    assert reason == "caller_done"
+    assert view.ended is not None and not view.ended.loop_detected
+    check = loop_flag(view)
+    assert check.outcome == "pass"
+    assert "asked again after noise removed the answer at turn 2" in check.detail
+
+
+def test_a_repeat_after_an_intact_turn_is_still_a_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    reason, view = _play(monkeypatch, ["Hi.", "Thursday.", "Bye!"])
+    assert reason == "loop" and view.ended is not None and view.ended.turns == 2
+    check = loop_flag(view)
+    assert check.outcome == "fail" and [e.turn for e in check.evidence] == [1, 2]
+
+
+def test_the_repeat_after_the_re_ask_is_a_loop_even_after_noise(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = ["Hi.", f"{LOST}Sorry, wait — Thursday.", f"{LOST}Sorry, wait — Thursday.", "Bye!"]
+    reason, view = _play(monkeypatch, lines)
+    assert reason == "loop" and view.ended is not None and view.ended.turns == 3
+    check = loop_flag(view)
+    assert check.outcome == "fail" and [e.turn for e in check.evidence] == [2, 3]
+
+
+def test_the_repeat_after_the_re_ask_and_an_intact_turn_is_a_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    reason, view = _play(monkeypatch, ["Hi.", f"{LOST}Sorry, wait — Thursday.", "Thursday.", "Bye!"])
+    assert reason == "loop" and view.ended is not None and view.ended.turns == 3
+    assert loop_flag(view).outcome == "fail"
+
+
+def test_loop_watch_rules() -> None:
+    watch = LoopWatch()
+    assert watch.see("A b c.") == ""
+    assert watch.see("A b c.", noisy=True) == "reask"
+    assert watch.see("Something else.", noisy=True) == ""
+    assert watch.see("Something else.", noisy=True) == "reask"
+    assert watch.see("Something else.") == "loop"
+    silent = LoopWatch()
+    assert silent.see("Hello?") == "" and silent.see("Hello?", silent=True) == ""
+    assert silent.see("Hello?") == "loop"  # a silence never resets the comparison
+
+
+def test_only_content_removing_noise_garbles() -> None:
+    assert garbled(["drop"]) and garbled(["filler", "soundalike"])
+    assert not garbled(["digits", "filler"]) and not garbled([])
+
+
+CLINIC = Path(__file__).resolve().parents[2] / "examples" / "clinic" / "suite.yaml"
+
+
+def _run_clinic(tmp_path: Path) -> tuple[dict[str, ConversationView], dict[str, CheckRecorded]]:
+    log = tmp_path / "log"
+    res = CliRunner().invoke(cli, ["--log", str(log), "run", str(CLINIC), "--run-id", "ln"])
+    assert res.exit_code == 0, res.output
+    views: dict[str, ConversationView] = {}
+    loops: dict[str, CheckRecorded] = {}
+    with LmdbLog(log, readonly=True) as opened:
+        for env in opened.read_all():
+            if isinstance(env.payload, CheckRecorded) and env.payload.check == "loop":
+                loops[env.payload.conversation_id] = env.payload
+            elif env.stream.startswith("conv/ln."):
+                cid = env.stream.removeprefix("conv/")
+                views[cid] = apply(views.get(cid) or ConversationView(conversation_id=cid), env)
+    return views, loops
+
+
+def test_a_run_lets_re_asks_after_noise_go_on_and_check_and_engine_agree(tmp_path: Path) -> None:
+    views, loops = _run_clinic(tmp_path)
+    reasked = 0
+    for cid, view in views.items():
+        assert view.ended is not None
+        said = [t for t in view.turns if t.agent_text is not None]
+        watch = LoopWatch()
+        seen = [
+            watch.see(
+                t.agent_text or "",
+                silent=any(p.kind == "silence" for p in t.phone),
+                noisy=garbled(op.kind for op in t.noise_ops),
+            )
+            for t in said
+        ]
+        reasked += seen.count("reask")
+        # The engine stops exactly where the rule says "loop", never on a re-ask.
+        assert (view.ended.reason == "loop") == ("loop" in seen), cid
+        if "loop" in seen:
+            assert seen.index("loop") == len(said) - 1 and loops[cid].outcome == "fail", cid
+        if "reask" in seen and view.ended.reason != "loop":
+            assert "asked again after noise removed the answer" in loops[cid].detail, cid
+    assert reasked, "the bundled clinic run no longer meets a re-ask after noise: pick another case"
