@@ -32,7 +32,8 @@ from polygon.events import (
 )
 from polygon.score import CRITERIA, CallState, GateResult, Verdict, reach_verdict
 
-VERSION = 2
+VERSION = 3
+"""3: a reduced call keeps the checks of passes not judged yet (see :func:`compact`)."""
 CHECK_GATES = {"forbidden_phrase": "forbidden_phrase", "invalid_tool_answer": "invalid_tool_answer"}
 """Built-in gates decided by a check of the same name; ``check:<id>`` gates name theirs."""
 POLICY_GATE = "check:policy"
@@ -93,6 +94,7 @@ class ConversationRecord(msgspec.Struct, kw_only=True):
     """The scenario declared ``expect`` (``goal_reached`` judged by end state, not inferred)."""
     judged: dict[str, list[Scored]] = msgspec.field(default_factory=dict)
     checks: dict[str, list[Checked]] = msgspec.field(default_factory=dict)
+    """Checks by pass; once reduced, only those of passes with no judge score yet."""
     passes: dict[str, PassVerdict] = msgspec.field(default_factory=dict)
     """Passes already reduced (see :func:`compact`); ``judged`` then holds only newer ones."""
 
@@ -213,7 +215,11 @@ def compact(state: RunRecord, rec: ConversationRecord) -> None:
                 if c.event.outcome == "fail" and not c.event.simulator
             ]
         rec.passes[pass_id] = summary
-    rec.judged, rec.checks = {}, {}
+    # Checks of a pass with no judge score yet stay: its scores may come in a later fold
+    # (a snapshot resumed past them), and the pass is reduced with them then, as a fresh
+    # fold reduces it. Nothing shows them before (rows are made of judged passes only).
+    rec.checks = {pid: checked for pid, checked in rec.checks.items() if pid not in rec.passes}
+    rec.judged = {}
 
 
 def _slim(result: Verdict | None) -> Verdict | None:

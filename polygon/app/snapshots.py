@@ -9,8 +9,9 @@ after it and saves the state again.
 A snapshot is never trusted blindly: one of another projection version, of another log (the
 event at its position is not the one it names), past the log's end, or damaged is ignored
 and the run is folded afresh. Where the events after a snapshot could fold differently
-than a fresh fold would (new scores for a call already reduced, a new rubric), the run is
-folded afresh too: a view with a snapshot is byte-identical to one without.
+than a fresh fold would (more scores for a pass already reduced, a new rubric), the run is
+folded afresh too: a view with a snapshot is byte-identical to one without. A new judge
+pass over the run's calls is folded onto the snapshot (a chunk of the tail at a time).
 
 ``POLYGON_SNAPSHOTS=0`` switches them off.
 """
@@ -233,47 +234,75 @@ def _resumed(
         fold = _DECODER.decode(snapshot.state)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
-    head, calls, read = _after(log, run_id, snapshot.position, position)
-    if not _extends_cleanly(fold.verdicts, head, calls):
-        return None
-    mine = len(head) + sum(len(c) for c in calls.values())
-    return _extend(fold, head, calls.values()), mine, read
+    mine = 0
+    for head, calls in _after(log, run_id, snapshot.position, position):
+        if not _extends_cleanly(fold.verdicts, head, calls):
+            return None
+        mine += len(head) + sum(len(c) for c in calls.values())
+        fold = _extend(fold, head, calls.values())
+    return fold, mine, max(0, position - snapshot.position)
+
+
+CHUNK = 50_000
+"""Events of the run held at once when resuming: a longer tail is folded a chunk at a time.
+
+A new judge pass over a 100k-call run appends ~1.3M events after the snapshot; held whole,
+they took more memory than folding the run afresh. Folding the chunks one after the other
+is what that many views, each resuming from the last one's snapshot, would have done."""
 
 
 def _after(
     log: EventLog, run_id: str, after: int, position: int
-) -> tuple[list[Envelope], dict[str, list[Envelope]], int]:
-    """The run's events in ``(after, position]``, and how many events that range holds.
+) -> Iterator[tuple[list[Envelope], dict[str, list[Envelope]]]]:
+    """The run's events in ``(after, position]``, in chunks of about :data:`CHUNK`.
 
-    Its own stream's, and each call's by stream in name order, as a fresh fold reads them.
+    Each chunk holds its own stream's events, and each call's by stream in name order, as a
+    fresh fold reads them. A chunk ends where a stream ends, never inside a run of one
+    call's events (the batch a scoring pass committed for it stays whole).
     """
     mine, prefix = run_stream(run_id), run_conversations(run_id)
     head: list[Envelope] = []
     calls: dict[str, list[Envelope]] = {}
+    held, last = 0, ""
     for env in log.read_all(after_seq=after):
         if env.seq > position:
             break
+        if held >= CHUNK and env.stream != last:
+            yield head, dict(sorted(calls.items()))
+            head, calls, held = [], {}, 0
+        last = env.stream
         if env.stream == mine:
             head.append(env)
         elif env.stream.startswith(prefix):
             calls.setdefault(env.stream, []).append(env)
-    return head, dict(sorted(calls.items())), max(0, position - after)
+        else:
+            continue
+        held += 1
+    yield head, dict(sorted(calls.items()))
 
 
 def _extends_cleanly(state: RunRecord, head: list[Envelope], calls: dict[str, list[Envelope]]) -> bool:
     """Folding these onto ``state`` gives what a fresh fold gives.
 
     Not so when a rubric is new (a pass reduced without it may have failed for want of it),
-    or when a call already in the state gets scores (its passes were reduced without them).
+    or when a pass already reduced in the state gets more scores or checks (it was reduced
+    without them). A new pass over calls already in the state (``polygon judge``) folds
+    cleanly: it is reduced from its own scores and checks, kept until then (checks that came
+    before its scores stay in the state, :func:`polygon.projections.verdicts.compact`).
     """
     if any(isinstance(env.payload, RubricRecorded) for env in head):
         return False
     for events in calls.values():
         for env in events:
             p = env.payload
-            if isinstance(p, JudgeScored | CheckRecorded) and p.conversation_id in state.conversations:
+            if isinstance(p, JudgeScored | CheckRecorded) and _reduced(state, p.conversation_id, p.pass_id):
                 return False
     return True
+
+
+def _reduced(state: RunRecord, conversation_id: str, pass_id: str) -> bool:
+    rec = state.conversations.get(conversation_id)
+    return rec is not None and pass_id in rec.passes
 
 
 def _extend(fold: RunFold, head: Iterable[Envelope], calls: Iterable[Iterable[Envelope]]) -> RunFold:
