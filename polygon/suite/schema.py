@@ -222,8 +222,9 @@ class ExpectSpec(_Strict):
     before: list[list[str]] = Field(
         default_factory=list,
         description=(
-            "Order of tool calls: each item lists tools whose first calls must come in this order "
-            "(``[verify_identity, block_card]``: verify_identity was called, and before block_card)."
+            "Order of tool calls: each item lists tools whose first calls must come in this order, "
+            "each after a call of the one before that was not refused (``[verify_identity, block_card]``: "
+            "verify_identity was called and not refused, an error or ``verified: false``, before block_card)."
         ),
     )
 
