@@ -7,6 +7,7 @@ report (done, total) and, for runs, how each call ended.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -43,6 +44,9 @@ class Reporter:
         self.endings: Counter[str] = Counter()
         self._bar: Progress | None = None
         self._task: TaskID | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
 
     def __enter__(self) -> Reporter:
         if self.mode == "tty":
@@ -58,11 +62,25 @@ class Reporter:
             )
             self._bar.__enter__()
             self._task = self._bar.add_task(self.label, total=None)
+        elif self.mode == "lines":
+            # A call that hangs reports nothing: the line still comes every few seconds, so a
+            # slow run never looks dead (docs/verdicts.md promises it).
+            self._ticker = threading.Thread(target=self._tick, name="progress-lines", daemon=True)
+            self._ticker.start()
         return self
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self._every):
+            with self._lock:
+                if self._clock() - self._last >= self._every:
+                    self._line()
 
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join()
         if self._bar is not None:
             self._bar.__exit__(kind, exc, tb)
         elif self.mode == "lines" and self._last != self._started:
@@ -73,14 +91,17 @@ class Reporter:
         self._state = (done, total)
         if self._bar is not None and self._task is not None:
             self._bar.update(self._task, completed=done, total=total)
-        elif self.mode == "lines" and self._clock() - self._last >= self._every:
-            self._line()
+        elif self.mode == "lines":
+            with self._lock:
+                if self._clock() - self._last >= self._every:
+                    self._line()
 
     def stage(self, label: str) -> None:
         """A new stage of the same job (simulated calls, then scored ones): count anew."""
-        self.label = label
-        self._started = self._last = self._clock()
-        self._state = (0, 0)
+        with self._lock:
+            self.label = label
+            self._started = self._last = self._clock()
+            self._state = (0, 0)
         if self._bar is not None and self._task is not None:
             self._bar.update(self._task, description=label, completed=0)
 

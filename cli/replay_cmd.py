@@ -9,6 +9,7 @@ from typing import TextIO
 import click
 
 from polygon.cli.context import CONVERSATION, Context
+from polygon.visible import visible
 
 
 @click.command()
@@ -44,7 +45,7 @@ def replay(obj: Context, conversation: str, step: bool, as_json: bool) -> None:
         click.echo(json.dumps(data, ensure_ascii=False, sort_keys=True, indent=2))
         return
     for line in replay_header_lines(view):
-        click.echo(line)
+        click.echo(visible(line))
     stdin = sys.stdin
     for shown, t in enumerate(view.turns):
         if step and (why := _stop_reason(stdin)):
@@ -52,11 +53,11 @@ def replay(obj: Context, conversation: str, step: bool, as_json: bool) -> None:
             click.echo(f"stopped after {shown} of {len(view.turns)} turns: {why}", err=True)
             return
         for line in replay_turn_lines(t):
-            click.echo(line)
+            click.echo(visible(line))
     for line in replay_ending_lines(view):
-        click.echo(line)
+        click.echo(visible(line))
     for line in replay_policy_lines(broken, view):
-        click.echo(line)
+        click.echo(visible(line))
 
 
 def _stop_reason(stdin: TextIO) -> str:

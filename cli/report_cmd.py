@@ -10,6 +10,7 @@ from polygon.cli.choices import REPORT_FORMATS
 from polygon.cli.context import RUN, Context
 from polygon.cli.enforce_opts import enforcement_options, exit_if_missed, policy
 from polygon.cli.output import write_bytes
+from polygon.visible import visible_bytes
 
 
 @click.command()
@@ -51,7 +52,7 @@ def report(
             write_bytes(chunks)
         else:
             with output.open("wb") as out:
-                out.writelines(chunks)
+                out.writelines(visible_bytes(chunks))  # JUnit stays well-formed XML
     if output is not None:
         click.echo(f"wrote {output}", err=True)
     exit_if_missed(reasons)

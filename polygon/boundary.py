@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import urllib.parse
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,39 @@ def mask_value(value: Any, secrets: Iterable[str]) -> Any:
     if isinstance(value, list):
         return [mask_value(v, keys) for v in value]
     return value
+
+
+def url_secrets(url: str) -> list[str]:
+    """The parts of an agent URL that may hold a credential: userinfo, query values, fragment."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return [url]
+    found = [parts.netloc.rpartition("@")[0]] if "@" in parts.netloc else []
+    for pair in parts.query.split("&"):
+        found.append(pair.partition("=")[2] if "=" in pair else pair)
+    found.append(parts.fragment)
+    # longest first, so a secret that holds another is masked whole
+    return sorted({s for s in found if s}, key=len, reverse=True)
+
+
+def shown_url(url: str) -> str:
+    """``url`` as it may be recorded or printed: userinfo, query values and fragment as ``***``.
+
+    Scheme, host, port, path and the query's names stay, so runs of one endpoint still read
+    alike; a configuration's profile hash (of the whole reference) tells agents apart.
+    """
+    if not url.startswith(("http://", "https://")):
+        return url
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return url.partition("://")[0] + "://***"
+    netloc = "***@" + parts.netloc.rpartition("@")[2] if "@" in parts.netloc else parts.netloc
+    query = "&".join(
+        f"{pair.partition('=')[0]}=***" if "=" in pair else "***" for pair in parts.query.split("&") if pair
+    )
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, query, "***" if parts.fragment else ""))
 
 
 MAX_FILE_BYTES = 8_000_000

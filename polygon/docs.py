@@ -39,6 +39,7 @@ from polygon.matching import FACT, OPERATORS
 from polygon.score import AGENT_CHECKS, BUILTIN_GATES, CHECK_GATE, CRITERIA, Rubric, bundled_versions
 from polygon.simulate import (
     AGENT_ENDINGS,
+    MAX_TOOL_CALLS,
     MAX_TOOL_ROUNDS,
     AgentReply,
     AgentStep,
@@ -817,7 +818,8 @@ def _http_request() -> list[str]:
         "agent step (`content-type: application/json`); the endpoint answers HTTP 200 with a JSON",
         "reply. In a turn, the agent either asks for tool calls (Polygon runs them against the stubs",
         "and steps it again with their results, in the same turn) or replies to the caller, maybe",
-        f"ending the call. At most {MAX_TOOL_ROUNDS} rounds of tool calls per turn.",
+        f"ending the call. At most {MAX_TOOL_ROUNDS} rounds of tool calls per turn, and at most",
+        f"{MAX_TOOL_CALLS} tool calls in one reply.",
         "",
         "## Request body",
         "",
@@ -936,7 +938,9 @@ def _http_errors() -> list[str]:
         "- an HTTP status other than 200;",
         "- a body that is not JSON of the reply's shape (`answered malformed JSON: …`);",
         "- `end` other than " + ", ".join(f'`"{e}"`' for e in AGENT_ENDINGS) + " (a protocol violation);",
-        f"- more than {MAX_TOOL_ROUNDS} rounds of tool calls in one turn.",
+        f"- more than {MAX_TOOL_ROUNDS} rounds of tool calls in one turn;",
+        f"- more than {MAX_TOOL_CALLS} tool calls in one reply (a protocol violation, refused before",
+        "  any of them is run or recorded).",
         "",
         "A tool call the stubs answer with an error (invalid arguments, an unknown tool, a fault) is",
         "not an agent error: the agent gets it in `tool_results[].error` and the `tool` message.",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from polygon.visible import needs_escapes, visible
+
 LEFT = "<"
 RIGHT = ">"
 
@@ -23,10 +25,13 @@ def table(
     """The header line and one line per row.
 
     ``columns`` are (header, alignment) pairs, alignment ``"<"`` or ``">"``; a cell is
-    shown with ``str``. Columns are separated by ``gap`` spaces at least; the last column
+    shown with ``str``, its control characters as escapes (:mod:`polygon.visible`).
+    Columns are separated by ``gap`` spaces at least; the last column
     is not padded, so lines carry no trailing spaces.
     """
     body = [list(map(str, row)) for row in rows]
+    if needs_escapes(cell for row in body for cell in row):  # before the widths, so columns still align
+        body = [[visible(cell) for cell in row] for row in body]
     wrong = next((row for row in body if len(row) != len(columns)), None)
     if wrong is not None:
         raise ValueError(f"a row has {len(wrong)} cells for {len(columns)} columns")

@@ -442,6 +442,7 @@ FACES: dict[str, list[str]] = {
         "Conversation",
         "ConversationPlan",
         "HttpAgent",
+        "MAX_TOOL_CALLS",
         "MAX_TOOL_ROUNDS",
         "Message",
         "PhoneSettings",

@@ -408,6 +408,12 @@ def _tool_event(
     )
     if validators and validator is None:
         errors = [f"unknown tool {tool.name!r}"]
+    # arguments that are not a JSON object (unparseable text such as "{not json", a list)
+    # are invalid with or without a schema: no tool can be called with them (no arguments
+    # at all, None or "", is an export's way of writing a call without parameters)
+    unreadable = not isinstance(args, dict) and args not in (None, "")
+    if unreadable:
+        errors = [f"(arguments): not a JSON object: {str(args)[:80]!r}"]
     return ToolCalled(
         conversation_id=cid,
         turn=turn,
@@ -419,6 +425,6 @@ def _tool_event(
         validation_errors=errors,
         result=to_builtins(result),
         error=safe_text(redact(tool.error) if masked else tool.error),
-        validated=bool(validators),
+        validated=bool(validators) or unreadable,
         unpaired=tool.unpaired,
     )

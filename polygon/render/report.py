@@ -26,6 +26,7 @@ from polygon.projections import (
 from polygon.render.phrases import HEURISTIC_LABEL, LATENCY_NOTE, latency_cell, verdict_reasons
 from polygon.score import GRADED
 from polygon.texttable import LEFT, RIGHT, table
+from polygon.visible import visible
 
 if TYPE_CHECKING:
     import jinja2
@@ -313,8 +314,21 @@ def render_junit(report: RunReport) -> str:
                 name=f"{row.record.scenario}.{row.record.trial}",
             )
             _junit_outcome(case, row)
+    _shown_controls(root)
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _shown_controls(root: ET.Element) -> None:
+    """Control characters (an agent's reply in a reason) written as escapes.
+
+    XML 1.0 forbids most C0, and a CR reaches a CI's log as ``&#13;``, free to overprint.
+    """
+    for element in root.iter():
+        if element.text:
+            element.text = visible(element.text)
+        for key, value in element.attrib.items():
+            element.set(key, visible(value))
 
 
 def _junit_outcome(case: ET.Element, row: ConversationVerdict) -> None:

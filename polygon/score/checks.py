@@ -14,8 +14,10 @@ from typing import Any
 from polygon.events import CheckRecorded, Evidence, Expectation, PersonaSnapshot
 from polygon.matching import MatchTimeout, describe, holds
 from polygon.score.agent_language import language_policy
+from polygon.score.denial import refusal
 from polygon.score.detectors import detect
 from polygon.score.disclosure import DISCLOSURE, disclosures
+from polygon.score.hangup import unsettled_hangup
 from polygon.score.policies import Policy, check_policies
 from polygon.score.spoken import allowed_by, invented_against
 from polygon.score.tool_facts import agent_contradicts_tools
@@ -303,6 +305,8 @@ def goal_reached(view: ConversationView) -> CheckRecorded:
     expect = view.started.expect if view.started else None
     if expect is not None:
         misses = unmet(view, expect, persona.facts)
+        if hung_up := unsettled_hangup(view, persona):  # "nothing happened" is no expected end
+            misses.append(hung_up)
         if misses:
             return _result(view, "goal_reached", "fail", "expect: " + "; ".join(misses), ev)
         return _result(view, "goal_reached", "pass", "expect: every expected end state was met", ev)
@@ -342,10 +346,17 @@ def unmet(view: ConversationView, expect: Expectation, facts: dict[str, str]) ->
 
 
 def _out_of_order(view: ConversationView, order: Sequence[str]) -> list[str]:
-    """``before``: each tool's first call comes after the previous tool's first call."""
+    """``before``: each tool's first call comes after an unrefused call of the previous one.
+
+    A refused call (:mod:`polygon.score.denial`: an error, ``verified: false``) is no prerequisite.
+    """
+    calls = [c for t in view.turns for c in t.tools]
     first: dict[str, int] = {}
-    for i, c in enumerate(c for t in view.turns for c in t.tools):
+    accepted: dict[str, int] = {}
+    for i, c in enumerate(calls):
         first.setdefault(c.tool, i)
+        if not refusal(c):
+            accepted.setdefault(c.tool, i)
     out = []
     for earlier, later in zip(order, order[1:], strict=False):
         if earlier not in first or later not in first:
@@ -353,6 +364,9 @@ def _out_of_order(view: ConversationView, order: Sequence[str]) -> list[str]:
             out.append(f"{missing} was not called, expected {earlier} before {later}")
         elif first[later] < first[earlier]:
             out.append(f"{later} was called before {earlier}")
+        elif accepted.get(earlier, len(calls)) > first[later]:
+            refused = next(c for c in reversed(calls[: first[later]]) if c.tool == earlier)
+            out.append(f"{later} was called after {earlier} was refused ({refusal(refused)})")
     return out
 
 

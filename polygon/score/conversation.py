@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from polygon.errors import UserInputError
-from polygon.events import CHECK, JUDGE, JudgeScored, keyed
+from polygon.events import CHECK, JUDGE, CriterionScore, JudgeScored, keyed
 from polygon.models import Recorder
 from polygon.recording import Sink
 from polygon.score.checks import run_checks
@@ -18,6 +18,7 @@ from polygon.score.judges.heuristic import HEURISTIC_JUDGE, HeuristicJudge
 from polygon.score.judges.model import ModelJudge
 from polygon.score.policies import Policy
 from polygon.score.rubric import LoadedRubric
+from polygon.score.verdict import NOTHING_TO_JUDGE
 from polygon.transcript import ConversationView
 
 if TYPE_CHECKING:
@@ -77,9 +78,16 @@ async def score_conversation(
     for i, check in enumerate(checks):
         sink.emit(keyed(CHECK, pass_id), check, index=i)
     r = settings.rubric
+    empty = nothing_to_judge(view)
     for repeat in range(settings.repeats):
         given = context or JudgeContext()
-        scores, raw = await settings.judge.score(view, checks, r.rubric, repeat, sink, given)
+        if empty:  # no judge is asked: every criterion unscored, so the call is inconclusive
+            scores: dict[str, CriterionScore] = {
+                c.id: CriterionScore(status="unscored", reason=empty) for c in r.rubric.criteria
+            }
+            raw = ""
+        else:
+            scores, raw = await settings.judge.score(view, checks, r.rubric, repeat, sink, given)
         sink.emit(
             keyed(JUDGE, pass_id),
             JudgeScored(
@@ -96,3 +104,18 @@ async def score_conversation(
             ),
             index=repeat,
         )
+
+
+def nothing_to_judge(view: ConversationView) -> str:
+    """Why an imported call carries nothing to judge ("" when it does).
+
+    An imported call in which the agent neither spoke nor called a tool says nothing about
+    the agent (a cut export, a caller-only fragment): judging it would score silence, and
+    the heuristic judge once passed such a call at 76.25. A simulated call is never empty
+    in this sense: an agent that was asked and said nothing is the agent's fault.
+    """
+    if view.imported is None:
+        return ""
+    if any((t.agent_text or "").strip() or t.tools for t in view.turns):
+        return ""
+    return NOTHING_TO_JUDGE

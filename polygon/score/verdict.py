@@ -74,6 +74,11 @@ them, so they make a call ``fail`` only when no simulator error is established. 
 gate is evidence about the agent's own behaviour and outranks a simulator error."""
 
 
+NOTHING_TO_JUDGE = "the imported call has no agent turn: nothing to judge"
+"""The reason on every criterion of a call no judge was asked about (see
+:func:`polygon.score.conversation.nothing_to_judge`); such a call is ``inconclusive``."""
+
+
 class CallState(msgspec.Struct, frozen=True, kw_only=True):
     """What the call itself says before any judge: empty strings mean "no"."""
 
@@ -216,6 +221,12 @@ def _state(
     if call.cut_short:
         return "inconclusive", call.cut_short
     goal = next((r for r in results if r.criterion == "goal_achievement"), None)
+    if (
+        goal is not None
+        and goal.status == "unscored"
+        and any(s.reason == NOTHING_TO_JUDGE for s in goal.repeats)
+    ):
+        return "inconclusive", NOTHING_TO_JUDGE
     why = []
     if share < minimum:
         why.append(f"only {share:.0f}% of the rubric's weight was scored (minimum {minimum:.0f}%)")

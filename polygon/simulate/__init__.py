@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from polygon.simulate.callers.replay import ReplayCaller as ReplayCaller
     from polygon.simulate.callers.scripted import ScriptedCaller as ScriptedCaller
     from polygon.simulate.engine import AGENT_ENDINGS as AGENT_ENDINGS
+    from polygon.simulate.engine import MAX_TOOL_CALLS as MAX_TOOL_CALLS
     from polygon.simulate.engine import MAX_TOOL_ROUNDS as MAX_TOOL_ROUNDS
     from polygon.simulate.engine import Conversation as Conversation
     from polygon.simulate.engine import percentile as percentile
@@ -46,6 +47,7 @@ _FACE = {
     "Conversation": "polygon.simulate.engine",
     "ConversationPlan": "polygon.simulate.plan",
     "HttpAgent": "polygon.simulate.agents.http",
+    "MAX_TOOL_CALLS": "polygon.simulate.engine",
     "MAX_TOOL_ROUNDS": "polygon.simulate.engine",
     "Message": "polygon.simulate.agents",
     "PhoneSettings": "polygon.simulate.phone",

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from polygon.boundary import log_safe, safe_text
+from polygon.boundary import log_safe, safe_text, shown_url
 from polygon.events import (
     AGENT_TURN,
     CALLER_TURN,
@@ -46,6 +46,9 @@ from polygon.simulate.plan import ConversationPlan, tool_definitions
 from polygon.simulate.tools import ToolBox
 
 MAX_TOOL_ROUNDS = 4
+MAX_TOOL_CALLS = 32
+"""Most tool calls one reply may ask for: past it the reply is a protocol violation, refused
+before any call is made or recorded (a reply of thousands would bloat the log and stall scoring)."""
 AGENT_ENDINGS = ("", "hangup", "transfer")
 
 
@@ -107,7 +110,7 @@ class Conversation:
                 seed=p.seed,
                 persona=p.persona,
                 caller_model=p.caller_model,
-                agent=p.agent_ref,
+                agent=shown_url(p.agent_ref),
                 noise_intensity=p.noise_intensity,
                 max_turns=p.max_turns,
                 initial_state={name: dict(state) for name, state in sorted(p.stores.items())},
@@ -362,6 +365,10 @@ def checked_reply(reply: object) -> AgentReply:
         raise AgentError(f"protocol violation: unknown end {reply.end!r} (hangup or transfer)")
     if not isinstance(reply.tool_calls, list) or not all(isinstance(c, ToolCall) for c in reply.tool_calls):
         raise AgentError("protocol violation: tool_calls must be a list of tool calls")
+    if len(reply.tool_calls) > MAX_TOOL_CALLS:
+        raise AgentError(
+            f"protocol violation: {len(reply.tool_calls)} tool calls in one reply (at most {MAX_TOOL_CALLS})"
+        )
     calls = [
         ToolCall(id=safe_text(str(c.id)), name=safe_text(str(c.name)), arguments=log_safe(c.arguments))
         for c in reply.tool_calls

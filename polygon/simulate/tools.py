@@ -222,7 +222,9 @@ class ToolBox:
             raise StubError(f"{key!r} not found in {stub.store}")
         if stub.action == "get":
             return {key: store[key]}
-        value = _render(stub.value, args, self.stores) if stub.value else "taken"
+        # a store is a named string map: the rendered text is kept as it is, never re-typed
+        # ("12.50" stays "12.50", not 12.5; "null" stays "null", not None)
+        value = _render_text(stub.value, args, self.stores, plain=True) if stub.value else "taken"
         if stub.action == "claim" and store[key] != stub.free_value:
             raise StubError(f"{key} is already taken")
         store[key] = value
@@ -270,23 +272,35 @@ class _OverBudget(Exception):
 
 
 @functools.lru_cache(maxsize=256)
-def _compiled(template: str) -> Any:
-    """A stub's template, compiled once per run (compiling costs more than rendering)."""
-    builds_json = template.lstrip()[:1] in ("{", "[")
+def _compiled(template: str, plain: bool = False) -> Any:
+    """A stub's template, compiled once per run (compiling costs more than rendering).
+
+    ``plain`` (a store value) writes values as they are: a store holds text, not JSON.
+    """
+    builds_json = not plain and template.lstrip()[:1] in ("{", "[")
     return _sandbox(builds_json).from_string(template)
 
 
 def _render(template: str, args: dict[str, Any], stores: dict[str, dict[str, str]]) -> Any:
-    try:
-        text = _within_budget(lambda: _compiled(template).generate(args=args, state=stores))
-    except _OverBudget as exc:
-        raise StubError(f"timeout: {exc}") from None
-    except Exception as exc:  # a sandbox refusal or a broken template is the stub's error
-        raise StubError(f"template failed: {exc}", broken=True) from None
+    """A template's answer: JSON when the rendered text is JSON, else the text."""
+    text = _render_text(template, args, stores)
     try:
         return json.loads(text)
     except ValueError:
         return text
+
+
+def _render_text(
+    template: str, args: dict[str, Any], stores: dict[str, dict[str, str]], *, plain: bool = False
+) -> str:
+    """The rendered text of a template (within its budget; a failure is the stub's error)."""
+    try:
+        text = _within_budget(lambda: _compiled(template, plain).generate(args=args, state=stores))
+    except _OverBudget as exc:
+        raise StubError(f"timeout: {exc}") from None
+    except Exception as exc:  # a sandbox refusal or a broken template is the stub's error
+        raise StubError(f"template failed: {exc}", broken=True) from None
+    return text
 
 
 def _within_budget(chunks: Callable[[], Iterator[str]]) -> str:

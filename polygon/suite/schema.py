@@ -222,8 +222,9 @@ class ExpectSpec(_Strict):
     before: list[list[str]] = Field(
         default_factory=list,
         description=(
-            "Order of tool calls: each item lists tools whose first calls must come in this order "
-            "(``[verify_identity, block_card]``: verify_identity was called, and before block_card)."
+            "Order of tool calls: each item lists tools whose first calls must come in this order, "
+            "each after a call of the one before that was not refused (``[verify_identity, block_card]``: "
+            "verify_identity was called and not refused, an error or ``verified: false``, before block_card)."
         ),
     )
 
@@ -570,24 +571,19 @@ class Suite(_Strict):
         ids = [p.id for p in self.personas]
         if not ids and not (info.context or {}).get("personas_optional"):
             raise ValueError("personas: at least one persona is needed (or run `polygon personas generate`)")
-        if len(set(ids)) != len(ids):
-            raise ValueError("personas: ids must be unique")
+        _unique("personas", "id", ids)
+        _unique("scenarios", "id", [sc.id for sc in self.scenarios])
         for sc in self.scenarios:  # items with ids are named by them, as field_path names them
             if sc.persona not in ids:
                 raise ValueError(f"scenarios[{sc.id}].persona: unknown persona {sc.persona!r}")
             if sc.expect is not None:
                 self._check_expect(f"scenarios[{sc.id}].expect", sc.expect, sc.persona)
-        tools = [t.name for t in self.tools]
-        if len(set(tools)) != len(tools):
-            raise ValueError("tools: names must be unique")
+        _unique("tools", "name", [t.name for t in self.tools])
         for i, phrase in enumerate(self.forbidden_phrases):
             if not phrase.strip():
                 raise ValueError(f"forbidden_phrases.{i}: an empty phrase would match every agent turn")
         self._check_policies()
-        probes = [p.id for p in self.probes]
-        if len(set(probes)) != len(probes):
-            dup = next(p for p in probes if probes.count(p) > 1)
-            raise ValueError(f"probes: the id {dup!r} is used twice")
+        _unique("probes", "id", [p.id for p in self.probes])
         for where, ref, offline in (
             ("caller.model", self.caller.model, "scripted/caller"),
             ("judge.model", self.judge.model, "scripted/heuristic"),
@@ -601,6 +597,15 @@ class Suite(_Strict):
             if t.stub.mode == "stateful" and t.stub.store not in self.stores:
                 raise ValueError(f"tools[{t.name}].stub.store: unknown store {t.stub.store!r}")
         return self
+
+
+def _unique(items: str, field: str, keys: list[str]) -> None:
+    """Ids name calls, streams and rows: a repeated one would write two calls under one stream."""
+    seen: set[str] = set()
+    for key in keys:
+        if key in seen:
+            raise ValueError(f"{items}[{key}].{field}: the {field} {key!r} is used twice")
+        seen.add(key)
 
 
 def _fact_refs(conds: dict[str, Any]) -> list[str]:

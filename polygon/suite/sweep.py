@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from polygon.boundary import log_safe, read_yaml
+from polygon.boundary import log_safe, read_yaml, shown_url
 from polygon.errors import SuiteError
 from polygon.events import content_hash
 from polygon.suite.loading import LoadedSuite, inside, load_suite
@@ -201,8 +201,9 @@ def _warnings(path: Path, spec: SweepSpec, agent: str) -> list[str]:
     if agent.startswith("model:"):
         return []
     model_only = [p for p in ("temperature", "top_p", "max_tokens") if p in spec.parameters]
+    shown = shown_url(agent)
     return [
-        f"{path}: parameters.{p}: the base configuration {spec.base} is not a model agent ({agent}); "
+        f"{path}: parameters.{p}: the base configuration {spec.base} is not a model agent ({shown}); "
         "it receives the value in its params and may ignore it — equal points would then say nothing"
         for p in model_only
     ]

@@ -442,3 +442,40 @@ def test_a_suite_without_policies_keeps_its_hash(tmp_path: Path) -> None:
         if scenario["expect"]:
             del scenario["expect"]["before"]
     assert loaded.suite_hash == content_hash({"suite": dumped, "prompts": loaded.prompts})
+
+
+IGNORES_DENIAL = '''
+from bank27_agents import CardLine
+
+
+class IgnoresDenial(CardLine):
+    """Blocks the card whatever verify_identity answered (trial39 defect 3)."""
+
+    def _after(self, tool, result):
+        return self._block() if tool == "verify_identity" else super()._after(tool, result)
+
+
+def make(prompt="", params=None):
+    return IgnoresDenial()
+'''
+
+
+def test_acting_after_a_refused_verification_misses_expect_before(tmp_path: Path) -> None:
+    # no policy: `expect.before` alone must not count {"verified": false} as a verification
+    suite = bank(
+        tmp_path,
+        **{
+            '- when: {date_of_birth: "1980-03-12"}': '- when: {date_of_birth: "1900-01-01"}',
+            "  correct: {agent:": '  ignores: {agent: "python:ignores:make"}\n  correct: {agent:',
+        },
+    )
+    (suite.parent / "ignores.py").write_text(IGNORES_DENIAL)
+    text = suite.read_text()
+    suite.write_text(text[: text.index("policies:")] + text[text.index("personas:") :])
+    log = tmp_path / "log"
+    assert run(log, suite, "ignores", "deny").exit_code == 1
+    explained = polygon(log, "explain", "deny.ignores.coop.0").output
+    assert (
+        "block_card was called after verify_identity was refused (it answered verified: false)" in explained
+    )
+    assert verdict_of(rows(log, "deny")["coop/ignores"]) == "fail"

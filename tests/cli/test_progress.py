@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 
 from polygon.cli.progress import Reporter
 
@@ -63,3 +64,14 @@ def test_a_second_stage_counts_anew_under_its_own_label() -> None:
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("conversations: 10/10") and "1 errors" in lines[0]
     assert lines[1] == "scored and probed: 8/10 (1.3/s), 6 s"
+
+
+def test_the_line_keeps_coming_while_a_call_hangs() -> None:
+    """trial39 defect 12: a call hung for minutes and stderr's last line stayed put (a run looking dead)."""
+    out = io.StringIO()
+    with Reporter("conversations", "lines", every_s=0.05, stream=out) as shown:
+        shown.update(2, 3)
+        time.sleep(0.5)  # no update: one call hangs
+        while_hung = out.getvalue().splitlines()
+    assert len(while_hung) >= 3, while_hung
+    assert all(line.startswith("conversations: 2/3 (") for line in while_hung)

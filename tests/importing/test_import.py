@@ -323,3 +323,47 @@ def test_rerun_stops_at_the_first_divergence(tmp_path: Path) -> None:
     from polygon.events.families import ConversationEnded
 
     assert next(p for p in z if isinstance(p, ConversationEnded)).reason != "diverged"
+
+
+def test_a_silent_agent_is_inconclusive_and_unparseable_arguments_are_invalid(tmp_path: Path) -> None:
+    # trial39 defect 6: a call with no agent turn passed at 76.25, "{not json" arguments were "valid"
+    lines = [
+        {"id": "silent", "messages": [{"role": "user", "content": "hello, is anyone there?"}]},
+        {
+            "id": "bad-args",
+            "messages": [
+                {"role": "user", "content": "book me in"},
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {"id": "c1", "type": "function", "function": {"name": "x", "arguments": "{not json"}}
+                    ],
+                },
+            ],
+        },
+        {
+            "id": "spoke",
+            "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "Hello!"}],
+        },
+    ]
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    log = tmp_path / "log"
+    runner = CliRunner()
+    run = json.loads(runner.invoke(cli, ["--log", str(log), "import", str(path), "--json"]).output)["run_id"]
+    report = json.loads(runner.invoke(cli, ["--log", str(log), "report", run, "--json"]).output)
+    verdicts = {row["record"]["scenario"]: row["verdict"] for row in report["conversations"]}
+    assert verdicts["silent"]["verdict"] == "inconclusive"
+    assert "no agent turn" in verdicts["silent"]["state_reason"]
+    assert verdicts["spoke"]["verdict"] != "inconclusive"  # an agent that spoke is judged as before
+    with LmdbLog(log, readonly=True) as lg:
+        tools = [e.payload for e in lg.read_all(tags={"tool.called"})]
+        checks = {
+            c.payload.check: c.payload
+            for c in lg.read_all(tags={"check.recorded"})
+            if c.payload.conversation_id.endswith("bad-args.0")
+        }
+    assert [(t.valid, t.validated) for t in tools] == [(False, True)]
+    assert "not a JSON object" in tools[0].validation_errors[0]
+    assert checks["invalid_tool_args"].outcome == "fail"

@@ -110,6 +110,14 @@ def test_stateful_calendar_books_then_reports_taken() -> None:
     assert box(LIST, BOOK, stores=CAL).call("find", {}, turn=1, index=0).result == ["mon", "tue"]
 
 
+@pytest.mark.parametrize("said", ["12.50", "1e3", "null", "007", "true", "48213", '{"a": 1}', 'O"Brien'])
+def test_stateful_store_keeps_the_rendered_string_as_it_is(said: str) -> None:
+    # stores are named string maps: "12.50" must not come back as 12.5, nor "null" as None
+    b = box(BOOK, stores=CAL)
+    assert b.call("book", {"slot": "mon", "name": said}, turn=1, index=0).valid
+    assert b.final_state() == {"calendar": {"mon": said, "tue": "free"}}
+
+
 def test_invalid_arguments_recorded_and_answered_with_error() -> None:
     b = box(BOOK, stores=CAL)
     out = b.call("book", {"slot": 5, "extra": 1}, turn=1, index=0)

@@ -48,6 +48,21 @@ CASES = [
         "{id: x, question: 'Was it fine?', polarity: desired}]\n",
         "the id 'x' is used twice",
     ),
+    (  # trial39 defect 14: the run wrote, then died "already written with different content"
+        "duplicate scenario ids",
+        GOOD + "scenarios: [{id: s, persona: p}, {id: s, persona: p, max_turns: 3}]\n",
+        "scenarios[s].id: the id 's' is used twice",
+    ),
+    (
+        "duplicate persona ids",
+        replaced(GOOD, "goal: book a cleaning}]", "goal: book a cleaning}, {id: p, type: busy, goal: cancel}]"),
+        "personas[p].id: the id 'p' is used twice",
+    ),
+    (
+        "duplicate tool names",
+        GOOD + "tools: [{name: t}, {name: t, description: again}]\n",
+        "tools[t].name: the name 't' is used twice",
+    ),
     (
         "prompt file outside the folder",
         replaced(GOOD, 'prompt: "You book appointments."', "prompt_file: /etc/passwd"),

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from polygon.events import CheckRecorded, CriterionScore
 from polygon.recording import Sink
+from polygon.score.hangup import unsettled_hangup
 from polygon.score.judges import JudgeContext
 from polygon.score.rubric import Rubric
 from polygon.transcript import ConversationView
@@ -126,6 +127,10 @@ def _factual(
 
 
 def _goal(view: ConversationView, checks: _Checks, broke: bool) -> CriterionScore:
+    persona = view.started.persona if view.started else None
+    if persona is not None and (hung_up := unsettled_hangup(view, persona)):
+        # rubric level 1: the caller was left stuck; the call passed at 88.75 with a 5 here
+        return _s(1, f"{hung_up}: {_quote(view, last=True)}")
     if checks.passed("goal_reached"):
         return _s(5 if len(view.turns) <= 8 else 4, _quote(view, _CLAIMS + ("transfer",), last=True))
     if checks.failed("goal_reached"):

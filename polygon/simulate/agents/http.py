@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
 import msgspec
 
+from polygon.boundary import mask, shown_url, url_secrets
 from polygon.simulate.agents import AgentError, AgentReply, AgentStep
+
+MAX_BODY_BYTES = 4_000_000
+"""Largest answer read from an endpoint: past it the step fails (a reply is kept to 100,000
+characters anyway, so a bigger body is a broken or hostile endpoint, never read whole)."""
 
 
 class HttpAgent:
     """POSTs each step as JSON to an endpoint; the answer is an :class:`AgentReply` object.
 
     The body is the :class:`AgentStep` plus ``config`` (the configuration's name), ``prompt``
-    and ``params``, so one endpoint can serve every configuration of a suite.
+    and ``params``, so one endpoint can serve every configuration of a suite. ``timeout_s``
+    bounds the whole step (connect, send, every byte of the answer): httpx's own timeout
+    restarts on each byte read, so an endpoint dripping its answer would never trip it.
     """
 
     def __init__(
@@ -28,25 +36,41 @@ class HttpAgent:
         params: dict[str, Any] | None = None,
     ) -> None:
         self._url = url
+        self._shown = shown_url(url)  # credentials in the URL are never recorded or printed
+        self._secrets = url_secrets(url)
         self._client = client
         self._timeout = timeout_s
         self._context = {"config": config, "prompt": prompt, "params": params or {}}
 
     async def step(self, request: AgentStep) -> AgentReply:
-        """One HTTP round trip."""
-        body = {**msgspec.to_builtins(request), **self._context}
+        """One HTTP round trip, within ``timeout_s`` as a whole."""
+        body = msgspec.json.encode({**msgspec.to_builtins(request), **self._context})
         try:
-            response = await self._client.post(
-                self._url,
-                content=msgspec.json.encode(body),
-                timeout=self._timeout,
-                headers={"content-type": "application/json"},
-            )
+            content = await asyncio.wait_for(self._post(body), self._timeout)
+        except TimeoutError:
+            raise AgentError(
+                f"agent endpoint {self._shown}: ReadTimeout: no whole answer within {self._timeout:g} s"
+            ) from None
         except httpx.HTTPError as exc:
-            raise AgentError(f"agent endpoint {self._url}: {type(exc).__name__}: {exc}") from None
-        if response.status_code != 200:
-            raise AgentError(f"agent endpoint {self._url} answered HTTP {response.status_code}")
-        return decode_reply(response.content, self._url)
+            detail = mask(f"{type(exc).__name__}: {exc}", self._secrets)
+            raise AgentError(f"agent endpoint {self._shown}: {detail}") from None
+        return decode_reply(content, self._shown)
+
+    async def _post(self, body: bytes) -> bytes:
+        """The answer's body, read in chunks and refused past :data:`MAX_BODY_BYTES`."""
+        headers = {"content-type": "application/json"}
+        post = self._client.stream("POST", self._url, content=body, timeout=self._timeout, headers=headers)
+        async with post as r:
+            if r.status_code != 200:
+                raise AgentError(f"agent endpoint {self._shown} answered HTTP {r.status_code}")
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in r.aiter_bytes():
+                size += len(chunk)
+                if size > MAX_BODY_BYTES:
+                    raise AgentError(f"agent endpoint {self._shown} answered over {MAX_BODY_BYTES:,} bytes")
+                chunks.append(chunk)
+            return b"".join(chunks)
 
     async def aclose(self) -> None:
         """The shared client is closed by its owner."""
