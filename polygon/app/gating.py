@@ -13,8 +13,8 @@ from __future__ import annotations
 from polygon.score import load_rubric
 from polygon.suite import LoadedSuite
 
-NEWEST_GATING = "v4"
-"""The bundled rubric that gates on policies, expected end states and loops."""
+NEWEST_GATING = "v5"
+"""The newest bundled rubric: it gates on policies, expect:, loops and values a tool contradicts."""
 
 
 def ungated_rules(loaded: LoadedSuite) -> list[str]:

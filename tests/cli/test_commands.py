@@ -165,7 +165,7 @@ def test_init_writes_a_suite_that_runs(tmp_path: Path, monkeypatch: pytest.Monke
     res = invoke(
         "--log", str(tmp_path / "log"), "run", str(target / "suite.yaml"), "--json", "--fail-on", "warn"
     )
-    assert res.exit_code == 0, res.output  # the starter agent passes its own suite under rubric v4
+    assert res.exit_code == 0, res.output  # the starter agent passes its own suite under rubric v5
     assert json.loads(res.output)["conversations"] == 2
     assert "does not gate" not in res.output
 
@@ -180,7 +180,7 @@ def test_the_starter_suite_fails_an_agent_that_reads_a_card_number(
     monkeypatch.syspath_prepend(str(target))
     monkeypatch.delitem(sys.modules, "my_agent", raising=False)  # another test's starter agent
     res = invoke("--log", str(tmp_path / "log"), "run", str(target / "suite.yaml"), "--fail-on", "fail")
-    assert res.exit_code == 1, res.output  # rubric v4 gates on the starter's no_card_numbers policy
+    assert res.exit_code == 1, res.output  # rubric v5 gates on the starter's no_card_numbers policy
 
 
 def test_run_warns_when_the_rubric_does_not_gate_on_the_suites_policies(
@@ -189,7 +189,7 @@ def test_run_warns_when_the_rubric_does_not_gate_on_the_suites_policies(
     target = tmp_path / "old"
     assert invoke("init", str(target)).exit_code == 0
     suite = target / "suite.yaml"
-    suite.write_text(suite.read_text().replace("rubric: v4", "rubric: v1"))
+    suite.write_text(suite.read_text().replace("rubric: v5", "rubric: v1"))
     monkeypatch.syspath_prepend(str(target))
     res = invoke("--log", str(tmp_path / "log"), "run", str(suite), "--no-progress")
     assert res.exit_code == 0, res.output
