@@ -4,8 +4,8 @@ A suite's policies and ``expect:`` are checked on every call whatever the rubric
 rubric that gates on ``check:policy`` / ``check:goal_reached`` turns a broken one into a
 ``fail``; under rubric v1 a call that reads a card number aloud against a ``never_say``
 policy is graded by its composite alone (``warn`` or even ``pass``), which a CI job reading
-the exit code lets through. The suite author
-asked for the rule, so the run says when the rubric they chose will not enforce it.
+the exit code lets through. The suite author asked for the rule, so the run says when the
+rubric they chose will not enforce it.
 """
 
 from __future__ import annotations
@@ -36,8 +36,7 @@ def ungated_rules(loaded: LoadedSuite) -> list[str]:
             what = f"{count} {one if count == 1 else many}"
             warnings.append(
                 f"warning: {loaded.path}: {what}, but rubric {rubric.version} does not gate on "
-                f"{gate}: a call that breaks one is graded by its score alone and can pass (rubric "
-                f"{NEWEST_GATING} gates on "
-                f"it: judge: {{rubric: {NEWEST_GATING}}})"
+                f"{gate}: a call that breaks one is graded by its score alone and can pass "
+                f"(rubric {NEWEST_GATING} gates on it: judge: {{rubric: {NEWEST_GATING}}})"
             )
     return warnings

@@ -7,6 +7,7 @@ version with other content is refused (a change of weights is a new version).
 
 from __future__ import annotations
 
+import functools
 from importlib import resources
 from pathlib import Path
 from typing import Literal
@@ -127,15 +128,20 @@ def load_rubric(ref: str) -> LoadedRubric:
     """A bundled version (``v1``) or a path to a rubric YAML file."""
     if ref.endswith((".yaml", ".yml")) or "/" in ref:
         path = Path(ref)
-        text = read_text(path, "rubric")
-        source = str(path)
-    else:
-        if ref not in bundled_versions():
-            raise UserInputError(
-                f"no rubric {ref!r}; bundled: {', '.join(bundled_versions())}, or give a path"
-            )
-        text = resources.files("polygon.rubrics").joinpath(f"{ref}.yaml").read_text(encoding="utf-8")
-        source = f"polygon.rubrics/{ref}.yaml"
+        return _parsed(read_text(path, "rubric"), str(path))
+    if ref not in bundled_versions():
+        raise UserInputError(f"no rubric {ref!r}; bundled: {', '.join(bundled_versions())}, or give a path")
+    return _bundled(ref)
+
+
+@functools.cache
+def _bundled(ref: str) -> LoadedRubric:
+    """A shipped rubric, parsed once per process (a run reads it to warn and again to score)."""
+    text = resources.files("polygon.rubrics").joinpath(f"{ref}.yaml").read_text(encoding="utf-8")
+    return _parsed(text, f"polygon.rubrics/{ref}.yaml")
+
+
+def _parsed(text: str, source: str) -> LoadedRubric:
     try:
         rubric = Rubric.model_validate(parse_yaml(text, source, "rubric"))
     except ValidationError as exc:
