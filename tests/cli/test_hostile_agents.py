@@ -127,3 +127,11 @@ def test_control_characters_from_an_agent_and_a_suite_are_shown_never_acted_on(t
     assert r"pizza\x1b]0;pwned\x07\rX" in outputs["runs"]
     as_json = json.loads(polygon(log, "report", "e", "--json").output)
     assert RAW in "\n".join(_texts(as_json))  # JSON keeps the values, escaped by JSON itself
+
+
+def test_an_error_quoting_a_suite_shows_its_control_characters(tmp_path: Path) -> None:
+    suite = pizza(tmp_path, **{"  raises:": '  "raises\\e]0;pwned\\a\\r\\u202eX":'})
+    ran = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "run", str(suite), "--config", "nope"])
+    assert ran.exit_code == 2
+    assert r"raises\x1b]0;pwned\x07\r\u202eX" in ran.output, ran.output
+    assert not {"\x1b", "\x07", "\r", "\u202e"} & set(ran.output)
