@@ -135,3 +135,28 @@ def test_an_error_quoting_a_suite_shows_its_control_characters(tmp_path: Path) -
     assert ran.exit_code == 2
     assert r"raises\x1b]0;pwned\x07\r\u202eX" in ran.output, ran.output
     assert not {"\x1b", "\x07", "\r", "\u202e"} & set(ran.output)
+
+
+def test_resuming_a_run_that_recorded_a_url_secret_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import polygon.simulate.engine as engine
+
+    url = "http://admin:hunter2pass@127.0.0.1:9/step?token=URLSECRET777"
+    suite = _suite(tmp_path, url)
+    log = tmp_path / "log"
+    with monkeypatch.context() as old_polygon:  # one that recorded the URL whole
+        old_polygon.setattr(engine, "shown_url", lambda agent: agent)
+        ran = polygon(log, "run", str(suite), "--config", "good", "--run-id", "o", "--no-progress")
+        assert ran.exit_code == 0, ran.output
+    assert "hunter2pass" in _recorded(log)
+    resumed = polygon(log, "run", str(suite), "--resume", "o", "--no-progress")
+    assert resumed.exit_code == 0, resumed.output
+    assert (
+        "warning: run o: its earlier calls of configuration good recorded the agent URL with its "
+        "credentials (an older Polygon wrote them; calls run now record http://***@127.0.0.1:9/step?token=***)"
+    ) in resumed.output
+    assert "polygon log compact --drop o -o NEW_LOG" in resumed.output
+    replayed = polygon(log, "replay", "o.good.veggie.0").output
+    assert not [t for t in (resumed.output, replayed) if "hunter2pass" in t or "URLSECRET777" in t]
+    assert "agent http://***@127.0.0.1:9/step?token=***" in replayed
