@@ -43,9 +43,7 @@ def _shown(value: Any) -> Any:
     sees, and a CR or ESC is invisible: pages show them as the terminal outputs do. Markup
     (a macro's output, an ``as_written`` value, an SVG) passes as it is.
     """
-    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
-        return visible(value)
-    return value
+    return visible(value) if type(value) is str else value  # a Markup is a str subclass
 
 
 def as_written(value: object) -> markupsafe.Markup:

@@ -158,3 +158,18 @@ def test_a_config_that_does_not_run_needs_no_variable(
     monkeypatch.delenv(VARIABLE, raising=False)
     ran = polygon(tmp_path / "log", "run", str(_suite(tmp_path, server)), "--config", "raises", "--no-progress")
     assert ran.exit_code == 0, ran.output
+
+
+def test_a_rotated_token_is_the_same_profile_a_changed_template_is_not(
+    tmp_path: Path, server: _Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(VARIABLE, TOKEN)
+    log = tmp_path / "log"
+    suite = _suite(tmp_path, server)
+    assert polygon(log, "run", str(suite), "--config", "good", "--run-id", "r", "--no-progress").exit_code == 0
+    monkeypatch.setenv(VARIABLE, "a-rotated-token-0815")
+    resumed = polygon(log, "run", str(suite), "--resume", "r", "--no-progress")
+    assert resumed.exit_code == 0, resumed.output
+    suite.write_text(suite.read_text().replace("X-Team: pizza", "X-Team: pasta"))
+    refused = polygon(log, "run", str(suite), "--resume", "r", "--no-progress")
+    assert refused.exit_code == 2 and "the suite changed since it started" in refused.output, refused.output
