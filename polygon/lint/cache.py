@@ -44,7 +44,8 @@ _OFF = ("off", "0", "none", "false")
 LIMIT_ENV = "POLYGON_CACHE_MAX_MB"
 """Overrides the cap on lint's entries, in MB (10**6 bytes); ``unlimited`` lifts it."""
 DEFAULT_MAX_MB = 200.0
-"""~500 prompts of 1,500 words (~0.4 MB each: 1.5 KB a unit vector, ~2 KB a token batch)."""
+"""Counted on disk: ~700 prompts of 1,500 words with every tier (~0.3 MB each; one 4 KB block
+a unit vector or a 256-token batch, ~52 KB the whole prompt's token surprisals)."""
 KEEP = 0.8
 """A prune keeps at most this share of the cap: the next eighth of it written before the
 next prune still fits under the cap."""
@@ -53,6 +54,8 @@ PRUNE_EVERY_S = 24 * 3600
 STALE_TMP_S = 3600
 """A temporary file this old was left by a writer that died; a live one is renamed in ms."""
 _MARKER = ".pruned"
+_BLOCK = 4096
+"""What a small file takes on disk on common file systems: a write's estimated cost."""
 
 
 def cache_root() -> Path | None:
@@ -150,7 +153,7 @@ class ResultCache:
                 raise
         except OSError:
             return  # read-only home, full disk: the tier still reads, only slower next time
-        self._written += len(payload) + len(_MAGIC) + _DIGEST
+        self._written += _BLOCK * -(-(len(payload) + len(_MAGIC) + _DIGEST) // _BLOCK)
         if self._prune_due():
             self.prune()
 
@@ -196,10 +199,16 @@ def _scan(root: Path, now: float) -> list[tuple[Path, int, float]]:
                 with contextlib.suppress(OSError):
                     info = item.stat()
                     if not item.name.startswith(".tmp-"):
-                        found.append((Path(item.path), info.st_size, info.st_mtime))
+                        found.append((Path(item.path), _on_disk(info), info.st_mtime))
                     elif now - info.st_mtime > STALE_TMP_S:
                         os.unlink(item.path)
     return found
+
+
+def _on_disk(info: os.stat_result) -> int:
+    """The bytes a file takes on disk (whole blocks: a 1.5 KB vector takes 4 KB), as ``du``."""
+    blocks: int = getattr(info, "st_blocks", 0)  # absent on Windows
+    return blocks * 512 or info.st_size
 
 
 def _evict(entries: list[tuple[Path, int, float]], excess: int) -> int:

@@ -154,18 +154,19 @@ def _entries(root: Path) -> list[Path]:
 
 
 def _size(root: Path) -> int:
-    return sum(p.stat().st_size for p in _entries(root))
+    """As ``du`` counts: whole blocks."""
+    return sum(p.stat().st_blocks * 512 for p in _entries(root))
 
 
 def test_the_cache_stays_under_its_size_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(CACHE_ENV, str(tmp_path))
-    monkeypatch.setenv(LIMIT_ENV, "0.02")  # 20,000 bytes
+    monkeypatch.setenv(LIMIT_ENV, "0.2")  # 200,000 bytes
     cache = default_cache()
     assert cache is not None
-    for i in range(200):  # 200 entries of ~1 KB: ten times the cap
+    for i in range(200):  # 200 entries of ~1 KB, one 4 KB block each: four times the cap
         cache.put("e5", cache_key(str(i)), bytes(1000))
-        assert _size(tmp_path) <= 20_000
-    assert 10 <= len(_entries(tmp_path)) <= 20
+        assert _size(tmp_path) <= 200_000
+    assert 30 <= len(_entries(tmp_path)) <= 200_000 // 4096
     assert cache.get("e5", cache_key("199")) == bytes(1000)  # the newest kept
     assert cache.get("e5", cache_key("0")) is None  # the oldest evicted
 
@@ -177,7 +178,7 @@ def test_eviction_drops_the_least_recently_used_first(tmp_path: Path) -> None:
         now[0] += 1
         return now[0]
 
-    cache = ResultCache(tmp_path, max_bytes=8_000, clock=clock)
+    cache = ResultCache(tmp_path, max_bytes=80_000, clock=clock)
     for i in range(40):
         cache.put("gemma-batch", cache_key(str(i)), bytes(300))
         assert cache.get("gemma-batch", cache_key("0")) is not None  # read after every write
@@ -190,17 +191,17 @@ def test_many_short_processes_prune_once_a_day(tmp_path: Path) -> None:
     unbounded = ResultCache(tmp_path, max_bytes=None)
     for i in range(30):
         unbounded.put("e5", cache_key(str(i)), bytes(1000))
-    assert _size(tmp_path) > 30_000
-    ResultCache(tmp_path, max_bytes=10_000).put("e5", cache_key("new"), b"x")  # never pruned: prunes
-    assert _size(tmp_path) <= 8_000  # down to KEEP (0.8) of the cap
+    assert _size(tmp_path) > 100_000
+    ResultCache(tmp_path, max_bytes=100_000).put("e5", cache_key("new"), b"x")  # never pruned: prunes
+    assert _size(tmp_path) <= 80_000  # down to KEEP (0.8) of the cap
     for i in range(30, 60):
         unbounded.put("e5", cache_key(str(i)), bytes(1000))
     over = _size(tmp_path)
-    ResultCache(tmp_path, max_bytes=10_000).put("e5", cache_key("small"), b"x")  # pruned just now
+    ResultCache(tmp_path, max_bytes=100_000).put("e5", cache_key("small"), b"x")  # pruned just now
     assert _size(tmp_path) > over  # one small write adds, nothing scanned
     later = time.time() + PRUNE_EVERY_S + 60
-    ResultCache(tmp_path, max_bytes=10_000, clock=lambda: later).put("e5", cache_key("next"), b"x")
-    assert _size(tmp_path) <= 8_000
+    ResultCache(tmp_path, max_bytes=100_000, clock=lambda: later).put("e5", cache_key("next"), b"x")
+    assert _size(tmp_path) <= 80_000
 
 
 def test_a_prune_removes_temporary_files_of_dead_writers_only(tmp_path: Path) -> None:
