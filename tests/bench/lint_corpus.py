@@ -314,9 +314,10 @@ def speed_table(samples: dict[tuple[str, str], list[Sample]], loads: dict[str, S
         name = "+".join(tiers)
         cells = [_cell(samples[(name, case)]) for case in SPEED_CASES]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += [""] if loads else []
     for tier, (cpu, wall) in (loads or {}).items():
         lines.append(
-            f"\nloading the {tier} tier's model (once a process, on a miss): {wall:.2f} s wall, {cpu:.2f} CPU s"
+            f"loading the {tier} tier's model (once a process, on a miss): {wall:.2f} s wall, {cpu:.2f} CPU s"
         )
     return "\n".join(lines)
 
