@@ -113,7 +113,7 @@ class ResultCache:
         self.max_bytes = cache_limit() if isinstance(max_bytes, str) else max_bytes
         self._clock = clock
         self._written = 0
-        self._pruned_once = False
+        self._marker_read = False
 
     def _path(self, kind: str, key: str) -> Path:
         return self.root / kind / key[:2] / key[2:]
@@ -167,9 +167,9 @@ class ResultCache:
             return False
         if self._written >= self.max_bytes / 8:
             return True
-        if self._pruned_once:
+        if self._marker_read:
             return False
-        self._pruned_once = True  # one look at the marker per process
+        self._marker_read = True  # one look at the marker per process (a prune counts as one)
         try:
             return self._clock() - (self.root / _MARKER).stat().st_mtime > PRUNE_EVERY_S
         except OSError:
@@ -180,7 +180,7 @@ class ResultCache:
 
         Temporary files left by dead writers go too. Returns the entries' bytes removed.
         """
-        self._written, self._pruned_once = 0, True
+        self._written, self._marker_read = 0, True
         entries, removed = _scan(self.root, self._clock()), 0
         if self.max_bytes is not None:
             total = sum(size for _, size, _ in entries)
