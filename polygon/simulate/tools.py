@@ -102,15 +102,15 @@ def _bounded_binop(operator: str, left: Any, right: Any) -> Any:
     return left % right
 
 
-def _bounded_replace(text: Any, old: Any, new: Any, count: int | None = None) -> str:
+def _bounded_replace(value: Any, old: Any, new: Any, count: int | None = None) -> str:
     """jinja2's ``replace``, refused where the result would pass the output budget."""
-    text, old, new = str(text), str(old), str(new)
-    times = text.count(old) if old else len(text) + 1
+    text, was, now = str(value), str(old), str(new)
+    times = text.count(was) if was else len(text) + 1
     if count is not None:
         times = min(times, max(0, count))
-    if len(text) + times * max(0, len(new) - len(old)) > TEMPLATE_BYTES:
+    if len(text) + times * max(0, len(now) - len(was)) > TEMPLATE_BYTES:
         raise TemplateTooBig(f"a replace would write more than {TEMPLATE_BYTES:,} characters")
-    return text.replace(old, new, -1 if count is None else count)
+    return text.replace(was, now, -1 if count is None else count)
 
 
 TEMPLATE_STEPS = 200_000
