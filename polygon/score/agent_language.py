@@ -38,6 +38,7 @@ import regex
 
 from polygon.events import CheckRecorded, Evidence
 from polygon.languages import LANGUAGES, load_language
+from polygon.score.recorded import check_recorded
 from polygon.transcript import ConversationView, TurnView
 
 CHECK = "policy:agent_language"
@@ -62,6 +63,8 @@ class _Marks:
     script: regex.Pattern[str] | None
     letters: regex.Pattern[str] | None
     words: frozenset[str]
+    foreign: regex.Pattern[str] | None = None
+    """A letter of its script it does not write (from ``signature.alphabet``)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,7 @@ def _marks() -> tuple[_Marks, ...]:
             script=regex.compile(lang.signature.script) if lang.signature.script else None,
             letters=regex.compile(lang.signature.letters) if lang.signature.letters else None,
             words=frozenset(w for w in lists[lang.code] if seen[w] == 1),
+            foreign=_foreign(lang.signature.script, lang.signature.alphabet),
         )
         for lang in langs
     )
@@ -103,13 +107,32 @@ def hear(text: str) -> Heard | None:
             continue
         own = [w for w in words if m.script.search(w)]
         if len(m.script.findall(text)) > SCRIPT_SHARE * letters:
-            return Heard(m.code, tuple(own)) if len(own) >= MIN_WORDS else None
+            return _in_script(m, own)
     told = {m.code: _own_words(m, words) for m in _marks() if m.script is None}
     best = max(told, key=lambda code: len(told[code]))
     rest = max((len(w) for code, w in told.items() if code != best), default=0)
     if len(told[best]) >= MIN_WORDS and len(told[best]) >= MARGIN * rest:
         return Heard(best, tuple(told[best]))
     return None
+
+
+def _in_script(m: _Marks, own: list[str]) -> Heard | None:
+    """A turn in ``m``'s script: its language, or another of that script when :data:`MIN_WORDS`
+    of its words are spelled with letters ``m``'s language does not write (a Ukrainian turn on a
+    Russian call; a Ukrainian place name alone in a Russian turn is two words at most)."""
+    if len(own) < MIN_WORDS:
+        return None
+    alien = [w for w in own if m.foreign is not None and m.foreign.search(w)]
+    if len(alien) >= MIN_WORDS:
+        return Heard(f"a language other than {m.code} in its script", tuple(alien))
+    return Heard(m.code, tuple(own))
+
+
+def _foreign(script: str, alphabet: str) -> regex.Pattern[str] | None:
+    """Letters of ``script`` outside ``alphabet`` (``None`` when either is not given)."""
+    if not script or not alphabet:
+        return None
+    return regex.compile(f"(?!{alphabet}){script}")
 
 
 def _own_words(marks: _Marks, words: list[str]) -> list[str]:
@@ -132,7 +155,7 @@ def language_policy(view: ConversationView) -> list[CheckRecorded]:
 def agent_language(view: ConversationView, call: str) -> CheckRecorded:
     """Every agent turn that can be told is in the call's language ``call`` (the persona's)."""
     if call not in LANGUAGES:
-        return _result(view, "n/a", f"no language file for the call's language {call!r}")
+        return check_recorded(view, CHECK, "n/a", f"no language file for the call's language {call!r}")
     said = [t for t in view.turns if t.agent_text]
     heard = [(t, hear(t.agent_text or "")) for t in said]
     told = [(t, h) for t, h in heard if h is not None]
@@ -143,26 +166,16 @@ def agent_language(view: ConversationView, call: str) -> CheckRecorded:
             f"turn {first_turn.turn}: the agent spoke {first.language}, the call's language is {call}"
             f" ({len(wrong)} of {len(said)} agent turns in another language)"
         )
-        return _result(view, "fail", detail, [_evidence(t, h) for t, h in wrong])
+        return check_recorded(view, CHECK, "fail", detail, [_evidence(t, h) for t, h in wrong])
     if not told:
         why = f"none of the agent's {len(said)} turns is long enough to tell its language"
-        return _result(view, "n/a", why)
+        return check_recorded(view, CHECK, "n/a", why)
     rest = "" if len(told) == len(said) else " (the rest too short to tell)"
-    return _result(view, "pass", f"{len(told)} of {len(said)} agent turns told, all in {call}{rest}")
+    detail = f"{len(told)} of {len(said)} agent turns told, all in {call}{rest}"
+    return check_recorded(view, CHECK, "pass", detail)
 
 
 def _evidence(t: TurnView, h: Heard) -> Evidence:
     words = ", ".join(dict.fromkeys(h.words))
     return Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text} [heard {h.language}: {words}]")
 
-
-def _result(
-    view: ConversationView, outcome: str, detail: str, evidence: list[Evidence] | None = None
-) -> CheckRecorded:
-    return CheckRecorded(
-        conversation_id=view.conversation_id,
-        check=CHECK,
-        outcome=outcome,
-        detail=detail,
-        evidence=evidence or [],
-    )
