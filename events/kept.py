@@ -20,7 +20,12 @@ What keeps it exact and bounded:
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+
+from polygon.events.envelope import Prepared
+
+Render = Callable[[Prepared, int, int], bytes]
+"""A committed event (with its seq and stream version) as the format-1 record a read gives."""
 
 
 class KeptRecords:
@@ -36,20 +41,27 @@ class KeptRecords:
         # The writer thread adds, the reading thread takes.
         self._lock = threading.Lock()
 
-    def wrote(self, rows: Iterable[tuple[str, int, bytes]]) -> None:
-        """Committed records: (stream, stream version, format-1 record), in commit order."""
+    def wrote(self, new: Iterable[tuple[Prepared, int, int]], render: Render) -> None:
+        """Committed events (each with its seq and stream version), in commit order.
+
+        ``render`` makes the format-1 record a read gives; only a record kept is rendered.
+        """
         with self._lock:
             streams = self._streams
-            for stream, version, record in rows:
-                kept = streams.get(stream)
-                fits = self.held + len(record) <= self.budget
-                if kept is None:
-                    if version != 1 or not fits:
-                        continue  # not from its start (or no room): never kept
-                    kept = streams[stream] = []
-                elif version != len(kept) + 1 or not fits:
-                    self._drop(stream)
+            for p, seq, version in new:
+                kept = streams.get(p.stream)
+                if kept is None and version != 1:
+                    continue  # not seen from its start (or let go): never kept
+                if kept is not None and version != len(kept) + 1:
+                    self._drop(p.stream)
                     continue
+                record = render(p, seq, version)
+                if self.held + len(record) > self.budget:
+                    if kept is not None:
+                        self._drop(p.stream)
+                    continue
+                if kept is None:
+                    kept = streams[p.stream] = []
                 kept.append(record)
                 self.held += len(record)
 

@@ -250,8 +250,8 @@ class LmdbLog:
                 self._abandon()
                 raise
             else:  # committed: only now may a reader be served what it wrote
-                if self._kept is not None and new:
-                    self._kept.wrote(self._as_read(new))
+                if self._kept is not None and new:  # as a read renders them
+                    self._kept.wrote(new, encode_record if self._v2 is None else rendered)
                 return result
 
     def _abandon(self, *, grow: bool = False) -> None:
@@ -306,12 +306,6 @@ class LmdbLog:
         if new:
             self._put_all(txn, new, heads)
         return AppendResult(tuple(seqs), len(new)), new
-
-    def _as_read(self, new: list[tuple[Prepared, int, int]]) -> Iterator[tuple[str, int, bytes]]:
-        """Written events as a read renders them: (stream, version, format-1 record)."""
-        encode = encode_record if self._v2 is None else rendered
-        for p, seq, version in new:
-            yield p.stream, version, encode(p, seq, version)
 
     @contextmanager
     def keeping(self, budget: int) -> Iterator[KeptRecords]:
