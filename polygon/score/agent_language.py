@@ -97,9 +97,9 @@ def hear(text: str) -> Heard | None:
     """The language ``text`` is clearly in, or ``None`` when it is too short or neutral to tell.
 
     Every match keeps the GIL (``concurrent=False``): on a ``str`` the regex module lets go
-    of it for each match by default, and during a run each match then waited for the
-    writer's thread to hand it back, a tenth of a millisecond a match, ~0.5 s of a
-    300-call run's wall on a loaded machine for matches that take microseconds.
+    of it for each match by default, so each of a turn's ~18 matches, microseconds long, was
+    a chance for the run's writer thread to take the GIL and for this one to wait for it back.
+    A script's words are looked for only in a turn written in that script.
     """
     words = _WORD.findall(text.lower(), concurrent=False)
     if len(words) < MIN_TURN_WORDS:
