@@ -117,9 +117,12 @@ def hear(text: str) -> Heard | None:
 
 
 def _in_script(m: _Marks, own: list[str]) -> Heard | None:
-    """A turn in ``m``'s script: its language, or another of that script when :data:`MIN_WORDS`
-    of its words are spelled with letters ``m``'s language does not write (a Ukrainian turn on a
-    Russian call; a Ukrainian place name alone in a Russian turn is two words at most)."""
+    """A turn in ``m``'s script: its language, or another language of that script.
+
+    Another when :data:`MIN_WORDS` of its words are spelled with letters ``m``'s language does
+    not write (a Ukrainian turn on a Russian call; a Ukrainian place name alone in a Russian
+    turn is two words at most).
+    """
     if len(own) < MIN_WORDS:
         return None
     alien = [w for w in own if m.foreign is not None and m.foreign.search(w)]
