@@ -9,15 +9,25 @@ what the call's tool results gave, by kind of value, in any language the packs r
   compared by month and day);
 * a time of day (``16:00``, ``4 pm``, ``4:00 p.m.`` are one value);
 * an amount of money (a number with a currency sign or word; ``45,00 €`` is ``45``);
-* a long number (five digits or more: a reference, an account).
+* a long number (five digits or more: a reference, an account);
+* a wait ("in 20 minutes", "через двадцать минут", "za dva sata"), in minutes.
+
+Amounts are also read when said in words ("forty five pounds", "полторы тысячи рублей"), a
+charge said to be nothing ("no call-out fee", "доплаты не будет") is the amount 0, and a
+tool's number written as a string under a key naming an amount ("fare_difference": "3500")
+is an amount (:mod:`polygon.score.spoken_values`, from the language packs).
 
 A value the agent states *contradicts the tools* when the tools gave a value of the same kind
 before or in that turn and no legitimate source grounds it. The sources are the call's tool
 results and the arguments the agent sent (offering the slots a tool listed, reading back the
 time it booked), what the caller said up to that turn (reading back the caller's request,
 "10:00 is taken"), the persona's facts, and the agent's prompt when the run recorded it (its
-business hours, prices, phone). A value of a kind no tool gave is not this check's business
-(``agent_contradicts_facts`` and the judge read it). An amount one tool result makes by
+business hours, prices, phone). Once a tool has answered, a time, an amount or a wait under
+a day that no source gives fails even when no tool gave that kind: "It will be there in 20
+minutes" after ``dispatch_tow → {"dispatched": true}`` is an invented arrival time. Longer
+waits and "free" are held only against a tool's value (a refund "within five days" is most
+often policy from a prompt the run may not have recorded); dates and long numbers of a kind
+no tool gave are left to ``agent_contradicts_facts`` and the judge. An amount one tool result makes by
 arithmetic is grounded (its amounts added, any two added or multiplied); other derived values
 (an end time, a window) are not and would be flagged: the check says which tool value it held
 the statement against, so such a case reads plainly in ``explain``.
