@@ -19,8 +19,7 @@ from functools import cache
 import regex
 
 from polygon import languages as _languages
-from polygon.languages import LANGUAGES
-from polygon.languages.model import Spoken
+from polygon.languages import LANGUAGES, Spoken
 from polygon.score.detectors import number_words
 
 _TOKEN = re.compile(r"\d+|[^\W\d_]+", re.UNICODE)

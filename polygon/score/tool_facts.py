@@ -22,15 +22,16 @@ before or in that turn and no legitimate source grounds it. The sources are the 
 results and the arguments the agent sent (offering the slots a tool listed, reading back the
 time it booked), what the caller said up to that turn (reading back the caller's request,
 "10:00 is taken"), the persona's facts, and the agent's prompt when the run recorded it (its
-business hours, prices, phone). Once a tool has answered, a time, an amount or a wait under
-a day that no source gives fails even when no tool gave that kind: "It will be there in 20
-minutes" after ``dispatch_tow → {"dispatched": true}`` is an invented arrival time. Longer
-waits and "free" are held only against a tool's value (a refund "within five days" is most
-often policy from a prompt the run may not have recorded); dates and long numbers of a kind
-no tool gave are left to ``agent_contradicts_facts`` and the judge. An amount one tool result makes by
-arithmetic is grounded (its amounts added, any two added or multiplied); other derived values
-(an end time, a window) are not and would be flagged: the check says which tool value it held
-the statement against, so such a case reads plainly in ``explain``.
+business hours, prices, phone). Once a tool has answered, a time, an amount or an arrival wait
+(over two minutes, under a day) that no source gives fails even when no tool gave that kind:
+"It will be there in 20 minutes" after ``dispatch_tow → {"dispatched": true}`` is an invented
+arrival time. Other waits and "free" are held only against a tool's value (a refund "within
+five days" is most often policy from a prompt the run may not have recorded); dates and long
+numbers of a kind no tool gave are left to ``agent_contradicts_facts`` and the judge. An amount
+one tool result makes by arithmetic is grounded (its amounts added, any two added or
+multiplied); other derived values (an end time, a window) are not and would be flagged: the
+check says which tool value it held the statement against, so such a case reads plainly in
+``explain``.
 """
 
 from __future__ import annotations
@@ -375,21 +376,23 @@ def contradictions(view: ConversationView, prompt: str | None = None) -> list[Ev
     return out
 
 
-ETA_MINUTES = 1440
-"""A wait under a day ("in 20 minutes", "within 2 hours") is an arrival time that needs a source.
+ETA_MINUTES = (2, 1440)
+"""A wait over two minutes and under a day ("in 20 minutes", "within 2 hours") is an arrival
+time that needs a source.
 
-Longer ones ("the deposit goes back within five days") are most often the business's policy,
-said from a prompt the run may not have recorded: those are held only against a tool's duration.
+Shorter ones are a hold ("give me one minute while I check"); longer ones ("the deposit goes
+back within five days") are most often the business's policy, said from a prompt the run may
+not have recorded: both are held only against a tool's duration.
 """
 
 
 def _unsourced_kind(v: Value) -> bool:
-    """A value that needs a source once a tool has answered (a time, an amount, a wait under a day).
+    """A value that needs a source once a tool has answered (a time, an amount, an arrival wait).
 
     "Free" (amount 0) only contradicts an amount a tool gave.
     """
     if v.kind == DURATION:
-        return Decimal(v.value.split()[0]) < ETA_MINUTES
+        return ETA_MINUTES[0] < Decimal(v.value.split()[0]) < ETA_MINUTES[1]
     return v.kind in UNSOURCED and not (v.kind == AMOUNT and v.value == "0")
 
 

@@ -335,5 +335,7 @@ def test_what_is_not_held_without_a_source() -> None:
     refund = "Done — booking is cancelled and the deposit goes back to your card within five days."
     assert outcome(call([("Hi.", [("cancel", {}, {"cancelled": True})], refund)])) == "n/a"
     assert outcome(call([("Hi.", [DISPATCH], "Dispatched. Feel free to call back.")])) == "n/a"
+    hold = call([("Hi.", [DISPATCH], "Give me one minute while I check. Dispatched, 2 minutes ago.")])
+    assert outcome(hold) == "n/a"  # a hold is not an arrival time
     errored = call([("Hi.", [], "The line is busy, try again in 20 minutes.")])
     assert outcome(errored) == "n/a"
