@@ -138,8 +138,7 @@ def import_files(
         raise UserInputError(f"{problems[0]} (nothing was imported; drop --strict to skip bad records)")
     if not conversations:
         raise UserInputError("no conversation could be imported" + (f": {problems[0]}" if problems else ""))
-    key = json.dumps([files_hash, options.redact, options.mapping, options.config], sort_keys=True)
-    run_id = options.run_id or "i" + hashlib.blake2b(key.encode(), digest_size=4).hexdigest()
+    run_id = options.run_id or _derived_run_id(files_hash, options)
     scenarios = _scenario_names(conversations, options.mapping)
     validators = _validators(options.suite)
     # Every conversation's events are built (and checked to encode) before anything is
@@ -156,6 +155,26 @@ def import_files(
     written += _carried_labels(log, run_id, conversations, scenarios, options, now)
     scoring = asyncio.run(_score_and_probe(log, run_id, options.suite, now))
     return ImportSummary(run_id, len(conversations), written, [str(p) for p in problems], scoring)
+
+
+def _derived_run_id(files_hash: str, options: ImportOptions) -> str:
+    """The run id from the files and every option that changes what is written.
+
+    A suite (its schemas validate the tool calls, its rubric scores them) or extra ending
+    tools make other events from the same files: another run, so importing with --suite
+    after a plain import is a second run, not a clash with the first one's events. They
+    join the key only when given, so a plain import keeps the id it always had, and the
+    same files with the same options still come to the same id (a no-op).
+    """
+    parts: list[Any] = [files_hash, options.redact, options.mapping, options.config]
+    if options.suite is not None:
+        parts.append({"suite": options.suite.suite_hash})
+    extra_end = sorted(options.end_tools - END_CALL_TOOLS)
+    extra_transfer = sorted(options.transfer_tools - TRANSFER_TOOLS)
+    if extra_end or extra_transfer:
+        parts.append({"end_tools": extra_end, "transfer_tools": extra_transfer})
+    key = json.dumps(parts, sort_keys=True)
+    return "i" + hashlib.blake2b(key.encode(), digest_size=4).hexdigest()
 
 
 def _carried_labels(
