@@ -104,6 +104,9 @@ def _read(paths: Sequence[Path], fmt: str) -> tuple[list[ImportedConversation], 
     for path in paths:
         text = _read_text(path)
         digest.update(f"{path.name}\0{content_hash(text)}\0".encode())
+        if not text.strip():  # said as such, not as "no conversation could be imported"
+            problems.append(ImportProblem(str(path), 0, "empty file", place=""))
+            continue
         for item in parse(path, text, fmt):  # auto: detected by the importers' own decoder
             (problems if isinstance(item, ImportProblem) else conversations).append(item)  # type: ignore[arg-type]
     return conversations, problems, digest.hexdigest()

@@ -41,3 +41,47 @@ def test_reimport_with_a_suite_is_another_run_and_again_a_no_op(tmp_path: Path) 
     assert json.loads(again)["written"] == 0  # "Importing the same files again changes nothing"
     code, plain_again, _ = _import(log, str(chat), "--json")
     assert json.loads(plain_again) == {**first, "written": 0}
+
+
+RETELL_LIST = [
+    {
+        "call_id": "retell-ok",
+        "transcript_with_tool_calls": [
+            {"role": "agent", "content": "Swift Rentals, Dana speaking."},
+            {"role": "user", "content": "I need to speak to a real person."},
+        ],
+    },
+    {"call_id": "retell-empty", "disconnection_reason": "user_hangup", "transcript_with_tool_calls": []},
+    {"call_id": "retell-nofields"},
+]
+
+
+def test_a_list_of_calls_names_each_item_and_empty_is_not_missing(tmp_path: Path) -> None:
+    calls, log = tmp_path / "retell_odd.json", tmp_path / "log"
+    calls.write_text(json.dumps(RETELL_LIST))
+    code, out, err = _import(log, str(calls))
+    assert code == 0
+    assert f"skipped {calls}:item 2: retell: transcript_with_tool_calls is empty" in err
+    assert f"skipped {calls}:item 3: retell: no transcript_with_tool_calls in the call" in err
+    assert ":1:" not in err  # every item was "FILE:1"
+
+
+def test_an_empty_file_is_named(tmp_path: Path) -> None:
+    empty, log = tmp_path / "empty.json", tmp_path / "log"
+    empty.write_text("")
+    code, _, err = _import(log, str(empty))
+    assert code == 2
+    assert err.strip() == f"error: no conversation could be imported: {empty}: empty file"
+
+
+def test_a_wrongly_typed_end_reason_is_a_problem(tmp_path: Path) -> None:
+    record = {
+        "call_id": "r1",
+        "transcript_with_tool_calls": [{"role": "agent", "content": "hi"}, {"role": "user", "content": "a"}],
+        "disconnection_reason": 7,
+    }
+    bad, log = tmp_path / "retell_badtype.json", tmp_path / "log"
+    bad.write_text(json.dumps(record))
+    code, _, err = _import(log, str(bad))
+    assert code == 2
+    assert f"{bad}:1: retell: disconnection_reason 7: expected text" in err
