@@ -95,28 +95,36 @@ class ImportSummary:
     written: int
     problems: list[str]
     scoring: ScoreSummary | None
+    warnings: list[str] = field(default_factory=list)
+    """Problems the import went past, keeping the record (bytes that are not UTF-8)."""
 
 
-def _read(paths: Sequence[Path], fmt: str) -> tuple[list[ImportedConversation], list[ImportProblem], str]:
+def _read(
+    paths: Sequence[Path], fmt: str
+) -> tuple[list[ImportedConversation], list[ImportProblem], str, list[ImportProblem]]:
+    """(conversations, records skipped, the files' digest, problems imported past)."""
     conversations: list[ImportedConversation] = []
     problems: list[ImportProblem] = []
+    warnings: list[ImportProblem] = []
     digest = hashlib.blake2b(digest_size=8)
     for path in paths:
-        text = _read_text(path)
+        text, undecoded = _read_text(path)
+        warnings += [undecoded] if undecoded else []
         digest.update(f"{path.name}\0{content_hash(text)}\0".encode())
         if not text.strip():  # said as such, not as "no conversation could be imported"
             problems.append(ImportProblem(str(path), 0, "empty file", place=""))
             continue
         for item in parse(path, text, fmt):  # auto: detected by the importers' own decoder
             (problems if isinstance(item, ImportProblem) else conversations).append(item)  # type: ignore[arg-type]
-    return conversations, problems, digest.hexdigest()
+    return conversations, problems, digest.hexdigest(), warnings
 
 
 MAX_TRANSCRIPT_BYTES = 256_000_000
 """Largest transcript file read (``/dev/zero`` is refused at this size, not after minutes)."""
 
 
-def _read_text(path: Path) -> str:
+def _read_text(path: Path) -> tuple[str, ImportProblem | None]:
+    """The file's text, and where it is not UTF-8 (those bytes read as U+FFFD) if it is not."""
     try:
         with path.open("rb") as handle:
             data = handle.read(MAX_TRANSCRIPT_BYTES + 1)
@@ -124,7 +132,13 @@ def _read_text(path: Path) -> str:
         raise UserInputError(f"{path}: cannot read ({exc.strerror or exc})") from None
     if len(data) > MAX_TRANSCRIPT_BYTES:
         raise UserInputError(f"{path}: larger than {MAX_TRANSCRIPT_BYTES // 1_000_000} MB; split it")
-    return data.decode("utf-8", "replace")  # bad bytes become U+FFFD, never an error
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        # replaced silently, "café" was imported as "caf\ufffd" with no word said: say where
+        line = data.count(b"\n", 0, exc.start) + 1
+        message = f"not UTF-8 at byte offset {exc.start} (0x{data[exc.start]:02x})"
+        return data.decode("utf-8", "replace"), ImportProblem(str(path), line, message)
 
 
 def import_files(
@@ -136,7 +150,12 @@ def import_files(
     progress: Progress = no_progress,
 ) -> ImportSummary:
     """Import, write, score. A malformed record is skipped (or, with ``strict``, refused)."""
-    conversations, problems, files_hash = _read(paths, options.fmt)
+    conversations, problems, files_hash, warnings = _read(paths, options.fmt)
+    if warnings and options.strict:
+        raise UserInputError(
+            f"{warnings[0]} (nothing was imported; re-export it as UTF-8, "
+            "or drop --strict to import it with U+FFFD in place of those bytes)"
+        )
     if problems and options.strict:
         raise UserInputError(f"{problems[0]} (nothing was imported; drop --strict to skip bad records)")
     if not conversations:
@@ -157,7 +176,14 @@ def import_files(
         progress(i + 1, len(conversations))
     written += _carried_labels(log, run_id, conversations, scenarios, options, now)
     scoring = asyncio.run(_score_and_probe(log, run_id, options.suite, now))
-    return ImportSummary(run_id, len(conversations), written, [str(p) for p in problems], scoring)
+    return ImportSummary(
+        run_id,
+        len(conversations),
+        written,
+        [str(p) for p in problems],
+        scoring,
+        [f"{w}: imported with U+FFFD in place of the bytes that are not" for w in warnings],
+    )
 
 
 def _derived_run_id(files_hash: str, options: ImportOptions) -> str:

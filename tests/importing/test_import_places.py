@@ -85,3 +85,27 @@ def test_a_wrongly_typed_end_reason_is_a_problem(tmp_path: Path) -> None:
     code, _, err = _import(log, str(bad))
     assert code == 2
     assert f"{bad}:1: retell: disconnection_reason 7: expected text" in err
+
+
+LATIN1 = (
+    '{"message": {"type": "end-of-call-report", "endedReason": "customer-ended-call", '
+    '"call": {"id": "vapi-latin1"}, "artifact": {"messages": [{"role": "bot", "message": "Hello caf\xe9"}, '
+    '{"role": "user", "message": "Stra\xdfe"}]}}}'
+).encode("latin-1")
+
+
+def test_bytes_that_are_not_utf8_are_named_and_refused_under_strict(tmp_path: Path) -> None:
+    calls, log = tmp_path / "vapi_latin1.json", tmp_path / "log"
+    calls.write_bytes(LATIN1)
+    offset = LATIN1.index(b"\xe9")
+    code, out, err = _import(log, str(calls), "--strict")
+    assert code == 2
+    assert f"{calls}:1: not UTF-8 at byte offset {offset} (0xe9) (nothing was imported" in err
+    code, out, err = _import(log, str(calls), "--json")
+    assert code == 0  # without --strict the call is kept, and the replacement is said
+    summary = json.loads(out)
+    assert summary["conversations"] == 1 and summary["problems"] == []
+    assert summary["written"] > 0  # --strict wrote nothing before
+    assert summary["warnings"] == [
+        f"{calls}:1: not UTF-8 at byte offset {offset} (0xe9): imported with U+FFFD in place of the bytes that are not"
+    ]
