@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from polygon import __version__
-from polygon.app.gating import NEWEST_GATING
 from polygon.app.judge import ScoreSummary, score_run
 from polygon.app.passes import start_run
 from polygon.app.probe import probe_run
@@ -96,8 +95,8 @@ class ImportSummary:
     written: int
     problems: list[str]
     scoring: ScoreSummary | None
-    rubric: str = NEWEST_GATING
-    """The rubric the calls were judged under (the suite's, else :func:`import_rubric`'s)."""
+    rubric: str = ""
+    """The rubric the calls were judged under (:func:`import_rubric`)."""
 
 
 def import_rubric(suite: LoadedSuite | None) -> str:
@@ -107,7 +106,11 @@ def import_rubric(suite: LoadedSuite | None) -> str:
     gate on, but v1 also lets a loop, an answer over an invalid call, a value the agent's
     own tools contradict and an outcome reported over a failed tool pass on the composite.
     """
-    return suite.suite.judge.rubric if suite else NEWEST_GATING
+    if suite is not None:
+        return suite.suite.judge.rubric
+    from polygon.app.gating import NEWEST_GATING  # at first use, as the command's other imports
+
+    return NEWEST_GATING
 
 
 def _read(paths: Sequence[Path], fmt: str) -> tuple[list[ImportedConversation], list[ImportProblem], str]:
