@@ -95,8 +95,24 @@ class ImportSummary:
     written: int
     problems: list[str]
     scoring: ScoreSummary | None
+    rubric: str = ""
+    """The rubric the calls were judged under (:func:`import_rubric`)."""
     warnings: list[str] = field(default_factory=list)
     """Problems the import went past, keeping the record (bytes that are not UTF-8)."""
+
+
+def import_rubric(suite: LoadedSuite | None) -> str:
+    """The rubric an import judges under: the suite's, else the newest gating one.
+
+    Not v1 (trial40 defect 8): without ``--suite`` there are no policies or ``expect:`` to
+    gate on, but v1 also lets a loop, an answer over an invalid call, a value the agent's
+    own tools contradict and an outcome reported over a failed tool pass on the composite.
+    """
+    if suite is not None:
+        return suite.suite.judge.rubric
+    from polygon.app.gating import NEWEST_GATING  # at first use, as the command's other imports
+
+    return NEWEST_GATING
 
 
 def _read(
@@ -182,7 +198,8 @@ def import_files(
         written,
         [str(p) for p in problems],
         scoring,
-        [f"{w}: imported with U+FFFD in place of the bytes that are not" for w in warnings],
+        rubric=import_rubric(options.suite),
+        warnings=[f"{w}: imported with U+FFFD in place of the bytes that are not" for w in warnings],
     )
 
 
@@ -192,11 +209,15 @@ def _derived_run_id(files_hash: str, options: ImportOptions) -> str:
     A suite (its schemas validate the tool calls, its rubric scores them) or extra ending
     tools make other events from the same files: another run, so importing with --suite
     after a plain import is a second run, not a clash with the first one's events. They
-    join the key only when given, so a plain import keeps the id it always had, and the
-    same files with the same options still come to the same id (a no-op).
+    join the key only when given, and the same files with the same options still come to
+    the same id (a no-op).
     """
     parts: list[Any] = [files_hash, options.redact, options.mapping, options.config]
-    if options.suite is not None:
+    if options.suite is None:
+        # a new default rubric is a new run: a log that holds the same files judged under
+        # v1 (before the default moved) keeps that run rather than refusing this one
+        parts.append(import_rubric(None))
+    else:
         parts.append({"suite": options.suite.suite_hash})
     extra_end = sorted(options.end_tools - END_CALL_TOOLS)
     extra_transfer = sorted(options.transfer_tools - TRANSFER_TOOLS)
@@ -244,7 +265,7 @@ async def _score_and_probe(
     """The heuristic judge's pass, then the detectors' (offline: the hub is never asked)."""
     hub = ModelHub()
     try:
-        rubric = load_rubric(suite.suite.judge.rubric if suite else "v1")
+        rubric = load_rubric(import_rubric(suite))
         scoring = await score_run(
             log, run_id, rubric=rubric, judge_model="scripted/heuristic", hub=hub, now=now
         )
@@ -279,7 +300,7 @@ def _run_started(run_id: str, options: ImportOptions, scenarios: list[str]) -> R
         configs=[options.config],
         scenarios=scenarios,
         source="imported",
-        rubric_version=suite.suite.judge.rubric if suite else "v1",
+        rubric_version=import_rubric(suite),
         polygon_version=__version__,
         forbidden_phrases=list(suite.suite.forbidden_phrases) if suite else [],
         policies=[p.model_dump(mode="json", exclude_defaults=True) for p in suite.suite.policies]
