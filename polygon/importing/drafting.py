@@ -56,10 +56,12 @@ _PHONE = re.compile(r"\+?\d[\d ()-]{5,}\d")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _TIME = re.compile(r"\b(\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2})\b", re.IGNORECASE)
 _WANTS = re.compile(
-    r"(?:I'd like to|I would like to|I want to|I need to|I'd like|I need|can I get|can I|could you|please)"
+    r"(I'd like to|I would like to|I want to|I need to|I'd like|I need|can I get|can I|could you|please)"
     r"\s+([^.,!?]+)",
     re.IGNORECASE,
 )
+_NOUN_LEADS = ("i'd like", "i need", "can i get")
+"""Leads followed by a thing, not an act: the caller speaks a goal as "I'd like to <goal>"."""
 _LOOKUP = ("find", "get", "list", "search", "check", "lookup", "look_up", "available", "status")
 """Tool-name words of a call that only reads; the others change something and settle a call."""
 
@@ -186,9 +188,27 @@ def _goal(said: list[str], intent: str) -> str:
     for line in said:
         wants = _WANTS.search(line)
         if wants:
-            return " ".join(wants.group(1).split())[:120]
+            return _wanted(line, wants)[:120]
     first = re.split(r"(?<=[.!?])\s", said[0].strip())[0]
     return first[:120] or intent
+
+
+def _wanted(line: str, wants: re.Match[str]) -> str:
+    """What the caller asked for as an act, with the clause that says why.
+
+    "My rental broke down on the M6 hard shoulder, I need a tow." was drafted as goal
+    "a tow": spoken back as "I'd like to a tow" and without the danger that makes it urgent.
+    """
+    asked = " ".join(wants.group(2).split())
+    if wants.group(1).lower() in _NOUN_LEADS:
+        asked = f"get {asked}"
+    # the same sentence's words before the request: the situation the caller is in
+    before = re.split(r"(?<=[.!?])\s", line[: wants.start()].strip())[-1].strip(" ,;:-")
+    if len(before.split()) < 3:  # "Hi," or "So": no situation said
+        return asked
+    if before[:1].isupper() and before[1:2].islower() and not before.startswith("I "):
+        before = before[0].lower() + before[1:]  # "My rental…" inside the sentence, not "I" or "M6"
+    return f"{asked}, {before}"
 
 
 def _expect(outcome: str, settled: list[ToolView], facts: dict[str, str]) -> dict[str, Any]:

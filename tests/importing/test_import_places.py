@@ -109,3 +109,11 @@ def test_bytes_that_are_not_utf8_are_named_and_refused_under_strict(tmp_path: Pa
     assert summary["warnings"] == [
         f"{calls}:1: not UTF-8 at byte offset {offset} (0xe9): imported with U+FFFD in place of the bytes that are not"
     ]
+
+
+def test_a_drafted_goal_is_an_act_and_keeps_the_callers_situation() -> None:
+    from polygon.importing.drafting import _goal
+
+    said = ["My rental broke down on the M6 hard shoulder, I need a tow."]
+    assert _goal(said, "other") == "get a tow, my rental broke down on the M6 hard shoulder"  # was "a tow"
+    assert _goal(["Hi, I'd like to book a cleaning."], "book") == "book a cleaning"
