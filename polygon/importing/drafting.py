@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from polygon.importing.formats import END_CALL_TOOLS, TRANSFER_TOOLS, is_ending_tool
 from polygon.suite import OUTCOMES, PERSONA_TYPES
 from polygon.transcript import ConversationView, ToolView
 
@@ -81,6 +82,8 @@ class Draft:
     facts: dict[str, str]
     expect: dict[str, Any] = field(default_factory=dict)
     difficulty: int = 2
+    tool_facts: list[str] = field(default_factory=list)
+    """Facts taken from the arguments of the call's tool calls, not from the caller's words."""
 
 
 def intent_of(text: str) -> str:
@@ -102,6 +105,7 @@ def draft(view: ConversationView) -> Draft | None:
     if intent == "other" and settled:
         intent = settled[-1].tool
     facts = _facts(said, tools)
+    tool_facts = _tool_facts(tools, facts)
     kind = _type(said)
     outcome = _outcome(everything, said[-1], settled, ended)
     return Draft(
@@ -111,9 +115,12 @@ def draft(view: ConversationView) -> Draft | None:
         type=kind,
         outcome=outcome,
         goal=_goal(said, intent),
-        facts=facts,
-        expect=_expect(outcome, settled, facts),
+        facts={**facts, **tool_facts},
+        expect=_expect(
+            outcome, settled, facts
+        ),  # conditions on what the caller said, not on the call's own arguments
         difficulty={"cooperative": 1, "chatty": 2, "busy": 3, "confused": 3, "distrustful": 3}.get(kind, 4),
+        tool_facts=sorted(tool_facts),
     )
 
 
@@ -182,6 +189,24 @@ def _facts(said: list[str], tools: list[ToolView]) -> dict[str, str]:
             if said_it and str(value).lower() not in stated:
                 facts.setdefault(key, str(value))
     return facts
+
+
+def _tool_facts(tools: list[ToolView], facts: dict[str, str]) -> dict[str, str]:
+    """Arguments of the call's tool calls (failed ones too) that the caller's words did not give.
+
+    The caller gave them somehow (spelled out, in pieces): without them a drafted caller
+    cannot answer "what's your booking reference?" and loops where the real one did not.
+    """
+    stated = {v.lower() for v in facts.values()}
+    found: dict[str, str] = {}
+    ending = END_CALL_TOOLS | TRANSFER_TOOLS  # a hang-up's or transfer's reason is no caller's fact
+    for tool in (t for t in tools if not is_ending_tool(t.tool, ending)):
+        for key, value in sorted(tool.arguments.items()):
+            if isinstance(value, bool) or not isinstance(value, str | int) or len(str(value)) < 2:
+                continue
+            if key not in facts and key not in found and str(value).lower() not in stated:
+                found[key] = str(value)
+    return found
 
 
 def _goal(said: list[str], intent: str) -> str:

@@ -117,3 +117,53 @@ def test_a_drafted_goal_is_an_act_and_keeps_the_callers_situation() -> None:
     said = ["My rental broke down on the M6 hard shoulder, I need a tow."]
     assert _goal(said, "other") == "get a tow, my rental broke down on the M6 hard shoulder"  # was "a tow"
     assert _goal(["Hi, I'd like to book a cleaning."], "book") == "book a cleaning"
+
+
+VAPI_TOW = {
+    "message": {
+        "type": "end-of-call-report",
+        "endedReason": "customer-ended-call",
+        "call": {"id": "vapi-tow-001"},
+        "artifact": {
+            "messages": [
+                {"role": "bot", "message": "Swift Rentals roadside assistance, this is Dana."},
+                {"role": "user", "message": "My rental broke down on the M6 hard shoulder, I need a tow."},
+                {
+                    "role": "tool_calls",
+                    "toolCalls": [
+                        {
+                            "id": "c1",
+                            "function": {
+                                "name": "dispatch_tow",
+                                "arguments": '{"booking_ref": "R-48213", "location": "M6 J14"}',
+                            },
+                        }
+                    ],
+                },
+                {
+                    "role": "tool_call_result",
+                    "toolCallId": "c1",
+                    "name": "dispatch_tow",
+                    "result": '{"error": "x"}',
+                },
+                {"role": "bot", "message": "A tow truck is on its way."},
+                {"role": "user", "message": "Thanks, bye."},
+            ]
+        },
+    }
+}
+
+
+def test_a_draft_offers_the_tool_arguments_as_facts_marked_as_such(tmp_path: Path) -> None:
+    import yaml
+
+    calls, log, out = tmp_path / "vapi_tow.json", tmp_path / "log", tmp_path / "drafted.yaml"
+    calls.write_text(json.dumps(VAPI_TOW))
+    code, run_id, _ = _import(log, str(calls), "--run-id", "tow")
+    assert code == 0
+    res = CliRunner().invoke(cli, ["--log", str(log), "scenarios", "from-calls", "tow", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    (persona,) = yaml.safe_load(out.read_text())["personas"]
+    assert persona["facts"] == {"booking_ref": "R-48213", "location": "M6 J14"}  # was {}
+    assert persona["goal"] == "get a tow, my rental broke down on the M6 hard shoulder"
+    assert "# facts from tool arguments (not the caller's words): booking_ref, location" in out.read_text()
