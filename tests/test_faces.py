@@ -431,6 +431,7 @@ FACES: dict[str, list[str]] = {
         "make_judge",
         "reach_verdict",
         "score_conversation",
+        "stated_values",
     ],
     "polygon.simulate": [
         "AGENT_ENDINGS",
@@ -458,8 +459,10 @@ FACES: dict[str, list[str]] = {
         "iter_plans",
         "languages",
         "percentile",
+        "persona_snapshot",
         "plan_count",
         "profile_hash",
+        "scenario_expectation",
         "self_correct",
         "tool_definitions",
     ],
