@@ -20,6 +20,7 @@ from polygon.score.disclosure import DISCLOSURE, disclosures
 from polygon.score.hangup import unsettled_hangup
 from polygon.score.policies import Policy, check_policies
 from polygon.score.recorded import check_recorded as _result
+from polygon.score.says import unsaid
 from polygon.score.spoken import allowed_by, invented_against
 from polygon.score.tool_facts import agent_contradicts_tools
 from polygon.similarity import LoopWatch, garbled, is_loop
@@ -325,7 +326,7 @@ def unmet(view: ConversationView, expect: Expectation, facts: dict[str, str]) ->
             out.append(f"{tool} was called")
     for order in expect.before:
         out += _out_of_order(view, order)
-    return out
+    return out + unsaid(view, expect)
 
 
 def _out_of_order(view: ConversationView, order: Sequence[str]) -> list[str]:
