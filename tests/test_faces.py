@@ -176,6 +176,7 @@ FACES: dict[str, list[str]] = {
         "SWEEP_PREFIX",
         "SWEEP_STARTED",
         "SWEEP_STOPPED",
+        "SaidBefore",
         "Snapshot",
         "SnapshotStore",
         "StorageError",
