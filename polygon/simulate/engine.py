@@ -146,10 +146,11 @@ class Conversation:
         for turn in range(1, self.plan.max_turns + 1):
             drawn = self._phone_draw(turn, agent_said)
             cut_at = drawn.barge_in_at if drawn is not None else 0
-            if cut_at and agent_said:
+            cut = bool(cut_at and agent_said)  # the caller barged into the agent's last reply
+            if cut and agent_said:
                 agent_said = self._barge_in(turn, agent_said, cut_at)
             # Silence: never twice running, never on top of a barge-in.
-            silent = drawn is not None and drawn.silent and not silent and not (cut_at and agent_said)
+            silent = drawn is not None and drawn.silent and not silent and not cut
             try:
                 utterance = await self._utterance(turn, agent_said, drawn, silent)
             except CallerError as exc:
@@ -170,8 +171,9 @@ class Conversation:
             if stop:
                 return _Ending("diverged", "engine", stop), turn
             agent_said = reply.reply
-            # A re-prompt after silence, or one re-ask after noise garbled the answer: not a loop.
-            if loops.see(reply.reply, silent=silent, noisy=garbled(self.heard_ops)) == "loop":
+            # A re-prompt after silence, a re-ask after a barge-in, or one re-ask after noise
+            # garbled the answer: not a loop.
+            if loops.see(reply.reply, silent=silent, noisy=garbled(self.heard_ops), cut=cut) == "loop":
                 return _Ending("loop", "engine", reply.reply, loop=True), turn
         return _Ending("max_turns", "engine"), self.plan.max_turns
 
