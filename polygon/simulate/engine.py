@@ -37,7 +37,7 @@ from polygon.events import (
 from polygon.recording import Sink
 from polygon.similarity import LoopWatch, garbled
 from polygon.simulate.agents import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
-from polygon.simulate.callers import Caller, CallerError, Utterance
+from polygon.simulate.callers import Caller, CallerError, HearsCuts, Utterance
 from polygon.simulate.callers.scripted import ScriptedCaller
 from polygon.simulate.latency import percentile
 from polygon.simulate.noise import apply_noise
@@ -225,6 +225,8 @@ class Conversation:
         heard = cut_reply(reply, words)
         total = len(reply.split())
         self._emit_phone(turn, "barge_in", f"cut in after {words} of {total} words", heard=heard, at=words)
+        if isinstance(self.caller, HearsCuts):
+            self.caller.heard_cut()  # so it asks again rather than answer a half-heard question
         return heard
 
     def _self_correct(self, turn: int, utterance: Utterance, pick: float) -> Utterance:

@@ -11,12 +11,15 @@ import asyncio
 import pytest
 
 from polygon.events import Envelope, Event
+from polygon.events.families import PersonaSnapshot
+from polygon.languages import caller_language
 from polygon.recording import ListSink
 from polygon.score.checks import loop_flag
 from polygon.similarity import LoopWatch
 from polygon.simulate import engine
 from polygon.simulate.agents import AgentReply, AgentStep
 from polygon.simulate.callers import Utterance
+from polygon.simulate.callers.scripted import ScriptedCaller
 from polygon.simulate.phone import PhoneSettings, TurnDraw
 from polygon.simulate.plan import ConversationPlan
 from polygon.transcript import ConversationView, apply
@@ -135,3 +138,68 @@ def test_loop_watch_excuses_every_cut_but_not_the_noise_twice() -> None:
     assert watch.see("A b c.", noisy=True) == "reask"  # a cut leaves the noise excuse unused
     assert watch.see("A b c.", noisy=True) == "loop"
     assert LoopWatch().see("A b c.", cut=True) == ""  # nothing before to repeat
+
+
+PERSONA = {
+    "en": ("book a table", {"name": "Ana Horvat", "booking_code": "KX7PQ2"}),
+    "ru": ("перебронировать билет", {"имя": "Анна Петрова", "код_бронирования": "KX7PQ2"}),
+}
+
+
+def _scripted(language: str, kind: str = "cooperative") -> ScriptedCaller:
+    goal, facts = PERSONA[language]
+    persona = PersonaSnapshot(
+        persona_id="p", type=kind, outcome="success", difficulty=1, goal=goal, facts=facts, language=language
+    )
+    caller = ScriptedCaller(persona, seed=7)
+    caller.next(None)
+    return caller
+
+
+@pytest.mark.parametrize("kind", ["cooperative", "busy"])
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_caller_that_heard_half_a_question_asks_what_was_said(language: str, kind: str) -> None:
+    pack = caller_language(language)
+    fragment = " ".join(ASK[language].split()[:2])  # "Could you" / "Назовите, пожалуйста,"
+    caller = _scripted(language, kind)
+    caller.heard_cut()
+    said = caller.next(fragment)
+    assert said.intent == "pardon" and said.text == pack.manner(kind).clarify
+    assert said.text != pack.manner(kind).unknown
+    # Heard whole, the same question gets the fact; the cut is forgotten after one turn.
+    assert "KX7PQ2" in caller.next(ASK[language]).text
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_fragment_that_names_the_fact_is_answered(language: str) -> None:
+    words = {"en": "Your booking code", "ru": "Ваш код бронирования"}[language]
+    caller = _scripted(language)
+    caller.heard_cut()
+    assert "KX7PQ2" in caller.next(words).text
+
+
+def test_the_engine_tells_the_caller_it_cut_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    heard: list[tuple[bool, str | None]] = []
+
+    class _Listening(_Caller):
+        cut = False
+
+        def heard_cut(self) -> None:
+            self.cut = True
+
+        def next(self, agent_text: str | None) -> Utterance:
+            heard.append((self.cut, agent_text))
+            self.cut = False
+            return super().next(agent_text)
+
+    monkeypatch.setattr(
+        engine, "draw", lambda *_: TurnDraw(barge_in_at=2, silent=False, self_correction=False, pick=0)
+    )
+    plan = ConversationPlan(
+        run_id="r1", run_seed=1, conversation_id="r1.c.s.0", config="c", scenario="s", trial=0, seed=1,
+        persona=None, max_turns=10, noise_intensity=0.0, noise_language="ru", agent_ref="python:parrot",
+        tools=(), stores={}, phone=PhoneSettings(barge_in=0.3),
+    )  # fmt: skip
+    caller = _Listening(["Hi.", "Bye!"])
+    asyncio.run(engine.Conversation(plan, _Parrot(ASK["ru"]), ListSink(), caller=caller).run())
+    assert heard == [(False, None), (True, "Назовите, пожалуйста,")]
