@@ -34,6 +34,7 @@ from polygon.events import (
     keyed,
     to_builtins,
 )
+from polygon.languages import caller_language
 from polygon.recording import Sink
 from polygon.similarity import LoopWatch, garbled
 from polygon.simulate.agents import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
@@ -231,7 +232,9 @@ class Conversation:
 
     def _self_correct(self, turn: int, utterance: Utterance, pick: float) -> Utterance:
         """A day, time or number said wrong first ("Tuesday — no, Wednesday"), if it has one."""
-        text, wrong, right = self_correct(utterance.text, pick)
+        p = self.plan
+        pack = caller_language(p.persona.language if p.persona is not None else p.noise_language)
+        text, wrong, right = self_correct(utterance.text, pick, pack.say.self_correct)
         if not wrong:
             return utterance
         self._emit_phone(turn, "self_correction", f"said {wrong} first, then {right}")
