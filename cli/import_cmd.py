@@ -119,6 +119,8 @@ def import_(
                     "conversations": summary.conversations,
                     "written": summary.written,
                     "problems": summary.problems,
+                    "rubric": summary.rubric,
+                    "warnings": summary.warnings,
                 }
             )
         )
@@ -126,8 +128,10 @@ def import_(
     click.echo(summary.run_id)
     for problem in summary.problems:
         click.echo(f"skipped {problem}", err=True)
+    for warning in summary.warnings:
+        click.echo(f"warning: {warning}", err=True)
     click.echo(
-        f"{summary.conversations} conversations ({summary.written} new events); "
-        f"report: polygon report {summary.run_id}",
+        f"{summary.conversations} conversations ({summary.written} new events), "
+        f"judged under rubric {summary.rubric}; report: polygon report {summary.run_id}",
         err=True,
     )
