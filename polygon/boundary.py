@@ -197,8 +197,14 @@ def read_yaml(path: Path, what: str) -> Any:
 
 
 def read_text(path: Path, what: str) -> str:
-    """An authoring file's text, at most :data:`MAX_FILE_BYTES`, bad UTF-8 bytes replaced."""
+    """An authoring file's text, at most :data:`MAX_FILE_BYTES`, bad UTF-8 bytes replaced.
+
+    Only a regular file is opened: a FIFO would block the command forever, a device could
+    stream without end.
+    """
     try:
+        if path.exists() and not path.is_file():
+            raise YamlInputError(f"{path}: the {what} file is not a regular file")
         with path.open("rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:

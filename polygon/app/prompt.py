@@ -35,9 +35,11 @@ def save_prompt(suite_path: Path, name: str, text: str) -> Path:
 
     An existing file is never overwritten, even one that appears between a check and a write.
     """
-    plain = name and "/" not in name and "\\" not in name and "\x00" not in name and name not in (".", "..")
-    if not plain or len(name) > NAME_MAX or Path(name).suffix not in (".md", ".txt"):
-        why = f"give a new .md or .txt file name (no folders, at most {NAME_MAX} characters)"
+    if not _plain(name) or len(name) > NAME_MAX or Path(name).suffix not in (".md", ".txt"):
+        why = (
+            f"give a new .md or .txt file name: letters, digits, spaces, '.', '-' or '_', "
+            f"not starting with '.', at most {NAME_MAX} characters"
+        )
         raise UserInputError(f"{name!r:.80}: {why}")
     target = suite_path.parent / name
     try:
@@ -48,3 +50,11 @@ def save_prompt(suite_path: Path, name: str, text: str) -> Path:
     except (OSError, UnicodeEncodeError) as exc:
         raise UserInputError(f"{name!r:.80}: cannot save there ({exc.__class__.__name__})") from None
     return target
+
+
+def _plain(name: str) -> bool:
+    """A file name a reader takes for what it is: no folder, no hidden file, no look-alike slash.
+
+    "..∕..∕x.md" (U+2215) is a legal name that reads as a path escape in every listing.
+    """
+    return bool(name) and not name.startswith(".") and all(c.isalnum() or c in " .-_" for c in name)

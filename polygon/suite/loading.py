@@ -173,8 +173,9 @@ def _prompt(path: Path, name: str, cfg: ConfigSpec) -> str:
     prompt_path = inside(path, f"configs.{name}.prompt_file", cfg.prompt_file)
     try:
         return read_text(prompt_path, "prompt")
-    except SuiteError:
-        raise SuiteError(f"{path}: configs.{name}.prompt_file: cannot read {prompt_path}") from None
+    except SuiteError as exc:  # say why: missing, too large, not a file, unreadable
+        why = str(exc).removeprefix(f"{prompt_path}: ")
+        raise SuiteError(f"{path}: configs.{name}.prompt_file: cannot read {prompt_path}: {why}") from None
 
 
 def _first_error(path: Path, exc: ValidationError, raw: dict[str, Any] | None = None) -> str:

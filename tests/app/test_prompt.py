@@ -17,6 +17,7 @@ def test_a_prompt_is_saved_as_a_new_file_beside_its_suite(tmp_path: Path) -> Non
     assert target == tmp_path / "draft.md"
     assert target.read_text(encoding="utf-8") == "Always be kind.\n"
     assert save_prompt(suite, "notes.txt", "é").read_text(encoding="utf-8") == "é"
+    assert save_prompt(suite, "Prompt v2 (draft)-é.md".replace("(", "").replace(")", ""), "x").name == "Prompt v2 draft-é.md"
 
 
 def test_an_existing_file_is_never_overwritten(tmp_path: Path) -> None:
@@ -29,7 +30,10 @@ def test_an_existing_file_is_never_overwritten(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["", ".", "..", "../up.md", "sub/x.md", "a\\b.md", "nul\x00.md", "x.py", "suite.yaml", "x" * NAME_MAX + ".md"],
+    [
+        *("", ".", "..", "../up.md", "sub/x.md", "a\\b.md", "nul\x00.md", "x.py", "suite.yaml"),
+        *("x" * NAME_MAX + ".md", "..\u2215..\u2215x.md", ".hidden.md", "a\u2044b.md", "tab\tx.md"),
+    ],
 )
 def test_only_a_plain_md_or_txt_name_is_taken(tmp_path: Path, name: str) -> None:
     with pytest.raises(UserInputError, match=r"give a new \.md or \.txt file name"):

@@ -84,3 +84,21 @@ def test_missing_file_and_prompt(tmp_path: Path) -> None:
     path = write(tmp_path, replaced(GOOD, '"python:polygon.examples.clinic.agents:make_v1"', '"python:polygon.examples.clinic.agents:make_v1", prompt_file: missing.md'))
     with pytest.raises(SuiteError, match="configs.a.prompt_file: cannot read"):
         load_suite(path)
+
+
+def test_a_prompt_file_that_is_a_fifo_or_too_large_is_refused_saying_why(tmp_path: Path) -> None:
+    """A FIFO as the prompt file once hung `polygon run` forever; a 4 GB file said only "cannot read"."""
+    import os
+
+    path = write(tmp_path, replaced(GOOD, '"python:polygon.examples.clinic.agents:make_v1"', '"python:polygon.examples.clinic.agents:make_v1", prompt_file: p.md'))
+    os.mkfifo(tmp_path / "p.md")
+    with pytest.raises(SuiteError, match="prompt_file: cannot read .*p.md: the prompt file is not a regular file"):
+        load_suite(path)
+    (tmp_path / "p.md").unlink()
+    with (tmp_path / "p.md").open("wb") as f:
+        f.truncate(9_000_000)
+    with pytest.raises(SuiteError, match="cannot read .*p.md: the prompt file is larger than 8 MB"):
+        load_suite(path)
+    (tmp_path / "p.md").unlink()
+    with pytest.raises(SuiteError, match="cannot read .*p.md: no such prompt file"):
+        load_suite(path)
