@@ -261,6 +261,10 @@ class Signature(_Strict):
     """Letters only it has among languages of its script, each worth three words (``""``: none)."""
     words: Words
     """Its commonest short words (lower case); each one in a text weighs one."""
+    borrowed: Words = frozenset()
+    """Words of its lists that a language listed before it in :data:`LANGUAGES` has too ("in",
+    "was" for German beside English): ``policy:agent_language`` counts them for that language,
+    never this one, so adding a language leaves how the others are told as it was."""
 
     @model_validator(mode="after")
     def _tells_something(self) -> Signature:
@@ -286,6 +290,14 @@ class Language(_Strict):
     lint: Lexicon
     spoken: Spoken
     signature: Signature
+
+    @model_validator(mode="after")
+    def _borrows_its_own_words(self) -> Language:
+        own = self.stop_words | self.wh_words | self.weekdays | self.signature.words
+        stray = sorted(self.signature.borrowed - own)
+        if stray:
+            raise ValueError(f"signature.borrowed: {', '.join(stray)} not among the file's words")
+        return self
 
     @field_validator("types")
     @classmethod

@@ -12,8 +12,10 @@ offline and deterministically:
   ``ru``) and at least :data:`MIN_WORDS` such words is in that language;
 * otherwise each Latin-script language counts the turn's words that only it has among its
   ``understand`` stop words, question words and weekdays and its ``signature.words`` (a word
-  several languages share, "a", "to", "i", "ne", counts for none), and the words holding one
-  of its own ``signature.letters`` (č ć ž š đ for ``hr``);
+  several languages share, "a", "to", "i", "ne", counts for none; one a later file lists as
+  ``signature.borrowed``, German's "in", counts for the earlier language alone, so adding a
+  language does not change how the others are told), and the words holding one of its own
+  ``signature.letters`` (č ć ž š đ for ``hr``);
 * a turn is told only when it has :data:`MIN_TURN_WORDS` words, one language has
   :data:`MIN_WORDS` such words and :data:`MARGIN` times as many as any other; otherwise it is
   too short or too neutral to tell ("OK.", "Hvala.", "Okay, thank you!", a name, a number, a
@@ -76,8 +78,9 @@ class Heard:
 def _marks() -> tuple[_Marks, ...]:
     """Every language's marks, a word shared by two languages' lists dropped from both."""
     langs = [load_language(code) for code in LANGUAGES]
-    lists = {
-        lang.code: lang.stop_words | lang.signature.words | lang.understand.wh_words | lang.weekdays
+    lists = {  # less the words a later file borrows from an earlier one (its ``signature.borrowed``)
+        lang.code: (lang.stop_words | lang.signature.words | lang.understand.wh_words | lang.weekdays)
+        - lang.signature.borrowed
         for lang in langs
     }
     seen = Counter(w for words in lists.values() for w in words)
