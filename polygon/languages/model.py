@@ -177,6 +177,8 @@ class Spoken(_Strict):
     """Monday to Sunday (lower case)."""
     number_words: dict[str, int]
     """Spoken numbers num2words does not give (English "oh" for zero; feminine forms)."""
+    date_words: tuple[str, ...] = ()
+    """Words a date may hold between its day, month and year (English "of", Spanish "de")."""
 
 
 class RuleWords(_Strict):

@@ -10,7 +10,8 @@ type speaking the persona's language, run offline with the scripted caller and j
 * the correct line passes every call and ``policy:agent_language`` hears its language;
 * the line that acts before verifying fails exactly the calls where it did (the
   benchmark's truth, read from each call's events), and no other;
-* the line that answers in English fails every call, on ``policy:agent_language``.
+* the line that answers in English fails every call, on ``policy:agent_language``;
+* a suite in a language with no file (French) is refused before any call.
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ import pytest
 
 from polygon.app.queries import load_run
 from polygon.app.run import RunOptions, run_suite
+from polygon.errors import SuiteError
 from polygon.events import CheckRecorded, MemoryLog, TurnSpoken
 from polygon.events.streams import conversation_stream
 from polygon.languages import Language, load_language
 from polygon.projections.report import make_report
+from polygon.simulate.plan import check_references
 from polygon.suite.loading import load_suite
 from polygon.transcript import ConversationView, build
 from tests.bench.accuracy.line import Line
@@ -141,3 +144,10 @@ def test_answering_in_english_fails_every_call(code: str) -> None:
 
 def _line(code: str) -> Line:
     return SUITES[code][1]
+
+
+def test_a_language_without_a_file_is_refused_before_any_call(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text((HERE / "versicherung.yaml").read_text("utf-8").replace("language: de,", "language: fr,"))
+    with pytest.raises(SuiteError, match=r"personas\[coop-schaden\]\.language: .* 'fr' \(available: de, en, es, hr, ru\)"):
+        check_references(load_suite(suite))

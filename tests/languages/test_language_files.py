@@ -101,6 +101,10 @@ def test_noise_words_are_whole_for_each_language(code: str) -> None:
         ("en", "read the card number back to the caller", "must", "tell"),
         ("ru", "назовите номер заказа", "must", "tell"),
         ("hr", "recite broj narudžbe", "must", "tell"),
+        ("de", "nennen sie dem anrufer die vorgangsnummer", "must", "tell"),
+        ("de", "fragen sie nach dem geburtsdatum", "must", "frag"),
+        ("es", "indique al paciente el número de la reserva", "must", "tell"),
+        ("es", "pregunte siempre el nombre", "must", "pregu"),
     ],
 )
 def test_a_rule_is_read_with_its_languages_rule_words(code: str, sentence: str, modality: str, action: str) -> None:
@@ -141,6 +145,8 @@ def test_scoring_reads_a_date_a_day_and_a_number_said_in_each_language() -> None
         "en": "born 12 March 1980, on Tuesday",
         "hr": "rođen 12 ožujka 1980, u utorak",
         "ru": "родился 12 марта 1980, во вторник",
+        "de": "geboren am 12. März 1980, an einem Dienstag",
+        "es": "nacida el 12 de marzo de 1980, un martes",
     }
     for code, text in said.items():
         c = claims(text)
@@ -150,6 +156,9 @@ def test_scoring_reads_a_date_a_day_and_a_number_said_in_each_language() -> None
     words = number_words()
     assert words[("oh",)] == "0" and words[("dvije",)] == "2" and words[("две",)] == "2"
     assert words[("sto",)] == "100"  # Croatian through num2words' Serbian Latin tables
+    assert words[("zwo",)] == "2" and words[("einundzwanzig",)] == "21"  # German: the phone's "zwo"
+    assert words[("una",)] == "1" and words[("noventa", "y", "nueve")] == "99"
+    assert set(claims("am Mittwoch").weekdays) == set(claims("el miércoles").weekdays) == {"wednesday"}
 
 
 def test_the_readers_see_the_files_words() -> None:
