@@ -11,7 +11,7 @@ import bisect
 import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from typing import TYPE_CHECKING
 
 import regex
@@ -24,6 +24,8 @@ from polygon.lint.modality import Rule, read_rule
 from polygon.lint.text import Prompt, Unit
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from polygon.languages import Lexicon
 
 _CODE = regex.compile(r"`[^`\n]*`")
@@ -184,14 +186,15 @@ class Reading:
 
     def _pair_counts(self, *, common_too: bool) -> list[tuple[tuple[int, int], int]]:
         index: dict[str, list[int]] = {}
-        counts: Counter[tuple[int, int]] = Counter()
+        found: list[tuple[tuple[int, int], int]] = []
         for i, u in enumerate(self.units):
+            shared: Counter[int] = Counter()  # every pair (j, i) is counted while reading unit i
             for stem_ in u.stems if common_too else self.objects(u):
                 holders = index.setdefault(stem_, [])
-                for j in partners(holders):
-                    counts[(j, i)] += 1
+                shared.update(partners(holders))
                 holders.append(i)
-        return sorted((pair, n) for pair, n in counts.items() if n >= 2)  # one shared word pairs nothing
+            found += (((j, i), n) for j, n in shared.items() if n >= 2)  # one shared word pairs nothing
+        return sorted(found)
 
 
 def _rule_words(u: UnitReading, words: frozenset[str]) -> frozenset[str]:
@@ -287,8 +290,11 @@ def _read_unit(prompt: Prompt, unit: Unit, lex: Lexicon, language: str, scan: _S
     polarity = -1 if never else 1 if must else 0
     if polarity == -1 and scan.find("without", unit, text):
         polarity = 1  # "never book without confirming" asks to confirm: a must
-    words = [w.text for w in prompt.unit_words(unit) if not _in_code(unit, w.start)]
-    stems = frozenset(stem(w, lex) for w in words if w not in lex.stop and len(w) > 2 and not w.isdigit())
+    words = [w.text for w in prompt.unit_words(unit)]
+    if _code_spans(unit.text):  # most units hold no `code`: skip the per-word look-up
+        words = [w.text for w in prompt.unit_words(unit) if not _in_code(unit, w.start)]
+    stem_of, stop = stemmer(lex), lex.stop
+    stems = frozenset(stem_of(w) for w in words if w not in stop and len(w) > 2 and not w.isdigit())
     rule = read_rule(
         text,
         language,
@@ -315,8 +321,15 @@ def _read_unit(prompt: Prompt, unit: Unit, lex: Lexicon, language: str, scan: _S
 
 def stem(word: str, lex: Lexicon) -> str:
     """A crude stem: a known ending off, then the first six letters."""
+    return stemmer(lex)(word)
+
+
+def stemmer(lex: Lexicon) -> Callable[[str], str]:
+    """:func:`stem` bound to ``lex``: the language looked up once, not per word."""
     language = code_of(lex)
-    return _stem_in(word, language) if language else _stem(word, lex)
+    if language:
+        return partial(_stem_in, language=language)
+    return partial(_stem, lex=lex)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -40,6 +40,7 @@ import regex
 
 from polygon.events import CheckRecorded, Evidence
 from polygon.languages import LANGUAGES, load_language
+from polygon.score.recorded import check_recorded
 from polygon.transcript import ConversationView, TurnView
 
 CHECK = "policy:agent_language"
@@ -135,7 +136,7 @@ def language_policy(view: ConversationView) -> list[CheckRecorded]:
 def agent_language(view: ConversationView, call: str) -> CheckRecorded:
     """Every agent turn that can be told is in the call's language ``call`` (the persona's)."""
     if call not in LANGUAGES:
-        return _result(view, "n/a", f"no language file for the call's language {call!r}")
+        return check_recorded(view, CHECK, "n/a", f"no language file for the call's language {call!r}")
     said = [t for t in view.turns if t.agent_text]
     heard = [(t, hear(t.agent_text or "")) for t in said]
     told = [(t, h) for t, h in heard if h is not None]
@@ -146,26 +147,16 @@ def agent_language(view: ConversationView, call: str) -> CheckRecorded:
             f"turn {first_turn.turn}: the agent spoke {first.language}, the call's language is {call}"
             f" ({len(wrong)} of {len(said)} agent turns in another language)"
         )
-        return _result(view, "fail", detail, [_evidence(t, h) for t, h in wrong])
+        return check_recorded(view, CHECK, "fail", detail, [_evidence(t, h) for t, h in wrong])
     if not told:
         why = f"none of the agent's {len(said)} turns is long enough to tell its language"
-        return _result(view, "n/a", why)
+        return check_recorded(view, CHECK, "n/a", why)
     rest = "" if len(told) == len(said) else " (the rest too short to tell)"
-    return _result(view, "pass", f"{len(told)} of {len(said)} agent turns told, all in {call}{rest}")
+    detail = f"{len(told)} of {len(said)} agent turns told, all in {call}{rest}"
+    return check_recorded(view, CHECK, "pass", detail)
 
 
 def _evidence(t: TurnView, h: Heard) -> Evidence:
     words = ", ".join(dict.fromkeys(h.words))
     return Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text} [heard {h.language}: {words}]")
 
-
-def _result(
-    view: ConversationView, outcome: str, detail: str, evidence: list[Evidence] | None = None
-) -> CheckRecorded:
-    return CheckRecorded(
-        conversation_id=view.conversation_id,
-        check=CHECK,
-        outcome=outcome,
-        detail=detail,
-        evidence=evidence or [],
-    )

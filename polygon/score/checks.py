@@ -19,6 +19,7 @@ from polygon.score.detectors import detect
 from polygon.score.disclosure import DISCLOSURE, disclosures
 from polygon.score.hangup import unsettled_hangup
 from polygon.score.policies import Policy, check_policies
+from polygon.score.recorded import check_recorded as _result
 from polygon.score.spoken import allowed_by, invented_against
 from polygon.score.tool_facts import agent_contradicts_tools
 from polygon.similarity import LoopWatch, garbled, is_loop
@@ -43,24 +44,6 @@ AGENT_CHECKS = (
 """Checks on the agent (a rubric may gate on them as ``check:<id>``); ``caller_outside_facts``
 is a check on the simulator and never gates the agent."""
 _DIGITS = re.compile(r"\d[\d -]{4,}\d")
-
-
-def _result(
-    view: ConversationView,
-    check: str,
-    outcome: str,
-    detail: str = "",
-    evidence: Sequence[Evidence] = (),
-    simulator: bool = False,
-) -> CheckRecorded:
-    return CheckRecorded(
-        conversation_id=view.conversation_id,
-        check=check,
-        outcome=outcome,
-        detail=detail,
-        evidence=list(evidence),
-        simulator=simulator,
-    )
 
 
 def _agent_quote(t: TurnView) -> Evidence:

@@ -26,7 +26,7 @@ the statement against, so such a case reads plainly in ``explain``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
@@ -34,6 +34,7 @@ from typing import Any
 
 from polygon.events import CheckRecorded, Evidence
 from polygon.score.detectors import digit_runs
+from polygon.score.recorded import check_recorded
 from polygon.score.spoken import MIN_DIGITS, claims, held
 from polygon.score.spoken import _months as months
 from polygon.transcript import ConversationView, TurnView
@@ -334,22 +335,12 @@ def _evidence(t: TurnView, bad: list[tuple[Value, Given]]) -> Evidence:
 def agent_contradicts_tools(view: ConversationView, prompt: str | None = None) -> CheckRecorded:
     """The agent stated a date, time, amount or long number its own tools contradict."""
     if not _given(view):
-        return _result(view, "n/a", "no tool result gave a date, time, amount or long number")
+        return check_recorded(view, CHECK, "n/a", "no tool result gave a date, time, amount or long number")
     bad = contradictions(view, prompt)
     if bad:
         first = bad[0].quote.rsplit(" [", 1)[1].rstrip("]")
         detail = f"the agent stated a value its tools contradict in {len(bad)} turn(s): {first}"
-        return _result(view, "fail", detail, bad)
-    return _result(view, "pass", "every value the agent stated agrees with its tools or another source")
+        return check_recorded(view, CHECK, "fail", detail, bad)
+    agreed = "every value the agent stated agrees with its tools or another source"
+    return check_recorded(view, CHECK, "pass", agreed)
 
-
-def _result(
-    view: ConversationView, outcome: str, detail: str, evidence: Sequence[Evidence] = ()
-) -> CheckRecorded:
-    return CheckRecorded(
-        conversation_id=view.conversation_id,
-        check=CHECK,
-        outcome=outcome,
-        detail=detail,
-        evidence=list(evidence),
-    )
