@@ -209,6 +209,7 @@ def _english_with(path: tuple[str, ...], value: object) -> str:
         (("signature",), None, "signature"),
         (("signature", "letters"), "[čć", "letters"),
         (("signature", "words"), "", "neither a script nor words"),
+        (("signature", "borrowed"), "zzz", "signature.borrowed: zzz not among the file's words"),
     ],
 )
 def test_a_broken_file_fails_to_load_and_says_where(path: tuple[str, ...], value: object, message: str) -> None:
@@ -230,3 +231,22 @@ def test_listing_languages_does_not_import_the_model() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def _lists(code: str) -> frozenset[str]:
+    lang = load_language(code)
+    return lang.stop_words | lang.signature.words | lang.understand.wh_words | lang.weekdays
+
+
+def test_a_later_language_leaves_the_earlier_ones_told_as_before() -> None:
+    from polygon.score.agent_language import _marks
+
+    for i, code in enumerate(LANGUAGES):  # a borrowed word is one an earlier language has
+        earlier = frozenset().union(*(_lists(c) for c in LANGUAGES[:i]))
+        assert load_language(code).signature.borrowed <= earlier, code
+    first = ("en", "hr", "ru")  # the words only one of them has, as before German and Spanish came
+    alone = {c: {w for w in _lists(c) if not any(w in _lists(o) for o in first if o != c)} for c in first}
+    told = {m.code: m.words for m in _marks()}
+    assert {c: told[c] for c in first} == alone
+    assert {"in", "was", "so"} <= told["en"] and {"se", "su"} <= told["hr"]
+    assert not {"in", "was"} & told["de"] and not {"se", "su", "no"} & told["es"]
