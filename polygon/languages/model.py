@@ -266,7 +266,8 @@ class Signature(_Strict):
     borrowed: Words = frozenset()
     """Words of its lists that a language listed before it in :data:`LANGUAGES` has too ("in",
     "was" for German beside English): ``policy:agent_language`` counts them for that language,
-    never this one, so adding a language leaves how the others are told as it was."""
+    never this one (and for none in a call held in this one), so adding a language leaves how
+    the calls held in the others are told as it was."""
 
     @model_validator(mode="after")
     def _tells_something(self) -> Signature:

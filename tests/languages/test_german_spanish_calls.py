@@ -30,6 +30,7 @@ from polygon.events import CheckRecorded, MemoryLog, TurnSpoken
 from polygon.events.streams import conversation_stream
 from polygon.languages import Language, load_language
 from polygon.projections.report import make_report
+from polygon.score.agent_language import hear
 from polygon.simulate.plan import check_references
 from polygon.suite.loading import load_suite
 from polygon.transcript import ConversationView, build
@@ -151,3 +152,25 @@ def test_a_language_without_a_file_is_refused_before_any_call(tmp_path: Path) ->
     suite.write_text((HERE / "versicherung.yaml").read_text("utf-8").replace("language: de,", "language: fr,"))
     with pytest.raises(SuiteError, match=r"personas\[coop-schaden\]\.language: .* 'fr' \(available: de, en, es, hr, ru\)"):
         check_references(load_suite(suite))
+
+
+@pytest.mark.parametrize(
+    ("text", "call", "told"),
+    [
+        # German and Spanish words an earlier language has tell nothing in their own calls ...
+        ("Was? In Ordnung, so machen wir das am besten.", "de", None),
+        ("Sí, se lo confirmo: su cita se ha cancelado, si quiere se la cambio.", "es", "es"),
+        ("Si me dice su número de paciente, se lo miro.", "es", "es"),
+        # ... and English is still told in them, and in its own calls as before German came
+        ("Your claim was filed in March. Is there anything else?", "de", "en"),
+        ("Your order is in transit. Anything else?", "en", "en"),
+        ("Your order is in transit. Anything else?", "hr", "en"),
+        ("Alles klar, ich habe Sie am Montag um 10 Uhr eingetragen.", "en", "de"),
+        ("Buenos días, ¿en qué le puedo ayudar hoy?", "hr", "es"),
+    ],
+)
+def test_a_borrowed_word_tells_the_earlier_language_except_in_the_borrowers_calls(
+    text: str, call: str, told: str | None
+) -> None:
+    heard = hear(text, call)
+    assert (heard.language if heard else None) == told, heard
