@@ -26,11 +26,12 @@ import pytest
 from polygon.app.queries import load_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.errors import SuiteError
-from polygon.events import CheckRecorded, MemoryLog, TurnSpoken
+from polygon.events import CheckRecorded, MemoryLog, PersonaSnapshot, TurnSpoken
 from polygon.events.streams import conversation_stream
 from polygon.languages import Language, load_language
 from polygon.projections.report import make_report
 from polygon.score.agent_language import hear
+from polygon.simulate.callers.scripted import ScriptedCaller
 from polygon.simulate.plan import check_references
 from polygon.suite.loading import load_suite
 from polygon.transcript import ConversationView, build
@@ -174,3 +175,23 @@ def test_a_borrowed_word_tells_the_earlier_language_except_in_the_borrowers_call
 ) -> None:
     heard = hear(text, call)
     assert (heard.language if heard else None) == told, heard
+
+
+@pytest.mark.parametrize(
+    ("code", "goal", "facts", "line", "answer"),
+    [  # a greeting's "Tag" / "días" asks for no date: the caller states its goal
+        ("de", "einen Schaden melden", {"schadensdatum": "2026-11-28"}, "Guten Tag, was kann ich für Sie tun?",
+         "Ich möchte einen Schaden melden."),
+        ("es", "reservar una cita", {"fecha": "2026-12-03"}, "Buenos días, ¿en qué puedo ayudarle?",
+         "Quisiera reservar una cita."),
+        ("es", "reservar una cita", {"fecha": "2026-12-03"}, "¿Qué día le viene bien?", "Mi fecha es 2026-12-03."),
+        ("de", "einen Termin vereinbaren", {"datum": "2026-12-03"}, "Wann passt es Ihnen?", "Datum: 2026-12-03."),
+    ],
+)
+def test_a_greeting_asks_for_no_date(code: str, goal: str, facts: dict[str, str], line: str, answer: str) -> None:
+    persona = PersonaSnapshot(
+        persona_id="p", type="cooperative", outcome="success", difficulty=1, goal=goal, facts=facts, language=code
+    )
+    caller = ScriptedCaller(persona, 1)
+    caller.next(None)
+    assert caller.next(line).text == answer
