@@ -16,18 +16,24 @@ import click
 from polygon import __version__
 from polygon.cli.context import Context
 from polygon.errors import PolygonError
+from polygon.visible import visible
 
 DEFAULT_LOG_DIR = ".polygon"
 """Where the log lives when neither ``--log`` nor ``POLYGON_LOG`` names one."""
 
 
 class _OneLineError(click.ClickException):
-    """A Polygon error shown as one line on stderr, exit code 2."""
+    """A Polygon error shown as one line on stderr, exit code 2.
+
+    Its control characters are written as escapes (:mod:`polygon.visible`), as in every
+    output: an error may quote a suite's name or an agent's words, and a CR or an OSC there
+    could overprint or retitle the terminal.
+    """
 
     exit_code = PolygonError.exit_code
 
     def show(self, file: object = None) -> None:
-        click.echo(f"error: {self.message}", err=True)
+        click.echo(f"error: {visible(self.message)}", err=True)
 
 
 COMMANDS = {

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 import click
 
-from polygon.visible import visible_bytes
+from polygon.visible import visible, visible_bytes
 
 
 def write_bytes(chunks: Iterable[bytes]) -> None:
@@ -26,3 +26,8 @@ def write_bytes(chunks: Iterable[bytes]) -> None:
     decode = codecs.getincrementaldecoder("utf-8")().decode
     for chunk in visible_bytes(chunks):
         click.echo(chunk if raw and b"\x1b" not in chunk else decode(chunk), nl=False)
+
+
+def warn(line: str) -> None:
+    """One line on stderr, its control characters escaped (a warning may quote a suite's names)."""
+    click.echo(visible(line), err=True)

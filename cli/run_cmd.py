@@ -9,6 +9,7 @@ import click
 
 from polygon.cli.context import Context, executor_options, system_now
 from polygon.cli.enforce_opts import enforcement_options, exit_if_missed, policy
+from polygon.cli.output import warn
 from polygon.cli.progress import Reporter, mode
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ def run(
         executor=executor,
     )
     for warning in check_stale(loaded, refuse=stale == "refuse"):
-        click.echo(f"warning: {warning}", err=True)
+        warn(f"warning: {warning}")
     settings = obj.model_settings(base_url or loaded.suite.openai_base_url, cache)
     shown = Reporter("conversations", mode(quiet=no_progress or as_json))
     with open_log(obj.log_path, readonly=False) as log, shown:
@@ -117,7 +118,7 @@ def run(
             progress=shown.update,
             score_progress=shown.staged("scored and probed"),
             on_end=shown.note,
-            on_warning=lambda warning: click.echo(warning, err=True),
+            on_warning=warn,
             hub=hub,
         )
         asked = policy(fail_on, min_pass_rate, allow_inconclusive, allow_simulator_errors)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from polygon.cli.context import Context, executor_options, system_now
+from polygon.cli.output import warn
 
 if TYPE_CHECKING:
     from polygon.execute import Executor
@@ -53,7 +54,7 @@ def sweep(
 
     loaded = load_sweep(sweep_file)
     for warning in loaded.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        warn(f"warning: {warning}")
     settings = obj.model_settings(base_url or loaded.suite.suite.openai_base_url)
     say = (lambda line: None) if as_json else (lambda line: click.echo(line, err=True))
     with open_log(obj.log_path, readonly=False) as log:

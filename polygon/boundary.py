@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import datetime
 import math
+import re
 import urllib.parse
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +113,44 @@ def shown_url(url: str) -> str:
         f"{pair.partition('=')[0]}=***" if "=" in pair else "***" for pair in parts.query.split("&") if pair
     )
     return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, query, "***" if parts.fragment else ""))
+
+
+_ENV_REFERENCE = re.compile(r"\$(?:\{([^{}]*)\}|\$|)")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def env_names(template: str) -> list[str]:
+    """The environment variables ``${NAME}`` in ``template`` names, or ValueError saying why not.
+
+    ``$$`` is a dollar sign; any other ``$`` is refused rather than sent as written (a
+    shell's ``$TOKEN`` would otherwise reach the endpoint as those six characters).
+    """
+    names: list[str] = []
+    for found in _ENV_REFERENCE.finditer(template):
+        if found.group() == "$$":
+            continue
+        name = found.group(1)
+        if name is None or not _ENV_NAME.fullmatch(name):
+            raise ValueError("a $ must start ${NAME}, an environment variable's name ($$ is a dollar sign)")
+        names.append(name)
+    return names
+
+
+def expand_env(template: str, environ: Mapping[str, str]) -> tuple[str, list[str]]:
+    """``template`` with each ``${NAME}`` replaced by its value, and the values used (secrets).
+
+    KeyError names the first variable ``environ`` lacks; the template was checked by
+    :func:`env_names` when the suite loaded.
+    """
+    used: list[str] = []
+
+    def value(found: re.Match[str]) -> str:
+        if found.group() == "$$":
+            return "$"
+        used.append(environ[found.group(1)])
+        return used[-1]
+
+    return _ENV_REFERENCE.sub(value, template), used
 
 
 MAX_FILE_BYTES = 8_000_000

@@ -87,7 +87,7 @@ def rerun_conversation(
     """Re-drive ``source_id`` against ``config`` of ``loaded`` (here, or as a Ray task)."""
     if config not in loaded.suite.configs:
         raise UserInputError(f"{loaded.path}: no configuration {config!r}")
-    check_references(loaded)
+    check_references(loaded, (config,))
     source = load_conversation(log, source_id)
     persona = source.started.persona if source.started else None
     if keep_going and persona is None:

@@ -21,6 +21,7 @@ from polygon.app.log import call_damage, recorded_answers
 from polygon.app.passes import DamagedCallError, damaged_message, read_run_head, start_run
 from polygon.app.progress import Progress, no_progress
 from polygon.app.scoring import ScoreSummary, Scoring
+from polygon.boundary import shown_url
 from polygon.errors import (
     InfrastructureError,
     ModelServerDownError,
@@ -44,7 +45,7 @@ from polygon.events import (
 from polygon.execute import Executor, InProcessExecutor
 from polygon.models import ModelHub
 from polygon.probe import DETECTOR
-from polygon.projections import fold_conversation_head
+from polygon.projections import ConversationHead, fold_conversation_head
 from polygon.score import JudgeSettings, judge_for, load_rubric
 from polygon.simulate import (
     ConversationPlan,
@@ -119,9 +120,8 @@ def _run_started(loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str
 
 def _profile(loaded: LoadedSuite, config: str) -> str:
     cfg = loaded.suite.configs[config]
-    return profile_hash(
-        cfg.agent, loaded.prompts[config], cfg.params, tool_definitions(tuple(loaded.suite.tools))
-    )
+    tools = tool_definitions(tuple(loaded.suite.tools))
+    return profile_hash(cfg.agent, loaded.prompts[config], cfg.params, tools, cfg.headers)
 
 
 def _started_configs(log: EventLog, run_id: str) -> list[str]:
@@ -174,14 +174,14 @@ def run_suite(
     Everything runs in one event loop, so model clients keep one connection pool.
     """
     hub = hub or ModelHub()
-    check_references(loaded)
+    wanted = options.configs or (tuple(_started_configs(log, options.resume)) if options.resume else ())
+    configs = _select_configs(loaded, wanted)
+    check_references(loaded, configs)
     _check_models(loaded, hub)
     for warning in lint_before_run(loaded, log, now=now, hub=hub):  # refuse: stops before any call
         on_warning(warning)
     for warning in ungated_rules(loaded):
         on_warning(warning)
-    wanted = options.configs or (tuple(_started_configs(log, options.resume)) if options.resume else ())
-    configs = _select_configs(loaded, wanted)
     seed = loaded.suite.seed if options.seed is None else options.seed
     run_id = options.resume or options.run_id or new_run_id(log, loaded.suite_hash, seed, now())
     if not valid_run_id(run_id):
@@ -195,11 +195,7 @@ def run_suite(
         start_run(log, started, now)
     total = plan_count(loaded, configs)
     # Plans are made as the calls start, not held: only a resume reads which calls ended.
-    earlier: dict[str, str] = {}
-    if options.resume:
-        for plan in iter_plans(loaded, run_id, seed, configs):
-            if reason := _end_reason(log, run_id, plan.conversation_id):
-                earlier[plan.conversation_id] = reason
+    earlier = _ended_calls(log, loaded, run_id, seed, configs, on_warning) if options.resume else {}
     reasons = Counter(earlier.values())
     todo = (p for p in iter_plans(loaded, run_id, seed, configs) if p.conversation_id not in earlier)
     ran_now = total - len(earlier)
@@ -351,17 +347,44 @@ def _asks(offline: bool, hub: ModelHub) -> Callable[[], str]:
     return (lambda: "") if offline else hub.unreachable
 
 
-def _end_reason(log: EventLog, run_id: str, conversation_id: str) -> str:
-    """Why the call ended, if the log holds its end ("" for a call not run or cut short).
+def _ended_calls(
+    log: EventLog,
+    loaded: LoadedSuite,
+    run_id: str,
+    seed: int,
+    configs: tuple[str, ...],
+    on_warning: Callable[[str], None],
+) -> dict[str, str]:
+    """The resumed run's calls that ended, and why; a warning if they recorded a URL's secrets."""
+    earlier: dict[str, str] = {}
+    unmasked: dict[str, str] = {}
+    for plan in iter_plans(loaded, run_id, seed, configs):
+        head = _recorded_head(log, run_id, plan.conversation_id)
+        if head and head.ended:
+            earlier[plan.conversation_id] = head.ended.reason
+        if head and head.started.agent != shown_url(head.started.agent):
+            unmasked[plan.config] = shown_url(head.started.agent)
+    for config, shown in unmasked.items():
+        on_warning(
+            f"warning: run {run_id}: its earlier calls of configuration {config} recorded the agent "
+            f"URL with its credentials (an older Polygon wrote them; calls run now record {shown}). "
+            "They stay in this log: change those credentials, and leave the run out of a copy of the "
+            f"log with `polygon log compact --drop {run_id} -o NEW_LOG`; `headers:` with `${{VAR}}` "
+            "keeps a token out of the URL (docs/agents.md)"
+        )
+    return earlier
+
+
+def _recorded_head(log: EventLog, run_id: str, conversation_id: str) -> ConversationHead | None:
+    """What the log holds of a call so far (None for a call not run).
 
     A call that is not whole (a hole an older Polygon's failed commit left) cannot be
     completed in place: re-simulating it would append its missing start after its end.
     """
     stream = conversation_stream(conversation_id)
     if not log.stream_length(stream):
-        return ""
+        return None
     events = list(log.read_stream(stream))
     if damage := call_damage(events):
         raise DamagedCallError(damaged_message(run_id, stream, damage))
-    head = fold_conversation_head(events)
-    return head.ended.reason if head and head.ended else ""
+    return fold_conversation_head(events)

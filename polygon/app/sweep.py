@@ -48,6 +48,7 @@ from polygon.models import ModelHub
 from polygon.projections import SweepHead
 from polygon.projections import verdicts as verdict_fold
 from polygon.score import GRADED
+from polygon.simulate import check_references
 from polygon.suite import LoadedSweep
 from polygon.sweep import Point, Usage, estimate, make_points, run_usage
 
@@ -87,6 +88,7 @@ def run_sweep(
 ) -> SweepSummary:
     """Run (or resume) every point; returns what became of each."""
     points = make_points(loaded)
+    check_references(loaded.suite, (loaded.spec.base,))  # a header's variable unset: nothing written
     sweep_id, head = _begin(loaded, log, options, points, now)
     summary = SweepSummary(sweep_id=sweep_id, points=len(points))
     usages: list[Usage] = []

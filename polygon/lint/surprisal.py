@@ -11,8 +11,10 @@ forward pass over the prompt, with logits kept for every position.
 
 from __future__ import annotations
 
+import os
 import statistics
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from typing import Any
 
@@ -51,7 +53,7 @@ class LlamaScorer:
     and each batch of tokens (:data:`N_BATCH` unless told) is stored under all the tokens up
     to the one it predicts last: after an edit, the batches before it are read back and the
     model only rebuilds their attention state (no output layer nor 262,144-word softmax:
-    measured, a token costs ~65% of a scored one), then scores from the edit on. Batches keep
+    measured, a token costs ~45% of a scored one), then scores from the edit on. Batches keep
     their boundaries, so every number equals a cold read's, bit for bit
     (tests/lint/test_tier_findings.py).
     """
@@ -114,7 +116,9 @@ class LlamaScorer:
 
 
 N_BATCH = 256
-"""Tokens per forward pass: part of the numbers (attention is computed a batch at a time)."""
+"""Tokens per forward pass. Measured with llama-cpp-python 0.3.36, batches of 128 (ubatch),
+256 and 512 give the same values bit for bit (row-wise kernels), but it stays in the cache
+key: another build may pick other kernels for another batch size."""
 
 LINT_EXTRA_HINT = (
     "the surprisal and embeddings tiers need the optional extra: pip install 'polygon-eval[lint]'"
@@ -220,22 +224,45 @@ def _chunk_values(
     """Each scored row's logsumexp minus the logit of the token that came next.
 
     Row by row the same float32 operations as ever (max, shift, exp; then a float64 sum),
-    a block of rows per numpy call instead of one row per Python step.
+    a block of rows per numpy call instead of one row per Python step, the blocks shared
+    among the cores (llama.cpp's threads are idle meanwhile; numpy lets go of the GIL).
     """
     n_vocab = llm.n_vocab()
     logits = np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(size, n_vocab))  # noqa: SLF001
     out = np.empty(scored, dtype=np.float64)
     nxt = np.asarray(tokens[at + 1 : at + 1 + scored], dtype=np.intp)
-    scratch = np.empty((ROWS, n_vocab), dtype=np.float32)
-    for lo in range(0, scored, ROWS):
-        hi = min(lo + ROWS, scored)
+    starts = list(range(0, scored, ROWS))
+    workers = min(len(starts), os.cpu_count() or 1)
+    if workers <= 1:
+        _rows_values(logits, nxt, out, starts)
+        return out
+    with ThreadPoolExecutor(workers) as pool:  # each worker a contiguous share of the blocks
+        share = -(-len(starts) // workers)
+        jobs = [
+            pool.submit(_rows_values, logits, nxt, out, starts[i : i + share])
+            for i in range(0, len(starts), share)
+        ]
+        for job in jobs:
+            job.result()
+    return out
+
+
+def _rows_values(
+    logits: np.ndarray[Any, np.dtype[np.float32]],
+    nxt: np.ndarray[Any, np.dtype[np.intp]],
+    out: np.ndarray[Any, np.dtype[np.float64]],
+    starts: list[int],
+) -> None:
+    """:func:`_chunk_values` for the blocks of :data:`ROWS` rows beginning at ``starts``."""
+    scratch = np.empty((ROWS, logits.shape[1]), dtype=np.float32)
+    for lo in starts:
+        hi = min(lo + ROWS, len(out))
         block, rows = logits[lo:hi], scratch[: hi - lo]
         top = block.max(axis=1)
         np.subtract(block, top[:, None], out=rows)
         np.exp(rows, out=rows)
         sums = np.array([row.sum(dtype=np.float64) for row in rows])
         out[lo:hi] = top + np.log(sums) - block[np.arange(hi - lo), nxt[lo:hi]]
-    return out
 
 
 def _token_spans(llm: Any, text: str, tokens: list[int]) -> list[tuple[int, int]]:

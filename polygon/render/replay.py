@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from polygon.boundary import shown_url
 from polygon.events import CheckRecorded, to_builtins
 from polygon.transcript import ConversationView, ToolView, TurnView
 
@@ -25,7 +26,8 @@ def replay_header_lines(view: ConversationView) -> Iterator[str]:
         yield "  an imported real call: no simulated caller, no ground truth"
     elif s is not None:
         yield f"  run {s.run_id} · config {s.config} · scenario {s.scenario} · trial {s.trial}"
-        yield f"  agent {s.agent} · noise {s.noise_intensity:g} · max turns {s.max_turns}"
+        # shown masked even when recorded whole (a run an older Polygon wrote)
+        yield f"  agent {shown_url(s.agent)} · noise {s.noise_intensity:g} · max turns {s.max_turns}"
         yield f"  seed {s.seed}"
         caller = s.caller_model + (
             " (scripted baseline, not a model)" if s.caller_model == BASELINE_CALLER else ""

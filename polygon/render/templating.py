@@ -7,7 +7,12 @@ module imports jinja2, so the renderers import it inside the function that rende
 
 from __future__ import annotations
 
+from typing import Any
+
 import jinja2
+import markupsafe
+
+from polygon.visible import visible
 
 
 def environment(*packages: str) -> jinja2.Environment:
@@ -23,10 +28,31 @@ def environment(*packages: str) -> jinja2.Environment:
         loader=jinja2.ChoiceLoader([jinja2.PackageLoader(p, "templates") for p in folders]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
+        finalize=_shown,
     )
     # the sentences a template shows come from the renderers, never from a projection
     env.globals["reasons"] = verdict_reasons
+    env.filters["as_written"] = as_written
     return env
+
+
+def _shown(value: Any) -> Any:
+    """Every text a template prints, its control characters as escapes (:mod:`polygon.visible`).
+
+    Escaped HTML is already harmless, but a U+202E from an agent still reorders what a reader
+    sees, and a CR or ESC is invisible: pages show them as the terminal outputs do. Markup
+    (a macro's output, an ``as_written`` value, an SVG) passes as it is.
+    """
+    return visible(value) if type(value) is str else value  # a Markup is a str subclass
+
+
+def as_written(value: object) -> markupsafe.Markup:
+    """``value`` HTML-escaped but otherwise as written.
+
+    For a form's value (a path, a name, a prompt being edited): it goes back to the server
+    and must name the same thing.
+    """
+    return markupsafe.escape(str(value))
 
 
 def quotes_as_ever(page: str) -> str:

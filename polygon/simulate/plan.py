@@ -7,7 +7,7 @@ A plan is everything one call needs; identical plans give identical events. The
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +16,7 @@ from polygon.events import Expectation, PersonaSnapshot, conversation_id
 from polygon.models import ModelHub
 from polygon.recording import Sink
 from polygon.simulate.agents import Agent
+from polygon.simulate.agents.headers import AgentHeaders, agent_headers
 from polygon.simulate.agents.model import ModelAgent
 from polygon.simulate.agents.python import python_factory
 from polygon.simulate.callers import Caller
@@ -62,12 +63,15 @@ class ConversationPlan:
         return f"{self.scenario}.{self.trial}"
 
 
-def check_references(loaded: LoadedSuite) -> None:
+def check_references(loaded: LoadedSuite, configs: Iterable[str] | None = None) -> None:
     """What the suite names that only the simulator knows, checked before the run writes anything.
 
     (Agent modules, probe detectors, templates and model references are checked when the
-    suite loads; noise languages are the simulator's packs.)
+    suite loads; noise languages are the simulator's packs; the environment variables an HTTP
+    agent's headers read are checked for the ``configs`` that run, every one by default.)
     """
+    for config in loaded.suite.configs if configs is None else configs:
+        agent_headers(loaded, config)
     known = languages()
     if loaded.suite.noise.language not in known:
         raise SuiteError(
@@ -183,6 +187,7 @@ class AgentPool:
         self._loaded = loaded
         self._hub = hub
         self._factories: dict[str, Callable[[], Agent]] = {}
+        self._header_values: dict[str, AgentHeaders] = {}
         self._http: httpx.AsyncClient | None = None
 
     @property
@@ -201,7 +206,12 @@ class AgentPool:
             from polygon.simulate.agents.http import HttpAgent
 
             return HttpAgent(
-                cfg.agent, self.http, config=config, prompt=self._loaded.prompts[config], params=cfg.params
+                cfg.agent,
+                self.http,
+                config=config,
+                prompt=self._loaded.prompts[config],
+                params=cfg.params,
+                headers=self._headers(config),
             )
         if cfg.agent.startswith("model:"):
             ref = cfg.agent.removeprefix("model:")
@@ -213,6 +223,12 @@ class AgentPool:
                 resolved, prompt=self._loaded.prompts[config], params=cfg.params
             )
         return self._factories[config]()
+
+    def _headers(self, config: str) -> AgentHeaders:
+        """The configuration's headers, read from the environment once per pool (a worker's own)."""
+        if config not in self._header_values:
+            self._header_values[config] = agent_headers(self._loaded, config)
+        return self._header_values[config]
 
     def caller(self, plan: ConversationPlan, sink: Sink) -> Caller:
         """The scripted caller offline, or a model playing the persona."""

@@ -13,6 +13,7 @@ import functools
 import hashlib
 import json
 import random
+import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -48,15 +49,68 @@ def _sandbox(builds_json: bool) -> Any:
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     class _NoAttributes(ImmutableSandboxedEnvironment):
+        intercepted_binops = frozenset(_BOUNDED_BINOPS)
+
         def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
             return False
 
         def is_safe_callable(self, obj: Any) -> bool:
             return False
 
-    if builds_json:
-        return _NoAttributes(autoescape=False, finalize=_json_value)
-    return _NoAttributes(autoescape=False)
+        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+            return _bounded_binop(operator, left, right)
+
+    env = _NoAttributes(autoescape=False, finalize=_json_value if builds_json else None)
+    env.filters = {name: f for name, f in env.filters.items() if name in SAFE_FILTERS}
+    env.filters["replace"] = _bounded_replace
+    env.globals.clear()  # range, lipsum, cycler, namespace: calls, refused anyway
+    return env
+
+
+SAFE_FILTERS = frozenset(
+    ("abs", "capitalize", "count", "d", "default", "dictsort", "first", "float", "int", "items")
+    + ("join", "last", "length", "list", "lower", "max", "min", "replace", "reverse", "round")
+    + ("sort", "string", "sum", "title", "tojson", "trim", "truncate", "unique", "upper", "wordcount")
+)
+"""Filters a stub template may use: none that can make a string much longer than its input
+(``center``, ``indent``, ``format``, ``wordwrap``, ``batch`` take a size from the template)."""
+_BOUNDED_BINOPS = ("*", "**", "%")
+
+
+class TemplateTooBig(Exception):
+    """A template asked for more than its output budget in one operation: a broken stub."""
+
+
+def _bounded_binop(operator: str, left: Any, right: Any) -> Any:
+    """``*``, ``**`` and ``%`` in a template, refused where one operation could build a huge value.
+
+    Checked before the operation runs: ``"A" * 300000000`` must never be built to be measured.
+    """
+    if operator == "*":
+        for seq, times in ((left, right), (right, left)):
+            sized = isinstance(seq, str | list | tuple) and isinstance(times, int)
+            if sized and len(seq) * times > TEMPLATE_BYTES:
+                raise TemplateTooBig(f"repeats a value {times:,} times, past its output budget")
+        return left * right
+    if operator == "**":
+        numbers = isinstance(right, int | float) and isinstance(left, int | float)
+        if numbers and abs(right) > 64 and abs(left) > 1:
+            raise TemplateTooBig(f"raises a number to the power {right}: too large")
+        return left**right
+    if isinstance(left, str):
+        raise TemplateTooBig("formats a string with %: write {{ value }} instead")
+    return left % right
+
+
+def _bounded_replace(value: Any, old: Any, new: Any, count: int | None = None) -> str:
+    """jinja2's ``replace``, refused where the result would pass the output budget."""
+    text, was, now = str(value), str(old), str(new)
+    times = text.count(was) if was else len(text) + 1
+    if count is not None:
+        times = min(times, max(0, count))
+    if len(text) + times * max(0, len(now) - len(was)) > TEMPLATE_BYTES:
+        raise TemplateTooBig(f"a replace would write more than {TEMPLATE_BYTES:,} characters")
+    return text.replace(was, now, -1 if count is None else count)
 
 
 TEMPLATE_STEPS = 200_000
@@ -64,7 +118,10 @@ TEMPLATE_STEPS = 200_000
 fails as a timeout. Counted, not timed: the same call gets the same answer on any machine
 under any load (a clock budget once turned a slow moment into a different log)."""
 TEMPLATE_BYTES = 64_000
-"""A template's output budget."""
+"""A template's output budget. Written past it (a loop over a long argument), the call fails
+as a timeout; one operation asking for more (``"A" * 300000000``) is refused before it runs,
+as a broken stub (a simulator error: the suite's template, not the agent, is at fault)."""
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 @dataclass(frozen=True)
@@ -298,9 +355,24 @@ def _render_text(
         text = _within_budget(lambda: _compiled(template, plain).generate(args=args, state=stores))
     except _OverBudget as exc:
         raise StubError(f"timeout: {exc}") from None
+    except TemplateTooBig as exc:  # the template itself is unbounded: the suite's fault, not the agent's
+        raise StubError(f"template failed: it {exc}", broken=True) from None
     except Exception as exc:  # a sandbox refusal or a broken template is the stub's error
-        raise StubError(f"template failed: {exc}", broken=True) from None
+        raise StubError(f"template failed: {_stable(exc)}", broken=True) from None
     return text
+
+
+def _stable(exc: Exception) -> str:
+    """A template error as the same words on every run: no memory address, a hint for a call.
+
+    jinja2 names a refused callable by its repr ("<function safe_range at 0x7feb...>"), which
+    would make two identical runs record different events.
+    """
+    from jinja2.exceptions import SecurityError
+
+    if isinstance(exc, SecurityError):
+        return "calls are not allowed in stub templates (read args and state by key)"
+    return _ADDRESS.sub("", str(exc))
 
 
 def _within_budget(chunks: Callable[[], Iterator[str]]) -> str:

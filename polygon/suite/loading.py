@@ -85,6 +85,9 @@ def _hash(suite: Suite, prompts: dict[str, str]) -> str:
     for scenario in dumped["scenarios"]:
         if scenario.get("expect") and not scenario["expect"]["before"]:
             del scenario["expect"]["before"]
+    for config in dumped["configs"].values():
+        if not config["headers"]:
+            del config["headers"]  # likewise for an HTTP agent's headers (their templates, never values)
     return content_hash({"suite": dumped, "prompts": prompts})
 
 

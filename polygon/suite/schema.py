@@ -14,6 +14,7 @@ from pydantic import (
     model_validator,
 )
 
+from polygon.boundary import env_names
 from polygon.events import content_hash
 from polygon.matching import FACT, OPERATORS
 from polygon.suite.names import DETECTOR_PREFIX, POLICY_KINDS, PROBE_DETECTORS, SPEECH_DETECTORS
@@ -386,6 +387,12 @@ class ConfigSpec(_Strict):
     prompt: str = ""
     model: str = ""
     params: dict[str, Any] = Field(default_factory=dict)
+    headers: dict[str, str] = Field(
+        default_factory=dict,
+        description="HTTP agents only: headers sent with every step. `${NAME}` in a value is the "
+        "environment variable NAME, read when the run starts and never recorded or shown "
+        '(`Authorization: "Bearer ${POLYGON_AGENT_TOKEN}"`); `$$` is a dollar sign.',
+    )
 
     @field_validator("agent")
     @classmethod
@@ -393,6 +400,34 @@ class ConfigSpec(_Strict):
         if not value.startswith(("python:", "http://", "https://", "model:")):
             raise ValueError("must start with python:, http://, https:// or model:")
         return value
+
+    @field_validator("headers")
+    @classmethod
+    def _headers(cls, value: dict[str, str]) -> dict[str, str]:
+        for name, template in value.items():
+            if not _HEADER_NAME.fullmatch(name):
+                raise ValueError(f"{name!r} is not a header name (letters, digits and !#$%&'*+-.^_`|~)")
+            if name.lower() in OWN_HEADERS:
+                raise ValueError(f"{name}: Polygon sets this header itself")
+            if _HEADER_BREAK.search(template):
+                raise ValueError(f"{name}: a header value holds no control characters or line breaks")
+            try:
+                env_names(template)
+            except ValueError as exc:
+                raise ValueError(f"{name}: {exc}") from None
+        return value
+
+    @model_validator(mode="after")
+    def _headers_for_http(self) -> ConfigSpec:
+        if self.headers and not self.agent.startswith(("http://", "https://")):
+            raise ValueError("headers: only an HTTP agent (http:// or https://) is sent headers")
+        return self
+
+
+_HEADER_NAME = regex.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_HEADER_BREAK = regex.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+OWN_HEADERS = ("content-type", "content-length", "host", "transfer-encoding", "connection")
+"""Headers the HTTP client writes for every step: a suite may not set them."""
 
 
 class NoiseSpec(_Strict):

@@ -121,7 +121,7 @@ def _point(sweep: LoadedSweep, index: int, values: dict[str, Any]) -> Point:
             agent = f"model:{value}"
         else:
             params[key.removeprefix("params.")] = value
-    config = ConfigSpec(agent=agent, prompt=prompt, params=params)
+    config = ConfigSpec(agent=agent, prompt=prompt, params=params, headers=base.headers)
     scenarios = [
         s for s in loaded.suite.scenarios if not sweep.spec.scenarios or s.id in sweep.spec.scenarios
     ]
@@ -136,7 +136,10 @@ def _point(sweep: LoadedSweep, index: int, values: dict[str, Any]) -> Point:
         update={"configs": {name: config}, "trials": sweep.spec.trials or loaded.suite.trials, **changes}
     )
     derived = derive_suite(loaded, suite, {name: prompt})
-    profile = content_hash({"agent": agent, "prompt": prompt, "params": params, "file": prompt_file})
+    profile = content_hash(
+        {"agent": agent, "prompt": prompt, "params": params, "file": prompt_file}
+        | ({"headers": base.headers} if base.headers else {})  # a profile without keeps its hash
+    )
     # The run id follows from everything the point's calls depend on: the same profile, met
     # again in this sweep or a later one with the same settings, is the same run (reused).
     run_id = "s" + content_hash({"suite": derived.suite_hash, "seed": suite.seed})[:8]

@@ -9,7 +9,9 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from polygon.events.families import PromptLinted
 from polygon.lint import AXES, OFFLINE_TIERS, TierReading
@@ -18,6 +20,11 @@ from polygon.lint.rules import read_rules
 from polygon.lint.text import Prompt
 from polygon.projections.lint import PromptLint, fold_lint
 from tests.lint.corpus import HELDOUT, HELDOUT2, HELDOUT3, Labelled, load_corpus
+
+if TYPE_CHECKING:
+    from polygon.lint.cache import ResultCache
+    from polygon.lint.embeddings import E5Embedder
+    from polygon.lint.surprisal import LlamaScorer
 
 THRESHOLD = 0.5
 GOAL_F1 = 0.8
@@ -113,7 +120,11 @@ def main(tiers: Sequence[str] = OFFLINE_TIERS, only: str = "") -> None:
         return
     report(load_corpus(), tiers, "Lint corpus (the thresholds were tuned on it)")
     report(load_corpus(HELDOUT), tiers, "Held-out prompts (written after tuning, never tuned on)")
-    report(load_corpus(HELDOUT2), tiers, "Held-out set 2 (issue 30: seven new domains, kept apart from the corpus)")
+    report(
+        load_corpus(HELDOUT2),
+        tiers,
+        "Held-out set 2 (issue 30: seven new domains, kept apart from the corpus)",
+    )
     report(load_corpus(HELDOUT3), tiers, "Held-out set 3 (written after the issue-30 rules, read once)")
 
 
@@ -214,66 +225,115 @@ def edited_prompt(text: str) -> str:
 
 
 SPEED_CASES = ("cold", "warm", "one edit")
+TIER_SETS = (("rules",), ("rules", "embeddings"), ("rules", "embeddings", "surprisal"))
+"""The rules alone, lint's default tiers, and all offline tiers."""
+Sample = tuple[float, float]
+"""(CPU s of the process, its threads included; wall s)."""
 
 
-def tier_speed(repeats: int = 3) -> dict[tuple[str, str], tuple[float, float]]:
-    """(CPU s, wall s), the least of ``repeats``, for each tier and case on the 1,500-word prompt.
+def loaded_models() -> tuple[E5Embedder, LlamaScorer, dict[str, Sample]]:
+    """Both models loaded (each read two words once), and what loading them cost."""
+    from polygon.lint.embeddings import E5Embedder
+    from polygon.lint.surprisal import LlamaScorer
 
-    cold: an empty cache; warm: the same prompt again; one edit: then the prompt with one
-    sentence changed (:func:`edited_prompt`). Models are loaded once, beforehand, as in
-    :func:`tier_time_cases`; each repeat starts from a new, empty cache folder.
+    e5, llm = E5Embedder(), LlamaScorer()
+    loads = {
+        "embeddings": _timed(lambda: e5.embed(["warm up"])),
+        "surprisal": _timed(lambda: llm.surprisals("warm up")),
+    }
+    return e5, llm, loads
+
+
+def _timed(read: Callable[[], object]) -> Sample:
+    cpu, wall = time.process_time(), time.perf_counter()
+    read()
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def speed_samples(
+    repeats: int, models: tuple[E5Embedder, LlamaScorer] | None = None
+) -> dict[tuple[str, str], list[Sample]]:
+    """Each tier set × case on the 1,500-word prompt, ``repeats`` times, interleaved.
+
+    cold: an empty tiers' cache (the models already loaded, as a long-lived process or
+    the web editor has them; :func:`loaded_models` says what a load costs); warm: the same
+    prompt again; one edit: then the prompt with one sentence changed
+    (:func:`edited_prompt`). Every tier set of every repeat starts from a new, empty cache.
     """
     import tempfile
     from pathlib import Path
 
     from polygon.lint.cache import ResultCache
-    from polygon.lint.embeddings import E5Embedder, read_embeddings
-    from polygon.lint.surprisal import LlamaScorer, read_surprisal
 
     text = long_prompt()
     texts = {"cold": text, "warm": text, "one edit": edited_prompt(text)}
-    loaded_e5, loaded_llm = E5Embedder(), LlamaScorer()
-    loaded_e5.embed(["warm up"])
-    loaded_llm.surprisals("warm up")
-    best: dict[tuple[str, str], tuple[float, float]] = {}
+    e5, llm = models or loaded_models()[:2]
+    out: dict[tuple[str, str], list[Sample]] = {}
     for _ in range(repeats):
-        with tempfile.TemporaryDirectory() as folder:
-            cache = ResultCache(Path(folder))
-            embedder, scorer = E5Embedder(cache=cache), LlamaScorer(cache=cache)
-            embedder.__dict__["_model"] = loaded_e5._model  # the loaded models, a fresh cache
-            scorer.__dict__["_llm"] = loaded_llm._llm
-            tiers: dict[str, Callable[[Reading], object]] = {
-                "rules": read_rules,
-                "embeddings": lambda r, e=embedder: read_embeddings(r, e),  # type: ignore[misc]
-                "surprisal": lambda r, s=scorer: read_surprisal(r, s),  # type: ignore[misc]
-            }
-            for tier, read in tiers.items():
+        for tiers in TIER_SETS:
+            with tempfile.TemporaryDirectory() as folder:
+                read = _reader(tiers, e5, llm, ResultCache(Path(folder), max_bytes=None))
                 for case in SPEED_CASES:
-                    cpu, wall = time.process_time(), time.perf_counter()
-                    read(read_prompt(Prompt(texts[case]), "en"))
-                    took = (time.process_time() - cpu, time.perf_counter() - wall)
-                    old = best.get((tier, case), took)
-                    best[(tier, case)] = (min(old[0], took[0]), min(old[1], took[1]))
-    return best
+                    took = _timed(partial(_lint, read, texts[case]))
+                    out.setdefault(("+".join(tiers), case), []).append(took)
+    return out
 
 
-def speed_table(best: dict[tuple[str, str], tuple[float, float]]) -> str:
-    """A markdown table: each tier's CPU and wall seconds, cold, warm and after one edit."""
+def _reader(
+    tiers: Sequence[str], e5: E5Embedder, llm: LlamaScorer, cache: ResultCache
+) -> Callable[[Reading], None]:
+    """Reads a prompt with ``tiers``: the loaded models, over ``cache``."""
+    from polygon.lint.embeddings import E5Embedder, read_embeddings
+    from polygon.lint.surprisal import LlamaScorer, read_surprisal
+
+    embedder, scorer = E5Embedder(cache=cache), LlamaScorer(cache=cache)
+    embedder.__dict__["_model"] = e5._model  # the loaded model behind a fresh cache
+    scorer.__dict__["_llm"] = llm._llm
+
+    def read(reading: Reading) -> None:
+        read_rules(reading)
+        if "embeddings" in tiers:
+            read_embeddings(reading, embedder)
+        if "surprisal" in tiers:
+            read_surprisal(reading, scorer)
+
+    return read
+
+
+def _lint(read: Callable[[Reading], None], text: str) -> None:
+    read(read_prompt(Prompt(text), "en"))
+
+
+def speed_table(samples: dict[tuple[str, str], list[Sample]], loads: dict[str, Sample] | None = None) -> str:
+    """Markdown: per tier set and case, wall s as median (min–max), and the median CPU s."""
     lines = [
-        "| tier | " + " | ".join(f"{c} CPU s | {c} wall s" for c in SPEED_CASES) + " |",
+        "| tiers | " + " | ".join(f"{c}: wall s | CPU s" for c in SPEED_CASES) + " |",
         "|---|" + "---:|" * (2 * len(SPEED_CASES)),
     ]
-    for tier in ("rules", "embeddings", "surprisal"):
-        cells = [f"{best[(tier, c)][0]:.2f} | {best[(tier, c)][1]:.2f}" for c in SPEED_CASES]
-        lines.append(f"| {tier} | " + " | ".join(cells) + " |")
+    for tiers in TIER_SETS:
+        name = "+".join(tiers)
+        cells = [_cell(samples[(name, case)]) for case in SPEED_CASES]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += [""] if loads else []
+    for tier, (cpu, wall) in (loads or {}).items():
+        lines.append(
+            f"loading the {tier} tier's model (once a process, on a miss): {wall:.2f} s wall, {cpu:.2f} CPU s"
+        )
     return "\n".join(lines)
+
+
+def _cell(samples: list[Sample]) -> str:
+    walls = [w for _, w in samples]
+    cpu = statistics.median(c for c, _ in samples)
+    return f"{statistics.median(walls):.2f} ({min(walls):.2f}–{max(walls):.2f}) | {cpu:.2f}"
 
 
 if __name__ == "__main__":
     import sys
 
-    if sys.argv[1:2] == ["speed"]:
-        print(speed_table(tier_speed()))
+    if sys.argv[1:2] == ["speed"]:  # [repeats]
+        e5, llm, loads = loaded_models()
+        print(speed_table(speed_samples(int(sys.argv[2]) if len(sys.argv) > 2 else 3, (e5, llm)), loads))
         sys.exit(0)
     main(
         tuple(sys.argv[1].split(",")) if len(sys.argv) > 1 else OFFLINE_TIERS,

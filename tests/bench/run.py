@@ -303,8 +303,11 @@ def main() -> None:
         calls = [measure_calls()[1] for _ in range(REPEATS)]
         figures.append(Figure("model calls at concurrency 32, ÷ the ideal 160/s", calls, "", 0.85))
         figures.extend(lint_figures())
+        speed = lint_speed()
+        figures.extend(speed.figures)
         for figure in figures:
             print(figure.line(), flush=True)
+        print(speed.table, flush=True)
 
         from tests.bench.lint_corpus import main as lint_corpus
 
@@ -338,6 +341,43 @@ def lint_figures() -> list[Figure]:
         Figure("lint, surprisal tier, 1,500-word prompt", got["surprisal"], "s", 0),
         Figure("lint, all offline tiers, 1,500-word prompt", together, "s", 3, higher_is_better=False),
     ]
+
+
+@dataclass(frozen=True)
+class LintSpeed:
+    """Issue 31's lint table, and the all-offline-tiers figures held to its 3 s goal."""
+
+    table: str
+    figures: list[Figure]
+
+
+def lint_speed() -> LintSpeed:
+    """Each tier set on a 1,500-word prompt, cold / warm / after a one-sentence edit.
+
+    The repeats are interleaved (every tier set and case, then again), each tier set
+    starting from an empty tiers' cache, the models loaded beforehand.
+    """
+    from tests.bench.lint_corpus import loaded_models, speed_samples, speed_table
+
+    e5, llm, loads = loaded_models()
+    repeats = max(1, (REPEATS + 1) // 2)
+    samples = speed_samples(repeats, (e5, llm))
+    title = (
+        f"\nLint speed, 1,500-word prompt: wall s median (min–max) and median CPU s of {repeats} "
+        "interleaved repeats (issue 31; `python -m tests.bench.lint_corpus speed` alone)\n"
+    )
+    every = "rules+embeddings+surprisal"
+    figures = [
+        Figure(
+            f"lint, all offline tiers, {case} (wall)",
+            [wall for _, wall in samples[(every, case)]],
+            "s",
+            3,
+            higher_is_better=False,
+        )
+        for case in ("cold", "warm", "one edit")
+    ]
+    return LintSpeed(title + speed_table(samples, loads), figures)
 
 
 def scale_table(figures: list[Figure]) -> None:

@@ -127,3 +127,36 @@ def test_control_characters_from_an_agent_and_a_suite_are_shown_never_acted_on(t
     assert r"pizza\x1b]0;pwned\x07\rX" in outputs["runs"]
     as_json = json.loads(polygon(log, "report", "e", "--json").output)
     assert RAW in "\n".join(_texts(as_json))  # JSON keeps the values, escaped by JSON itself
+
+
+def test_an_error_quoting_a_suite_shows_its_control_characters(tmp_path: Path) -> None:
+    suite = pizza(tmp_path, **{"  raises:": '  "raises\\e]0;pwned\\a\\r\\u202eX":'})
+    ran = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "run", str(suite), "--config", "nope"])
+    assert ran.exit_code == 2
+    assert r"raises\x1b]0;pwned\x07\r\u202eX" in ran.output, ran.output
+    assert not {"\x1b", "\x07", "\r", "\u202e"} & set(ran.output)
+
+
+def test_resuming_a_run_that_recorded_a_url_secret_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import polygon.simulate.engine as engine
+
+    url = "http://admin:hunter2pass@127.0.0.1:9/step?token=URLSECRET777"
+    suite = _suite(tmp_path, url)
+    log = tmp_path / "log"
+    with monkeypatch.context() as old_polygon:  # one that recorded the URL whole
+        old_polygon.setattr(engine, "shown_url", lambda agent: agent)
+        ran = polygon(log, "run", str(suite), "--config", "good", "--run-id", "o", "--no-progress")
+        assert ran.exit_code == 0, ran.output
+    assert "hunter2pass" in _recorded(log)
+    resumed = polygon(log, "run", str(suite), "--resume", "o", "--no-progress")
+    assert resumed.exit_code == 0, resumed.output
+    assert (
+        "warning: run o: its earlier calls of configuration good recorded the agent URL with its "
+        "credentials (an older Polygon wrote them; calls run now record http://***@127.0.0.1:9/step?token=***)"
+    ) in resumed.output
+    assert "polygon log compact --drop o -o NEW_LOG" in resumed.output
+    replayed = polygon(log, "replay", "o.good.veggie.0").output
+    assert not [t for t in (resumed.output, replayed) if "hunter2pass" in t or "URLSECRET777" in t]
+    assert "agent http://***@127.0.0.1:9/step?token=***" in replayed

@@ -4,13 +4,26 @@ once and reads stored ones back without loading the model. No model needed."""
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from polygon.lint.cache import CACHE_ENV, ResultCache, cache_key, cache_root, default_cache
+from polygon.lint.cache import (
+    CACHE_ENV,
+    DEFAULT_MAX_MB,
+    LIMIT_ENV,
+    PRUNE_EVERY_S,
+    STALE_TMP_S,
+    ResultCache,
+    cache_key,
+    cache_limit,
+    cache_root,
+    default_cache,
+)
 from polygon.lint.embeddings import E5Embedder
 
 
@@ -134,3 +147,84 @@ def test_lint_keeps_unit_vectors_in_the_cache_folder_unless_told_not_to(
     assert lint("log2") == unread  # the same findings
     assert len([p for p in (tmp_path / "cache" / "lint" / "e5").rglob("*") if p.is_file()]) == 2
     assert lint("log3") == unread  # now from the cache
+
+
+def _entries(root: Path) -> list[Path]:
+    return [p for p in (root / "lint").rglob("*") if p.is_file() and p.name != ".pruned"]
+
+
+def _size(root: Path) -> int:
+    """As ``du`` counts: whole blocks."""
+    return sum(p.stat().st_blocks * 512 for p in _entries(root))
+
+
+def test_the_cache_stays_under_its_size_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    monkeypatch.setenv(LIMIT_ENV, "0.2")  # 200,000 bytes
+    cache = default_cache()
+    assert cache is not None
+    for i in range(200):  # 200 entries of ~1 KB, one 4 KB block each: four times the cap
+        cache.put("e5", cache_key(str(i)), bytes(1000))
+        assert _size(tmp_path) <= 200_000
+    assert 30 <= len(_entries(tmp_path)) <= 200_000 // 4096
+    assert cache.get("e5", cache_key("199")) == bytes(1000)  # the newest kept
+    assert cache.get("e5", cache_key("0")) is None  # the oldest evicted
+
+
+def test_eviction_drops_the_least_recently_used_first(tmp_path: Path) -> None:
+    now = [1_000_000.0]
+
+    def clock() -> float:
+        now[0] += 1
+        return now[0]
+
+    cache = ResultCache(tmp_path, max_bytes=80_000, clock=clock)
+    for i in range(40):
+        cache.put("gemma-batch", cache_key(str(i)), bytes(300))
+        assert cache.get("gemma-batch", cache_key("0")) is not None  # read after every write
+    assert cache.get("gemma-batch", cache_key("0")) is not None  # kept: always just used
+    assert cache.get("gemma-batch", cache_key("1")) is None  # written early, never read: gone
+    assert cache.get("gemma-batch", cache_key("39")) is not None
+
+
+def test_many_short_processes_prune_once_a_day(tmp_path: Path) -> None:
+    unbounded = ResultCache(tmp_path, max_bytes=None)
+    for i in range(30):
+        unbounded.put("e5", cache_key(str(i)), bytes(1000))
+    assert _size(tmp_path) > 100_000
+    ResultCache(tmp_path, max_bytes=100_000).put("e5", cache_key("new"), b"x")  # never pruned: prunes
+    assert _size(tmp_path) <= 80_000  # down to KEEP (0.8) of the cap
+    for i in range(30, 60):
+        unbounded.put("e5", cache_key(str(i)), bytes(1000))
+    over = _size(tmp_path)
+    ResultCache(tmp_path, max_bytes=100_000).put("e5", cache_key("small"), b"x")  # pruned just now
+    assert _size(tmp_path) > over  # one small write adds, nothing scanned
+    later = time.time() + PRUNE_EVERY_S + 60
+    ResultCache(tmp_path, max_bytes=100_000, clock=lambda: later).put("e5", cache_key("next"), b"x")
+    assert _size(tmp_path) <= 80_000
+
+
+def test_a_prune_removes_temporary_files_of_dead_writers_only(tmp_path: Path) -> None:
+    cache = ResultCache(tmp_path, max_bytes=10**6)
+    cache.put("e5", cache_key("a"), b"vector")
+    folder = _entries(tmp_path)[0].parent
+    dead, live = folder / ".tmp-dead", folder / ".tmp-live"
+    dead.write_bytes(b"half")
+    live.write_bytes(b"half")
+    old = time.time() - STALE_TMP_S - 60
+    os.utime(dead, (old, old))
+    cache.prune()
+    assert not dead.exists() and live.exists()
+    assert cache.get("e5", cache_key("a")) == b"vector"
+
+
+def test_the_cap_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(LIMIT_ENV, raising=False)
+    assert cache_limit() == DEFAULT_MAX_MB * 1_000_000
+    monkeypatch.setenv(LIMIT_ENV, "50")
+    assert cache_limit() == 50_000_000
+    monkeypatch.setenv(LIMIT_ENV, "unlimited")
+    assert cache_limit() is None
+    for wrong in ("lots", "-3", "0", "nan"):
+        monkeypatch.setenv(LIMIT_ENV, wrong)
+        assert cache_limit() == DEFAULT_MAX_MB * 1_000_000, wrong

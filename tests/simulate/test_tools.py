@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from polygon.simulate.tools import ToolBox
+from polygon.simulate.tools import ToolBox, ToolOutcome
 from polygon.suite.schema import ToolSpec
 
 
@@ -187,26 +187,42 @@ def test_faults_and_latency_are_seeded() -> None:
 
 @pytest.mark.parametrize(("pattern", "value"), [("^(a+)+$", "a" * 35 + "b"), ("(a|aa)+$", "a" * 5000 + "b")])
 def test_a_catastrophic_regex_never_hangs_the_call(pattern: str, value: str) -> None:
-    b = box({"name": "t", "stub": {"mode": "rules", "rules": [{"when": {"x": {"matches": pattern}}, "respond": "y"}]}})
+    b = box(
+        {
+            "name": "t",
+            "stub": {"mode": "rules", "rules": [{"when": {"x": {"matches": pattern}}, "respond": "y"}]},
+        }
+    )
     out = b.call("t", {"x": value}, turn=1, index=0)
     # the regex engine either answers at once (no match) or the rule fails as a visible timeout
-    assert out.result is None and (out.error == "" or (out.error.startswith("timeout:") and "budget" in out.error))
+    assert out.result is None and (
+        out.error == "" or (out.error.startswith("timeout:") and "budget" in out.error)
+    )
 
 
 def test_a_template_that_loops_forever_fails_as_a_timeout() -> None:
-    loops = "{% for a in args.x %}{% for b in args.x %}{% for c in args.x %}{% endfor %}{% endfor %}{% endfor %}"
+    loops = (
+        "{% for a in args.x %}{% for b in args.x %}{% for c in args.x %}{% endfor %}{% endfor %}{% endfor %}"
+    )
     b = box({"name": "t", "stub": {"mode": "template", "template": loops}})
     out = b.call("t", {"x": "a" * 2000}, turn=1, index=0)
     assert out.error.startswith("timeout:") and not out.stub_broken
 
 
 def test_a_huge_template_output_is_cut_as_a_timeout() -> None:
-    b = box({"name": "t", "stub": {"mode": "template", "template": "{% for i in args.x %}xxxxxxxxxx{% endfor %}"}})
+    b = box(
+        {"name": "t", "stub": {"mode": "template", "template": "{% for i in args.x %}xxxxxxxxxx{% endfor %}"}}
+    )
     assert "more than 64000 characters" in b.call("t", {"x": "a" * 10000}, turn=1, index=0).error
 
 
 def test_arguments_cannot_inject_keys_into_a_json_template() -> None:
-    b = box({"name": "t", "stub": {"mode": "template", "template": '{"phone": "{{ args.phone }}", "ok": {{ args.ok }}}'}})
+    b = box(
+        {
+            "name": "t",
+            "stub": {"mode": "template", "template": '{"phone": "{{ args.phone }}", "ok": {{ args.ok }}}'},
+        }
+    )
     out = b.call("t", {"phone": '091", "admin": true, "x": "', "ok": True}, turn=1, index=0)
     assert out.result == {"phone": '091", "admin": true, "x": "', "ok": True}
 
@@ -218,6 +234,56 @@ def test_a_template_answers_the_same_however_slow_the_machine(monkeypatch: pytes
 
     ticks = iter(range(0, 10**9, 60))
     monkeypatch.setattr(time, "monotonic", lambda: float(next(ticks)))
-    b = box({"name": "t", "stub": {"mode": "template", "template": "{% for c in args.x %}{{ c }}{% endfor %}"}})
+    b = box(
+        {"name": "t", "stub": {"mode": "template", "template": "{% for c in args.x %}{{ c }}{% endfor %}"}}
+    )
     out = b.call("t", {"x": "abc" * 50}, turn=1, index=0)
     assert out.error == "" and out.result == "abc" * 50
+
+
+def _template(template: str, args: dict[str, object] | None = None) -> ToolOutcome:
+    b = box({"name": "t", "stub": {"mode": "template", "template": template}})
+    return b.call("t", args or {}, turn=1, index=0)
+
+
+def test_a_template_that_would_build_a_huge_value_is_refused_before_building_it() -> None:
+    """A suite's template bomb is the stub's fault (a simulator error), never the agent's timeout,
+    and it is refused before the value exists: 300 MB strings once cost a run 1.2 GB."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        bombs = [
+            '{"job": "{{ "A" * 300000000 }}"}',
+            "{{ [1] * 100000000 }}",
+            '{{ "%0300000000d" % 1 }}',
+            '{{ "x" | center(300000000) }}',
+            '{{ "ab" | replace("a", "' + "A" * 1000 + '") | replace("A", "' + "B" * 1000 + '") }}',
+        ]
+        outcomes = [_template(t, {"xs": list(range(100))}) for t in bombs]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20_000_000, peak
+    for t, out in zip(bombs, outcomes, strict=True):
+        assert out.stub_broken and out.result is None and out.error.startswith("template failed"), (t, out)
+        assert "timeout" not in out.error, out.error
+
+
+def test_template_errors_are_the_same_words_on_every_run() -> None:
+    """A refused call once recorded "<function safe_range at 0x7feb...>": two identical runs
+    wrote different events."""
+    for template in ("{{ range(100000000) }}", "{{ args.items() }}", "{{ lipsum() }}"):
+        out = _template(template)
+        assert out.stub_broken and "0x" not in out.error, out.error
+        assert "calls are not allowed" in out.error or "undefined" in out.error, out.error
+
+
+def test_small_arithmetic_and_safe_filters_still_work() -> None:
+    out = _template('{"n": {{ 2 * 3 }}, "s": "{{ "ab" * 3 }}", "p": {{ 2 ** 10 }}, "m": {{ 7 % 3 }}}')
+    assert out.result == {"n": 6, "s": "ababab", "p": 1024, "m": 1}, out
+    out = _template(
+        '{"u": "{{ args.name | upper | replace("A", "4") }}", "k": {{ args.xs | length }}}',
+        {"name": "ana", "xs": [1, 2]},
+    )
+    assert out.result == {"u": "4N4", "k": 2}, out

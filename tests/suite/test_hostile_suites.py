@@ -74,6 +74,29 @@ CASES = [
         "is outside the suite's folder",
     ),
     ("personas file outside", GOOD + "personas_file: ../other/suite.yaml\n", "personas_file: '../other/suite.yaml' is outside"),
+    (
+        "headers for a Python agent",
+        replaced(GOOD, 'prompt: "You book appointments."', 'prompt: p, headers: {X-Team: a}'),
+        "configs.a: Value error, headers: only an HTTP agent (http:// or https://) is sent headers",
+    ),
+    (  # a shell's $TOKEN would have been sent as those six characters
+        "a header's $NAME without braces",
+        replaced(GOOD, '"python:polygon.examples.clinic.agents:make_v1", prompt: "You book appointments."',
+                 '"http://127.0.0.1:9/step", headers: {Authorization: "Bearer $TOKEN"}'),
+        "configs.a.headers: Value error, Authorization: a $ must start ${NAME}",
+    ),
+    (
+        "a header Polygon sets",
+        replaced(GOOD, '"python:polygon.examples.clinic.agents:make_v1", prompt: "You book appointments."',
+                 '"http://127.0.0.1:9/step", headers: {Content-Type: text/plain}'),
+        "Content-Type: Polygon sets this header itself",
+    ),
+    (
+        "a line break in a header",
+        replaced(GOOD, '"python:polygon.examples.clinic.agents:make_v1", prompt: "You book appointments."',
+                 '"http://127.0.0.1:9/step", headers: {X-A: "a\\r\\nX-B: b"}'),
+        "X-A: a header value holds no control characters or line breaks",
+    ),
     ("deep nesting", GOOD + "x: " + "[" * 5000 + "]" * 5000 + "\n", ""),
     ("not a mapping", "- just\n- a list\n", "expected a mapping"),
     ("tab indentation", "name: t\n\tconfigs: {}\n", "not valid YAML"),
@@ -131,3 +154,20 @@ def test_an_openai_model_without_a_base_url_is_refused(tmp_path: Path, monkeypat
     assert not (tmp_path / "log").exists() or json.loads(
         CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "log", "stats", "--json"]).output
     )["events"] == 0
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [("", "is empty"), ("tok\r\nX-Evil: 1", "holds a line break"), ("tökén", "holds a line break, a control or a non-ASCII character")],
+)
+def test_a_header_variable_an_http_header_cannot_carry_is_named_never_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, why: str
+) -> None:
+    monkeypatch.setenv("POLYGON_TEST_TOKEN", value)
+    suite = tmp_path / "suite.yaml"
+    agent = '"http://127.0.0.1:9/step", headers: {Authorization: "Bearer ${POLYGON_TEST_TOKEN}"}'
+    suite.write_text(replaced(GOOD, '"python:polygon.examples.clinic.agents:make_v1", prompt: "You book appointments."', agent))
+    res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "run", str(suite)])
+    assert res.exit_code == 2, res.output
+    assert f"configs.a.headers.Authorization: the environment variable POLYGON_TEST_TOKEN {why}" in res.output
+    assert not value or value not in res.output

@@ -8,8 +8,9 @@ from typing import Any
 import httpx
 import msgspec
 
-from polygon.boundary import mask, shown_url, url_secrets
+from polygon.boundary import mask, mask_value, shown_url, url_secrets
 from polygon.simulate.agents import AgentError, AgentReply, AgentStep
+from polygon.simulate.agents.headers import AgentHeaders
 
 MAX_BODY_BYTES = 4_000_000
 """Largest answer read from an endpoint: past it the step fails (a reply is kept to 100,000
@@ -23,6 +24,8 @@ class HttpAgent:
     and ``params``, so one endpoint can serve every configuration of a suite. ``timeout_s``
     bounds the whole step (connect, send, every byte of the answer): httpx's own timeout
     restarts on each byte read, so an endpoint dripping its answer would never trip it.
+    ``headers`` go with every step; the secrets in them are masked in every error and in the
+    answer itself (an endpoint echoing its token must not get it into the log).
     """
 
     def __init__(
@@ -34,10 +37,13 @@ class HttpAgent:
         config: str = "",
         prompt: str = "",
         params: dict[str, Any] | None = None,
+        headers: AgentHeaders | None = None,
     ) -> None:
         self._url = url
         self._shown = shown_url(url)  # credentials in the URL are never recorded or printed
-        self._secrets = url_secrets(url)
+        self._headers = {**(headers.values if headers else {}), "content-type": "application/json"}
+        self._header_secrets = list(headers.secrets) if headers else []
+        self._secrets = sorted({*url_secrets(url), *self._header_secrets}, key=len, reverse=True)
         self._client = client
         self._timeout = timeout_s
         self._context = {"config": config, "prompt": prompt, "params": params or {}}
@@ -54,11 +60,14 @@ class HttpAgent:
         except httpx.HTTPError as exc:
             detail = mask(f"{type(exc).__name__}: {exc}", self._secrets)
             raise AgentError(f"agent endpoint {self._shown}: {detail}") from None
-        return decode_reply(content, self._shown)
+        reply = decode_reply(content, self._shown)
+        if self._header_secrets:
+            reply = msgspec.convert(mask_value(msgspec.to_builtins(reply), self._header_secrets), AgentReply)
+        return reply
 
     async def _post(self, body: bytes) -> bytes:
         """The answer's body, read in chunks and refused past :data:`MAX_BODY_BYTES`."""
-        headers = {"content-type": "application/json"}
+        headers = self._headers
         post = self._client.stream("POST", self._url, content=body, timeout=self._timeout, headers=headers)
         async with post as r:
             if r.status_code != 200:

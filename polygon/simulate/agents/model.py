@@ -38,9 +38,22 @@ BUILTIN_TOOLS = [
 PARAMETERS = ("temperature", "top_p", "max_tokens", "seed", "presence_penalty", "frequency_penalty")
 
 
-def profile_hash(model: str, prompt: str, params: dict[str, Any], tools: list[dict[str, Any]]) -> str:
-    """The immutable version of an agent profile: model, prompt, parameters and tools."""
-    return content_hash({"model": model, "prompt": prompt, "params": params, "tools": tools})
+def profile_hash(
+    model: str,
+    prompt: str,
+    params: dict[str, Any],
+    tools: list[dict[str, Any]],
+    headers: dict[str, str] | None = None,
+) -> str:
+    """The immutable version of an agent profile: model, prompt, parameters, tools (and headers).
+
+    An HTTP agent's headers count as their templates (``Bearer ${TOKEN}``), never their values:
+    a rotated token is the same profile. A profile without headers hashes as it always has.
+    """
+    profile: dict[str, Any] = {"model": model, "prompt": prompt, "params": params, "tools": tools}
+    if headers:
+        profile["headers"] = headers
+    return content_hash(profile)
 
 
 def to_openai(history: list[Message]) -> list[dict[str, Any]]:
