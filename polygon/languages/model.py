@@ -263,6 +263,10 @@ class Signature(_Strict):
     """Letters only it has among languages of its script, each worth three words (``""``: none)."""
     words: Words
     """Its commonest short words (lower case); each one in a text weighs one."""
+    alphabet: Pattern = ""
+    """The letters of its ``script`` it writes (``""``: all of them). A text in its script with
+    words spelled in letters outside them is another language of that script (Ukrainian's і ї
+    є ґ in Cyrillic are not Russian's)."""
     borrowed: Words = frozenset()
     """Words of its lists that a language listed before it in :data:`LANGUAGES` has too ("in",
     "was" for German beside English): ``policy:agent_language`` counts them for that language,

@@ -66,6 +66,8 @@ class _Marks:
     script: regex.Pattern[str] | None
     letters: regex.Pattern[str] | None
     words: frozenset[str]
+    foreign: regex.Pattern[str] | None = None
+    """A letter of its script it does not write (from ``signature.alphabet``)."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,7 @@ def _marks(call: str = "") -> tuple[_Marks, ...]:
             script=regex.compile(lang.signature.script) if lang.signature.script else None,
             letters=regex.compile(lang.signature.letters) if lang.signature.letters else None,
             words=frozenset(w for w in lists[lang.code] if seen[w] == 1),
+            foreign=_foreign(lang.signature.script, lang.signature.alphabet),
         )
         for lang in langs
     )
@@ -120,13 +123,35 @@ def hear(text: str, call: str = "") -> Heard | None:
             continue
         own = [w for w in words if m.script.search(w)]
         if len(m.script.findall(text)) > SCRIPT_SHARE * letters:
-            return Heard(m.code, tuple(own)) if len(own) >= MIN_WORDS else None
+            return _in_script(m, own)
     told = {m.code: _own_words(m, words) for m in marks if m.script is None}
     best = max(told, key=lambda code: len(told[code]))
     rest = max((len(w) for code, w in told.items() if code != best), default=0)
     if len(told[best]) >= MIN_WORDS and len(told[best]) >= MARGIN * rest:
         return Heard(best, tuple(told[best]))
     return None
+
+
+def _in_script(m: _Marks, own: list[str]) -> Heard | None:
+    """A turn in ``m``'s script: its language, or another language of that script.
+
+    Another when :data:`MIN_WORDS` of its words are spelled with letters ``m``'s language does
+    not write (a Ukrainian turn on a Russian call; a Ukrainian place name alone in a Russian
+    turn is two words at most).
+    """
+    if len(own) < MIN_WORDS:
+        return None
+    alien = [w for w in own if m.foreign is not None and m.foreign.search(w)]
+    if len(alien) >= MIN_WORDS:
+        return Heard(f"a language other than {m.code} in its script", tuple(alien))
+    return Heard(m.code, tuple(own))
+
+
+def _foreign(script: str, alphabet: str) -> regex.Pattern[str] | None:
+    """Letters of ``script`` outside ``alphabet`` (``None`` when either is not given)."""
+    if not script or not alphabet:
+        return None
+    return regex.compile(f"(?!{alphabet}){script}")
 
 
 def _own_words(marks: _Marks, words: list[str]) -> list[str]:

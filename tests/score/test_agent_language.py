@@ -74,6 +74,24 @@ def test_cyrillic_tells_russian_by_its_script() -> None:
     assert "the agent spoke ru, the call's language is en" in failed.detail
 
 
+def test_a_ukrainian_agent_on_a_russian_call_fails() -> None:
+    """Any Cyrillic once counted as Russian: a Ukrainian agent passed a Russian call ("all in ru")."""
+    view = call(
+        "ru",
+        "Авіакомпанія «Північний вітер», мене звати Ольга. Назвіть, будь ласка, код бронювання.",
+        "Готово — вас переброньовано на рейс SU 1402, виліт о 18:40.",
+    )
+    found = agent_language(view, "ru")
+    assert found.outcome == "fail", found.detail
+    assert found.detail.startswith("turn 1: the agent spoke a language other than ru in its script")
+    assert "північний" in found.evidence[0].quote
+
+
+def test_a_ukrainian_place_name_in_a_russian_turn_is_still_russian() -> None:
+    said = "Ваш рейс из Киева (Київ) в Москву перенесён на завтра, вылет в 18:40."
+    assert agent_language(call("ru", said), "ru").outcome == "pass"
+
+
 def test_an_english_agent_on_a_russian_call_fails() -> None:
     view = call("ru", "Здравствуйте!", "Sorry, I didn't catch that. Could you repeat your number?")
     found = agent_language(view, "ru")

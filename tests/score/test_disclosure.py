@@ -213,3 +213,17 @@ def test_a_policy_and_forbidden_phrases_fail_the_call_with_the_words_as_evidence
     assert checks["forbidden_phrase"].outcome == "fail"
     clean = call([OPENING, ("It is HAD482.", "Your booking is cancelled.")], GUEST)
     assert forbidden_phrase(clean, ["detector:disclosure", "disclosure"]).outcome == "pass"
+
+
+def test_another_renters_licence_plate_is_flagged_and_the_callers_own_is_not() -> None:
+    """A plate "KX21 ABC" has two digits: no number, no name. It passed as nobody's data."""
+    facts = {"name": "Dan Okafor", "booking_ref": "R-48213"}
+    opening = ("My car broke down.", "Swift Rentals roadside, Amy speaking. Your booking reference?")
+    own = tool("verify_booking", {"booking_ref": "R-48213"}, {"verified": True, "plate": "KM71 RTA"})
+    view = call([opening, ("R-48213.", "Thanks, I see the car with plate KM71 RTA.", [own])], facts)
+    assert said(view) == []
+    agent = "The previous renter left it with plate KX21 ABC, so check the plate."
+    assert said(call([opening, ("R-48213.", agent, [own])], facts)) == ["KX21"]
+    assert (
+        said(call([opening, ("R-48213.", "Due to COVID-19 we send an MP3 receipt, 4K photos.")], facts)) == []
+    )

@@ -132,3 +132,35 @@ def test_small_talk_comes_in_the_persona_language() -> None:
         lines += [c.next(q).text for q in ("Hello!", "Anything else?", "Okay.")]
     text = " ".join(lines)
     assert any(w in text for w in ("kiša", "bučno", "laje", "trajati", "Košta", "obećati"))
+
+
+@pytest.mark.parametrize(
+    ("language", "facts", "question", "answer"),
+    [
+        (
+            "en",
+            {"booking_ref": "R-55190", "location": "M6 northbound at junction 14"},
+            "Where exactly is the car now?",
+            "M6 northbound",
+        ),
+        (
+            "ru",
+            {"код_бронирования": "KX7PQ2", "местоположение": "трасса М11, 120 км"},
+            "Где сейчас находится машина?",
+            "М11",
+        ),
+        (
+            "hr",
+            {"broj_rezervacije": "R-55190", "lokacija": "A1 kod izlaza Karlovac"},
+            "Gdje se točno nalazi auto?",
+            "Karlovac",
+        ),
+    ],
+)
+def test_where_asks_for_a_location_fact_not_only_an_address(
+    language: str, facts: dict[str, str], question: str, answer: str
+) -> None:
+    """A roadside caller once said "Don't know. Next?" to "Where exactly is the car now?" while
+    its facts held `location` (where → address only)."""
+    said = caller(goal="get a tow truck", facts=facts, language=language).next(question)
+    assert said.intent == "give_fact" and answer in said.text, said
