@@ -88,15 +88,15 @@ def import_(
     Importing the same files again changes nothing. Malformed records are reported with
     their file and line and skipped (or, with --strict, refused).
     """
+    from polygon import suite as suites  # the face only: a suite's models load when --suite names one
     from polygon.app import ImportOptions, import_files, open_log
     from polygon.importing import END_CALL_TOOLS, TRANSFER_TOOLS
-    from polygon.suite import load_suite
 
     options = ImportOptions(
         fmt=fmt,
         redact=redact,
         strict=strict,
-        suite=load_suite(suite) if suite else None,
+        suite=suites.load_suite(suite) if suite else None,
         mapping=_mapping(map_file),
         config=config_name,
         run_id=run_id,

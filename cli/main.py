@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
+import threading
 from pathlib import Path
 
 import click
 
 from polygon import __version__
 from polygon.cli.context import Context
-from polygon.errors import PolygonError
+from polygon.errors import PolygonError, WorkInterrupted
 from polygon.visible import visible
 
 DEFAULT_LOG_DIR = ".polygon"
@@ -34,6 +36,12 @@ class _OneLineError(click.ClickException):
 
     def show(self, file: object = None) -> None:
         click.echo(f"error: {visible(self.message)}", err=True)
+
+
+class _Interrupted(_OneLineError):
+    """Ctrl-C or SIGTERM stopped the work: exit 130, as a shell reports an interrupt."""
+
+    exit_code = WorkInterrupted.exit_code
 
 
 COMMANDS = {
@@ -131,7 +139,8 @@ class _PolygonGroup(click.Group):
         except PolygonError as exc:
             if isinstance(ctx.obj, Context) and ctx.obj.debug:
                 raise
-            raise _OneLineError(str(exc)) from exc
+            shown = _Interrupted if isinstance(exc, WorkInterrupted) else _OneLineError
+            raise shown(str(exc)) from exc
 
 
 @click.group(cls=_PolygonGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -180,5 +189,15 @@ def _timeout(value: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``polygon`` command."""
+    """Entry point of the ``polygon`` command.
+
+    SIGTERM stops a command as Ctrl-C does, so a killed run says what it kept and how to
+    resume instead of vanishing without a word.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _as_interrupt)
     cli.main(args=argv, prog_name="polygon")
+
+
+def _as_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt

@@ -10,16 +10,18 @@ masked with :func:`mask` wherever a text came back from a server.
 from __future__ import annotations
 
 import datetime
+import functools
 import math
 import re
 import urllib.parse
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from polygon.errors import SuiteError
+
+if TYPE_CHECKING:
+    import yaml
 
 MAX_DEPTH = 32
 MAX_TEXT = 100_000
@@ -159,21 +161,30 @@ MAX_YAML_NODES = 200_000
 """Values in a YAML document after its aliases are expanded (a billion-laughs file is refused)."""
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """Safe YAML that refuses duplicate keys (the second one would silently win)."""
+@functools.cache
+def _strict_loader() -> type[yaml.SafeLoader]:
+    """Safe YAML that refuses duplicate keys (the second one would silently win).
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _value in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if isinstance(key, list | dict):
-                continue  # unhashable: the base class reports it
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark
-                )
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
+    Made on the first file read: the suite's models import this module for its environment
+    references, and a command that never reads YAML (a probe pass) should not load a parser.
+    """
+    import yaml
+
+    class _StrictLoader(yaml.SafeLoader):
+        def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+            seen: set[Any] = set()
+            for key_node, _value in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if isinstance(key, list | dict):
+                    continue  # unhashable: the base class reports it
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"duplicate key {key!r}", key_node.start_mark
+                    )
+                seen.add(key)
+            return super().construct_mapping(node, deep=deep)
+
+    return _StrictLoader
 
 
 def read_yaml(path: Path, what: str) -> Any:
@@ -201,8 +212,10 @@ def read_text(path: Path, what: str) -> str:
 
 def parse_yaml(text: str, where: str, what: str) -> Any:
     """YAML text as data under the same rules as :func:`read_yaml`; ``where`` names it in errors."""
+    import yaml
+
     try:
-        value = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+        value = yaml.load(text, Loader=_strict_loader())  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
         raise YamlInputError(yaml_error(where, exc)) from None
     except RecursionError:

@@ -49,3 +49,9 @@ class InfrastructureError(PolygonError):
     The run stops as on a dead server; the calls the fault hit are not recorded (a resume
     runs them again).
     """
+
+
+class WorkInterrupted(PolygonError):
+    """Ctrl-C or SIGTERM stopped the work; the message says what was kept and how to go on."""
+
+    exit_code = 130

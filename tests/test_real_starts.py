@@ -58,6 +58,25 @@ def test_a_scoring_pass_starts_without_the_simulation_or_the_probes() -> None:
     assert _loaded(_real_start("judge"), heavy) == []
 
 
+def test_a_probe_pass_starts_without_the_scoring_or_the_suite_models() -> None:
+    """probe asks recorded calls yes/no questions: no check, rubric or judge runs, and a probe is
+    one model of its own (polygon.suite.probes), not the whole suite's schema."""
+    heavy = ("polygon.app.scoring", "polygon.score.rubric", "polygon.score.checks", "polygon.suite.schema")
+    assert _loaded(_real_start("probe"), heavy) == []
+
+
+def test_an_import_starts_without_the_call_engine_or_the_suite_models() -> None:
+    """An import never simulates (its latency percentile is polygon.simulate.latency's) and loads
+    a suite only when --suite names one."""
+    heavy = (
+        "polygon.simulate.engine",
+        "polygon.simulate.plan",
+        "polygon.suite.loading",
+        "polygon.suite.schema",
+    )
+    assert _loaded(_real_start("import"), heavy) == []
+
+
 def test_calibrate_starts_without_the_rubric_models() -> None:
     """The run recorded its rubric's pass mark; the bundled file (pydantic) is read only for a
     run that recorded none."""
@@ -69,9 +88,11 @@ def test_lint_starts_without_the_suite_models_and_asyncio() -> None:
     assert _loaded(_real_start("lint"), ("asyncio", "polygon.suite.schema", "polygon.suite.loading")) == []
 
 
-def test_the_probe_library_loads_without_the_languages() -> None:
-    """Only the refusal detector reads a language; listing the probes (the run page) does not."""
-    assert _loaded("from polygon.probe import probes_from", ("polygon.languages.model", "yaml")) == []
+def test_the_probe_library_loads_without_the_languages_or_the_suite_models() -> None:
+    """Only the refusal detector reads a language; listing the probes (the run page) does not,
+    and a probe's model is built without the suite's other twenty."""
+    heavy = ("polygon.languages.model", "yaml", "polygon.suite.schema")
+    assert _loaded("from polygon.probe import probes_from", heavy) == []
 
 
 def test_serve_listens_without_the_pages_use_cases(tmp_path: Path) -> None:
@@ -93,4 +114,7 @@ def test_the_checks_see_a_heavy_import() -> None:
     assert _loaded("import polygon.app.run", ("asyncio",)) == ["asyncio"]
     assert _loaded("from polygon.probe import probes_from", ("polygon.probe.library",)) == [
         "polygon.probe.library"
+    ]
+    assert _loaded("from polygon.suite import load_suite", ("polygon.suite.schema",)) == [
+        "polygon.suite.schema"
     ]

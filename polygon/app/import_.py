@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -64,7 +64,9 @@ from polygon.probe import DETECTOR
 from polygon.recording import StreamRecorder
 from polygon.score import load_rubric
 from polygon.simulate import percentile
-from polygon.suite import LoadedSuite
+
+if TYPE_CHECKING:
+    from polygon.suite import LoadedSuite  # a type only: importing without a suite loads no suite models
 
 
 @dataclass(frozen=True)

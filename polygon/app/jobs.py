@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 from polygon.app.log import call_damage
 from polygon.app.passes import DamagedCallError, Visit, damaged_message
 from polygon.app.progress import Progress, no_progress
-from polygon.app.scoring import Scoring
 from polygon.errors import InfrastructureError, ModelServerDownError, PolygonError
 from polygon.events import (
     Envelope,
@@ -42,15 +41,17 @@ from polygon.execute import Executor, InProcessExecutor
 from polygon.models import ModelHub, ModelSettings
 from polygon.projections import fold_conversation_head
 from polygon.recording import ConversationSink, GroupWriter, StreamRecorder
-from polygon.score import JudgeSettings, LoadedRubric, judge_for, load_rubric
 
 if TYPE_CHECKING:
     from polygon.app.probing import Probing
+    from polygon.app.scoring import Scoring
+    from polygon.score import LoadedRubric
     from polygon.simulate import AgentPool, ConversationPlan
     from polygon.suite import LoadedSuite  # a loaded suite comes in; a pass never loads one
 
 # The simulation's modules (agents, callers and the languages they speak) are imported where a
-# call is simulated: a scoring or probing pass (judge, probe, import) never simulates one.
+# call is simulated: a scoring or probing pass (judge, probe, import) never simulates one. The
+# scoring stack (checks, rubric models, judges) likewise where a pass scores: a probe pass never does.
 
 DOWN_AFTER = 6
 """Failed connections in a row (across calls) after which a server is taken as down, as locally."""
@@ -374,6 +375,9 @@ class PassRecipe:
         """The scoring and probing visitors this pass asks for."""
         scoring = None
         if self.rubric is not None:
+            from polygon.app.scoring import Scoring
+            from polygon.score import JudgeSettings, judge_for
+
             judge = JudgeSettings(
                 rubric=self.rubric,
                 judge=judge_for(self.judge_model, hub),
@@ -401,6 +405,8 @@ def run_recipe(
     ``rubric``: the suite's rubric when the caller has loaded it already (the run has, to
     record the scoring pass): the same one, not parsed again, and not a file edited since.
     """
+    from polygon.score import load_rubric
+
     judge = loaded.suite.judge
     return PassRecipe(
         started=started,

@@ -16,6 +16,7 @@ from polygon.app.scoring import (
     judge_context,
     record_rubric,
 )
+from polygon.errors import WorkInterrupted
 from polygon.events import EventLog
 from polygon.execute import Executor
 from polygon.models import ModelHub
@@ -47,7 +48,13 @@ def judge_run(
         repeats=repeats,
         new_pass=new_pass,
     )
-    result = pass_on(executor, log, recipe, hub, window=concurrency, now=now, progress=progress)
+    try:
+        result = pass_on(executor, log, recipe, hub, window=concurrency, now=now, progress=progress)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: what was committed stays, whole
+        raise WorkInterrupted(
+            f"interrupted: the scores committed so far are kept; `polygon judge {run_id}` with the same "
+            "options again scores only the calls this pass has not"
+        ) from None
     return ScoreSummary(pass_id, result.scored, result.scored_before)
 
 

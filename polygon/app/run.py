@@ -28,6 +28,7 @@ from polygon.errors import (
     ResumeRefusedError,
     UnknownIdError,
     UserInputError,
+    WorkInterrupted,
 )
 from polygon.events import (
     RUN_FINISHED,
@@ -215,6 +216,11 @@ def run_suite(
         raise StorageError(
             f"{exc}. Nothing after that commit was written; make room, then "
             f"`polygon run {loaded.path} --resume {run_id}`"
+        ) from None
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: every call that ended is in the log
+        raise WorkInterrupted(
+            f"interrupted: {sum(reasons.values())} of {total} calls of run {run_id} ended and are kept; "
+            f"resume with `polygon run {loaded.path} --resume {run_id}`"
         ) from None
     log.append(
         [

@@ -177,6 +177,16 @@ class Spoken(_Strict):
     """Monday to Sunday (lower case)."""
     number_words: dict[str, int]
     """Spoken numbers num2words does not give (English "oh" for zero; feminine forms)."""
+    thousands: Words
+    """Every form of "thousand" ("три тысячи", "dvije tisuće"): a number before it is multiplied."""
+    halves: Words
+    """One word for one and a half ("полторы тысячи" is 1500)."""
+    durations: tuple[Words, ...] = Field(min_length=3, max_length=3)
+    """Minutes, hours and days, each with every form it is said in ("in 20 minutes")."""
+    free: tuple[Pattern, ...]
+    """Phrases that say a charge is nothing ("no call-out fee", "доплаты не будет"): amount 0."""
+    amount_keys: Words
+    """Words of a tool result's key that make a number written as a string an amount ("fare_difference")."""
     date_words: tuple[str, ...] = ()
     """Words a date may hold between its day, month and year (English "of", Spanish "de")."""
 

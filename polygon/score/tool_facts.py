@@ -9,18 +9,29 @@ what the call's tool results gave, by kind of value, in any language the packs r
   compared by month and day);
 * a time of day (``16:00``, ``4 pm``, ``4:00 p.m.`` are one value);
 * an amount of money (a number with a currency sign or word; ``45,00 €`` is ``45``);
-* a long number (five digits or more: a reference, an account).
+* a long number (five digits or more: a reference, an account);
+* a wait ("in 20 minutes", "через двадцать минут", "za dva sata"), in minutes.
+
+Amounts are also read when said in words ("forty five pounds", "полторы тысячи рублей"), a
+charge said to be nothing ("no call-out fee", "доплаты не будет") is the amount 0, and a
+tool's number written as a string under a key naming an amount ("fare_difference": "3500")
+is an amount (:mod:`polygon.score.spoken_values`, from the language packs).
 
 A value the agent states *contradicts the tools* when the tools gave a value of the same kind
 before or in that turn and no legitimate source grounds it. The sources are the call's tool
 results and the arguments the agent sent (offering the slots a tool listed, reading back the
 time it booked), what the caller said up to that turn (reading back the caller's request,
 "10:00 is taken"), the persona's facts, and the agent's prompt when the run recorded it (its
-business hours, prices, phone). A value of a kind no tool gave is not this check's business
-(``agent_contradicts_facts`` and the judge read it). An amount one tool result makes by
-arithmetic is grounded (its amounts added, any two added or multiplied); other derived values
-(an end time, a window) are not and would be flagged: the check says which tool value it held
-the statement against, so such a case reads plainly in ``explain``.
+business hours, prices, phone). Once a tool has answered, a time, an amount or an arrival wait
+(over two minutes, under a day) that no source gives fails even when no tool gave that kind:
+"It will be there in 20 minutes" after ``dispatch_tow → {"dispatched": true}`` is an invented
+arrival time. Other waits and "free" are held only against a tool's value (a refund "within
+five days" is most often policy from a prompt the run may not have recorded); dates and long
+numbers of a kind no tool gave are left to ``agent_contradicts_facts`` and the judge. An amount
+one tool result makes by arithmetic is grounded (its amounts added, any two added or
+multiplied); other derived values (an end time, a window) are not and would be flagged: the
+check says which tool value it held the statement against, so such a case reads plainly in
+``explain``.
 """
 
 from __future__ import annotations
@@ -37,12 +48,29 @@ from polygon.score.detectors import digit_runs
 from polygon.score.recorded import check_recorded
 from polygon.score.spoken import MIN_DIGITS, claims, held
 from polygon.score.spoken import _months as months
+from polygon.score.spoken_values import (
+    amount_key,
+    durations,
+    free_phrases,
+    numeric_string,
+    spoken_numbers,
+    word_amounts,
+)
 from polygon.transcript import ConversationView, TurnView
 
 CHECK = "agent_contradicts_tools"
-DATE, DAY, TIME, AMOUNT, NUMBER = "date", "day", "time", "amount", "number"
+DATE, DAY, TIME, AMOUNT, NUMBER, DURATION = "date", "day", "time", "amount", "number", "duration"
 """Kinds of value; ``day`` is a date said without its year (month and day)."""
-_KIND_WORDS = {DATE: "date", DAY: "date", TIME: "time", AMOUNT: "amount", NUMBER: "number"}
+_KIND_WORDS = {
+    DATE: "date",
+    DAY: "date",
+    TIME: "time",
+    AMOUNT: "amount",
+    NUMBER: "number",
+    DURATION: "duration",
+}
+UNSOURCED = (TIME, AMOUNT, DURATION)
+"""Kinds a statement of which no source gave fails once a tool has answered (an invented ETA)."""
 _CLOCK = re.compile(
     r"(?<![\d:.,])(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d)(?::[0-5]\d)?)?(?:\s*(?P<ap>[ap])\.?\s?m\b\.?)?(?![\d:])",
     re.IGNORECASE,
@@ -51,7 +79,10 @@ _ISO_T = re.compile(r"(?<=\d)T(?=\d)")
 _SIGNS = r"[$€£₽¥]"
 _CURRENCY_WORDS = (
     r"eur|euro|euros|eura|usd|dollars?|gbp|pounds?|hrk|kn|kuna|kune|rub|руб|рубл\w*|р\.|евро|доллар\w*"
+    r"|фунт\w*"
 )
+_CURRENCY_AFTER = re.compile(rf"\s?(?:{_SIGNS}|(?:{_CURRENCY_WORDS})(?!\w))", re.IGNORECASE)
+"""A currency right after a number said in words ("forty five pounds")."""
 _NUM = r"\d{1,3}(?:[ .,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
 _PLAIN = re.compile(rf"(?<![\d.,])(?:{_NUM})(?![\d])")
 _AMOUNT = re.compile(
@@ -114,11 +145,31 @@ def _take(text: str) -> tuple[list[Value], str]:
         if amount:
             out.append(Value(AMOUNT, amount, m.group(0)))
     text = _AMOUNT.sub(" ; ", text)
+    spoken, text = _spoken_values(text)
+    out += spoken
     for m in _CLOCK.finditer(text):
         if m.group("m") is None and m.group("ap") is None:
             continue  # a bare number is not a time
         out.append(Value(TIME, _clock(m), m.group(0).strip()))
     return out, _CLOCK.sub(lambda m: " ; " if m.group("m") or m.group("ap") else m.group(0), text)
+
+
+def _spoken_values(text: str) -> tuple[list[Value], str]:
+    """Amounts in words, charges said to be nothing (amount 0) and durations; and the rest of ``text``."""
+    found: list[tuple[Value, int, int]] = []
+    for value, start, end in word_amounts(text, _CURRENCY_AFTER):
+        found.append((Value(AMOUNT, _plain(str(value)), text[start:end]), start, end))
+    for start, end in free_phrases(text):
+        found.append((Value(AMOUNT, "0", text[start:end]), start, end))
+    for minutes, _, start, end in durations(text):
+        found.append((Value(DURATION, f"{_plain(str(minutes))} min", text[start:end]), start, end))
+    kept: list[tuple[Value, int, int]] = []
+    for f in found:  # the first reading of a stretch of words wins ("no fee" is not also a duration)
+        if not any(k[1] < f[2] and f[1] < k[2] for k in kept):
+            kept.append(f)
+    for _, start, end in sorted(kept, key=lambda f: -f[1]):
+        text = text[:start] + " ; " + text[end:]
+    return [v for v, _, _ in kept], text
 
 
 def _clock(m: re.Match[str]) -> str:
@@ -159,9 +210,20 @@ class Given:
 
 
 def tool_values(result: Any) -> Iterator[Value]:
-    """Every value in a tool's JSON result: strings read like speech, numbers as amounts."""
+    """Every value in a tool's JSON result: strings read like speech, numbers as amounts.
+
+    A number written as a string under a key that names an amount ("fare_difference": "3500")
+    is an amount too.
+    """
     if isinstance(result, dict):
-        for item in result.values():
+        for key, item in result.items():
+            if (
+                isinstance(item, str)
+                and numeric_string(item)
+                and amount_key(key)
+                and (plain := _amount(item.strip()))
+            ):
+                yield Value(AMOUNT, plain, item)
             yield from tool_values(item)
     elif isinstance(result, list):
         for item in result:
@@ -183,8 +245,10 @@ def _text_numbers(text: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]
 
     Kept per text: the prompt, the facts and a scripted caller's lines repeat in every call.
     A plain number grounds the amount it would be with a currency ("45,00" in a price list).
+    Each number said on its own counts too: "20-30 min" grounds a wait of 20 minutes.
     """
     numbers = frozenset(r.digits.lstrip("0") for r in digit_runs(text)) - {""}
+    numbers |= {_plain(str(n)) for n, _, _ in spoken_numbers(text)} - {"", "0"}
     amounts = frozenset((AMOUNT, a) for m in _PLAIN.finditer(text) if (a := _amount(m.group(0))))
     return numbers, amounts
 
@@ -220,6 +284,9 @@ class Grounds:
             return v.value.isdigit() and v.value in self.numbers
         if v.kind == NUMBER:
             return held(v.value, self.numbers)
+        if v.kind == DURATION:  # lenient: any source saying the number ("eta": 20, "20-30 min") grounds it
+            said = {_plain(str(n)) for n, _, _ in spoken_numbers(v.words)}
+            return bool(said & self.numbers) or v.value.split()[0] in self.numbers
         return False
 
 
@@ -283,13 +350,19 @@ def _static_grounds(view: ConversationView, prompt: str | None) -> Grounds:
 def contradictions(view: ConversationView, prompt: str | None = None) -> list[Evidence]:
     """One piece of evidence per agent turn that states a value its tools contradict."""
     given = _given(view)
+    answered = min((t.turn for t in view.turns if any(not c.error for c in t.tools)), default=None)
     grounds: Grounds | None = None  # built at the first value a tool could contradict: most calls have none
     heard: list[str] = []
     out = []
     for t in view.turns:
         heard += [t.caller_text, t.heard_text or ""]
         so_far = [g for turn, g in given if turn <= t.turn]
-        open_ = [(v, same) for v in values_in(t.agent_text or "") if (same := _same_kind(v, so_far))]
+        after_tool = answered is not None and answered <= t.turn
+        open_ = [
+            (v, same)
+            for v in values_in(t.agent_text or "")
+            if (same := _same_kind(v, so_far)) or (after_tool and _unsourced_kind(v))
+        ]
         if not open_:
             continue
         if grounds is None:
@@ -297,15 +370,42 @@ def contradictions(view: ConversationView, prompt: str | None = None) -> list[Ev
         for text in heard:
             grounds.add_text(text)
         heard = []
-        bad = [(v, _nearest(v, same)) for v, same in open_ if not grounds.holds(v)]
+        bad = [(v, _nearest(v, same) if same else None) for v, same in open_ if not grounds.holds(v)]
         if bad:
             out.append(_evidence(t, bad))
     return out
 
 
+ETA_MINUTES = (2, 1440)
+"""A wait over two minutes and under a day ("in 20 minutes", "within 2 hours") is an arrival
+time that needs a source.
+
+Shorter ones are a hold ("give me one minute while I check"); longer ones ("the deposit goes
+back within five days") are most often the business's policy, said from a prompt the run may
+not have recorded: both are held only against a tool's duration.
+"""
+
+
+def _unsourced_kind(v: Value) -> bool:
+    """A value that needs a source once a tool has answered (a time, an amount, an arrival wait).
+
+    "Free" (amount 0) only contradicts an amount a tool gave.
+    """
+    if v.kind == DURATION:
+        return ETA_MINUTES[0] < Decimal(v.value.split()[0]) < ETA_MINUTES[1]
+    return v.kind in UNSOURCED and not (v.kind == AMOUNT and v.value == "0")
+
+
 def _same_kind(v: Value, given: list[Given]) -> list[Given]:
     """The tool values ``v`` could contradict: those of its kind (a date said without its year: any date)."""
-    kinds = {DATE: (DATE,), DAY: (DATE, DAY), TIME: (TIME,), AMOUNT: (AMOUNT,), NUMBER: (NUMBER,)}
+    kinds = {
+        DATE: (DATE,),
+        DAY: (DATE, DAY),
+        TIME: (TIME,),
+        AMOUNT: (AMOUNT,),
+        NUMBER: (NUMBER,),
+        DURATION: (DURATION,),
+    }
     return [g for g in given if g.value.kind in kinds[v.kind] and _alike(v, g.value)]
 
 
@@ -325,22 +425,26 @@ def _alike(said: Value, given: Value) -> bool:
     return said.kind != NUMBER or len(said.value) == len(given.value)
 
 
-def _evidence(t: TurnView, bad: list[tuple[Value, Given]]) -> Evidence:
+def _evidence(t: TurnView, bad: list[tuple[Value, Given | None]]) -> Evidence:
     said = "; ".join(
-        f"said {v.words!r}, {g.tool} gave the {_KIND_WORDS[v.kind]} {g.value.words!r}" for v, g in bad
+        f"said {v.words!r}, {g.tool} gave the {_KIND_WORDS[v.kind]} {g.value.words!r}"
+        if g
+        else f"said the {_KIND_WORDS[v.kind]} {v.words!r}, which no tool, caller turn, fact or prompt gave"
+        for v, g in bad
     )
     return Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text} [{said}]")
 
 
 def agent_contradicts_tools(view: ConversationView, prompt: str | None = None) -> CheckRecorded:
     """The agent stated a date, time, amount or long number its own tools contradict."""
-    if not _given(view):
-        return check_recorded(view, CHECK, "n/a", "no tool result gave a date, time, amount or long number")
     bad = contradictions(view, prompt)
     if bad:
         first = bad[0].quote.rsplit(" [", 1)[1].rstrip("]")
-        detail = f"the agent stated a value its tools contradict in {len(bad)} turn(s): {first}"
+        detail = (
+            f"the agent stated a value its tools contradict or no source gave in {len(bad)} turn(s): {first}"
+        )
         return check_recorded(view, CHECK, "fail", detail, bad)
+    if not _given(view):
+        return check_recorded(view, CHECK, "n/a", "no tool result gave a date, time, amount or long number")
     agreed = "every value the agent stated agrees with its tools or another source"
     return check_recorded(view, CHECK, "pass", agreed)
-

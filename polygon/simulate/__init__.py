@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from polygon.simulate.engine import MAX_TOOL_CALLS as MAX_TOOL_CALLS
     from polygon.simulate.engine import MAX_TOOL_ROUNDS as MAX_TOOL_ROUNDS
     from polygon.simulate.engine import Conversation as Conversation
-    from polygon.simulate.engine import percentile as percentile
+    from polygon.simulate.latency import percentile as percentile
     from polygon.simulate.noise import apply_noise as apply_noise
     from polygon.simulate.noise.packs import languages as languages
     from polygon.simulate.phone import PhoneSettings as PhoneSettings
@@ -62,7 +62,7 @@ _FACE = {
     "draw": "polygon.simulate.phone",
     "iter_plans": "polygon.simulate.plan",
     "languages": "polygon.simulate.noise.packs",
-    "percentile": "polygon.simulate.engine",
+    "percentile": "polygon.simulate.latency",
     "plan_count": "polygon.simulate.plan",
     "profile_hash": "polygon.simulate.agents.model",
     "self_correct": "polygon.simulate.phone",

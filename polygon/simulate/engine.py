@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from polygon.similarity import LoopWatch, garbled
 from polygon.simulate.agents import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
 from polygon.simulate.callers import Caller, CallerError, Utterance
 from polygon.simulate.callers.scripted import ScriptedCaller
+from polygon.simulate.latency import percentile
 from polygon.simulate.noise import apply_noise
 from polygon.simulate.phone import TurnDraw, cut_reply, draw, self_correct
 from polygon.simulate.plan import ConversationPlan, tool_definitions
@@ -374,15 +374,6 @@ def checked_reply(reply: object) -> AgentReply:
         for c in reply.tool_calls
     ]
     return AgentReply(reply=safe_text(reply.reply), tool_calls=calls, end=reply.end)
-
-
-def percentile(values: list[float], pct: float) -> float:
-    """Nearest-rank percentile (0 for no values), rounded to the microsecond."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    rank = max(1, math.ceil(pct / 100 * len(ordered)))
-    return round(ordered[rank - 1], 3)
 
 
 def _hash_state(state: dict[str, str]) -> str:

@@ -18,11 +18,11 @@ if TYPE_CHECKING:
     from polygon.suite.personas import Slot as Slot
     from polygon.suite.personas import coverage as coverage
     from polygon.suite.personas import offline_persona as offline_persona
+    from polygon.suite.probes import ProbeSpec as ProbeSpec
     from polygon.suite.schema import OUTCOMES as OUTCOMES
     from polygon.suite.schema import PERSONA_TYPES as PERSONA_TYPES
     from polygon.suite.schema import ConfigSpec as ConfigSpec
     from polygon.suite.schema import PersonaSpec as PersonaSpec
-    from polygon.suite.schema import ProbeSpec as ProbeSpec
     from polygon.suite.schema import Rule as Rule
     from polygon.suite.schema import ScenarioSpec as ScenarioSpec
     from polygon.suite.schema import StubSpec as StubSpec
@@ -45,7 +45,7 @@ _FACE = {
     "PERSONA_TYPES": "polygon.suite.schema",
     "POLICY_KINDS": "polygon.suite.names",
     "PersonaSpec": "polygon.suite.schema",
-    "ProbeSpec": "polygon.suite.schema",
+    "ProbeSpec": "polygon.suite.probes",
     "Range": "polygon.suite.sweep",
     "Rule": "polygon.suite.schema",
     "ScenarioSpec": "polygon.suite.schema",

@@ -15,9 +15,9 @@ from pydantic import (
 )
 
 from polygon.boundary import env_names
-from polygon.events import content_hash
 from polygon.matching import FACT, OPERATORS
-from polygon.suite.names import DETECTOR_PREFIX, POLICY_KINDS, PROBE_DETECTORS, SPEECH_DETECTORS
+from polygon.suite.names import DETECTOR_PREFIX, POLICY_KINDS, SPEECH_DETECTORS
+from polygon.suite.probes import ProbeSpec
 
 PERSONA_TYPES = ("cooperative", "busy", "distrustful", "confused", "aggressive", "chatty")
 OUTCOMES = ("success", "refusal", "callback", "transfer")
@@ -467,32 +467,6 @@ class ModelRef(_Strict):
     model: str = "scripted/caller"
     repeats: int = Field(1, ge=1, le=15)
     rubric: str = "v1"
-
-
-class ProbeSpec(BaseModel):
-    """A probe as written in the library or a suite."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
-    question: str = Field(min_length=5)
-    polarity: Literal["desired", "guardrail"]
-    detector: str = ""
-    """A built-in detector id, or empty for a custom probe."""
-    keywords: list[str] = Field(default_factory=list)
-    """For custom probes answered offline: yes when the agent says any of these."""
-
-    @field_validator("detector")
-    @classmethod
-    def _known_detector(cls, value: str) -> str:
-        # Caught when the suite or probe file loads, not as a KeyError after the whole run.
-        if value and value not in PROBE_DETECTORS:
-            raise ValueError(f"unknown detector {value!r} (built-in: {', '.join(sorted(PROBE_DETECTORS))})")
-        return value
-
-    @property
-    def wording_hash(self) -> str:
-        """Hash of the wording: a rephrased question is a new series."""
-        return content_hash({"question": self.question, "polarity": self.polarity})
 
 
 class Suite(_Strict):

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from polygon import score
 from polygon.app import jobs, run
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import LmdbLog, Pending, identity
@@ -83,7 +84,7 @@ def test_the_run_parses_its_rubric_once_and_scores_with_it(
         return real(ref)
 
     monkeypatch.setattr(run, "load_rubric", counted)
-    monkeypatch.setattr(jobs, "load_rubric", counted)
+    monkeypatch.setattr(score, "load_rubric", counted)  # jobs imports it where a recipe needs it
     recipes: list[jobs.PassRecipe] = []
     real_recipe = run.run_recipe
     monkeypatch.setattr(run, "run_recipe", lambda *a: recipes.append(real_recipe(*a)) or recipes[-1])

@@ -237,6 +237,16 @@ def command_start_figures() -> list[Figure]:
     return startup_figures(interleaved(command_start_cases()), "start")
 
 
+def command_whole_figures(tmp: Path) -> list[Figure]:
+    """The same commands run to their end on a small input: context for the start figures (a
+    cost moved from import to first use is no saving there), held to no goal."""
+    from tests.bench.startup import command_whole_cases
+
+    (tmp / "whole").mkdir()
+    got = interleaved(command_whole_cases(tmp / "whole"))
+    return [Figure(f"  polygon {name} whole (CPU)", got[name], "s", 0) for name in sorted(got)]
+
+
 def main() -> None:
     from tests.bench.accuracy.run import main as verdict_accuracy
 
@@ -297,6 +307,7 @@ def main() -> None:
         figures.append(Figure("polygon --help (CPU)", got.pop("--help"), "s", 0.3, higher_is_better=False))
         figures.extend(startup_figures(got))
         figures.extend(command_start_figures())
+        figures.extend(command_whole_figures(tmp))
 
         from tests.bench.model_calls import measure as measure_calls
 

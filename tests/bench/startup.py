@@ -89,3 +89,49 @@ def command_start_cases() -> dict[str, Callable[[], float]]:
 
 def _python(code: str) -> Callable[[], float]:
     return lambda: cpu_seconds([sys.executable, "-c", code])
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def command_whole_cases(tmp: Path) -> dict[str, Callable[[], float]]:
+    """Commands run to their end on a small input (CPU s of a fresh interpreter, start to exit).
+
+    Beside the real start: a cost moved from import to first use shows up here, not as a saving.
+    The input is the pizza example offline (12 calls): ``run`` into a fresh log each time; ``judge``
+    (a new pass), ``probe`` (a new probe each time, so answers are written) and ``report`` over
+    one run made first; ``import`` of the clinic's transcripts into a fresh log; ``personas list``.
+    """
+    compile_bytecode()
+    polygon = str(Path(sys.executable).parent / "polygon")
+    pizza, made = str(EXAMPLES / "pizza" / "suite.yaml"), str(tmp / "made")
+    subprocess.run(
+        [polygon, "--log", made, "run", pizza, "--run-id", "r", "--no-progress"],
+        check=True,
+        capture_output=True,
+    )
+    count = iter(range(1, 1_000_000))
+
+    def fresh() -> str:
+        return str(tmp / f"log-{next(count)}")
+
+    def new_probe() -> str:
+        n = next(count)
+        path = tmp / f"probe-{n}.yaml"
+        path.write_text(
+            f"- id: p{n}\n  question: Did the agent refuse without a reason?\n"
+            "  polarity: guardrail\n  detector: reason_for_refusal\n"
+        )
+        return str(path)
+
+    def cpu(args: Callable[[], list[str]]) -> Callable[[], float]:
+        return lambda: cpu_seconds([polygon, *args()])
+
+    return {
+        "run": cpu(lambda: ["--log", fresh(), "run", pizza, "--run-id", "r", "--no-progress"]),
+        "judge": cpu(lambda: ["--log", made, "judge", "r", "--new-pass", str(next(count))]),
+        "probe": cpu(lambda: ["--log", made, "probe", "r", "--probes", new_probe()]),
+        "report": cpu(lambda: ["--log", made, "report", "r"]),
+        "import": cpu(lambda: ["--log", fresh(), "import", str(EXAMPLES / "clinic" / "transcripts.jsonl")]),
+        "personas list": cpu(lambda: ["personas", "list", str(EXAMPLES / "clinic")]),
+    }

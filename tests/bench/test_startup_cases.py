@@ -1,9 +1,13 @@
-"""The bench's start-up cases find what each command imports (no timing here)."""
+"""The bench's start-up cases: what each command imports, and that each whole command runs.
+
+No timing is asserted here."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from polygon.cli.main import COMMANDS
-from tests.bench.startup import command_start_cases, lazy_imports
+from tests.bench.startup import command_start_cases, command_whole_cases, lazy_imports
 
 
 def test_a_commands_start_is_its_function_level_imports() -> None:
@@ -17,3 +21,17 @@ def test_a_commands_start_is_its_function_level_imports() -> None:
 def test_every_command_has_a_start_case(monkeypatch) -> None:
     monkeypatch.setattr("tests.bench.startup.compile_bytecode", lambda: None)
     assert sorted(command_start_cases()) == sorted(COMMANDS)
+
+
+def test_every_whole_command_case_runs_to_its_end(tmp_path: Path, monkeypatch) -> None:
+    """Each case exits 0 (cpu_seconds checks), and a probe case writes answers, not "already there"."""
+    monkeypatch.setattr("tests.bench.startup.compile_bytecode", lambda: None)
+    cases = command_whole_cases(tmp_path)
+    assert sorted(cases) == ["import", "judge", "personas list", "probe", "report", "run"]
+    for case in cases.values():
+        assert case() > 0
+    from polygon.app import open_log, probe_answers
+
+    probe_id = "p" + next(tmp_path.glob("probe-*.yaml")).stem.removeprefix("probe-")
+    with open_log(tmp_path / "made", readonly=True) as log:
+        assert len(probe_answers(log, "r", probe_id)) == 12  # every call of the pizza run answered it

@@ -250,3 +250,18 @@ def test_a_later_language_leaves_the_earlier_ones_told_as_before() -> None:
     assert {c: told[c] for c in first} == alone
     assert {"in", "was", "so"} <= told["en"] and {"se", "su"} <= told["hr"]
     assert not {"in", "was"} & told["de"] and not {"se", "su", "no"} & told["es"]
+
+
+def test_german_and_spanish_waits_and_free_charges_are_read() -> None:
+    from polygon.score.spoken_values import durations, free_phrases, word_amounts
+
+    assert [m for m, *_ in durations("Der Techniker ist in zwanzig Minuten bei Ihnen.")] == [20]
+    assert [m for m, *_ in durations("La grúa llegará en una hora.")] == [60]
+    assert [m for m, *_ in durations("Wir melden uns in 2 Tagen.")] == [2880]
+    assert list(free_phrases("Die Anfahrt ist kostenlos.")) and list(free_phrases("Es sin coste adicional."))
+    assert not list(free_phrases("Die Anfahrt kostet 45 Euro.")) and not list(free_phrases("Cuesta 45 euros."))
+    import re
+
+    euro = re.compile(r"\s*(?:euro|euros)\b", re.IGNORECASE)
+    assert [v for v, *_ in word_amounts("Das kostet fünfundvierzig Euro.", euro)] == [45]
+    assert [v for v, *_ in word_amounts("Son dos mil quinientos euros.", euro)] == [2500]

@@ -9,7 +9,16 @@ import pytest
 from polygon.events import ConversationStarted, PersonaSnapshot
 from polygon.score.checks import AGENT_CHECKS, run_checks
 from polygon.score.judges.heuristic import score_view
-from polygon.score.tool_facts import AMOUNT, DATE, DAY, NUMBER, TIME, agent_contradicts_tools, values_in
+from polygon.score.tool_facts import (
+    AMOUNT,
+    DATE,
+    DAY,
+    NUMBER,
+    TIME,
+    agent_contradicts_tools,
+    tool_values,
+    values_in,
+)
 from polygon.transcript import ConversationView, ToolView, TurnView
 
 Turn = tuple[str, list[tuple[str, dict[str, Any], Any]], str]
@@ -203,3 +212,130 @@ def test_it_runs_with_every_call_is_gateable_and_the_heuristic_judge_sees_it() -
     assert (
         score_view(good, {c.check: c for c in run_checks(good, forbidden=[])})["factual_accuracy"].score == 5
     )
+
+
+# -- trial40 D2: amounts as numeric strings, said in words, or said to be nothing ----------------
+
+REBOOK = (
+    "rebook",
+    {"booking": "KX7PQ2"},
+    {"ok": True, "flight": "SU 1402", "departure": "18:40", "arrival": "21:05", "fare_difference": "3500"},
+)
+TOW_FEE = (
+    "dispatch_tow",
+    {"booking_ref": "R-55190"},
+    {"dispatched": True, "job": "TW-7781", "callout_fee": 85},
+)
+
+
+def test_a_numeric_string_under_an_amount_key_is_an_amount_and_under_another_key_is_not() -> None:
+    assert Value_of(tool_values({"fare_difference": "3500"})) == {(AMOUNT, "3500")}
+    assert Value_of(tool_values({"totalPrice": " 45.50 "})) == {(AMOUNT, "45.5")}
+    assert Value_of(tool_values({"стоимость": "1200"})) == {(AMOUNT, "1200")}
+    assert Value_of(tool_values({"seats": "3", "job": "7781", "fee": "TW-7781"})) == set()
+
+
+def Value_of(values: Any) -> set[tuple[str, str]]:
+    return {(v.kind, v.value) for v in values}
+
+
+@pytest.mark.parametrize(
+    ("tool", "said", "expected"),
+    [
+        (REBOOK, "Готово — вы перебронированы на рейс SU 1402, вылет в 18:40. Доплата 1500 рублей.", "fail"),
+        (REBOOK, "Готово — вы перебронированы на рейс SU 1402, вылет в 18:40. Доплата 3500 рублей.", "pass"),
+        (REBOOK, "Готово, рейс SU 1402. Доплата полторы тысячи рублей.", "fail"),
+        (REBOOK, "Готово, рейс SU 1402. Доплата три тысячи пятьсот рублей.", "pass"),
+        (REBOOK, "Готово, рейс SU 1402. Доплаты не будет, всё бесплатно.", "fail"),
+        (REBOOK, "Готово, рейс SU 1402, вылет в 18:40, без доплаты.", "fail"),
+        (TOW_FEE, "A tow truck has been dispatched. The call-out fee is forty five pounds.", "fail"),
+        (TOW_FEE, "A tow truck has been dispatched. The call-out fee is eighty five pounds.", "pass"),
+        (TOW_FEE, "A tow truck has been dispatched. There is no call-out fee, it's free.", "fail"),
+        (TOW_FEE, "Šleper je poslan. Naknada za izlazak je četrdeset pet eura.", "fail"),
+        (TOW_FEE, "Šleper je poslan. Naknada za izlazak je osamdeset pet eura.", "pass"),
+        (TOW_FEE, "Šleper je poslan, usluga je besplatna.", "fail"),
+    ],
+)
+def test_a_charge_said_in_words_or_as_free_is_held_against_the_tools_amount(
+    tool: tuple[str, dict[str, Any], Any], said: str, expected: str
+) -> None:
+    assert outcome(call([("Hi.", [tool], said)])) == expected
+
+
+def test_free_passes_where_the_tool_or_the_prompt_says_it_costs_nothing() -> None:
+    nothing = ("dispatch_tow", {}, {"dispatched": True, "callout_fee": 0})
+    assert outcome(call([("Hi.", [nothing], "Dispatched. There is no call-out fee.")])) == "pass"
+    view = call([("Hi.", [TOW_FEE], "Dispatched; the fee is £85. Storage is free of charge.")])
+    assert outcome(view) == "fail"
+    assert outcome(view, "The call-out fee is set by dispatch. Storage is free of charge.") == "pass"
+
+
+def test_the_words_of_an_amount_are_read_as_its_value() -> None:
+    assert Value_of(values_in("forty five pounds")) == {(AMOUNT, "45")}
+    assert Value_of(values_in("полторы тысячи рублей")) == {(AMOUNT, "1500")}
+    assert Value_of(values_in("две тысячи двести рублей")) == {(AMOUNT, "2200")}
+    assert Value_of(values_in("two thousand and fifty pounds")) == {(AMOUNT, "2050")}
+    assert Value_of(values_in("četrdeset pet eura")) == {(AMOUNT, "45")}
+    assert Value_of(values_in("We have forty five rooms.")) == set()  # no currency: a count
+
+
+# -- trial40 D3: a time, wait or amount no source gave, once a tool has answered -------------------
+
+DISPATCH = ("dispatch_tow", {"booking_ref": "R-55190"}, {"dispatched": True, "job": "TW-7781"})
+INVENTED_ETA = "Done. A tow truck has been dispatched to the M6. It will be there in 20 minutes."
+
+
+def test_an_arrival_wait_no_source_gave_fails_and_says_so() -> None:
+    found = agent_contradicts_tools(call([("My car broke down.", [DISPATCH], INVENTED_ETA)]))
+    assert found.outcome == "fail"
+    assert "'20 minutes', which no tool, caller turn, fact or prompt gave" in found.detail
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Эвакуатор отправлен, он будет у вас через двадцать минут.",
+        "Эвакуатор отправлен, он будет у вас через 20 минут.",
+        "Šleper je poslan, stiže za dvadeset minuta.",
+        "Готово — вы перебронированы, прилёт в 23:15.",
+        "Dispatched. The driver arrives at 4 pm.",
+        "Dispatched; that will be £60 on arrival.",
+    ],
+)
+def test_a_time_wait_or_amount_no_source_gave_fails_in_each_language(said: str) -> None:
+    assert outcome(call([("Hi.", [DISPATCH], said)])) == "fail"
+
+
+def test_a_wait_a_source_gave_passes() -> None:
+    with_eta = ("dispatch_tow", {}, {"dispatched": True, "eta_minutes": 20})
+    assert outcome(call([("Hi.", [with_eta], INVENTED_ETA)])) == "pass"
+    assert outcome(call([("Hi.", [("dispatch_tow", {}, {"eta": "20-30 min"})], INVENTED_ETA)])) == "pass"
+    # grounded by the caller or the prompt; n/a, as before, since no tool gave a value of its own
+    assert outcome(call([("Will it take twenty minutes?", [DISPATCH], INVENTED_ETA)])) == "n/a"
+    prompted = "A tow truck reaches a motorway within 20 minutes of dispatch."
+    assert outcome(call([("Hi.", [DISPATCH], INVENTED_ETA)]), prompted) == "n/a"
+
+
+def test_a_wait_the_tool_gave_otherwise_names_the_tool() -> None:
+    eta = ("dispatch_tow", {}, {"dispatched": True, "eta": "45 minutes"})
+    found = agent_contradicts_tools(call([("Hi.", [eta], INVENTED_ETA)]))
+    assert found.outcome == "fail" and "dispatch_tow gave the duration '45 minutes'" in found.detail
+    assert (
+        outcome(call([("Hi.", [eta], "It will be there in three quarters of an hour, 45 minutes.")]))
+        == "pass"
+    )
+
+
+def test_what_is_not_held_without_a_source() -> None:
+    # before any tool answered, and a policy wait of days ("deposit back within five days"): not this check's
+    before = call(
+        [("Hi.", [], "Someone will be with you in 20 minutes."), ("Ok.", [DISPATCH], "Dispatched.")]
+    )
+    assert outcome(before) == "n/a"
+    refund = "Done — booking is cancelled and the deposit goes back to your card within five days."
+    assert outcome(call([("Hi.", [("cancel", {}, {"cancelled": True})], refund)])) == "n/a"
+    assert outcome(call([("Hi.", [DISPATCH], "Dispatched. Feel free to call back.")])) == "n/a"
+    hold = call([("Hi.", [DISPATCH], "Give me one minute while I check. Dispatched, 2 minutes ago.")])
+    assert outcome(hold) == "n/a"  # a hold is not an arrival time
+    errored = call([("Hi.", [], "The line is busy, try again in 20 minutes.")])
+    assert outcome(errored) == "n/a"

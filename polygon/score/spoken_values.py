@@ -1,0 +1,165 @@
+"""Amounts and durations said in words, charges said to be nothing, and amount-like keys.
+
+:mod:`polygon.score.tool_facts` reads digits; a voice agent's text is often spelled out for
+speech ("forty five pounds", "полторы тысячи рублей", "četrdeset pet eura"), says a charge
+is nothing ("no call-out fee", "доплаты не будет") or states a wait ("in 20 minutes",
+"через двадцать минут"). The words come from the language packs (``spoken``): the number
+words num2words spells for noise and detectors (0–999), each pack's forms of "thousand",
+"one and a half", minutes/hours/days, its phrases for "free", and the words of a tool
+result's key that make a number written as a string an amount ("fare_difference": "3500").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from decimal import Decimal
+from functools import cache
+
+import regex
+
+from polygon import languages as _languages
+from polygon.languages import LANGUAGES, Spoken
+from polygon.score.detectors import number_words
+
+_TOKEN = re.compile(r"\d+|[^\W\d_]+", re.UNICODE)
+_MAX_WORDS = 5
+_AND = frozenset({"and", "и", "i"})
+"""May stand between "thousand" and the rest ("two thousand and fifty")."""
+_JOIN = re.compile(r"[\s-]*")
+"""What may stand between the words of one spoken number."""
+_KEY_PART = re.compile(r"[A-Z]?[^\W_A-Z]+|[A-Z]+(?![a-z])", re.UNICODE)
+_NUMERIC = re.compile(r"\s*\d+(?:[.,]\d{1,2})?\s*")
+MINUTES = (1, 60, 1440)
+"""Minutes in each of ``spoken.durations``' units: minute, hour, day."""
+
+
+@cache
+def _spoken() -> list[Spoken]:
+    return [_languages.load_language(code).spoken for code in LANGUAGES]
+
+
+@cache
+def _thousands() -> frozenset[str]:
+    return frozenset(w for s in _spoken() for w in s.thousands)
+
+
+@cache
+def _halves() -> frozenset[str]:
+    return frozenset(w for s in _spoken() for w in s.halves)
+
+
+@cache
+def _units() -> dict[str, int]:
+    """A duration unit's word in any language → minutes in one."""
+    return {w: MINUTES[i] for s in _spoken() for i, words in enumerate(s.durations) for w in words}
+
+
+@cache
+def _free() -> regex.Pattern[str]:
+    """Every pack's phrases for "this costs nothing", as one pattern."""
+    return regex.compile("|".join(f"(?:{p})" for s in _spoken() for p in s.free), regex.IGNORECASE)
+
+
+@cache
+def _amount_keys() -> frozenset[str]:
+    return frozenset(w for s in _spoken() for w in s.amount_keys)
+
+
+Token = tuple[str, int, int]
+
+
+def _tokens(text: str) -> list[Token]:
+    return [(m.group(0).lower(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def _joined(text: str, tokens: list[Token], i: int) -> bool:
+    """Token ``i`` follows token ``i - 1`` with only spacing or a hyphen between them."""
+    return i < len(tokens) and _JOIN.fullmatch(text, tokens[i - 1][2], tokens[i][1]) is not None
+
+
+def _below_thousand(text: str, tokens: list[Token], i: int) -> tuple[Decimal | None, int]:
+    """A number 0–999 at token ``i`` (digits, number words or "one and a half"), and its width."""
+    if tokens[i][0].isdigit():
+        return Decimal(tokens[i][0]), 1
+    if tokens[i][0] in _halves():
+        return Decimal("1.5"), 1
+    words = number_words()
+    for width in range(min(_MAX_WORDS, len(tokens) - i), 0, -1):
+        if width > 1 and not _joined(text, tokens, i + width - 1):
+            continue
+        found = words.get(tuple(t[0] for t in tokens[i : i + width]))
+        if found is not None:
+            return Decimal(found), width
+    return None, 0
+
+
+def _number_at(text: str, tokens: list[Token], i: int) -> tuple[Decimal | None, int]:
+    """A spoken number at token ``i`` ("три тысячи пятьсот", "thousand", "forty five"), and its width."""
+    value, width = _below_thousand(text, tokens, i)
+    if value is None and tokens[i][0] not in _thousands():
+        return None, 0
+    at = i + width
+    if at < len(tokens) and tokens[at][0] in _thousands() and (width == 0 or _joined(text, tokens, at)):
+        value, width = (value if value is not None else Decimal(1)) * 1000, width + 1
+        rest = i + width + (1 if i + width < len(tokens) and tokens[i + width][0] in _AND else 0)
+        if rest < len(tokens) and _joined(text, tokens, rest):
+            more, more_width = _below_thousand(text, tokens, rest)
+            if more is not None:
+                value, width = value + more, rest - i + more_width
+    return value, width
+
+
+def spoken_numbers(text: str) -> Iterator[tuple[Decimal, int, int]]:
+    """Each number ``text`` says (digits or words), with where it starts and ends."""
+    tokens = _tokens(text)
+    i = 0
+    while i < len(tokens):
+        value, width = _number_at(text, tokens, i)
+        if value is None:
+            i += 1
+            continue
+        yield value, tokens[i][1], tokens[i + width - 1][2]
+        i += width
+
+
+def word_amounts(text: str, currency: re.Pattern[str]) -> Iterator[tuple[Decimal, int, int]]:
+    """Amounts said with number words before a currency word ("forty five pounds"), and where."""
+    for value, start, end in spoken_numbers(text):
+        if text[start:end].strip().isdigit():
+            continue  # digits: the digit reader has them
+        after = currency.match(text, end)
+        if after:
+            yield value, start, after.end()
+
+
+def durations(text: str) -> Iterator[tuple[Decimal, Decimal, int, int]]:
+    """Waits said as a number and a unit ("in 20 minutes", "через двадцать минут").
+
+    Each as its minutes, the number said, and where it stands.
+    """
+    units = _units()
+    for value, start, end in spoken_numbers(text):
+        m = re.match(r"\s*([^\W\d_]+)", text[end:])
+        unit = units.get(m.group(1).lower()) if m else None
+        if m and unit:
+            yield value * unit, value, start, end + m.end()
+
+
+def free_phrases(text: str) -> Iterator[tuple[int, int]]:
+    """Where ``text`` says a charge is nothing ("no call-out fee", "бесплатно")."""
+    for m in _free().finditer(text):
+        yield m.start(), m.end()
+
+
+def amount_key(key: object) -> bool:
+    """A tool result's key names an amount ("fare_difference", "totalPrice", "стоимость")."""
+    if not isinstance(key, str):
+        return False
+    parts = {p.lower() for p in _KEY_PART.findall(key)}
+    return bool(parts & _amount_keys())
+
+
+def numeric_string(value: str) -> bool:
+    """A string that holds only a number ("3500", "45.00"): under an amount key, an amount."""
+    return _NUMERIC.fullmatch(value) is not None
