@@ -119,6 +119,7 @@ def import_(
                     "conversations": summary.conversations,
                     "written": summary.written,
                     "problems": summary.problems,
+                    "rubric": summary.rubric,
                 }
             )
         )
@@ -127,7 +128,7 @@ def import_(
     for problem in summary.problems:
         click.echo(f"skipped {problem}", err=True)
     click.echo(
-        f"{summary.conversations} conversations ({summary.written} new events); "
-        f"report: polygon report {summary.run_id}",
+        f"{summary.conversations} conversations ({summary.written} new events), "
+        f"judged under rubric {summary.rubric}; report: polygon report {summary.run_id}",
         err=True,
     )

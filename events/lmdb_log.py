@@ -52,12 +52,13 @@ from polygon.events.errors import (
     StorageError,
     WriterBusyError,
 )
+from polygon.events.kept import KeptRecords
 from polygon.events.keys import (
     pack_u64,
     split_identity_value,
     unpack_u64,
 )
-from polygon.events.log_v2 import Tables2, format1_rows
+from polygon.events.log_v2 import Tables2, format1_rows, rendered
 from polygon.events.map_lock import MapLock
 from polygon.events.store import AppendResult, LogStats, VerifyReport, conflict
 
@@ -91,6 +92,7 @@ class LmdbLog:
         self.format = format_version
         """The log's format: ``format_version`` for a new log, what ``meta`` says otherwise."""
         self._v2: Tables2 | None = None
+        self._kept: KeptRecords | None = None
         self._map = MapLock()
         self._pid = os.getpid()
         self._lock_fd: int | None = None
@@ -238,7 +240,7 @@ class LmdbLog:
         while True:
             try:
                 with self._map.shared(), self._env.begin(write=True) as txn:
-                    return self._append_in(txn, prepared)
+                    result, new = self._append_in(txn, prepared)
             except lmdb.MapFullError:
                 self._abandon(grow=True)
             except lmdb.Error as exc:
@@ -247,6 +249,10 @@ class LmdbLog:
             except BaseException:
                 self._abandon()
                 raise
+            else:  # committed: only now may a reader be served what it wrote
+                if self._kept is not None and new:  # as a read renders them
+                    self._kept.wrote(new, encode_record if self._v2 is None else rendered)
+                return result
 
     def _abandon(self, *, grow: bool = False) -> None:
         """After an aborted write: forget what it interned or trained, and grow the map if asked.
@@ -260,8 +266,13 @@ class LmdbLog:
             if grow:
                 self._grow()
 
-    def _append_in(self, txn: Any, prepared: Sequence[Prepared]) -> AppendResult:
-        """One batch: look identities up in one call, then write each index in one call."""
+    def _append_in(
+        self, txn: Any, prepared: Sequence[Prepared]
+    ) -> tuple[AppendResult, list[tuple[Prepared, int, int]]]:
+        """One batch: look identities up in one call, then write each index in one call.
+
+        Returns what the append did and what it wrote: each new event with its seq and version.
+        """
         known = {
             key: split_identity_value(value)
             for key, value in txn.cursor(db=self._dbs["identities"]).getmulti(
@@ -294,7 +305,20 @@ class LmdbLog:
             seqs.append(seq)
         if new:
             self._put_all(txn, new, heads)
-        return AppendResult(tuple(seqs), len(new))
+        return AppendResult(tuple(seqs), len(new)), new
+
+    @contextmanager
+    def keeping(self, budget: int) -> Iterator[KeptRecords]:
+        """While this holds, streams this handle creates are kept for their first reader.
+
+        ``budget`` bounds the bytes held (:mod:`polygon.events.kept`); whatever is still kept
+        when it ends is let go.
+        """
+        outer, self._kept = self._kept, KeptRecords(budget)
+        try:
+            yield self._kept
+        finally:
+            self._kept = outer
 
     def _put_all(self, txn: Any, new: list[tuple[Prepared, int, int]], heads: dict[str, int]) -> None:
         records = self._v2.put(txn, new, heads) if self._v2 is not None else self._put_v1(txn, new, heads)
@@ -380,9 +404,19 @@ class LmdbLog:
         return unpack_u64(head[:8]) if head else 0
 
     def read_stream(self, stream: str, *, after_version: int = 0, page_size: int = 512) -> Iterator[Envelope]:
-        """One stream's events by prefix scan of the stream index, a page per transaction."""
-        version = after_version
+        """One stream's events by prefix scan of the stream index, a page per transaction.
+
+        A stream this handle kept (:meth:`keeping`) is served from memory on its first read.
+        """
         decode, fast_page = DECODER.decode, DECODER.fast_page
+        kept = self._kept.take(stream) if self._kept is not None else None
+        if kept is not None:
+            self._guard()
+            page = kept[after_version:]
+            envs = fast_page(page) if page else []
+            yield from (decode(raw) for raw in page) if envs is None else envs
+            return
+        version = after_version
         while True:
             page = self._read(partial(self._stream_page, stream=stream, start=version + 1, limit=page_size))
             envs = fast_page(page) if page else []

@@ -382,6 +382,27 @@ class Tables2:
         return None if head is None else HEAD.unpack(head)[1]
 
 
+def rendered(p: Prepared, seq: int, stream_version: int) -> bytes:
+    """The format-1 record :meth:`Tables2.render` gives for ``p`` once stored at ``seq``.
+
+    As the stored header spells them: the identity and content hash from their 16 bytes
+    (lowercase hex), the time as written (the times table gives it back unchanged).
+    """
+    return _V1_ENCODE(
+        (
+            seq,
+            p.stream,
+            stream_version,
+            p.key.hex(),
+            p.tag,
+            p.schema_version,
+            p.recorded_at,
+            p.hash_bytes.hex(),
+            msgspec.Raw(p.payload),
+        )
+    )
+
+
 def format1_rows(
     tables: Tables2, txn: Any, rows: Callable[[str], Iterator[tuple[bytes, bytes]]], name: str
 ) -> Iterator[tuple[bytes, bytes]]:

@@ -95,6 +95,22 @@ class ImportSummary:
     written: int
     problems: list[str]
     scoring: ScoreSummary | None
+    rubric: str = ""
+    """The rubric the calls were judged under (:func:`import_rubric`)."""
+
+
+def import_rubric(suite: LoadedSuite | None) -> str:
+    """The rubric an import judges under: the suite's, else the newest gating one.
+
+    Not v1 (trial40 defect 8): without ``--suite`` there are no policies or ``expect:`` to
+    gate on, but v1 also lets a loop, an answer over an invalid call, a value the agent's
+    own tools contradict and an outcome reported over a failed tool pass on the composite.
+    """
+    if suite is not None:
+        return suite.suite.judge.rubric
+    from polygon.app.gating import NEWEST_GATING  # at first use, as the command's other imports
+
+    return NEWEST_GATING
 
 
 def _read(paths: Sequence[Path], fmt: str) -> tuple[list[ImportedConversation], list[ImportProblem], str]:
@@ -138,7 +154,12 @@ def import_files(
         raise UserInputError(f"{problems[0]} (nothing was imported; drop --strict to skip bad records)")
     if not conversations:
         raise UserInputError("no conversation could be imported" + (f": {problems[0]}" if problems else ""))
-    key = json.dumps([files_hash, options.redact, options.mapping, options.config], sort_keys=True)
+    key_parts: list[Any] = [files_hash, options.redact, options.mapping, options.config]
+    if options.suite is None:
+        # a new default rubric is a new run: a log that holds the same files judged under
+        # v1 (before the default moved) keeps that run rather than refusing this one
+        key_parts.append(import_rubric(None))
+    key = json.dumps(key_parts, sort_keys=True)
     run_id = options.run_id or "i" + hashlib.blake2b(key.encode(), digest_size=4).hexdigest()
     scenarios = _scenario_names(conversations, options.mapping)
     validators = _validators(options.suite)
@@ -155,7 +176,9 @@ def import_files(
         progress(i + 1, len(conversations))
     written += _carried_labels(log, run_id, conversations, scenarios, options, now)
     scoring = asyncio.run(_score_and_probe(log, run_id, options.suite, now))
-    return ImportSummary(run_id, len(conversations), written, [str(p) for p in problems], scoring)
+    return ImportSummary(
+        run_id, len(conversations), written, [str(p) for p in problems], scoring, import_rubric(options.suite)
+    )
 
 
 def _carried_labels(
@@ -196,7 +219,7 @@ async def _score_and_probe(
     """The heuristic judge's pass, then the detectors' (offline: the hub is never asked)."""
     hub = ModelHub()
     try:
-        rubric = load_rubric(suite.suite.judge.rubric if suite else "v1")
+        rubric = load_rubric(import_rubric(suite))
         scoring = await score_run(
             log, run_id, rubric=rubric, judge_model="scripted/heuristic", hub=hub, now=now
         )
@@ -231,7 +254,7 @@ def _run_started(run_id: str, options: ImportOptions, scenarios: list[str]) -> R
         configs=[options.config],
         scenarios=scenarios,
         source="imported",
-        rubric_version=suite.suite.judge.rubric if suite else "v1",
+        rubric_version=import_rubric(suite),
         polygon_version=__version__,
         forbidden_phrases=list(suite.suite.forbidden_phrases) if suite else [],
         policies=[p.model_dump(mode="json", exclude_defaults=True) for p in suite.suite.policies]

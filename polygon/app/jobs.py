@@ -31,6 +31,7 @@ from polygon.errors import InfrastructureError, ModelServerDownError, PolygonErr
 from polygon.events import (
     Envelope,
     EventLog,
+    LmdbLog,
     ModelCalled,
     Pending,
     RunStarted,
@@ -58,6 +59,26 @@ DOWN_AFTER = 6
 
 _DRIVER_HUB: ContextVar[ModelHub | None] = ContextVar("driver_hub", default=None)
 """The driver's hub while its jobs run in its own process (unset on a worker)."""
+
+
+KEEP_BYTES = 16 * 1024 * 1024
+"""What a run holds of its calls for its scoring pass (format-1 records, ~20 KB a call, so
+~800 calls; the calls past it are read back from the log). Bounded, so a run's heap stays
+flat however many calls it makes."""
+
+
+@contextmanager
+def calls_kept(log: EventLog) -> Iterator[None]:
+    """The calls simulated meanwhile are kept for the pass's first read (up to :data:`KEEP_BYTES`).
+
+    The pass then reads a kept call from memory, not the log: the same records, decoded the
+    same way (``polygon.events.kept``). A log held in memory already keeps everything.
+    """
+    if not isinstance(log, LmdbLog) or KEEP_BYTES <= 0:
+        yield
+        return
+    with log.keeping(KEEP_BYTES):
+        yield
 
 
 def keyless(settings: ModelSettings) -> ModelSettings:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from polygon import __version__
 from polygon.app.gating import ungated_rules
-from polygon.app.jobs import jobs_share, run_recipe, simulate_on, visit_on
+from polygon.app.jobs import calls_kept, jobs_share, run_recipe, simulate_on, visit_on
 from polygon.app.lint import lint_before_run
 from polygon.app.log import call_damage, recorded_answers
 from polygon.app.passes import DamagedCallError, damaged_message, read_run_head, start_run
@@ -260,7 +260,7 @@ def _simulate_and_score(
 
     async def go() -> ScoreSummary:
         try:
-            with jobs_share(hub):
+            with jobs_share(hub), calls_kept(log):  # the pass reads the calls kept meanwhile
                 await _simulate(todo, log, loaded, options, now, finished, total, run_id, hub, ended)
                 return await _score(log, loaded, options, now, score_progress, run_id, hub)
         except InfrastructureError as exc:  # the worker's or Ray's fault, never the agent's

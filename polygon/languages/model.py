@@ -98,6 +98,9 @@ class Acts(_Strict):
     transfer: tuple[str, ...]
     callback: tuple[str, ...]
     repeat: tuple[str, ...]
+    failed: tuple[str, ...] = ()
+    """Phrases telling the caller something went wrong ("is down", "не удалось"): an outcome
+    report saying one of them does not hide a failed tool call (polygon/score/swallowed.py)."""
 
 
 class Say(_Strict):

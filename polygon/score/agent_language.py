@@ -111,19 +111,22 @@ def _marks(call: str = "") -> tuple[_Marks, ...]:
 def hear(text: str, call: str = "") -> Heard | None:
     """The language ``text`` is clearly in, or ``None`` when it is too short or neutral to tell.
 
-    ``call`` is the language the call is held in (see :func:`_marks`).
+    ``call`` is the language the call is held in (see :func:`_marks`). Every match keeps the
+    GIL (``concurrent=False``): on a ``str`` the regex module lets go of it for each match by
+    default, so each of a turn's ~18 matches, microseconds long, was a chance for the run's
+    writer thread to take the GIL and for this one to wait for it back. A script's words are
+    looked for only in a turn written in that script.
     """
-    words = _WORD.findall(text.lower())
+    words = _WORD.findall(text.lower(), concurrent=False)
     if len(words) < MIN_TURN_WORDS:
         return None
-    letters = len(_LETTER.findall(text))
+    letters = len(_LETTER.findall(text, concurrent=False))
     marks = _marks(call)
     for m in marks:
         if m.script is None or not letters:
             continue
-        own = [w for w in words if m.script.search(w)]
-        if len(m.script.findall(text)) > SCRIPT_SHARE * letters:
-            return _in_script(m, own)
+        if len(m.script.findall(text, concurrent=False)) > SCRIPT_SHARE * letters:
+            return _in_script(m, [w for w in words if m.script.search(w, concurrent=False)])
     told = {m.code: _own_words(m, words) for m in marks if m.script is None}
     best = max(told, key=lambda code: len(told[code]))
     rest = max((len(w) for code, w in told.items() if code != best), default=0)
@@ -141,7 +144,7 @@ def _in_script(m: _Marks, own: list[str]) -> Heard | None:
     """
     if len(own) < MIN_WORDS:
         return None
-    alien = [w for w in own if m.foreign is not None and m.foreign.search(w)]
+    alien = [w for w in own if m.foreign is not None and m.foreign.search(w, concurrent=False)]
     if len(alien) >= MIN_WORDS:
         return Heard(f"a language other than {m.code} in its script", tuple(alien))
     return Heard(m.code, tuple(own))
@@ -156,7 +159,8 @@ def _foreign(script: str, alphabet: str) -> regex.Pattern[str] | None:
 
 def _own_words(marks: _Marks, words: list[str]) -> list[str]:
     """The words only ``marks``' language has, or that hold one of its own letters."""
-    return [w for w in words if w in marks.words or (marks.letters is not None and marks.letters.search(w))]
+    own, letters = marks.words, marks.letters
+    return [w for w in words if w in own or (letters is not None and letters.search(w, concurrent=False))]
 
 
 def language_policy(view: ConversationView) -> list[CheckRecorded]:

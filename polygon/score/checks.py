@@ -21,10 +21,11 @@ from polygon.score.hangup import unsettled_hangup
 from polygon.score.policies import Policy, check_policies
 from polygon.score.recorded import check_recorded as _result
 from polygon.score.spoken import allowed_by, invented_against
+from polygon.score.swallowed import Swallowed, swallowed
 from polygon.score.tool_facts import agent_contradicts_tools
 from polygon.similarity import LoopWatch, garbled, is_loop
 from polygon.suite import DETECTOR_PREFIX
-from polygon.transcript import ConversationView, TurnView
+from polygon.transcript import ConversationView, ToolView, TurnView
 
 BAD_ENDINGS = ("agent_error", "max_turns", "loop")
 AGENT_CHECKS = (
@@ -228,13 +229,23 @@ def turn_count(view: ConversationView) -> CheckRecorded:
 
 
 def tool_faults(view: ConversationView) -> CheckRecorded:
-    """Injected tool faults met, and whether the call survived them."""
+    """Injected tool faults met, and whether the call survived them.
+
+    A call that went on to its end did not survive a failed tool when the agent reported an
+    outcome over it (:mod:`polygon.score.swallowed`): the in-band failures too (``{"error":
+    …}``), which no fault injected, so an imported call is read the same way.
+    """
     met = [
         Evidence(turn=t.turn, at=c.at, quote=f"{c.tool}: {c.fault}")
         for t in view.turns
         for c in t.tools
         if c.fault
     ]
+    hidden = swallowed(view)
+    if hidden:
+        evidence = [e for s in hidden for e in s.evidence()]
+        faults = f"{len(met)} fault(s) met; " if met else ""
+        return _result(view, "tool_faults", "fail", f"{faults}not recovered: {hidden[0].phrase()}", evidence)
     if not met:
         return _result(view, "tool_faults", "n/a", "no injected faults met")
     survived = view.ended is not None and view.ended.reason not in BAD_ENDINGS
@@ -278,24 +289,47 @@ def goal_reached(view: ConversationView) -> CheckRecorded:
 
     With the scenario's ``expect``, by the call's end state alone: store values, tool calls
     made and not made, the end reason (how τ-bench grades). Without it, a weaker inference
-    from the end reason and store entries naming the caller, labelled so.
+    from the end reason and store entries naming the caller, labelled so. Either way, and
+    for an imported call with no persona, an outcome the agent reported over a failed tool
+    call (:mod:`polygon.score.swallowed`) is no goal reached.
     """
     persona = _persona(view)
-    if persona is None or view.ended is None:
+    if view.ended is None:
         return _result(view, "goal_reached", "n/a", "no persona or no end: nothing to compare")
     e = view.ended
     ev = [Evidence(turn=e.turns, at=view.ended_at, quote=f"ended: {e.reason} by {e.by}")]
+    hidden = swallowed(view)
+    if persona is None:
+        if hidden:
+            return _result(view, "goal_reached", "fail", _swallow_detail(hidden), _with(hidden, ev))
+        return _result(view, "goal_reached", "n/a", "no persona or no end: nothing to compare")
     expect = view.started.expect if view.started else None
     if expect is not None:
         misses = unmet(view, expect, persona.facts)
         if hung_up := unsettled_hangup(view, persona):  # "nothing happened" is no expected end
             misses.append(hung_up)
+        if hidden:
+            misses.append(_swallow_detail(hidden))
         if misses:
-            return _result(view, "goal_reached", "fail", "expect: " + "; ".join(misses), ev)
+            return _result(view, "goal_reached", "fail", "expect: " + "; ".join(misses), _with(hidden, ev))
         return _result(view, "goal_reached", "pass", "expect: every expected end state was met", ev)
     ok, why = _outcome(view, persona)
-    detail = f"{persona.outcome} ({FALLBACK}): {why}"
-    return _result(view, "goal_reached", "pass" if ok else "fail", detail, ev)
+    if ok and hidden:
+        ok, why = False, _swallow_detail(hidden)
+    if ok:
+        return _result(view, "goal_reached", "pass", f"{persona.outcome} ({FALLBACK}): {why}", ev)
+    # a failing gate's detail says what was not reached, never just the outcome's name
+    detail = f"{persona.outcome} not reached ({FALLBACK}): {why}"
+    return _result(view, "goal_reached", "fail", detail, _with(hidden, ev))
+
+
+def _swallow_detail(hidden: list[Swallowed]) -> str:
+    more = f" (and {len(hidden) - 1} more such report(s))" if len(hidden) > 1 else ""
+    return hidden[0].phrase() + more
+
+
+def _with(hidden: list[Swallowed], ev: list[Evidence]) -> list[Evidence]:
+    return [e for s in hidden for e in s.evidence()] + ev
 
 
 def unmet(view: ConversationView, expect: Expectation, facts: dict[str, str]) -> list[str]:
@@ -319,13 +353,37 @@ def unmet(view: ConversationView, expect: Expectation, facts: dict[str, str]) ->
             # a finding, not a rule: say that no such call was made, and what was made instead
             wanted = ", ".join(f"{a} {describe(cond, facts)}" for a, cond in args.items())
             seen = f"; the last one made had {_args_of(made[-1].arguments)}" if made else ""
-            out.append(f"no {tool} call was made" + (f" with {wanted}" if wanted else "") + seen)
+            head, failures = _no_call(view, tool, made)
+            out.append(head + (f" with {wanted}" if wanted else "") + failures + seen)
     for tool in expect.no_calls:
         if any(c.tool == tool for t in view.turns for c in t.tools):
             out.append(f"{tool} was called")
     for order in expect.before:
         out += _out_of_order(view, order)
     return out
+
+
+def _no_call(view: ConversationView, tool: str, made: list[ToolView]) -> tuple[str, str]:
+    """Say that no X call was made or, when every call of X failed, how many answered errors.
+
+    Two parts, the argument conditions go between: ("no successful X call", " (2 calls
+    answered errors)"). "No X call was made" when two were made and answered 500 sent the
+    reader looking for an agent that never called (trial40 defect 13).
+    """
+    failed = [c for t in view.turns for c in t.tools if c.tool == tool and (c.error or not c.valid)]
+    if made or not failed:
+        return f"no {tool} call was made", ""
+    errors = sum(1 for c in failed if c.error)
+    invalid = len(failed) - errors
+    parts = [
+        f"{n} call{'s' if n > 1 else ''} {what}"
+        for n, what in (
+            (errors, "answered errors" if errors > 1 else "answered an error"),
+            (invalid, "had invalid arguments"),
+        )
+        if n
+    ]
+    return f"no successful {tool} call", f" ({', '.join(parts)})"
 
 
 def _out_of_order(view: ConversationView, order: Sequence[str]) -> list[str]:

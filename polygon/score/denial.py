@@ -47,6 +47,20 @@ def refusal(call: ToolView) -> str:
     return _refused_result(call.result)
 
 
+def failed_answer(call: ToolView) -> str:
+    """Why the tool's own answer says ``call`` failed ("" when it did not).
+
+    :func:`refusal` without the schema's word: an imported call our suite's schema calls
+    invalid may well have been answered ``{"ok": true}`` by the real tool (an answer over an
+    invalid call is ``invalid_tool_answer``'s to judge).
+    """
+    if call.error:
+        return f"it answered an error: {call.error[:80]}"
+    if call.fault:  # an injected ``malformed`` answer carries no error, and no usable result
+        return f"it answered a {call.fault} fault"
+    return _refused_result(call.result)
+
+
 def _refused_result(result: Any) -> str:
     if not isinstance(result, dict):
         return ""

@@ -2,7 +2,8 @@
 
 A policy is one of six kinds (see docs/policies.md):
 
-* ``requires``: tool X only after tool Y answered with a result meeting conditions;
+* ``requires``: tool X only after tool Y answered with a result meeting conditions (with
+  ``same``: on the same values of the named arguments);
 * ``order``: tools that must come in this order when both happen;
 * ``never``: a tool, or a tool with argument conditions, is never called;
 * ``max_calls``: a tool is called at most so many times;
@@ -42,6 +43,8 @@ class Requires(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     tool: str
     after: str
     result: dict[str, Any] = {}
+    same: list[str] = []
+    """Arguments ``tool``'s call must share with an ``after`` call that answered so."""
 
 
 class Never(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -87,7 +90,10 @@ class Policy(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         r = self.requires
         if r is not None:
             cond = ", ".join(f"{k} {describe(v)}" for k, v in r.result.items())
-            return f"requires: {r.tool} only after {r.after} answered" + (f" with {cond}" if cond else "")
+            same = f", on the same {', '.join(r.same)}" if r.same else ""
+            return (
+                f"requires: {r.tool} only after {r.after} answered" + (f" with {cond}" if cond else "") + same
+            )
         if self.order:
             return "order: " + " before ".join(self.order)
         if self.never is not None:
@@ -165,15 +171,36 @@ def _holds(values: dict[str, Any], name: str, cond: Any) -> bool:
 
 
 def _requires(view: ConversationView, policy: Policy) -> list[Evidence]:
+    """Each guarded call made before a prerequisite call answered so (on its ``same`` arguments)."""
     r = policy.requires
     assert r is not None
-    out, allowed = [], False
+    out: list[Evidence] = []
+    answered: list[ToolView] = []  # the prerequisite's calls that answered as required, so far
     for t, c in _calls(view):
         if c.tool == r.after and _answered(c, r.result):
-            allowed = True
-        elif c.tool == r.tool and not allowed:
+            answered.append(c)
+        elif c.tool == r.tool and not any(_same(c, before, r.same) for before in answered):
             out.append(_quote(t, c, policy.rule()))
     return out
+
+
+def _same(call: ToolView, before: ToolView, names: Sequence[str]) -> bool:
+    """``call`` names the same value as ``before`` under each of ``names`` (trial40 defect 6).
+
+    Verified R-48213, dispatched on R-55190: the two calls must agree on the booking. Values
+    are compared as text with case and surrounding space aside ("r-48213 " is R-48213); an
+    argument either call lacks agrees with nothing.
+    """
+    return all(
+        name in call.arguments
+        and name in before.arguments
+        and _text(call.arguments[name]) == _text(before.arguments[name])
+        for name in names
+    )
+
+
+def _text(value: Any) -> str:
+    return str(value).strip().casefold()
 
 
 def _order(view: ConversationView, policy: Policy) -> list[Evidence]:

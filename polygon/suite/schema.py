@@ -274,6 +274,13 @@ class RequiresSpec(_Strict):
         default_factory=dict,
         description="Conditions on ``after``'s result (``{verified: true}``); stub-rule operators.",
     )
+    same: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Arguments the guarded call must share with a call of ``after`` that answered so "
+            "(``[booking_ref]``: act on the booking that was verified); compared as text, case aside."
+        ),
+    )
 
     @field_validator("result")
     @classmethod
@@ -566,6 +573,10 @@ class Suite(_Strict):
                     raise ValueError(f"{where}.{field}: no tool {tool!r} (have: {have})")
             if p.never is not None:
                 self._check_arguments(f"{where}.never.when", p.never.tool, p.never.when)
+            if p.requires is not None and p.requires.same:
+                same = dict.fromkeys(p.requires.same)
+                self._check_arguments(f"{where}.requires.same", p.requires.tool, same)
+                self._check_arguments(f"{where}.requires.same", p.requires.after, same)
         for i, phrase in enumerate(self.forbidden_phrases):
             name = phrase.removeprefix(DETECTOR_PREFIX)
             if phrase.startswith(DETECTOR_PREFIX) and name not in SPEECH_DETECTORS:

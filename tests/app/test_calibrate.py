@@ -46,7 +46,10 @@ def test_the_clinic_labels_calibrate_the_heuristic_judge(demo: tuple[Path, str])
     assert c["heuristic"] is True and c["kappa"]["value"] is not None
     # the reviewer failed calls the heuristic judge passed: they lead the disagreements
     worst = [d["conversation_id"].split(".", 1)[1] for d in c["disagreements"]]
-    assert "v2.distrustful-refusal.0" in worst and "v1.chatty-booking.0" in worst
+    assert "v1.chatty-booking.0" in worst
+    # "You're booked" after book_slot answered an error: the judge fails it too since
+    # heuristic-3 (trial40 D1), where it passed it at 78.75 against the reviewer's fail
+    assert "v2.distrustful-refusal.0" not in worst
     text = _cli(log, "calibrate", run_id)[1]
     assert "Cohen's κ" in text and "heuristic baseline" in text and "polygon explain" in text
     # a CI gate: exit 1 below the asked κ

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from polygon.app.gating import NEWEST_GATING
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
 from polygon.importing.formats import ImportedConversation, ImportProblem, detect_format, parse
@@ -222,6 +223,10 @@ def test_imported_run_compares_with_a_synthetic_one(tmp_path: Path) -> None:
         ],
     )
     assert res.exit_code == 0, res.output
+    # An import without --suite is judged under the newest gating rubric: judge the simulated
+    # run under it too, so the two share a rubric to compare under.
+    rejudged = runner.invoke(cli, ["--log", str(log), "judge", "s", "--rubric", NEWEST_GATING])
+    assert rejudged.exit_code == 0, rejudged.output
     # Real callers against a scripted one: refused by default, shown side by side when allowed.
     refused = runner.invoke(cli, ["--log", str(log), "compare", "s", "imp"])
     assert refused.exit_code == 2 and "differ in caller" in refused.output

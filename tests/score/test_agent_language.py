@@ -127,3 +127,13 @@ def test_a_suite_policy_may_not_take_the_built_in_name(tmp_path: Path) -> None:
         SuiteError, match=r"policies\[agent_language\]\.name: 'agent_language' is the built-in"
     ):
         load_suite(tmp_path / "suite.yaml")
+
+
+def test_a_turn_in_a_script_is_told_by_its_words_in_that_script() -> None:
+    told = hear("Здравствуйте, меня зовут Анна, чем могу помочь? OK")
+    assert told is not None and told.language == "ru"
+    assert told.words == ("здравствуйте", "меня", "зовут", "анна", "чем", "могу", "помочь")
+    # a word or two of the script in a longer Latin turn: under its share, told by the words
+    mixed = hear("Hello there, my name is Anna, how can I help you today, привет")
+    assert mixed is not None and mixed.language == "en"
+    assert "привет" not in mixed.words

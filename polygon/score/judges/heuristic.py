@@ -17,6 +17,7 @@ from polygon.recording import Sink
 from polygon.score.hangup import unsettled_hangup
 from polygon.score.judges import JudgeContext
 from polygon.score.rubric import Rubric
+from polygon.score.swallowed import swallowed
 from polygon.transcript import ConversationView
 
 HEURISTIC_JUDGE = "scripted/heuristic"
@@ -29,9 +30,11 @@ class HeuristicJudge:
 
     name = HEURISTIC_JUDGE
     heuristic = True
-    prompt_version = "heuristic-2"
+    prompt_version = "heuristic-3"
     """Its scoring rules' version: 2 scores factual_accuracy 1 on a value the agent's own tools
-    contradict (``agent_contradicts_tools``). Recorded with each score; the pass id is unchanged.
+    contradict (``agent_contradicts_tools``); 3 scores tool_use 1 on an outcome reported over a
+    failed tool call (:mod:`polygon.score.swallowed`). Recorded with each score; the pass id is
+    unchanged.
     """
 
     async def score(
@@ -140,6 +143,11 @@ def _goal(view: ConversationView, checks: _Checks, broke: bool) -> CriterionScor
 
 def _tool_use(view: ConversationView, checks: _Checks) -> CriterionScore:
     calls = [c for t in view.turns for c in t.tools]
+    if hidden := swallowed(view):
+        # rubric level 1: the caller was told of an outcome its tool never delivered
+        return _s(
+            1, f"{hidden[0].phrase()}: [turn {hidden[0].report.turn}] AGENT: {hidden[0].report.agent_text}"
+        )
     if checks.failed("invalid_tool_answer"):
         return _s(1, _quote(view, _CLAIMS, last=True))
     if checks.failed("invalid_tool_args"):

@@ -1,0 +1,95 @@
+"""An outcome reported after the tool that would deliver it failed (trial40 defects 1 and 8).
+
+A stub answered 500 (or ``{"error": "dispatch unavailable"}``) and the agent said "Done — a
+tow truck has been dispatched": the call passed at 100, ``tool_faults`` said "the call
+recovered", the caller was left waiting for a truck never sent. The reading is domain-free:
+
+- a call *failed* when its answer says so (:func:`polygon.score.denial.failed_answer`: an
+  out-of-band error or injected fault, an in-band ``error``, ``ok/success: false``,
+  ``status: failed``);
+- an agent turn *reports an outcome* when one of its sentences does the ``outcome`` act
+  (:mod:`polygon.languages.acts`, the words of the call's language; every bundled language
+  for an imported call, whose language is unknown);
+- the report *swallowed* the failure when the last tool call made before it failed, no later
+  call of that tool succeeded, and the turn itself told the caller nothing went to plan: no
+  refusal, transfer or callback act and none of the language's ``acts.failed`` phrases
+  ("is down", "не удалось").
+
+An agent that tells the caller the tool failed, retries successfully, transfers or promises a
+callback is fine; so is one that reports an outcome a later successful call delivered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from polygon.events import Evidence
+from polygon.languages import LANGUAGES, Language, has, load_language, read_turn
+from polygon.score.denial import failed_answer
+from polygon.transcript import ConversationView, ToolView, TurnView
+
+TELLING_ACTS = frozenset({"refusal", "transfer", "callback"})
+"""Acts that tell the caller the outcome did not (yet) happen as asked."""
+
+
+@dataclass(frozen=True)
+class Swallowed:
+    """One outcome report resting on a failed call no later call of its tool made good."""
+
+    call: ToolView
+    call_turn: int
+    why: str
+    """Why the call failed (:func:`failed_answer`)."""
+    report: TurnView
+
+    def evidence(self) -> list[Evidence]:
+        """The failed call, then the agent's report."""
+        report = self.report
+        return [
+            Evidence(turn=self.call_turn, at=self.call.at, quote=f"{self.call.tool}: {self.why}"),
+            Evidence(turn=report.turn, at=report.agent_at, quote=f"AGENT: {report.agent_text or ''}"),
+        ]
+
+    def phrase(self) -> str:
+        """One line: what was reported after which failure."""
+        return (
+            f"the agent reported an outcome at turn {self.report.turn} after {self.call.tool} "
+            f"failed ({self.why}), and no later {self.call.tool} call succeeded"
+        )
+
+
+def swallowed(view: ConversationView) -> list[Swallowed]:
+    """Every agent turn that reported an outcome over an unrecovered failed call, in order."""
+    packs = _packs(view)
+    calls = [(t.turn, c) for t in view.turns for c in t.tools]
+    out: list[Swallowed] = []
+    made = 0  # calls made before the current turn's agent text
+    for t in view.turns:
+        made += len(t.tools)
+        if not made or not t.agent_text or not _reports_unhedged(t.agent_text, packs):
+            continue
+        turn, last = calls[made - 1]
+        why = failed_answer(last)
+        if why and not _succeeded_later(last, calls[made:]):
+            out.append(Swallowed(call=last, call_turn=turn, why=why, report=t))
+    return out
+
+
+def _succeeded_later(call: ToolView, later: list[tuple[int, ToolView]]) -> bool:
+    return any(c.tool == call.tool and not failed_answer(c) for _, c in later)
+
+
+def _reports_unhedged(text: str, packs: list[Language]) -> bool:
+    """The turn reports an outcome and, in no language read, tells of a failure."""
+    reads = [(pack, read_turn(text, pack).acts) for pack in packs]
+    if not any("outcome" in acts for _, acts in reads):
+        return False
+    low = f" {text.lower()} "
+    return not any(acts & TELLING_ACTS or has(low, pack.acts.failed) for pack, acts in reads)
+
+
+def _packs(view: ConversationView) -> list[Language]:
+    persona = view.started.persona if view.started else None
+    if persona is not None and persona.language in LANGUAGES:
+        return [load_language(persona.language)]
+    return [load_language(code) for code in LANGUAGES]  # an imported call: its language is unknown

@@ -1,0 +1,190 @@
+"""An outcome reported over a failed tool call is no success (trial40 defects 1, 8(b), 13).
+
+The tester's shapes: dispatch_tow answered 500 (or ``{"error": "dispatch unavailable"}``) and
+the agent said "Done. A tow truck has been dispatched …" (en), "Готово — вы перебронированы …"
+(ru); the call passed at 100 with tool_faults "the call recovered" and tool_use 5. An agent
+that tells the caller, retries successfully, transfers or promises a callback still passes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from polygon.events import Expectation
+from polygon.events.families import (
+    ConversationEnded,
+    ConversationStarted,
+    PersonaSnapshot,
+    ToolCalled,
+    TurnSpoken,
+)
+from polygon.score.checks import goal_reached, tool_faults
+from polygon.score.judges.heuristic import HeuristicJudge, score_view
+from polygon.score.swallowed import swallowed
+from polygon.transcript import ConversationView, build
+from tests.support.views import env
+
+Tool = tuple[str, Any, str, str]  # name, result, error, fault
+FAIL_500: Tool = ("dispatch_tow", None, "500 Internal Server Error", "server_error")
+FAIL_IN_BAND: Tool = ("dispatch_tow", {"error": "dispatch unavailable"}, "", "")
+OK: Tool = ("dispatch_tow", {"dispatched": True, "job": "TW-7781"}, "", "")
+VERIFIED: Tool = ("verify_booking", {"verified": True}, "", "")
+
+
+def call(
+    replies: list[tuple[list[Tool], str]],
+    *,
+    language: str | None = "en",
+    ended: str = "caller_done",
+    expect: Expectation | None = None,
+) -> ConversationView:
+    """A call: per turn the tools the agent called, then what it said; ``language=None`` imports."""
+    persona = (
+        None
+        if language is None
+        else PersonaSnapshot(
+            persona_id="p",
+            type="cooperative",
+            outcome="success",
+            difficulty=1,
+            goal="get a tow truck",
+            facts={"booking_ref": "R-48213"},
+            language=language,
+        )
+    )
+    start = ConversationStarted(
+        run_id="r",
+        conversation_id="x",
+        config="c",
+        scenario="s",
+        trial=0,
+        seed=1,
+        persona=persona,
+        expect=expect,
+    )
+    events: list[Any] = [start]
+    for turn, (tools, said) in enumerate(replies, start=1):
+        events.append(TurnSpoken(conversation_id="x", turn=turn, speaker="caller", text="My car broke down."))
+        for i, (name, result, error, fault) in enumerate(tools):
+            events.append(
+                ToolCalled(
+                    conversation_id="x",
+                    turn=turn,
+                    index=i,
+                    call_id=f"c{turn}{i}",
+                    tool=name,
+                    arguments={"booking_ref": "R-48213"},
+                    valid=True,
+                    result=result,
+                    error=error,
+                    fault=fault,
+                )
+            )
+        events.append(TurnSpoken(conversation_id="x", turn=turn, speaker="agent", text=said))
+    by = "agent" if ended == "transfer" else "caller"
+    events.append(ConversationEnded(conversation_id="x", reason=ended, by=by, turns=len(replies)))
+    return build("x", [env(i + 1, e) for i, e in enumerate(events)])
+
+
+DONE_EN = "Done. A tow truck has been dispatched to the A34 layby. The driver will call you when close."
+DONE_RU = "Готово — вы перебронированы на рейс SU 1402, вылет в 18:40. Доплата 0 рублей."
+DONE_HR = "Gotovo, šlepna služba je na putu prema vama."
+
+
+@pytest.mark.parametrize(
+    ("failure", "said", "language"),
+    [
+        (FAIL_500, DONE_EN, "en"),
+        (FAIL_IN_BAND, DONE_EN, "en"),
+        (FAIL_500, DONE_RU, "ru"),
+        (("rebook", "}{not json", "", "malformed"), DONE_RU, "ru"),
+        (("rebook", {"ok": False}, "", ""), DONE_RU, "ru"),
+        (("dispatch_tow", {"status": "failed"}, "", ""), DONE_HR, "hr"),
+        (FAIL_IN_BAND, DONE_EN, None),  # an imported call: no persona, no language
+    ],
+)
+def test_an_outcome_reported_over_a_failed_tool_fails(failure: Tool, said: str, language: str | None) -> None:
+    view = call([([VERIFIED], "Thanks, you are verified."), ([failure], said)], language=language)
+    (hidden,) = swallowed(view)
+    assert hidden.call.tool == failure[0] and hidden.report.turn == 2
+    faults = tool_faults(view)
+    assert faults.outcome == "fail" and "not recovered" in faults.detail
+    assert "the call recovered" not in faults.detail
+    reached = goal_reached(view)
+    assert reached.outcome == "fail" and f"after {failure[0]} failed" in reached.detail
+    if language is not None:  # the failing gate says why, never just "success (…)"
+        assert reached.detail.startswith("success not reached (inferred without expect (weaker))")
+    scores = score_view(view, {c.check: c for c in (faults, reached)})
+    assert scores["tool_use"].score == 1 and scores["goal_achievement"].score < 5
+
+
+@pytest.mark.parametrize(
+    ("replies", "language"),
+    [
+        # retried, the retry succeeded
+        (
+            [
+                ([FAIL_500], "I'm sorry, our dispatch system did not respond. I'll try once more."),
+                ([OK], DONE_EN),
+            ],
+            "en",
+        ),
+        ([([FAIL_500, OK], DONE_EN)], "en"),
+        # told the caller it failed, in the report's own turn
+        ([([FAIL_IN_BAND], "I'm sorry, dispatch is down, the truck could not be booked.")], "en"),
+        ([([FAIL_500], "К сожалению, не удалось оформить перебронирование.")], "ru"),
+        ([([FAIL_500], "Nažalost, sustav ne radi, pokušat ću ponovno kasnije.")], "hr"),
+        # transferred, or promised a callback
+        ([([FAIL_500], "I'm putting you through to a colleague who can dispatch by radio.")], "en"),
+        ([([FAIL_500], "Соединяю вас с коллегой, оставайтесь на линии.")], "ru"),
+        ([([FAIL_500], "A colleague will call you back within the hour.")], "en"),
+        # a failed verification answered as such, then a verified one, then the dispatch
+        (
+            [
+                (
+                    [("verify_booking", {"verified": False}, "", "")],
+                    "I can't find that booking, please check it.",
+                ),
+                ([VERIFIED, OK], DONE_EN),
+            ],
+            "en",
+        ),
+    ],
+)
+def test_an_agent_that_tells_retries_or_hands_over_is_not_flagged(
+    replies: list[tuple[list[Tool], str]], language: str
+) -> None:
+    view = call(replies, language=language)
+    assert swallowed(view) == []
+    assert "not recovered" not in tool_faults(view).detail
+    assert "failed" not in goal_reached(view).detail
+
+
+def test_expect_says_how_many_calls_answered_errors() -> None:
+    """D13: two dispatch_tow calls answered 500, the agent transferred: not "no call was made"."""
+    expect = Expectation(calls={"dispatch_tow": {}})
+    view = call(
+        [
+            ([FAIL_500], "I'm sorry, our dispatch system did not respond. I'll try once more."),
+            ([FAIL_500], "I'm sorry, dispatch is down. I'm putting you through to a colleague."),
+        ],
+        ended="transfer",
+        expect=expect,
+    )
+    reached = goal_reached(view)
+    assert reached.outcome == "fail"
+    assert "no successful dispatch_tow call (2 calls answered errors)" in reached.detail
+    assert "was made" not in reached.detail
+
+
+def test_expect_fails_an_outcome_reported_over_a_failure_it_does_not_name() -> None:
+    """``expect`` says only how the call ends: the swallowed failure still fails the goal."""
+    view = call([([FAIL_500], DONE_EN)], expect=Expectation(end=["caller_done"]))
+    reached = goal_reached(view)
+    assert reached.outcome == "fail" and "after dispatch_tow failed" in reached.detail
+
+
+def test_the_heuristic_judge_version_moved() -> None:
+    assert HeuristicJudge.prompt_version == "heuristic-3"
