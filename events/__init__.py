@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from polygon.events.families import RunFinished as RunFinished
     from polygon.events.families import RunHidden as RunHidden
     from polygon.events.families import RunStarted as RunStarted
+    from polygon.events.families import SaidBefore as SaidBefore
     from polygon.events.families import SweepFinished as SweepFinished
     from polygon.events.families import SweepPoint as SweepPoint
     from polygon.events.families import SweepStarted as SweepStarted
@@ -158,6 +159,7 @@ _FACE = {
     "RunFinished": "polygon.events.families",
     "RunHidden": "polygon.events.families",
     "RunStarted": "polygon.events.families",
+    "SaidBefore": "polygon.events.families",
     "SNAPSHOT_DIR": "polygon.events.snapshots",
     "STARTED": "polygon.events.streams",
     "SWEEP_FINISHED": "polygon.events.streams",
@@ -258,6 +260,7 @@ __all__ = [
     "RunFinished",
     "RunHidden",
     "RunStarted",
+    "SaidBefore",
     "SNAPSHOT_DIR",
     "STARTED",
     "SWEEP_FINISHED",

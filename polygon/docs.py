@@ -488,16 +488,23 @@ def _suite_personas() -> list[str]:
             "        block_card.card_last4: {fact: card}           # the same, one argument per key\n"
             "      state:\n        cards: {'6617': blocked}                   # store → key → condition on the final value\n"
             "      no_calls: [issue_refund]                        # never called\n"
-            "      end: [caller_done, transfer]                    # one of these end reasons"
+            "      end: [caller_done, transfer]                    # one of these end reasons\n"
+            "      says: [[stolen, lost]]                          # one of these in some agent turn\n"
+            "      says_before: {phrase: [new card], tool: block_card}  # said before block_card's first call"
         ),
         "",
         "`goal_reached` passes when every part holds. When one does not, its finding says what",
         "happened: `no card_status call was made with card_last4 = '6617' (fact card); the last one",
         "made had card_last4='6671'`, `cards[6617] is 'active', expected = 'blocked'`,",
-        "`issue_refund was called`, `ended hangup, expected caller_done or transfer`. `expect` may",
-        "name only the suite's tools, stores and the persona's facts (else a load error). Without",
-        "`expect`, `goal_reached` is inferred from the end reason and store entries naming the",
-        "caller, and says so (weaker).",
+        "`issue_refund was called`, `ended hangup, expected caller_done or transfer`, `the agent",
+        "never said 'stolen' or 'lost'`, `block_card was called at turn 2 before the agent said 'new",
+        "card'`. `says` is speech this scenario needs (policies are suite-wide): each item is a phrase",
+        "or a list of alternatives, matched as `must_say` phrases are (case aside, in any language)",
+        "in the agent's turns. `says_before` also needs the phrase in a turn before the tool's first",
+        "call (a turn's reply comes after its tool calls); an uncalled tool needs only the phrase.",
+        "`expect` may name only the suite's tools, stores and the persona's facts (else a load",
+        "error). Without `expect`, `goal_reached` is inferred from the end reason and store entries",
+        "naming the caller, and says so (weaker).",
         "",
     ]
 
@@ -537,6 +544,7 @@ def _suite_fields() -> list[str]:
                 "PersonaSpec",
                 "ScenarioSpec",
                 "ExpectSpec",
+                "SaysBeforeSpec",
                 "PolicySpec",
                 "RequiresSpec",
                 "NeverSpec",

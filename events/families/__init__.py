@@ -6,6 +6,7 @@ from polygon.events.families.conversation import (
     ConversationStarted,
     Expectation,
     PersonaSnapshot,
+    SaidBefore,
     TurnSpoken,
 )
 from polygon.events.families.imported import TranscriptImported
@@ -48,6 +49,7 @@ __all__ = [
     "ProbeAnswered",
     "PromptLinted",
     "RubricRecorded",
+    "SaidBefore",
     "RunFinished",
     "RunHidden",
     "RunStarted",

@@ -28,6 +28,15 @@ class PersonaSnapshot(msgspec.Struct, frozen=True, kw_only=True):
     """Hash of the agent prompt the persona was generated from (empty if hand-written)."""
 
 
+class SaidBefore(msgspec.Struct, frozen=True, kw_only=True):
+    """One of ``phrase`` is said in an agent turn before the turn of ``tool``'s first call."""
+
+    phrase: list[str]
+    """Alternatives: any one of them (case aside) will do."""
+    tool: str
+    """The tool whose first call must come after the phrase (the phrase is needed either way)."""
+
+
 class Expectation(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """What a scenario expects of the call, judged by its end state (``goal_reached``).
 
@@ -45,6 +54,11 @@ class Expectation(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     before: list[list[str]] = []
     """Tool orders: the first call of each tool listed comes before the next one's (each must be
     called)."""
+    says: list[list[str]] = []
+    """Speech the agent must say: each item lists alternative phrases, one of which (case aside)
+    is in some agent turn."""
+    says_before: list[SaidBefore] = []
+    """Speech the agent must say before a tool's first call."""
 
 
 @event_type(version=1)

@@ -20,6 +20,7 @@ from polygon.score.disclosure import DISCLOSURE, disclosures
 from polygon.score.hangup import unsettled_hangup
 from polygon.score.policies import Policy, check_policies
 from polygon.score.recorded import check_recorded as _result
+from polygon.score.says import unsaid
 from polygon.score.spoken import allowed_by, invented_against
 from polygon.score.swallowed import Swallowed, swallowed
 from polygon.score.tool_facts import agent_contradicts_tools
@@ -360,7 +361,7 @@ def unmet(view: ConversationView, expect: Expectation, facts: dict[str, str]) ->
             out.append(f"{tool} was called")
     for order in expect.before:
         out += _out_of_order(view, order)
-    return out
+    return out + unsaid(view, expect)
 
 
 def _no_call(view: ConversationView, tool: str, made: list[ToolView]) -> tuple[str, str]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from polygon.errors import SuiteError
-from polygon.events import Expectation, PersonaSnapshot, conversation_id
+from polygon.events import Expectation, PersonaSnapshot, SaidBefore, conversation_id
 from polygon.models import ModelHub
 from polygon.recording import Sink
 from polygon.simulate.agents import Agent
@@ -177,6 +177,8 @@ def _expectation(scenario: ScenarioSpec) -> Expectation | None:
         calls=spec.calls,
         no_calls=list(spec.no_calls),
         before=[list(tools) for tools in spec.before],
+        says=[list(phrases) for phrases in spec.says],
+        says_before=[SaidBefore(phrase=list(s.phrase), tool=s.tool) for s in spec.says_before],
     )
 
 

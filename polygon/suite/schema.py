@@ -207,13 +207,47 @@ EndReason = Literal[
 ]
 
 
+def _alternatives(value: Any) -> Any:
+    """A phrase item: one phrase, or a list of alternative phrases (any one will do).
+
+    A bare number is its digits: YAML reads ``999`` as an int, meant as the phrase "999".
+    """
+    items = value if isinstance(value, list) else [value]
+    return [str(v) if isinstance(v, int) and not isinstance(v, bool) else v for v in items]
+
+
+def _phrases(where: str, phrases: list[str]) -> list[str]:
+    """Alternatives must be given and non-blank: a blank phrase is in every turn (a false pass)."""
+    if not phrases or any(not p.strip() for p in phrases):
+        raise ValueError(f"{where}: name at least one phrase, none blank")
+    return phrases
+
+
+class SaysBeforeSpec(_Strict):
+    """One of ``phrase`` is said in an agent turn before the turn of ``tool``'s first call."""
+
+    phrase: list[str] = Field(description="Alternative phrases, any one of which (case aside) will do.")
+    tool: str = Field(description="The tool: the phrase must be said before its first call, if it is called.")
+
+    @field_validator("phrase", mode="before")
+    @classmethod
+    def _one_or_more(cls, value: Any) -> Any:
+        return _alternatives(value)
+
+    @field_validator("phrase")
+    @classmethod
+    def _given(cls, phrase: list[str]) -> list[str]:
+        return _phrases("phrase", phrase)
+
+
 class ExpectSpec(_Strict):
     """The outcome a scenario expects, judged by the call's end state (how τ-bench grades).
 
     ``state``: store → key → condition on the final value; ``calls``: tool → argument →
     condition (at least one valid, answered call meets them all; ``tool.argument: cond``
     is the same); ``no_calls``: tools that must not be called; ``end``: the end reasons that
-    count. A condition is a value, a stub-rule operator, or ``{fact: key}`` (the persona's).
+    count; ``says`` / ``says_before``: phrases the agent must say (before a tool's first call).
+    A condition is a value, a stub-rule operator, or ``{fact: key}`` (the persona's).
     """
 
     end: list[EndReason] = Field(default_factory=list)
@@ -228,6 +262,37 @@ class ExpectSpec(_Strict):
             "verify_identity was called and not refused, an error or ``verified: false``, before block_card)."
         ),
     )
+
+    says: list[list[str]] = Field(
+        default_factory=list,
+        description=(
+            "Speech the agent must say: each item is a phrase or a list of alternative phrases, one of "
+            "which (case aside, as never_say/must_say match) is in some agent turn "
+            "(``[[\"999\", emergency services]]``)."
+        ),
+    )
+    says_before: list[SaysBeforeSpec] = Field(
+        default_factory=list,
+        description=(
+            "Speech before a tool: ``{phrase: [999, emergency services], tool: dispatch_tow}`` (or a list "
+            "of them): one phrase is said, and in a turn before the tool's first call when it is called."
+        ),
+    )
+
+    @field_validator("says", mode="before")
+    @classmethod
+    def _says_items(cls, value: Any) -> Any:
+        return [_alternatives(v) for v in value] if isinstance(value, list) else value
+
+    @field_validator("says")
+    @classmethod
+    def _says_given(cls, says: list[list[str]]) -> list[list[str]]:
+        return [_phrases(f"says.{i}", phrases) for i, phrases in enumerate(says)]
+
+    @field_validator("says_before", mode="before")
+    @classmethod
+    def _one_order(cls, value: Any) -> Any:
+        return [value] if isinstance(value, dict) else value
 
     @field_validator("before")
     @classmethod
@@ -544,6 +609,10 @@ class Suite(_Strict):
                 if tool not in tools:
                     have = ", ".join(sorted(tools)) or "none"
                     raise ValueError(f"{where}.before.{i}: no tool {tool!r} (have: {have})")
+        for i, spoken in enumerate(expect.says_before):
+            if spoken.tool not in tools:
+                have = ", ".join(sorted(tools)) or "none"
+                raise ValueError(f"{where}.says_before.{i}.tool: no tool {spoken.tool!r} (have: {have})")
 
     def _check_arguments(self, where: str, tool: str, args: dict[str, Any]) -> None:
         """Argument names must be the tool's own (when its schema lists its properties)."""
