@@ -81,18 +81,28 @@ class LoopWatch:
     do. The next repeat is a loop whatever the caller's turn was, so an agent that repeats
     forever is still stopped, one turn later at most. A reply to a caller's silence is not
     compared at all (re-prompting a silent caller repeats the question).
+
+    A reply the caller cut in on (a phone barge-in) was never heard whole, so saying it again
+    after the barge-in is a re-ask every time, and it leaves the once-only noise excuse as it
+    was: barge-ins are drawn per turn, independently of the agent, so an agent that repeats
+    forever still meets a turn the caller heard whole and is stopped there.
     """
 
     def __init__(self) -> None:
         self.previous: str | None = None
         self.excused = False  # the previous reply was itself a re-ask after noise
 
-    def see(self, reply: str, *, silent: bool = False, noisy: bool = False) -> str:
-        """``"loop"``, ``"reask"`` (a repeat excused by noise) or ``""`` for this reply."""
+    def see(self, reply: str, *, silent: bool = False, noisy: bool = False, cut: bool = False) -> str:
+        """``"loop"``, ``"reask"`` (a repeat excused by noise or a barge-in) or ``""`` for this reply.
+
+        ``cut``: the caller barged into the previous reply before this one.
+        """
         if silent:
             return ""
         repeat = self.previous is not None and is_loop(self.previous, reply)
         self.previous = reply
+        if repeat and cut:
+            return "reask"
         if repeat and noisy and not self.excused:
             self.excused = True
             return "reask"

@@ -22,7 +22,9 @@ from polygon.compare import agent_turn_divergence
 from polygon.errors import UserInputError
 from polygon.events import (
     EventLog,
+    Expectation,
     Pending,
+    PersonaSnapshot,
     RunStarted,
     conversation_id,
     conversation_stream,
@@ -42,6 +44,8 @@ from polygon.simulate import (
     ScriptedCaller,
     ToolCall,
     check_references,
+    persona_snapshot,
+    scenario_expectation,
     tool_definitions,
 )
 from polygon.suite import LoadedSuite
@@ -58,6 +62,25 @@ def _parts(turn: int, source: TurnView | None, reply: AgentReply, tools: list[To
     if found.reason == "speakers":
         return "the source call had no agent turn here"
     return f"{found.reason}: {found.detail} ({found.a_text!r} vs {found.b_text!r})"
+
+
+def _scenario_terms(
+    loaded: LoadedSuite, source: ConversationView
+) -> tuple[PersonaSnapshot | None, Expectation | None]:
+    """The persona and ``expect`` the new call is scored by: the --suite scenario's of the source's id.
+
+    The source's own persona stands in when the suite has no such scenario (then there is no
+    ``expect``); without the scenario's terms a re-driven correct call was judged by the weaker
+    inferred goal and failed where its source passed.
+    """
+    recorded = source.started.persona if source.started else None
+    name = source.started.scenario if source.started else ""
+    scenario = next((s for s in loaded.scenarios() if s.id == name), None)
+    if scenario is None:
+        return recorded, None
+    spec = next((p for p in loaded.suite.personas if p.id == scenario.persona), None)
+    persona = persona_snapshot(loaded, spec) if spec is not None else recorded
+    return persona, scenario_expectation(scenario)
 
 
 @dataclass(frozen=True)
@@ -89,7 +112,7 @@ def rerun_conversation(
         raise UserInputError(f"{loaded.path}: no configuration {config!r}")
     check_references(loaded, (config,))
     source = load_conversation(log, source_id)
-    persona = source.started.persona if source.started else None
+    persona, expect = _scenario_terms(loaded, source)
     if keep_going and persona is None:
         raise UserInputError(
             f"{source_id} has no persona (an imported call): the scripted caller cannot take over; "
@@ -134,6 +157,8 @@ def rerun_conversation(
         stores=loaded.suite.stores,
         caller_model="replay",
         source_conversation=source_id,
+        expect=expect,
+        latency_budget_ms=loaded.suite.latency_budget_ms,
     )
     job = RedriveJob(loaded, plan, source, keep_going, keyless(hub.settings), now)
     rubric = load_rubric(loaded.suite.judge.rubric)
@@ -200,7 +225,7 @@ async def redrive(job: RedriveJob) -> Redriven:
 
 async def _drive(job: RedriveJob, hub: ModelHub) -> Redriven:
     plan, source = job.plan, job.source
-    persona = source.started.persona if source.started else None
+    persona = plan.persona  # the --suite scenario's, as the new call is scored by
     caller = ReplayCaller(source, ScriptedCaller(persona, plan.seed) if job.keep_going and persona else None)
     by_turn = {t.turn: t for t in source.turns}
     parted: list[tuple[int, str]] = []

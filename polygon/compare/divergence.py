@@ -2,8 +2,9 @@
 
 The two calls are aligned utterance by utterance. At the first position where the
 speakers differ (one call has ended, or one side spoke where the other did not), the tool
-calls differ, one hangs up or transfers and the other does not, or the wording drifts apart
-(Jaccard similarity of word bigrams below 0.5), the calls have diverged.
+calls differ, one hangs up or transfers and the other does not, the values said differ
+(numbers, amounts, times, dates: another price in the same sentence is another answer), or
+the wording drifts apart (Jaccard similarity of word bigrams below 0.5), the calls have diverged.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from polygon.score import stated_values
 from polygon.similarity import bigram_jaccard
 from polygon.transcript import ConversationView, TurnView
 
@@ -36,7 +38,7 @@ class Divergence(msgspec.Struct, frozen=True, kw_only=True):
     turn: int
     speaker: str
     reason: str
-    """``speakers``, ``tool_calls``, ``ending`` or ``wording``."""
+    """``speakers``, ``tool_calls``, ``ending``, ``values`` or ``wording``."""
     detail: str
     a_text: str
     b_text: str
@@ -124,6 +126,17 @@ def _compare(x: _Utterance | None, y: _Utterance | None) -> Divergence | None:
             speaker=x.speaker,
             reason="ending",
             detail=f"{x.ends or 'continues'} vs {y.ends or 'continues'}",
+            a_text=x.text,
+            b_text=y.text,
+        )
+    if stated_values(x.text) != stated_values(y.text):
+        # Checked before the wording: "Доплата 3500 рублей" and "доплата 0 рублей" share
+        # most of their words, yet the caller was told another thing.
+        return Divergence(
+            turn=x.turn,
+            speaker=x.speaker,
+            reason="values",
+            detail="the stated numbers, amounts, times or dates differ",
             a_text=x.text,
             b_text=y.text,
         )

@@ -140,6 +140,8 @@ class Say(_Strict):
     correct_insist: str
     correct_accept: str
     interrupt: str
+    self_correct: str
+    """A phone self-correction: the caller's own value said wrong first (``{wrong}``), then right."""
 
 
 class Manner(_Strict):

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from polygon.score.rubric import Rubric as Rubric
     from polygon.score.rubric import bundled_versions as bundled_versions
     from polygon.score.rubric import load_rubric as load_rubric
+    from polygon.score.spoken import stated_values as stated_values
     from polygon.score.verdict import GRADED as GRADED
     from polygon.score.verdict import OUT_OF_SCORECARD as OUT_OF_SCORECARD
     from polygon.score.verdict import STATES as STATES
@@ -51,6 +52,7 @@ _FACE = {
     "make_judge": "polygon.score.conversation",
     "reach_verdict": "polygon.score.verdict",
     "score_conversation": "polygon.score.conversation",
+    "stated_values": "polygon.score.spoken",
 }
 __getattr__ = face_getattr(__name__, _FACE)
 

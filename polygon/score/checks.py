@@ -156,25 +156,38 @@ def loop_flag(view: ConversationView) -> CheckRecorded:
         outcome = "pass" if view.ended is not None else "n/a"
         return _result(view, "loop", outcome, "fewer than two agent replies")
     if reasks:
-        turns = ", ".join(str(t.turn) for t in reasks)
-        why = f"no loop (asked again after noise removed the answer at turn {turns})"
-        return _result(view, "loop", "pass", why, [_agent_quote(t) for t in reasks])
+        return _result(view, "loop", "pass", _reasked(reasks), [_agent_quote(t) for t in reasks])
     return _result(view, "loop", "pass", "no loop")
+
+
+def _reasked(reasks: list[TurnView]) -> str:
+    """Why the re-asks were no loop: noise removed the answer, or the caller cut in."""
+    noisy = ", ".join(str(t.turn) for t in reasks if not _barged(t))
+    cut = ", ".join(str(t.turn) for t in reasks if _barged(t))
+    why = [f"asked again after noise removed the answer at turn {noisy}"] if noisy else []
+    why += [f"asked again after the caller cut in at turn {cut}"] if cut else []
+    return f"no loop ({'; '.join(why)})"
+
+
+def _barged(t: TurnView) -> bool:
+    """The caller cut in on the agent's reply before this turn (it never heard it whole)."""
+    return any(p.kind == "barge_in" for p in t.phone)
 
 
 def _repeat(said: list[TurnView]) -> tuple[tuple[TurnView, TurnView] | None, list[TurnView]]:
     """The first reply pair the engine's loop rule stops on, and the re-asks it let pass before.
 
-    The same :class:`LoopWatch` as the engine: a reply to a silence is not compared, one
-    repeat after a caller turn garbled by noise is a re-ask; so the check never flags what
-    the engine let go on, and flags what it stopped.
+    The same :class:`LoopWatch` as the engine: a reply to a silence is not compared, a repeat
+    after the caller cut in (barge-in) and one repeat after a caller turn garbled by noise are
+    re-asks; so the check never flags what the engine let go on, and flags what it stopped.
     """
     watch = LoopWatch()
     reasks: list[TurnView] = []
     before: TurnView | None = None
     for t in said:
         silent = any(p.kind == "silence" for p in t.phone)
-        seen = watch.see(t.agent_text or "", silent=silent, noisy=garbled(op.kind for op in t.noise_ops))
+        noisy = garbled(op.kind for op in t.noise_ops)
+        seen = watch.see(t.agent_text or "", silent=silent, noisy=noisy, cut=_barged(t))
         if seen == "loop" and before is not None:
             return (before, t), reasks
         if seen == "reask":

@@ -79,6 +79,33 @@ def claims(text: str) -> Claims:
     Kept per text (the result is shared: read it, never change it): a scripted caller says
     the same few lines in every call of a suite, and each caller turn of each call is read.
     """
+    dates, rest = _split_dates(text)
+    numbers: dict[str, str] = {}
+    for run in digit_runs(rest):
+        digits = run.digits.lstrip("0")
+        if len(digits) >= MIN_DIGITS:
+            numbers.setdefault(digits, rest[run.start : run.end])
+    return Claims(dates, numbers, _weekdays_said(text))
+
+
+@lru_cache(maxsize=4096)
+def stated_values(text: str) -> tuple[str, ...]:
+    """Every value ``text`` states, short numbers too: its dates, weekdays, then all its digits.
+
+    For telling two versions of one reply apart (the same words, another amount or time):
+    unlike :func:`claims`, an amount ("3500"), an hour ("23:15") or a count counts. The digits
+    outside dates are kept as one string in the order said, so one number written or spoken
+    in pieces ("3 500", "twenty three fifteen") reads the same as written whole. Digits
+    inside a word ("w1", "KX7PQ2") name something rather than state a quantity: left out.
+    """
+    dates, rest = _split_dates(text)
+    runs = digit_runs(rest)
+    digits = "".join(r.digits for r in runs if not (r.start and rest[r.start - 1].isalpha()))
+    return (*sorted(dates), *sorted(_weekdays_said(text)), f"digits:{digits}")
+
+
+def _split_dates(text: str) -> tuple[dict[str, str], str]:
+    """The dates ``text`` states (ISO → words said), and the text with them blanked out."""
     dates: dict[str, str] = {}
     rest = text
     for pattern in _dates() if _DIGIT.search(text) else ():  # every date shape has digits
@@ -87,17 +114,17 @@ def claims(text: str) -> Claims:
             if iso:
                 dates.setdefault(iso, m.group(0))
         rest = pattern.sub(" ; ", rest)  # a date's digits are not also a number
-    numbers: dict[str, str] = {}
-    for run in digit_runs(rest):
-        digits = run.digits.lstrip("0")
-        if len(digits) >= MIN_DIGITS:
-            numbers.setdefault(digits, rest[run.start : run.end])
+    return dates, rest
+
+
+def _weekdays_said(text: str) -> dict[str, str]:
+    """The weekdays ``text`` names (English name → the word said)."""
     days: dict[str, str] = {}
     for w in _WORD.findall(text):
         day = _weekdays().get(w.lower())
         if day:
             days.setdefault(day, w)
-    return Claims(dates, numbers, days)
+    return days
 
 
 def _iso(m: re.Match[str]) -> str:

@@ -33,7 +33,9 @@ if TYPE_CHECKING:
     from polygon.simulate.plan import ConversationPlan as ConversationPlan
     from polygon.simulate.plan import check_references as check_references
     from polygon.simulate.plan import iter_plans as iter_plans
+    from polygon.simulate.plan import persona_snapshot as persona_snapshot
     from polygon.simulate.plan import plan_count as plan_count
+    from polygon.simulate.plan import scenario_expectation as scenario_expectation
     from polygon.simulate.plan import tool_definitions as tool_definitions
     from polygon.simulate.tools import ToolBox as ToolBox
 
@@ -63,8 +65,10 @@ _FACE = {
     "iter_plans": "polygon.simulate.plan",
     "languages": "polygon.simulate.noise.packs",
     "percentile": "polygon.simulate.latency",
+    "persona_snapshot": "polygon.simulate.plan",
     "plan_count": "polygon.simulate.plan",
     "profile_hash": "polygon.simulate.agents.model",
+    "scenario_expectation": "polygon.simulate.plan",
     "self_correct": "polygon.simulate.phone",
     "tool_definitions": "polygon.simulate.plan",
 }

@@ -34,10 +34,11 @@ from polygon.events import (
     keyed,
     to_builtins,
 )
+from polygon.languages import caller_language
 from polygon.recording import Sink
 from polygon.similarity import LoopWatch, garbled
 from polygon.simulate.agents import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
-from polygon.simulate.callers import Caller, CallerError, Utterance
+from polygon.simulate.callers import Caller, CallerError, HearsCuts, Utterance
 from polygon.simulate.callers.scripted import ScriptedCaller
 from polygon.simulate.latency import percentile
 from polygon.simulate.noise import apply_noise
@@ -146,10 +147,11 @@ class Conversation:
         for turn in range(1, self.plan.max_turns + 1):
             drawn = self._phone_draw(turn, agent_said)
             cut_at = drawn.barge_in_at if drawn is not None else 0
-            if cut_at and agent_said:
+            cut = bool(cut_at and agent_said)  # the caller barged into the agent's last reply
+            if cut and agent_said:
                 agent_said = self._barge_in(turn, agent_said, cut_at)
             # Silence: never twice running, never on top of a barge-in.
-            silent = drawn is not None and drawn.silent and not silent and not (cut_at and agent_said)
+            silent = drawn is not None and drawn.silent and not silent and not cut
             try:
                 utterance = await self._utterance(turn, agent_said, drawn, silent)
             except CallerError as exc:
@@ -170,8 +172,9 @@ class Conversation:
             if stop:
                 return _Ending("diverged", "engine", stop), turn
             agent_said = reply.reply
-            # A re-prompt after silence, or one re-ask after noise garbled the answer: not a loop.
-            if loops.see(reply.reply, silent=silent, noisy=garbled(self.heard_ops)) == "loop":
+            # A re-prompt after silence, a re-ask after a barge-in, or one re-ask after noise
+            # garbled the answer: not a loop.
+            if loops.see(reply.reply, silent=silent, noisy=garbled(self.heard_ops), cut=cut) == "loop":
                 return _Ending("loop", "engine", reply.reply, loop=True), turn
         return _Ending("max_turns", "engine"), self.plan.max_turns
 
@@ -223,11 +226,15 @@ class Conversation:
         heard = cut_reply(reply, words)
         total = len(reply.split())
         self._emit_phone(turn, "barge_in", f"cut in after {words} of {total} words", heard=heard, at=words)
+        if isinstance(self.caller, HearsCuts):
+            self.caller.heard_cut()  # so it asks again rather than answer a half-heard question
         return heard
 
     def _self_correct(self, turn: int, utterance: Utterance, pick: float) -> Utterance:
         """A day, time or number said wrong first ("Tuesday — no, Wednesday"), if it has one."""
-        text, wrong, right = self_correct(utterance.text, pick)
+        p = self.plan
+        pack = caller_language(p.persona.language if p.persona is not None else p.noise_language)
+        text, wrong, right = self_correct(utterance.text, pick, pack.say.self_correct)
         if not wrong:
             return utterance
         self._emit_phone(turn, "self_correction", f"said {wrong} first, then {right}")

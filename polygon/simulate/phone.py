@@ -77,17 +77,22 @@ def cut_reply(text: str, words: int) -> str:
     return " ".join(text.split()[:words])
 
 
-def self_correct(text: str, pick: float) -> tuple[str, str, str]:
+ENGLISH_CORRECTION = "{wrong} — no, {right}"
+
+
+def self_correct(text: str, pick: float, said_as: str = ENGLISH_CORRECTION) -> tuple[str, str, str]:
     """``text`` with its first day, time or number said wrong first: (new text, wrong, right).
 
-    Unchanged (and empty wrong/right) when it has none.
+    ``said_as`` is how the caller's language says it (the packs' ``say.self_correct``: a
+    Russian caller says "19:40 — нет, 18:40", never an English "no"). Unchanged (and empty
+    wrong/right) when it has none: a self-correction always says a wrong value first.
     """
     for pattern, wrong_of in ((_DAY, _other_day), (_TIME, _other_time), (_NUMBER, _other_number)):
         found = pattern.search(text)
         if found:
             right = found.group(0)
             wrong = wrong_of(right, pick)
-            said = f"{text[: found.start()]}{wrong} — no, {right}{text[found.end() :]}"
+            said = f"{text[: found.start()]}{said_as.format(wrong=wrong, right=right)}{text[found.end() :]}"
             return said, wrong, right
     return text, "", ""
 

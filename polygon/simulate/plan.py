@@ -132,17 +132,8 @@ def iter_plans(
         cfg = suite.configs[config]
         for scenario in loaded.scenarios():
             persona = by_id.get(scenario.persona) or loaded.persona(scenario.persona)
-            snapshot = PersonaSnapshot(
-                persona_id=persona.id,
-                type=persona.type,
-                outcome=persona.outcome,
-                difficulty=persona.difficulty,
-                goal=persona.goal,
-                facts=dict(persona.facts),
-                language=persona.language or suite.noise.language,
-                prompt_hash=persona.prompt_hash,
-            )
-            expect = _expectation(scenario)
+            snapshot = persona_snapshot(loaded, persona)
+            expect = scenario_expectation(scenario)
             for trial in range(suite.trials):
                 yield ConversationPlan(
                     run_id=run_id,
@@ -166,7 +157,21 @@ def iter_plans(
                 )
 
 
-def _expectation(scenario: ScenarioSpec) -> Expectation | None:
+def persona_snapshot(loaded: LoadedSuite, persona: PersonaSpec) -> PersonaSnapshot:
+    """The persona as it goes into the log (its language defaults to the suite's noise language)."""
+    return PersonaSnapshot(
+        persona_id=persona.id,
+        type=persona.type,
+        outcome=persona.outcome,
+        difficulty=persona.difficulty,
+        goal=persona.goal,
+        facts=dict(persona.facts),
+        language=persona.language or loaded.suite.noise.language,
+        prompt_hash=persona.prompt_hash,
+    )
+
+
+def scenario_expectation(scenario: ScenarioSpec) -> Expectation | None:
     """The scenario's ``expect`` as it goes into the log."""
     spec = scenario.expect
     if spec is None:

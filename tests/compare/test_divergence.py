@@ -46,3 +46,12 @@ def test_divergence_by_wording_and_the_half_boundary() -> None:
     assert bigram_jaccard("Yes.", "Yes.") == 1.0 and bigram_jaccard("Yes.", "No.") == 0.0
 
 
+def test_another_amount_in_the_same_words_is_a_divergence() -> None:
+    said = BASE[:3] + [(2, "agent", "Done: a medium veggie for 18:30, 12 euros. Anything else?")]
+    other = BASE[:3] + [(2, "agent", "Done: a medium veggie for 18:30, 14 euros. Anything else?")]
+    found = find_divergence(conv("a", said), conv("b", other))
+    assert found is not None and (found.reason, found.turn) == ("values", 2)
+    assert find_divergence(conv("a", said), conv("b", said)) is None
+    # One number written in pieces is the same number; digits inside a word are a name, not a value.
+    pieces = BASE[:3] + [(2, "agent", "Done: a medium veggie for 18 30, 12 euros. Anything else?")]
+    assert find_divergence(conv("a", said), conv("b", pieces)) is None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 @dataclass(frozen=True)
@@ -33,4 +33,16 @@ class Caller(Protocol):
 
     def next(self, agent_text: str | None) -> Utterance | Awaitable[Utterance]:
         """The caller's next turn given what the agent last said; raises :class:`CallerError`."""
+        ...
+
+
+@runtime_checkable
+class HearsCuts(Protocol):
+    """A caller told when it cut in on the agent (a phone barge-in) and heard only a fragment.
+
+    The engine tells it before asking for the turn; a caller without it just gets the fragment.
+    """
+
+    def heard_cut(self) -> None:
+        """The next ``agent_text`` is only the start of what the agent said."""
         ...

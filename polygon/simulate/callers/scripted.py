@@ -66,6 +66,8 @@ class _State:
     confusions: int = 0
     corrected: dict[str, int] = field(default_factory=dict)
     """Fact key → how often the caller has corrected the agent on it."""
+    cut: bool = False
+    """The caller cut in on the agent's last reply: it heard only its first words."""
 
 
 class ScriptedCaller:
@@ -102,6 +104,10 @@ class ScriptedCaller:
         self._s.last, self._s.last_intent = out.text, out.intent
         return out
 
+    def heard_cut(self) -> None:
+        """The next agent text is a fragment: the caller cut in (a phone barge-in)."""
+        self._s.cut = True
+
     def _say(self, template: str, **fill: str) -> str:
         return template.format(goal=self.goal, **fill)
 
@@ -121,7 +127,20 @@ class ScriptedCaller:
 
     def _respond(self, agent_text: str, rng: random.Random) -> Utterance:
         turn = read_turn(agent_text, self.pack)
-        return self._settle(agent_text, turn, rng) or self._answer(turn, rng)
+        cut, self._s.cut = self._s.cut, False
+        settled = self._settle(agent_text, turn, rng)
+        if settled is not None:
+            return settled
+        if cut and not self._wanted(turn):
+            # Half a question ("Could you tell me your…"): a person asks what was said; it does
+            # not claim to lack a fact it holds, nor answer a question it never heard.
+            return Utterance(self.manner.clarify, "pardon")
+        return self._answer(turn, rng)
+
+    def _wanted(self, turn: Turn) -> str:
+        """The fact key the agent's turn asks for, if it names one the caller holds."""
+        asking = " ".join(turn.of("question", "wants", "repeat"))
+        return asked(asking, self.persona.facts, self.goal, self.pack)[0] if asking else ""
 
     def _settle(self, agent_text: str, turn: Turn, rng: random.Random) -> Utterance | None:
         """A wrong read-back to correct, or a reason to end the call; else None."""
