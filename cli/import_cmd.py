@@ -120,6 +120,7 @@ def import_(
                     "written": summary.written,
                     "problems": summary.problems,
                     "rubric": summary.rubric,
+                    "warnings": summary.warnings,
                 }
             )
         )
@@ -127,6 +128,8 @@ def import_(
     click.echo(summary.run_id)
     for problem in summary.problems:
         click.echo(f"skipped {problem}", err=True)
+    for warning in summary.warnings:
+        click.echo(f"warning: {warning}", err=True)
     click.echo(
         f"{summary.conversations} conversations ({summary.written} new events), "
         f"judged under rubric {summary.rubric}; report: polygon report {summary.run_id}",

@@ -97,6 +97,8 @@ class ImportSummary:
     scoring: ScoreSummary | None
     rubric: str = ""
     """The rubric the calls were judged under (:func:`import_rubric`)."""
+    warnings: list[str] = field(default_factory=list)
+    """Problems the import went past, keeping the record (bytes that are not UTF-8)."""
 
 
 def import_rubric(suite: LoadedSuite | None) -> str:
@@ -113,23 +115,32 @@ def import_rubric(suite: LoadedSuite | None) -> str:
     return NEWEST_GATING
 
 
-def _read(paths: Sequence[Path], fmt: str) -> tuple[list[ImportedConversation], list[ImportProblem], str]:
+def _read(
+    paths: Sequence[Path], fmt: str
+) -> tuple[list[ImportedConversation], list[ImportProblem], str, list[ImportProblem]]:
+    """(conversations, records skipped, the files' digest, problems imported past)."""
     conversations: list[ImportedConversation] = []
     problems: list[ImportProblem] = []
+    warnings: list[ImportProblem] = []
     digest = hashlib.blake2b(digest_size=8)
     for path in paths:
-        text = _read_text(path)
+        text, undecoded = _read_text(path)
+        warnings += [undecoded] if undecoded else []
         digest.update(f"{path.name}\0{content_hash(text)}\0".encode())
+        if not text.strip():  # said as such, not as "no conversation could be imported"
+            problems.append(ImportProblem(str(path), 0, "empty file", place=""))
+            continue
         for item in parse(path, text, fmt):  # auto: detected by the importers' own decoder
             (problems if isinstance(item, ImportProblem) else conversations).append(item)  # type: ignore[arg-type]
-    return conversations, problems, digest.hexdigest()
+    return conversations, problems, digest.hexdigest(), warnings
 
 
 MAX_TRANSCRIPT_BYTES = 256_000_000
 """Largest transcript file read (``/dev/zero`` is refused at this size, not after minutes)."""
 
 
-def _read_text(path: Path) -> str:
+def _read_text(path: Path) -> tuple[str, ImportProblem | None]:
+    """The file's text, and where it is not UTF-8 (those bytes read as U+FFFD) if it is not."""
     try:
         with path.open("rb") as handle:
             data = handle.read(MAX_TRANSCRIPT_BYTES + 1)
@@ -137,7 +148,13 @@ def _read_text(path: Path) -> str:
         raise UserInputError(f"{path}: cannot read ({exc.strerror or exc})") from None
     if len(data) > MAX_TRANSCRIPT_BYTES:
         raise UserInputError(f"{path}: larger than {MAX_TRANSCRIPT_BYTES // 1_000_000} MB; split it")
-    return data.decode("utf-8", "replace")  # bad bytes become U+FFFD, never an error
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        # replaced silently, "café" was imported as "caf\ufffd" with no word said: say where
+        line = data.count(b"\n", 0, exc.start) + 1
+        message = f"not UTF-8 at byte offset {exc.start} (0x{data[exc.start]:02x})"
+        return data.decode("utf-8", "replace"), ImportProblem(str(path), line, message)
 
 
 def import_files(
@@ -149,18 +166,17 @@ def import_files(
     progress: Progress = no_progress,
 ) -> ImportSummary:
     """Import, write, score. A malformed record is skipped (or, with ``strict``, refused)."""
-    conversations, problems, files_hash = _read(paths, options.fmt)
+    conversations, problems, files_hash, warnings = _read(paths, options.fmt)
+    if warnings and options.strict:
+        raise UserInputError(
+            f"{warnings[0]} (nothing was imported; re-export it as UTF-8, "
+            "or drop --strict to import it with U+FFFD in place of those bytes)"
+        )
     if problems and options.strict:
         raise UserInputError(f"{problems[0]} (nothing was imported; drop --strict to skip bad records)")
     if not conversations:
         raise UserInputError("no conversation could be imported" + (f": {problems[0]}" if problems else ""))
-    key_parts: list[Any] = [files_hash, options.redact, options.mapping, options.config]
-    if options.suite is None:
-        # a new default rubric is a new run: a log that holds the same files judged under
-        # v1 (before the default moved) keeps that run rather than refusing this one
-        key_parts.append(import_rubric(None))
-    key = json.dumps(key_parts, sort_keys=True)
-    run_id = options.run_id or "i" + hashlib.blake2b(key.encode(), digest_size=4).hexdigest()
+    run_id = options.run_id or _derived_run_id(files_hash, options)
     scenarios = _scenario_names(conversations, options.mapping)
     validators = _validators(options.suite)
     # Every conversation's events are built (and checked to encode) before anything is
@@ -177,8 +193,38 @@ def import_files(
     written += _carried_labels(log, run_id, conversations, scenarios, options, now)
     scoring = asyncio.run(_score_and_probe(log, run_id, options.suite, now))
     return ImportSummary(
-        run_id, len(conversations), written, [str(p) for p in problems], scoring, import_rubric(options.suite)
+        run_id,
+        len(conversations),
+        written,
+        [str(p) for p in problems],
+        scoring,
+        rubric=import_rubric(options.suite),
+        warnings=[f"{w}: imported with U+FFFD in place of the bytes that are not" for w in warnings],
     )
+
+
+def _derived_run_id(files_hash: str, options: ImportOptions) -> str:
+    """The run id from the files and every option that changes what is written.
+
+    A suite (its schemas validate the tool calls, its rubric scores them) or extra ending
+    tools make other events from the same files: another run, so importing with --suite
+    after a plain import is a second run, not a clash with the first one's events. They
+    join the key only when given, and the same files with the same options still come to
+    the same id (a no-op).
+    """
+    parts: list[Any] = [files_hash, options.redact, options.mapping, options.config]
+    if options.suite is None:
+        # a new default rubric is a new run: a log that holds the same files judged under
+        # v1 (before the default moved) keeps that run rather than refusing this one
+        parts.append(import_rubric(None))
+    else:
+        parts.append({"suite": options.suite.suite_hash})
+    extra_end = sorted(options.end_tools - END_CALL_TOOLS)
+    extra_transfer = sorted(options.transfer_tools - TRANSFER_TOOLS)
+    if extra_end or extra_transfer:
+        parts.append({"end_tools": extra_end, "transfer_tools": extra_transfer})
+    key = json.dumps(parts, sort_keys=True)
+    return "i" + hashlib.blake2b(key.encode(), digest_size=4).hexdigest()
 
 
 def _carried_labels(

@@ -202,7 +202,12 @@ def _render(
                 "goal": d.goal,
                 "facts": d.facts,
             }
-            personas += [f"  # from call {d.call} — {d.source}", *_item(persona)]
+            personas.append(f"  # from call {d.call} — {d.source}")
+            if d.tool_facts:  # not said by the caller: a person checks them before relying on them
+                personas.append(
+                    f"  # facts from tool arguments (not the caller's words): {', '.join(d.tool_facts)}"
+                )
+            personas += _item(persona)
             scenario: dict[str, Any] = {"id": ident, "persona": ident}
             expect = _known_tools(d.expect, tools)
             if expect:

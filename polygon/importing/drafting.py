@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from polygon.importing.formats import END_CALL_TOOLS, TRANSFER_TOOLS, is_ending_tool
 from polygon.suite import OUTCOMES, PERSONA_TYPES
 from polygon.transcript import ConversationView, ToolView
 
@@ -56,10 +57,12 @@ _PHONE = re.compile(r"\+?\d[\d ()-]{5,}\d")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _TIME = re.compile(r"\b(\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2})\b", re.IGNORECASE)
 _WANTS = re.compile(
-    r"(?:I'd like to|I would like to|I want to|I need to|I'd like|I need|can I get|can I|could you|please)"
+    r"(I'd like to|I would like to|I want to|I need to|I'd like|I need|can I get|can I|could you|please)"
     r"\s+([^.,!?]+)",
     re.IGNORECASE,
 )
+_NOUN_LEADS = ("i'd like", "i need", "can i get")
+"""Leads followed by a thing, not an act: the caller speaks a goal as "I'd like to <goal>"."""
 _LOOKUP = ("find", "get", "list", "search", "check", "lookup", "look_up", "available", "status")
 """Tool-name words of a call that only reads; the others change something and settle a call."""
 
@@ -79,6 +82,8 @@ class Draft:
     facts: dict[str, str]
     expect: dict[str, Any] = field(default_factory=dict)
     difficulty: int = 2
+    tool_facts: list[str] = field(default_factory=list)
+    """Facts taken from the arguments of the call's tool calls, not from the caller's words."""
 
 
 def intent_of(text: str) -> str:
@@ -100,6 +105,7 @@ def draft(view: ConversationView) -> Draft | None:
     if intent == "other" and settled:
         intent = settled[-1].tool
     facts = _facts(said, tools)
+    tool_facts = _tool_facts(tools, facts)
     kind = _type(said)
     outcome = _outcome(everything, said[-1], settled, ended)
     return Draft(
@@ -109,9 +115,12 @@ def draft(view: ConversationView) -> Draft | None:
         type=kind,
         outcome=outcome,
         goal=_goal(said, intent),
-        facts=facts,
-        expect=_expect(outcome, settled, facts),
+        facts={**facts, **tool_facts},
+        expect=_expect(
+            outcome, settled, facts
+        ),  # conditions on what the caller said, not on the call's own arguments
         difficulty={"cooperative": 1, "chatty": 2, "busy": 3, "confused": 3, "distrustful": 3}.get(kind, 4),
+        tool_facts=sorted(tool_facts),
     )
 
 
@@ -182,13 +191,49 @@ def _facts(said: list[str], tools: list[ToolView]) -> dict[str, str]:
     return facts
 
 
+def _tool_facts(tools: list[ToolView], facts: dict[str, str]) -> dict[str, str]:
+    """Arguments of the call's tool calls (failed ones too) that the caller's words did not give.
+
+    The caller gave them somehow (spelled out, in pieces): without them a drafted caller
+    cannot answer "what's your booking reference?" and loops where the real one did not.
+    """
+    stated = {v.lower() for v in facts.values()}
+    found: dict[str, str] = {}
+    ending = END_CALL_TOOLS | TRANSFER_TOOLS  # a hang-up's or transfer's reason is no caller's fact
+    for tool in (t for t in tools if not is_ending_tool(t.tool, ending)):
+        for key, value in sorted(tool.arguments.items()):
+            if isinstance(value, bool) or not isinstance(value, str | int) or len(str(value)) < 2:
+                continue
+            if key not in facts and key not in found and str(value).lower() not in stated:
+                found[key] = str(value)
+    return found
+
+
 def _goal(said: list[str], intent: str) -> str:
     for line in said:
         wants = _WANTS.search(line)
         if wants:
-            return " ".join(wants.group(1).split())[:120]
+            return _wanted(line, wants)[:120]
     first = re.split(r"(?<=[.!?])\s", said[0].strip())[0]
     return first[:120] or intent
+
+
+def _wanted(line: str, wants: re.Match[str]) -> str:
+    """What the caller asked for as an act, with the clause that says why.
+
+    "My rental broke down on the M6 hard shoulder, I need a tow." was drafted as goal
+    "a tow": spoken back as "I'd like to a tow" and without the danger that makes it urgent.
+    """
+    asked = " ".join(wants.group(2).split())
+    if wants.group(1).lower() in _NOUN_LEADS:
+        asked = f"get {asked}"
+    # the same sentence's words before the request: the situation the caller is in
+    before = re.split(r"(?<=[.!?])\s", line[: wants.start()].strip())[-1].strip(" ,;:-")
+    if len(before.split()) < 3:  # "Hi," or "So": no situation said
+        return asked
+    if before[:1].isupper() and before[1:2].islower() and not before.startswith("I "):
+        before = before[0].lower() + before[1:]  # "My rental…" inside the sentence, not "I" or "M6"
+    return f"{asked}, {before}"
 
 
 def _expect(outcome: str, settled: list[ToolView], facts: dict[str, str]) -> dict[str, Any]:

@@ -103,9 +103,14 @@ class ImportProblem:
     source_file: str
     line: int
     message: str
+    place: str | None = None
+    """Where, when a line number does not say: ``item 2`` of a JSON list, "" for the whole file."""
 
     def __str__(self) -> str:
-        return f"{self.source_file}:{self.line}: {self.message}"
+        where = str(self.line) if self.place is None else self.place
+        return (
+            f"{self.source_file}:{where}: {self.message}" if where else f"{self.source_file}: {self.message}"
+        )
 
 
 Parsed = ImportedConversation | ImportProblem

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -59,19 +60,27 @@ def sniff(record: Any) -> str:
 
 def documents(path: Path, text: str) -> Iterator[tuple[int, Any, str] | ImportProblem]:
     """Each record of a file: one JSON document (a record or a list of them), or one per line."""
+    for item in placed_documents(path, text):
+        yield item if isinstance(item, ImportProblem) else item[:3]
+
+
+def placed_documents(path: Path, text: str) -> Iterator[tuple[int, Any, str, str | None] | ImportProblem]:
+    """:func:`documents` with each record's place when its line does not tell (``item 2`` of a list)."""
     try:
         whole = loads(text.strip())
     except JsonError:  # not one document: one record per line
         whole = None
     if whole is not None:
-        for item in whole if isinstance(whole, list) else [whole]:
-            yield 1, item, json.dumps(item, sort_keys=True, default=str)
+        # every item of a JSON list is on "line 1" of a one-line file: its index names it
+        listed = isinstance(whole, list)
+        for n, item in enumerate(whole if listed else [whole], start=1):
+            yield 1, item, json.dumps(item, sort_keys=True, default=str), f"item {n}" if listed else None
         return
     for number_, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            yield number_, loads(line, first_line=number_), line
+            yield number_, loads(line, first_line=number_), line, None
         except JsonError as exc:
             yield ImportProblem(str(path), number_, f"not valid JSON ({exc})")
 
@@ -79,12 +88,13 @@ def documents(path: Path, text: str) -> Iterator[tuple[int, Any, str] | ImportPr
 def parse_platform(path: Path, text: str, fmt: str) -> Iterator[Parsed]:
     """Every call (or problem) in a file of one platform's exports."""
     read = READERS[fmt]
-    for item in documents(path, text):
+    for item in placed_documents(path, text):
         if isinstance(item, ImportProblem):
             yield item
             continue
-        line, record, raw = item
-        yield guarded(path, line, lambda: _checked(path, line, record, raw, fmt, read))  # noqa: B023
+        line, record, raw, place = item
+        got = guarded(path, line, lambda: _checked(path, line, record, raw, fmt, read))  # noqa: B023
+        yield replace(got, place=place) if isinstance(got, ImportProblem) and place else got
 
 
 def _checked(
@@ -324,7 +334,16 @@ def _retell(record: dict[str, Any]) -> _Read:
     call = _dict(record.get("call")) if isinstance(record.get("call"), dict) else record
     utterances = _list(call.get("transcript_with_tool_calls")) or _list(call.get("transcript_object"))
     if not utterances:
-        return "retell: no transcript_with_tool_calls in the call"
+        present = [k for k in ("transcript_with_tool_calls", "transcript_object") if k in call]
+        # an empty transcript is a call nobody spoke in; a missing one, an export without it
+        return (
+            f"retell: {present[0]} is empty"
+            if present
+            else "retell: no transcript_with_tool_calls in the call"
+        )
+    reason = call.get("disconnection_reason")
+    if reason is not None and not isinstance(reason, str):
+        return f"retell: disconnection_reason {reason!r:.40}: expected text (user_hangup, agent_hangup, …)"
     items: list[Item] = []
     for i, u in enumerate(utterances):
         if not isinstance(u, dict):

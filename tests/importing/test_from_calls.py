@@ -68,7 +68,9 @@ def test_drafts_from_calls_load_and_run(
     run = CliRunner().invoke(cli, ["--log", log, "run", str(out)])
     assert run.exit_code == 0, run.output
     runs = json.loads(_invoke("--log", log, "runs", "--json"))
-    (drafted,) = [r for r in runs if r["run_id"] == run.stdout.split()[0]]  # stderr warns: v1 leaves expect: ungated
+    (drafted,) = [
+        r for r in runs if r["run_id"] == run.stdout.split()[0]
+    ]  # stderr warns: v1 leaves expect: ungated
     assert drafted["calls"] == summary["drafts"] * len(loaded.suite.configs)
 
 
@@ -82,7 +84,13 @@ def test_a_draft_carries_type_goal_facts_outcome_and_expect(tmp_path: Path) -> N
     scenarios = {s["id"]: s for s in data["scenarios"]}
     vapi = personas["book-vapi-call-7f3a"]
     assert vapi["outcome"] == "success" and vapi["type"] == "cooperative"
-    assert vapi["facts"] == {"name": "Ana Kovac", "phone": "0401 555 123", "preferred_day": "Wednesday"}
+    assert vapi["facts"] == {
+        "name": "Ana Kovac",
+        "phone": "0401 555 123",
+        "preferred_day": "Wednesday",
+        "slot": "Wednesday 09:00",  # from book_slot's arguments, not the caller's words (trial40 D15)
+    }
+    assert "# facts from tool arguments (not the caller's words): slot" in out.read_text()
     assert "cleaning" in vapi["goal"]
     assert scenarios["book-vapi-call-7f3a"]["expect"] == {
         "calls": {"book_slot": {"name": {"fact": "name"}, "phone": {"fact": "phone"}}}
