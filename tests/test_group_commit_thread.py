@@ -24,7 +24,7 @@ from polygon.events.errors import StorageError
 from polygon.events.families import TurnSpoken
 from polygon.events.lmdb_log import MIN_MAP_SIZE
 from polygon.events.map_lock import MapLock
-from polygon.recording import GroupWriter
+from polygon.recording import HELD_EVENTS, GroupWriter
 
 
 def _events(start: int, n: int, stream: str = "conv/c", text: str = "hi") -> list[Pending]:
@@ -197,3 +197,19 @@ def _resize(lock: MapLock, order: list[str], trying: threading.Event) -> None:
     trying.set()
     with lock.alone():
         order.append("resized")
+
+
+def test_a_stalled_commit_holds_at_most_the_bound_however_fast_events_come() -> None:
+    """Issue 31: a slow fsync let 20,000 events queue beside as many in flight (~1 KB of heap
+    each); the engine now waits for the disk once :data:`HELD_EVENTS` wait."""
+    log = HeldLog()
+    writer = GroupWriter(log, interval_s=0)
+    writer.submit(_events(0, 100))
+    assert log.started.wait(10)  # this fsync stalls ...
+    threading.Timer(0.05, log.go.set).start()
+    for start in range(100, 10_000, 100):  # ... while a fast stage makes 9,900 more events
+        writer.submit(_events(start, 100))
+    writer.commit()
+    assert log.last_seq() == 10_000  # every event, in order
+    assert max(log.batches) <= HELD_EVENTS + 100  # no batch (nor queue) past the bound
+    assert log.batches[1] >= HELD_EVENTS  # the writer waited only once the bound was reached

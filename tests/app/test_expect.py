@@ -9,37 +9,16 @@ from click.testing import CliRunner
 
 from polygon.cli.main import cli
 from polygon.events import LmdbLog
-from polygon.events.families import CheckRecorded
+from tests.support.pizza import PIZZA_FIXTURE, goal_check, run_pizza
 from tests.support.text import replaced
 
-FIXTURE = Path(__file__).parent / "fixtures" / "pizza"
-
-
-def _run(tmp_path: Path, text: str | None = None) -> tuple[Path, object]:
-    folder = tmp_path / "pizza"
-    shutil.copytree(FIXTURE, folder)
-    if text is not None:
-        (folder / "orders.yaml").write_text(text)
-    log = tmp_path / "log"
-    res = CliRunner().invoke(cli, ["--log", str(log), "run", str(folder / "orders.yaml"), "--run-id", "o"])
-    return log, res
-
-
-def _goal(log: Path, conversation: str) -> CheckRecorded:
-    with LmdbLog(log, readonly=True) as opened:
-        found = [
-            e.payload
-            for e in opened.read_stream(f"conv/{conversation}")
-            if isinstance(e.payload, CheckRecorded) and e.payload.check == "goal_reached"
-        ]
-    assert len(found) == 1
-    return found[0]
+FIXTURE = PIZZA_FIXTURE
 
 
 def test_the_wrong_order_fails_goal_reached_through_expect(tmp_path: Path) -> None:
-    log, res = _run(tmp_path)
+    log, res = run_pizza(tmp_path)
     assert res.exit_code == 0, res.output
-    right, wrong = _goal(log, "o.right.veggie-order.0"), _goal(log, "o.wrong.veggie-order.0")
+    right, wrong = goal_check(log, "o.right.veggie-order.0"), goal_check(log, "o.wrong.veggie-order.0")
     assert right.outcome == "pass", right.detail
     assert wrong.outcome == "fail"
     # It says what was expected and what the agent did, in the caller's own facts.
@@ -48,16 +27,16 @@ def test_the_wrong_order_fails_goal_reached_through_expect(tmp_path: Path) -> No
     assert "no place_order call was made with pizza = 'Medium Veggie'" in wrong.detail, wrong.detail
     assert "the last one made had name='Ana Horvat', pizza='pepperoni', time='18:00'" in wrong.detail
     # Without expect, the same wrong order is not caught by end state: the fallback says so.
-    unchecked = _goal(log, "o.wrong.veggie-unchecked.0")
+    unchecked = goal_check(log, "o.wrong.veggie-unchecked.0")
     assert "inferred without expect (weaker)" in unchecked.detail
     report = CliRunner().invoke(cli, ["--log", str(log), "report", "o"]).output
     assert "goal_reached: 2 of 6 calls have no expect:" in report
 
 
 def test_end_reasons_and_calls_that_must_not_happen(tmp_path: Path) -> None:
-    log, res = _run(tmp_path)
+    log, res = run_pizza(tmp_path)
     assert res.exit_code == 0, res.output
-    strict = _goal(log, "o.right.veggie-no-order.0")
+    strict = goal_check(log, "o.right.veggie-no-order.0")
     assert strict.outcome == "fail"
     assert "ended hangup, expected transfer" in strict.detail and "place_order was called" in strict.detail
 
@@ -84,7 +63,7 @@ def test_an_expectation_naming_what_the_suite_lacks_is_refused_at_load(tmp_path:
             ),
         )
     ):
-        _, res = _run(tmp_path / str(i), replaced(text, old, new))
+        _, res = run_pizza(tmp_path / str(i), replaced(text, old, new))
         assert res.exit_code == 2, res.output
         assert said in res.output and "scenarios[veggie-" in res.output and "].expect" in res.output, (
             res.output

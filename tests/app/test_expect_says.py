@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.app.test_expect import FIXTURE, _goal, _run
+from tests.support.pizza import PIZZA_FIXTURE as FIXTURE
+from tests.support.pizza import goal_check, run_pizza
 from tests.support.text import replaced
 
 ORDER = "      no_calls: []\n  - id: veggie-unchecked"
@@ -17,17 +18,17 @@ def _with(tmp_path: Path, lines: str) -> str:
 
 def test_a_scenario_the_agent_says_passes_and_one_it_does_not_fails(tmp_path: Path) -> None:
     said = "      says: [[pizza roma]]\n      says_before: {phrase: [what time], tool: place_order}\n"
-    log, res = _run(tmp_path / "said", _with(tmp_path, said))
+    log, res = run_pizza(tmp_path / "said", _with(tmp_path, said))
     assert res.exit_code == 0, res.output
-    right = _goal(log, "o.right.veggie-order.0")
+    right = goal_check(log, "o.right.veggie-order.0")
     assert right.outcome == "pass", right.detail
 
     unsaid = (
         "      says: [[999, emergency services]]\n      says_before: {phrase: confirmed, tool: place_order}\n"
     )
-    log, res = _run(tmp_path / "unsaid", _with(tmp_path, unsaid))
+    log, res = run_pizza(tmp_path / "unsaid", _with(tmp_path, unsaid))
     assert res.exit_code == 0, res.output
-    right = _goal(log, "o.right.veggie-order.0")
+    right = goal_check(log, "o.right.veggie-order.0")
     assert right.outcome == "fail"
     assert "the agent never said '999' or 'emergency services'" in right.detail, right.detail
     # "confirmed" comes in the reply to place_order's result: after the call, not before it
@@ -35,6 +36,6 @@ def test_a_scenario_the_agent_says_passes_and_one_it_does_not_fails(tmp_path: Pa
 
 
 def test_says_before_a_tool_the_suite_lacks_is_refused_at_load(tmp_path: Path) -> None:
-    _, res = _run(tmp_path, _with(tmp_path, "      says_before: {phrase: '999', tool: dispatch_tow}\n"))
+    _, res = run_pizza(tmp_path, _with(tmp_path, "      says_before: {phrase: '999', tool: dispatch_tow}\n"))
     assert res.exit_code == 2, res.output
     assert "says_before.0.tool: no tool 'dispatch_tow'" in res.output, res.output

@@ -15,11 +15,11 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from polygon.cli.main import cli
-from tests.app.test_crash_mid_run import _suite, _tags
+from tests.support.dying import dying_suite, tag_counts
 
 
 def test_sigterm_mid_simulation_says_what_was_kept_and_how_to_resume(tmp_path: Path) -> None:
-    suite = _suite(tmp_path)
+    suite = dying_suite(tmp_path)
     log = tmp_path / "log"
     args = ["run", str(suite), "--config", "v1", "--run-id", "t", "--concurrency", "4", "--no-progress"]
     proc = subprocess.Popen(
@@ -29,7 +29,7 @@ def test_sigterm_mid_simulation_says_what_was_kept_and_how_to_resume(tmp_path: P
         text=True,
     )
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and _tags(log).get("conversation.ended", 0) < 5:
+    while time.monotonic() < deadline and tag_counts(log).get("conversation.ended", 0) < 5:
         time.sleep(0.02)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
@@ -38,9 +38,9 @@ def test_sigterm_mid_simulation_says_what_was_kept_and_how_to_resume(tmp_path: P
     assert line.startswith("error: interrupted: "), err
     assert f"resume with `polygon run {suite} --resume t`" in line, line
     kept = int(line.split("interrupted: ")[1].split(" of ")[0])
-    ended = _tags(log)["conversation.ended"]
+    ended = tag_counts(log)["conversation.ended"]
     # the count is of calls the run saw end; one committed as the signal landed may not be in it
-    assert 5 <= kept <= ended <= kept + 4, (line, _tags(log))
+    assert 5 <= kept <= ended <= kept + 4, (line, tag_counts(log))
 
     res = CliRunner().invoke(cli, ["--log", str(log), "run", str(suite), "--resume", "t", "--no-progress"])
     assert res.exit_code == 0, res.output
