@@ -25,7 +25,7 @@ IMPORT_FORMATS = (
 LINT_DEFAULT_TIERS = ("rules", "embeddings")
 """``polygon.app.lint.DEFAULT_TIERS``."""
 
-NOISE_LANGUAGES = ("en", "hr", "ru")
+NOISE_LANGUAGES = ("de", "en", "es", "hr", "ru")
 """``polygon.app.noise.languages()``."""
 
 OFFLINE_PERSONA_GENERATOR = "scripted/personas"

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     )
 
 CALLER_TYPES = ("cooperative", "busy", "distrustful", "confused", "aggressive", "chatty")
-LANGUAGES = ("en", "hr", "ru")
+LANGUAGES = ("en", "hr", "ru", "de", "es")
 """The languages with their own file."""
 
 # The public face (tests/test_faces.py pins it): each name loads its module on first use.

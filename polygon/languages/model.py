@@ -192,6 +192,8 @@ class Spoken(_Strict):
     """Phrases that say a charge is nothing ("no call-out fee", "доплаты не будет"): amount 0."""
     amount_keys: Words
     """Words of a tool result's key that make a number written as a string an amount ("fare_difference")."""
+    date_words: tuple[str, ...] = ()
+    """Words a date may hold between its day, month and year (English "of", Spanish "de")."""
 
 
 class RuleWords(_Strict):
@@ -280,6 +282,11 @@ class Signature(_Strict):
     """The letters of its ``script`` it writes (``""``: all of them). A text in its script with
     words spelled in letters outside them is another language of that script (Ukrainian's і ї
     є ґ in Cyrillic are not Russian's)."""
+    borrowed: Words = frozenset()
+    """Words of its lists that a language listed before it in :data:`LANGUAGES` has too ("in",
+    "was" for German beside English): ``policy:agent_language`` counts them for that language,
+    never this one (and for none in a call held in this one), so adding a language leaves how
+    the calls held in the others are told as it was."""
 
     @model_validator(mode="after")
     def _tells_something(self) -> Signature:
@@ -305,6 +312,14 @@ class Language(_Strict):
     lint: Lexicon
     spoken: Spoken
     signature: Signature
+
+    @model_validator(mode="after")
+    def _borrows_its_own_words(self) -> Language:
+        own = self.stop_words | self.wh_words | self.weekdays | self.signature.words
+        stray = sorted(self.signature.borrowed - own)
+        if stray:
+            raise ValueError(f"signature.borrowed: {', '.join(stray)} not among the file's words")
+        return self
 
     @field_validator("types")
     @classmethod

@@ -12,8 +12,11 @@ offline and deterministically:
   ``ru``) and at least :data:`MIN_WORDS` such words is in that language;
 * otherwise each Latin-script language counts the turn's words that only it has among its
   ``understand`` stop words, question words and weekdays and its ``signature.words`` (a word
-  several languages share, "a", "to", "i", "ne", counts for none), and the words holding one
-  of its own ``signature.letters`` (č ć ž š đ for ``hr``);
+  several languages share, "a", "to", "i", "ne", counts for none; one a later file lists as
+  ``signature.borrowed``, German's "in", counts for the earlier language alone, so adding a
+  language does not change how the calls held in the others are told, and for none in a call
+  held in the language that borrows it), and the words holding one of its own
+  ``signature.letters`` (č ć ž š đ for ``hr``);
 * a turn is told only when it has :data:`MIN_TURN_WORDS` words, one language has
   :data:`MIN_WORDS` such words and :data:`MARGIN` times as many as any other; otherwise it is
   too short or too neutral to tell ("OK.", "Hvala.", "Okay, thank you!", a name, a number, a
@@ -76,11 +79,20 @@ class Heard:
 
 
 @functools.cache
-def _marks() -> tuple[_Marks, ...]:
-    """Every language's marks, a word shared by two languages' lists dropped from both."""
+def _marks(call: str = "") -> tuple[_Marks, ...]:
+    """Every language's marks in a call held in ``call``, a word two languages' lists share dropped from both.
+
+    A word a later file borrows (its ``signature.borrowed``: German "in", English's) counts for
+    the earlier language alone, so the calls held in the earlier languages are told as before
+    the later one came; in a call held in the borrowing language it counts for none, like any
+    shared word ("In Ordnung, so machen wir das am besten." is no English).
+    """
     langs = [load_language(code) for code in LANGUAGES]
+    lent = frozenset().union(*(lang.signature.borrowed for lang in langs if lang.code == call))
     lists = {
-        lang.code: lang.stop_words | lang.signature.words | lang.understand.wh_words | lang.weekdays
+        lang.code: (lang.stop_words | lang.signature.words | lang.understand.wh_words | lang.weekdays)
+        - lang.signature.borrowed
+        - lent
         for lang in langs
     }
     seen = Counter(w for words in lists.values() for w in words)
@@ -96,24 +108,26 @@ def _marks() -> tuple[_Marks, ...]:
     )
 
 
-def hear(text: str) -> Heard | None:
+def hear(text: str, call: str = "") -> Heard | None:
     """The language ``text`` is clearly in, or ``None`` when it is too short or neutral to tell.
 
-    Every match keeps the GIL (``concurrent=False``): on a ``str`` the regex module lets go
-    of it for each match by default, so each of a turn's ~18 matches, microseconds long, was
-    a chance for the run's writer thread to take the GIL and for this one to wait for it back.
-    A script's words are looked for only in a turn written in that script.
+    ``call`` is the language the call is held in (see :func:`_marks`). Every match keeps the
+    GIL (``concurrent=False``): on a ``str`` the regex module lets go of it for each match by
+    default, so each of a turn's ~18 matches, microseconds long, was a chance for the run's
+    writer thread to take the GIL and for this one to wait for it back. A script's words are
+    looked for only in a turn written in that script.
     """
     words = _WORD.findall(text.lower(), concurrent=False)
     if len(words) < MIN_TURN_WORDS:
         return None
     letters = len(_LETTER.findall(text, concurrent=False))
-    for m in _marks():
+    marks = _marks(call)
+    for m in marks:
         if m.script is None or not letters:
             continue
         if len(m.script.findall(text, concurrent=False)) > SCRIPT_SHARE * letters:
             return _in_script(m, [w for w in words if m.script.search(w, concurrent=False)])
-    told = {m.code: _own_words(m, words) for m in _marks() if m.script is None}
+    told = {m.code: _own_words(m, words) for m in marks if m.script is None}
     best = max(told, key=lambda code: len(told[code]))
     rest = max((len(w) for code, w in told.items() if code != best), default=0)
     if len(told[best]) >= MIN_WORDS and len(told[best]) >= MARGIN * rest:
@@ -166,7 +180,7 @@ def agent_language(view: ConversationView, call: str) -> CheckRecorded:
     if call not in LANGUAGES:
         return check_recorded(view, CHECK, "n/a", f"no language file for the call's language {call!r}")
     said = [t for t in view.turns if t.agent_text]
-    heard = [(t, hear(t.agent_text or "")) for t in said]
+    heard = [(t, hear(t.agent_text or "", call)) for t in said]
     told = [(t, h) for t, h in heard if h is not None]
     wrong = [(t, h) for t, h in told if h.language != call]
     if wrong:

@@ -37,10 +37,13 @@ def _months() -> dict[str, int]:
 def _dates() -> list[re.Pattern[str]]:
     """The date shapes: ISO, day-first digits, and the month said as a word, either order."""
     month = "(?P<month>" + "|".join(sorted(map(re.escape, _months()), key=len, reverse=True)) + r")\.?"
+    files = [_languages.load_language(code) for code in LANGUAGES]
+    words = sorted({w for f in files for w in f.spoken.date_words})  # "12th of March", "12 de marzo de 1980"
+    join = "(?:(?:" + "|".join(map(re.escape, words)) + r")\s+)?" if words else ""
     return [
         re.compile(rf"\b{_YEAR}[-/.](?P<month>\d{{1,2}})[-/.](?P<day>\d{{1,2}})\b"),
         re.compile(rf"\b(?P<day>\d{{1,2}})[-/.](?P<month>\d{{1,2}})[-/.]{_YEAR}\b"),
-        re.compile(rf"\b{_DAY}\s+(?:of\s+)?{month},?\s+{_YEAR}", re.IGNORECASE),
+        re.compile(rf"\b{_DAY}\s+{join}{month},?\s+{join}{_YEAR}", re.IGNORECASE),
         re.compile(rf"\b{month}\s+{_DAY},?\s+{_YEAR}", re.IGNORECASE),
     ]
 

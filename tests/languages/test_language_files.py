@@ -101,6 +101,10 @@ def test_noise_words_are_whole_for_each_language(code: str) -> None:
         ("en", "read the card number back to the caller", "must", "tell"),
         ("ru", "назовите номер заказа", "must", "tell"),
         ("hr", "recite broj narudžbe", "must", "tell"),
+        ("de", "nennen sie dem anrufer die vorgangsnummer", "must", "tell"),
+        ("de", "fragen sie nach dem geburtsdatum", "must", "frag"),
+        ("es", "indique al paciente el número de la reserva", "must", "tell"),
+        ("es", "pregunte siempre el nombre", "must", "pregu"),
     ],
 )
 def test_a_rule_is_read_with_its_languages_rule_words(code: str, sentence: str, modality: str, action: str) -> None:
@@ -141,6 +145,8 @@ def test_scoring_reads_a_date_a_day_and_a_number_said_in_each_language() -> None
         "en": "born 12 March 1980, on Tuesday",
         "hr": "rođen 12 ožujka 1980, u utorak",
         "ru": "родился 12 марта 1980, во вторник",
+        "de": "geboren am 12. März 1980, an einem Dienstag",
+        "es": "nacida el 12 de marzo de 1980, un martes",
     }
     for code, text in said.items():
         c = claims(text)
@@ -150,6 +156,9 @@ def test_scoring_reads_a_date_a_day_and_a_number_said_in_each_language() -> None
     words = number_words()
     assert words[("oh",)] == "0" and words[("dvije",)] == "2" and words[("две",)] == "2"
     assert words[("sto",)] == "100"  # Croatian through num2words' Serbian Latin tables
+    assert words[("zwo",)] == "2" and words[("einundzwanzig",)] == "21"  # German: the phone's "zwo"
+    assert words[("una",)] == "1" and words[("noventa", "y", "nueve")] == "99"
+    assert set(claims("am Mittwoch").weekdays) == set(claims("el miércoles").weekdays) == {"wednesday"}
 
 
 def test_the_readers_see_the_files_words() -> None:
@@ -163,10 +172,10 @@ def test_the_readers_see_the_files_words() -> None:
 
 
 def test_an_unknown_language_is_refused() -> None:
-    with pytest.raises(LanguagePackError, match="no language file 'de'"):
-        load_language("de")
-    with pytest.raises(Exception, match="no noise language pack 'de'; available: en, hr, ru"):
-        pack("de")
+    with pytest.raises(LanguagePackError, match="no language file 'fr'"):
+        load_language("fr")
+    with pytest.raises(Exception, match="no noise language pack 'fr'; available: de, en, es, hr, ru"):
+        pack("fr")
 
 
 def _english_with(path: tuple[str, ...], value: object) -> str:
@@ -200,6 +209,7 @@ def _english_with(path: tuple[str, ...], value: object) -> str:
         (("signature",), None, "signature"),
         (("signature", "letters"), "[čć", "letters"),
         (("signature", "words"), "", "neither a script nor words"),
+        (("signature", "borrowed"), "zzz", "signature.borrowed: zzz not among the file's words"),
     ],
 )
 def test_a_broken_file_fails_to_load_and_says_where(path: tuple[str, ...], value: object, message: str) -> None:
@@ -221,3 +231,37 @@ def test_listing_languages_does_not_import_the_model() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def _lists(code: str) -> frozenset[str]:
+    lang = load_language(code)
+    return lang.stop_words | lang.signature.words | lang.understand.wh_words | lang.weekdays
+
+
+def test_a_later_language_leaves_the_earlier_ones_told_as_before() -> None:
+    from polygon.score.agent_language import _marks
+
+    for i, code in enumerate(LANGUAGES):  # a borrowed word is one an earlier language has
+        earlier = frozenset().union(*(_lists(c) for c in LANGUAGES[:i]))
+        assert load_language(code).signature.borrowed <= earlier, code
+    first = ("en", "hr", "ru")  # the words only one of them has, as before German and Spanish came
+    alone = {c: {w for w in _lists(c) if not any(w in _lists(o) for o in first if o != c)} for c in first}
+    told = {m.code: m.words for m in _marks()}
+    assert {c: told[c] for c in first} == alone
+    assert {"in", "was", "so"} <= told["en"] and {"se", "su"} <= told["hr"]
+    assert not {"in", "was"} & told["de"] and not {"se", "su", "no"} & told["es"]
+
+
+def test_german_and_spanish_waits_and_free_charges_are_read() -> None:
+    from polygon.score.spoken_values import durations, free_phrases, word_amounts
+
+    assert [m for m, *_ in durations("Der Techniker ist in zwanzig Minuten bei Ihnen.")] == [20]
+    assert [m for m, *_ in durations("La grúa llegará en una hora.")] == [60]
+    assert [m for m, *_ in durations("Wir melden uns in 2 Tagen.")] == [2880]
+    assert list(free_phrases("Die Anfahrt ist kostenlos.")) and list(free_phrases("Es sin coste adicional."))
+    assert not list(free_phrases("Die Anfahrt kostet 45 Euro.")) and not list(free_phrases("Cuesta 45 euros."))
+    import re
+
+    euro = re.compile(r"\s*(?:euro|euros)\b", re.IGNORECASE)
+    assert [v for v, *_ in word_amounts("Das kostet fünfundvierzig Euro.", euro)] == [45]
+    assert [v for v, *_ in word_amounts("Son dos mil quinientos euros.", euro)] == [2500]

@@ -16,7 +16,7 @@ import pytest
 import regex
 import yaml
 
-from polygon.languages import LANGUAGES, LanguagePackError, parse_language
+from polygon.languages import LanguagePackError, parse_language
 from polygon.lint.reading import detect_language
 
 ROOT = Path(__file__).parents[2]
@@ -76,10 +76,14 @@ def _texts() -> list[str]:
     for path in _prompts():
         text = path.read_text(encoding="utf-8")
         texts += [text, *text.splitlines(), *text.split(". ")]
-    for code in LANGUAGES:
+    for code in _BEFORE:
         raw = resources.files("polygon.languages").joinpath(f"{code}.yaml").read_text("utf-8")
         texts += list(_strings(yaml.safe_load(raw)))
     return texts
+
+
+_BEFORE = ("en", "hr", "ru")
+"""The languages the reference knew; German and Spanish came later and are told below."""
 
 
 def test_every_text_is_told_as_before_the_words_moved_to_the_language_files() -> None:
@@ -87,7 +91,21 @@ def test_every_text_is_told_as_before_the_words_moved_to_the_language_files() ->
     assert len(texts) > 4000 and len(_prompts()) >= 100
     told = [detect_language(t) for t in texts]
     assert told == [_as_written_before(t) for t in texts]
-    assert set(told) == set(LANGUAGES)  # every branch taken
+    assert set(told) == set(_BEFORE)  # every branch taken
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("Fragen Sie immer nach der Versicherungsnummer, bevor Sie einen Schaden aufnehmen.", "de"),
+        ("Nennen Sie niemals die Daten eines anderen Kunden.", "de"),
+        ("Pregunte siempre el nombre del paciente antes de reservar una cita.", "es"),
+        ("Nunca confirme una cita sin la fecha de nacimiento.", "es"),
+        ("Always ask for the policy number before you file a claim.", "en"),
+    ],
+)
+def test_german_and_spanish_prompts_are_told_by_their_signatures(text: str, code: str) -> None:
+    assert detect_language(text) == code
 
 
 def test_each_corpus_prompt_is_told_as_its_name_says() -> None:

@@ -46,7 +46,7 @@ def test_the_files_are_the_package_data_the_loader_reads() -> None:
     for code in LANGUAGES:
         raw = yaml.safe_load(resources.files("polygon.languages").joinpath(f"{code}.yaml").read_text("utf-8"))
         assert Language.model_validate(raw).code == code
-    assert caller_language("de").code == "en"  # a language without a file falls back to English
+    assert caller_language("fr").code == "en"  # a language without a file falls back to English
 
 
 CALLS = {
@@ -68,6 +68,26 @@ CALLS = {
         ["Как вас зовут, пожалуйста?", "Назовите номер рецепта.", "И вашу дату рождения, пожалуйста.",
          "По какому телефону вам перезвонить?", "Готово — рецепт продлён."],
     ),
+    "de": (
+        "einen Schaden an meinem Dach melden",
+        {"name": "Anna Schmidt", "versicherungsnummer": "VS-448812", "dob": "1980-03-12", "tel": "0171 2345678"},
+        ["Wie ist Ihr Name, bitte?", "Wie lautet Ihre Versicherungsnummer?", "Und Ihr Geburtsdatum, bitte.",
+         "Unter welcher Telefonnummer können wir Sie erreichen?",
+         "Erledigt — Ihr Schaden ist unter SC-50912 aufgenommen."],
+    ),
+    "es": (
+        "reservar una cita para una limpieza dental",
+        {"nombre": "Lucía Romero", "numero_de_paciente": "48213", "dob": "1985-07-21", "telefono": "612 345 678"},
+        ["¿Cuál es su nombre, por favor?", "¿Me dice su número de paciente?", "Su fecha de nacimiento, por favor.",
+         "¿En qué teléfono la podemos localizar?", "Listo — su cita queda reservada para el martes a las 10:30."],
+    ),
+}
+INTRODUCTIONS = {
+    "en": "This is Sam speaking.",
+    "hr": "Petra na vezi.",
+    "ru": "Меня зовут Вера.",
+    "de": "Hier spricht Jonas.",
+    "es": "Le atiende Marta.",
 }
 ENGLISH = re.compile(r"\b(I'd|I|My|Sorry|Hi|please|Great|thanks?|Bye|is|the|number)\b")
 
@@ -83,9 +103,7 @@ def test_a_caller_answers_each_question_in_its_language(language: str, kind: str
         caller = ScriptedCaller(persona, seed)
         said = [caller.next(None).text]
         if kind == "distrustful":
-            said.append(caller.next(lines[-1].split("—")[0] + " " + {"en": "This is Sam speaking.",
-                                                                   "hr": "Petra na vezi.",
-                                                                   "ru": "Меня зовут Вера."}[language]).text)
+            said.append(caller.next(lines[-1].split("—")[0] + " " + INTRODUCTIONS[language]).text)
         intents = []
         for line in lines:
             out = caller.next(line)
@@ -135,6 +153,33 @@ def test_a_caller_answers_each_question_in_its_language(language: str, kind: str
         ("ru", "Соединяю вас с фармацевтом.", "transfer"),
         ("ru", "До свидания!", "closing"),
         ("ru", "Ваш заказ будет у вас завтра.", "filler"),
+        ("de", "Lighthouse Versicherung, Schadenservice, hier spricht Jonas.", "greeting"),
+        ("de", "Wie lautet Ihre Versicherungsnummer?", "question"),
+        ("de", "Nennen Sie mir bitte Ihr Geburtsdatum.", "question"),
+        ("de", "Ihr Geburtsdatum, bitte.", "question"),
+        ("de", "Ihr Vertrag ist gültig.", "filler"),  # a verb of being: a statement
+        ("de", "Was kann ich für Sie tun?", "wants"),
+        ("de", "Soll ich den Termin so eintragen?", "offer"),
+        ("de", "Ist das richtig?", "confirm"),
+        ("de", "Erledigt — Ihr Schaden ist aufgenommen und kann nicht mehr verloren gehen.", "outcome"),
+        ("de", "Leider können wir das nicht telefonisch machen, weil wir eine Unterschrift brauchen.", "refusal"),
+        ("de", "Ich verbinde Sie mit einem Sachbearbeiter.", "transfer"),
+        ("de", "Wir rufen Sie morgen zurück.", "callback"),
+        ("de", "Entschuldigung, das habe ich nicht verstanden.", "repeat"),
+        ("de", "Auf Wiederhören!", "closing"),
+        ("es", "Clínica Dental Sonrisa, le atiende Marta.", "greeting"),
+        ("es", "¿Cuál es su número de paciente?", "question"),
+        ("es", "Su fecha de nacimiento, por favor.", "question"),
+        ("es", "Su cita es el martes.", "filler"),  # a verb of being: a statement
+        ("es", "¿En qué puedo ayudarle?", "wants"),
+        ("es", "¿Quiere que le reserve el martes a las 10:30?", "offer"),
+        ("es", "¿Es correcto?", "confirm"),
+        ("es", "Listo — su cita queda confirmada y no hace falta llamar otra vez.", "outcome"),
+        ("es", "Lo siento, no podemos hacer empastes los sábados porque la clínica está cerrada.", "refusal"),
+        ("es", "Le paso con la doctora.", "transfer"),
+        ("es", "Le llamaremos mañana.", "callback"),
+        ("es", "Perdone, ¿puede repetir?", "repeat"),
+        ("es", "¡Adiós, que le vaya bien!", "closing"),
     ],
 )
 def test_dialogue_acts_in_each_language(language: str, sentence: str, act: str) -> None:

@@ -1,0 +1,1 @@
+"""A German and a Spanish phone line, each a suite with a correct agent and buggy ones."""
