@@ -59,6 +59,9 @@ class Expectation(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     is in some agent turn."""
     says_before: list[SaidBefore] = []
     """Speech the agent must say before a tool's first call."""
+    fallback_end: list[str] = []
+    """End reasons that meet ``end``, ``state`` and ``calls`` when every call of a tool ``calls``
+    names answered an error (an injected fault, a 500): the agent handed the caller on."""
 
 
 @event_type(version=1)

@@ -350,6 +350,8 @@ def unmet(view: ConversationView, expect: Expectation, facts: dict[str, str]) ->
     """What of ``expect`` the call's end state does not meet, one phrase each."""
     e = view.ended
     assert e is not None
+    if _fell_back(view, expect, e.reason):  # the tool was down and the agent handed the caller on
+        return _unmet_order(view, expect) + unsaid(view, expect)
     out = []
     if expect.end and e.reason not in expect.end:
         out.append(f"ended {e.reason}, expected {' or '.join(expect.end)}")
@@ -369,12 +371,27 @@ def unmet(view: ConversationView, expect: Expectation, facts: dict[str, str]) ->
             seen = f"; the last one made had {_args_of(made[-1].arguments)}" if made else ""
             head, failures = _no_call(view, tool, made)
             out.append(head + (f" with {wanted}" if wanted else "") + failures + seen)
-    for tool in expect.no_calls:
-        if any(c.tool == tool for t in view.turns for c in t.tools):
-            out.append(f"{tool} was called")
+    return out + _unmet_order(view, expect) + unsaid(view, expect)
+
+
+def _unmet_order(view: ConversationView, expect: Expectation) -> list[str]:
+    """The tools that must not be called and the orders of calls, as unmet phrases."""
+    called = {c.tool for t in view.turns for c in t.tools}
+    out = [f"{tool} was called" for tool in expect.no_calls if tool in called]
     for order in expect.before:
         out += _out_of_order(view, order)
-    return out + unsaid(view, expect)
+    return out
+
+
+def _fell_back(view: ConversationView, expect: Expectation, reason: str) -> bool:
+    """The call ended in a ``fallback_end`` reason after every call of an expected tool failed."""
+    if reason not in expect.fallback_end:
+        return False
+    for tool in expect.calls:
+        tried = [c for t in view.turns for c in t.tools if c.tool == tool]
+        if tried and all(c.error for c in tried):
+            return True
+    return False
 
 
 def _no_call(view: ConversationView, tool: str, made: list[ToolView]) -> tuple[str, str]:

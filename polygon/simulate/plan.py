@@ -184,6 +184,7 @@ def scenario_expectation(scenario: ScenarioSpec) -> Expectation | None:
         before=[list(tools) for tools in spec.before],
         says=[list(phrases) for phrases in spec.says],
         says_before=[SaidBefore(phrase=list(s.phrase), tool=s.tool) for s in spec.says_before],
+        fallback_end=list(spec.fallback_end),
     )
 
 

@@ -278,6 +278,14 @@ class ExpectSpec(_Strict):
             "of them): one phrase is said, and in a turn before the tool's first call when it is called."
         ),
     )
+    fallback_end: list[EndReason] = Field(
+        default_factory=list,
+        description=(
+            "End reasons that meet ``end``, ``state`` and ``calls`` when every call of a tool ``calls`` "
+            "names answered an error (``[transfer]``: with the booking tool down, a hand-off is right; "
+            "faults injected into a stub then test the agent, not the stub)."
+        ),
+    )
 
     @field_validator("says", mode="before")
     @classmethod
@@ -587,6 +595,8 @@ class Suite(_Strict):
 
     def _check_expect(self, where: str, expect: ExpectSpec, persona_id: str) -> None:
         """Stores, tools and facts an expectation names must exist."""
+        if expect.fallback_end and not expect.calls:
+            raise ValueError(f"{where}.fallback_end: needs `calls` (the tools whose failure it answers)")
         persona = next(p for p in self.personas if p.id == persona_id)
         tools = {t.name for t in self.tools}
         for store, keys in expect.state.items():

@@ -1,0 +1,70 @@
+"""``expect.fallback_end``: with the expected tool down on every call, a hand-off meets the expectation.
+
+Fault injection once failed the correct agent: two `dispatch_tow` calls answered 500, it
+apologised and transferred, and `goal_reached` said the dispatch was never made (trial40 D13).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from polygon.events import ConversationEnded, Expectation
+from polygon.score.checks import unmet
+from polygon.transcript import ConversationView, ToolView, TurnView
+
+EXPECT = Expectation(calls={"dispatch_tow": {"booking_ref": "R-1"}}, fallback_end=["transfer"])
+
+
+def _call(error: str, result: Any = None) -> ToolView:
+    return ToolView(
+        seq=0,
+        at=0,
+        index=0,
+        tool="dispatch_tow",
+        arguments={"booking_ref": "R-1"},
+        valid=True,
+        validation_errors=[],
+        result=result,
+        error=error,
+        fault="server_error" if error else "",
+        latency_ms=0.0,
+    )
+
+
+def _view(reason: str, *calls: ToolView) -> ConversationView:
+    turn = TurnView(
+        turn=1, caller_text="I need a tow.", agent_text="Sorry, I'm transferring you.", tools=list(calls)
+    )
+    ended = ConversationEnded(conversation_id="c", reason=reason, by="agent", turns=1)
+    return ConversationView(conversation_id="c", turns=[turn], ended=ended)
+
+
+def test_a_transfer_after_every_call_of_the_tool_failed_meets_the_expectation() -> None:
+    assert (
+        unmet(
+            _view("transfer", _call("500 Internal Server Error"), _call("500 Internal Server Error")),
+            EXPECT,
+            {},
+        )
+        == []
+    )
+
+
+def test_without_the_fallback_or_with_another_ending_it_is_still_unmet() -> None:
+    failed = _call("500 Internal Server Error")
+    assert unmet(_view("caller_done", failed), EXPECT, {})
+    plain = Expectation(calls=EXPECT.calls)
+    found = unmet(_view("transfer", failed), plain, {})
+    assert found and "no successful dispatch_tow call" in found[0], found
+
+
+def test_a_tool_that_worked_once_or_was_never_tried_gets_no_fallback() -> None:
+    worked = _call("", {"dispatched": True})
+    assert (
+        unmet(_view("transfer", _call("500 Internal Server Error"), worked), EXPECT, {}) == []
+    )  # met anyway
+    other = msgspec.structs.replace(worked, arguments={"booking_ref": "R-9"})  # worked, for someone else
+    assert unmet(_view("transfer", _call("500 Internal Server Error"), other), EXPECT, {})
+    assert unmet(_view("transfer"), EXPECT, {}), "never calling the tool is no outage"
