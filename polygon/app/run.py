@@ -219,8 +219,8 @@ def run_suite(
         ) from None
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: every call that ended is in the log
         raise WorkInterrupted(
-            f"interrupted: {sum(reasons.values())} of {total} calls of run {run_id} ended and are kept; "
-            f"resume with `polygon run {loaded.path} --resume {run_id}`"
+            f"interrupted: at least {sum(reasons.values())} of {total} calls of run {run_id} ended and "
+            f"are kept; resume with `polygon run {loaded.path} --resume {run_id}`"
         ) from None
     log.append(
         [

@@ -37,10 +37,11 @@ def test_sigterm_mid_simulation_says_what_was_kept_and_how_to_resume(tmp_path: P
     line = err.strip().splitlines()[-1]
     assert line.startswith("error: interrupted: "), err
     assert f"resume with `polygon run {suite} --resume t`" in line, line
-    kept = int(line.split("interrupted: ")[1].split(" of ")[0])
+    kept = int(line.split("interrupted: at least ")[1].split(" of ")[0])
     ended = tag_counts(log)["conversation.ended"]
-    # the count is of calls the run saw end; one committed as the signal landed may not be in it
-    assert 5 <= kept <= ended <= kept + 4, (line, tag_counts(log))
+    # a lower bound: the run counts a call after its commit, and calls in flight may still end
+    # while the run stops; never more than the log holds
+    assert 0 < kept <= ended >= 5, (line, tag_counts(log))
 
     res = CliRunner().invoke(cli, ["--log", str(log), "run", str(suite), "--resume", "t", "--no-progress"])
     assert res.exit_code == 0, res.output
