@@ -240,6 +240,10 @@ class SaysBeforeSpec(_Strict):
         return _phrases("phrase", phrase)
 
 
+FALLBACK_ENDS = ("transfer", "caller_done", "hangup")
+"""Ends ``expect.fallback_end`` may name: the agent handed the caller on or the call closed."""
+
+
 class ExpectSpec(_Strict):
     """The outcome a scenario expects, judged by the call's end state (how τ-bench grades).
 
@@ -281,8 +285,9 @@ class ExpectSpec(_Strict):
     fallback_end: list[EndReason] = Field(
         default_factory=list,
         description=(
-            "End reasons that meet ``end``, ``state`` and ``calls`` when every call of a tool ``calls`` "
-            "names answered an error (``[transfer]``: with the booking tool down, a hand-off is right; "
+            "End reasons (transfer, caller_done or hangup) that meet ``end``, ``state`` and ``calls`` when "
+            "every call of a tool ``calls`` names answered an error (``[transfer]``: with the booking tool "
+            "down, a hand-off is right; "
             "faults injected into a stub then test the agent, not the stub)."
         ),
     )
@@ -597,6 +602,10 @@ class Suite(_Strict):
         """Stores, tools and facts an expectation names must exist."""
         if expect.fallback_end and not expect.calls:
             raise ValueError(f"{where}.fallback_end: needs `calls` (the tools whose failure it answers)")
+        if broken := [r for r in expect.fallback_end if r not in FALLBACK_ENDS]:
+            # a loop or a crash after a failed tool is no hand-off: accepting it would pass a broken agent
+            allowed = ", ".join(FALLBACK_ENDS)
+            raise ValueError(f"{where}.fallback_end: {broken[0]!r} is no hand-off (use {allowed})")
         persona = next(p for p in self.personas if p.id == persona_id)
         tools = {t.name for t in self.tools}
         for store, keys in expect.state.items():

@@ -6,13 +6,19 @@ apologised and transferred, and `goal_reached` said the dispatch was never made 
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 
+from polygon.errors import SuiteError
 from polygon.events import ConversationEnded, Expectation
 from polygon.score.checks import unmet
+from polygon.suite.loading import load_suite
 from polygon.transcript import ConversationView, ToolView, TurnView
+from tests.support.pizza import PIZZA_FIXTURE
 
 EXPECT = Expectation(calls={"dispatch_tow": {"booking_ref": "R-1"}}, fallback_end=["transfer"])
 
@@ -68,3 +74,24 @@ def test_a_tool_that_worked_once_or_was_never_tried_gets_no_fallback() -> None:
     other = msgspec.structs.replace(worked, arguments={"booking_ref": "R-9"})  # worked, for someone else
     assert unmet(_view("transfer", _call("500 Internal Server Error"), other), EXPECT, {})
     assert unmet(_view("transfer"), EXPECT, {}), "never calling the tool is no outage"
+
+
+@pytest.mark.parametrize("end", ["loop", "agent_error", "max_turns"])
+def test_a_loop_or_a_crash_is_refused_as_a_fallback_end(tmp_path: Path, end: str) -> None:
+    """Accepting a loop or a crash after a failed tool would pass a broken agent."""
+    shutil.copytree(PIZZA_FIXTURE, tmp_path / "pizza")
+    path = tmp_path / "pizza" / "orders.yaml"
+    text = path.read_text()
+    path.write_text(
+        text.replace(
+            "    expect:\n      calls:", f"    expect:\n      fallback_end: [{end}]\n      calls:", 1
+        )
+    )
+    with pytest.raises(SuiteError, match=f"fallback_end: '{end}' is no hand-off"):
+        load_suite(path)
+    path.write_text(
+        text.replace(
+            "    expect:\n      calls:", "    expect:\n      fallback_end: [transfer]\n      calls:", 1
+        )
+    )
+    assert load_suite(path).suite.scenarios[0].expect.fallback_end == ["transfer"]
