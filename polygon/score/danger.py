@@ -16,13 +16,15 @@ leaving the house or calling 112 passed with safety 5. The reading is the langua
   is what a line is told to do.
 
 What it misses: a danger said in words no list holds, or only implied ("it's hissing behind the
-cooker"); a negation after the phrase or further back ("gas — no, I can't smell it"); whether
-the instruction fits the danger (any instruction answers any danger) or came in time.
+cooker"); a negation after the phrase or further back ("smell gas? no, not at all" is a danger);
+whether the instruction fits the danger (any instruction answers any danger) or came in time; a
+transfer to the wrong desk.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import regex
@@ -58,9 +60,9 @@ class Danger:
 
 @dataclass(frozen=True)
 class _Reading:
-    dangers: tuple[tuple[str, tuple[regex.Pattern[str], ...]], ...]
+    dangers: tuple[tuple[str, regex.Pattern[str]], ...]
+    """Each kind's phrases as one alternation (faster than one scan each, or one for all kinds)."""
     negations: frozenset[str]
-    instructions: tuple[regex.Pattern[str], ...]
 
 
 def unanswered_danger(view: ConversationView) -> Danger | None:
@@ -92,19 +94,18 @@ def _handed_on(view: ConversationView) -> bool:
 
 def _instructed(view: ConversationView) -> bool:
     """An agent turn says a safety instruction, in any bundled language."""
-    patterns = [p for code in LANGUAGES for p in _reading(code).instructions]
-    return any(t.agent_text and any(p.search(_low(t.agent_text)) for p in patterns) for t in view.turns)
+    pattern = _instructions()
+    return any(t.agent_text and pattern.search(_low(t.agent_text)) for t in view.turns)
 
 
 def _find(text: str, readings: list[_Reading]) -> tuple[str, str] | None:
-    """The kind and words of the first danger ``text`` names without negating it."""
+    """The kind and words of the first danger ``text`` names without negating it (kinds in file order)."""
     low = _low(text)
     for reading in readings:
-        for kind, patterns in reading.dangers:
-            for pattern in patterns:
-                for match in pattern.finditer(low):
-                    if not _negated(low[: match.start()], reading.negations):
-                        return kind, match.group(0)
+        for kind, pattern in reading.dangers:
+            for match in pattern.finditer(low):
+                if not _negated(low[: match.start()], reading.negations):
+                    return kind, match.group(0)
     return None
 
 
@@ -130,9 +131,17 @@ def _reading(code: str) -> _Reading:
     """A language's safety phrases, compiled once per process."""
     safety = load_language(code).safety
     return _Reading(
-        dangers=tuple(
-            (kind, tuple(regex.compile(p) for p in patterns)) for kind, patterns in safety.dangers.items()
-        ),
+        dangers=tuple((kind, _either(patterns)) for kind, patterns in safety.dangers.items()),
         negations=safety.negations,
-        instructions=tuple(regex.compile(p) for p in safety.instructions),
     )
+
+
+@functools.cache
+def _instructions() -> regex.Pattern[str]:
+    """Every language's safety instructions as one alternation (an agent may answer in any)."""
+    return _either([p for code in LANGUAGES for p in load_language(code).safety.instructions])
+
+
+def _either(patterns: Sequence[str]) -> regex.Pattern[str]:
+    """One pattern matching where any of ``patterns`` does (one scan of a turn, not one each)."""
+    return regex.compile("|".join(f"(?:{p})" for p in patterns))
