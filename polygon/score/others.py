@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 
-from polygon.score.name_words import WORD, capitalised, names, not_names, same_stem
+from polygon.score.name_words import MIN_STEM, WORD, capitalised, names, not_names, same_stem
 from polygon.score.spoken_values import spoken_numbers
 
 MIN_RUN = 2
@@ -80,14 +81,31 @@ def _same(a: str, b: str) -> bool:
     return a == b or same_stem(a, b)
 
 
-def _tokens(text: str) -> list[Token]:
-    return [(m.group(0).lower(), m.start(), m.end()) for m in WORD.finditer(text)]
+@dataclass(frozen=True)
+class _Speech:
+    """An agent's text read once for every phrase looked for in it."""
+
+    text: str
+    tokens: tuple[Token, ...]
+    starts: dict[str, tuple[int, ...]]
+    """Where words begin, by their first :data:`MIN_STEM` letters: a phrase's word is looked for there."""
+    numbers: tuple[tuple[Decimal, int, int], ...]
 
 
-def name_said(words: tuple[str, ...], text: str, tokens: list[Token]) -> str:
-    """The words of ``text`` that say at least :data:`MIN_RUN` of the name's words in a row, or ""."""
-    for i in range(len(tokens)):
-        for j in range(len(words)):
+@lru_cache(maxsize=4096)
+def _speech(text: str) -> _Speech:
+    tokens = tuple((m.group(0).lower(), m.start(), m.end()) for m in WORD.finditer(text))
+    starts: dict[str, list[int]] = {}
+    for i, t in enumerate(tokens):
+        starts.setdefault(t[0][:MIN_STEM], []).append(i)
+    return _Speech(text, tokens, {k: tuple(v) for k, v in starts.items()}, tuple(spoken_numbers(text)))
+
+
+def name_said(words: tuple[str, ...], speech: _Speech) -> str:
+    """The words said that are at least :data:`MIN_RUN` of the name's words in a row, or ""."""
+    text, tokens = speech.text, speech.tokens
+    for j in range(len(words) - 1):
+        for i in speech.starts.get(words[j][:MIN_STEM], ()):
             k = 0
             while (
                 i + k < len(tokens)
@@ -101,10 +119,10 @@ def name_said(words: tuple[str, ...], text: str, tokens: list[Token]) -> str:
     return ""
 
 
-def address_said(phrase: Phrase, text: str, tokens: list[Token]) -> str:
-    """The words of ``text`` that say the house number (digits or words) with every street word beside it."""
-    reach = len(phrase.words) + _WINDOW
-    for value, start, end in spoken_numbers(text):
+def address_said(phrase: Phrase, speech: _Speech) -> str:
+    """The words said that are the house number (digits or words) with every street word beside it."""
+    text, tokens, reach = speech.text, speech.tokens, len(phrase.words) + _WINDOW
+    for value, start, end in speech.numbers:
         if value != Decimal(phrase.number):
             continue
         near = [t for t in tokens if t[2] <= start][-reach:] + [t for t in tokens if t[1] >= end][:reach]
@@ -132,10 +150,10 @@ class Others:
         """Each of them ``text`` says, with the words it says it in, once each."""
         if not self.phrases or not text:
             return []
-        tokens = _tokens(text)
+        speech = _speech(text)
         out: list[tuple[Phrase, str]] = []
         for p in self.phrases:
-            words = address_said(p, text, tokens) if p.number else name_said(p.words, text, tokens)
+            words = address_said(p, speech) if p.number else name_said(p.words, speech)
             if words and words not in [w for _, w in out]:
                 out.append((p, words))
         return out
