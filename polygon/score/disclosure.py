@@ -214,13 +214,26 @@ def _own_record(call: ToolView, own: Grounds) -> bool:
     return not any(own.ungrounded(s, dates=False) for s in _strings(call.arguments))
 
 
+def _identified(call: ToolView) -> bool:
+    """The call looked a record up by a number, code or name (not by nothing, or a date alone).
+
+    Such a record is the caller's whole: a companion on the caller's own booking is the
+    caller's to hear.
+    """
+    return any(
+        people or any("-" not in v for v, _ in found)
+        for found, people in (_said(s) for s in _strings(call.arguments))
+    )
+
+
 def _beside(result: Any, own: Grounds) -> tuple[list[Any], list[Any]]:
     """A result's parts that are the caller's, and the records that sit beside the caller's.
 
-    A list that holds the caller's record (a name of the caller's identity) and records that
-    name somebody else (a list of the guests with the caller among them) is other people's
-    data in those: they ground nothing. A list that does not hold the caller's (the free
-    technicians) is nobody's in particular and stays as it was.
+    For a call that identifies nobody (:func:`_identified`). A list that holds the caller's
+    record (a name of the caller's identity) and records that name somebody else (a list of
+    the guests with the caller among them) is other people's data in those: they ground
+    nothing. A list that does not hold the caller's (the free technicians) is nobody's in
+    particular and stays as it was.
     """
     if isinstance(result, dict):
         parts = [_beside(v, own) for v in result.values()]
@@ -267,7 +280,8 @@ class _Call:
             if not call.valid or call.error:
                 continue
             if _own_record(call, self.own):
-                mine, theirs = _beside(call.result, self.own)
+                whole = _identified(call)  # by the caller's reference: all of it is theirs
+                mine, theirs = ([call.result], []) if whole else _beside(call.result, self.own)
                 for s in [*_strings(call.arguments), *_strings(mine)]:
                     self.learn(s)
                 self.read_others(theirs)

@@ -128,3 +128,11 @@ def test_a_list_without_the_caller_in_it_grounds_as_before() -> None:
     free = tool("free_technicians", {}, [{"name": "Marko Horvat", "slot": "14:00"}, {"name": "Ivo Ivić"}])
     view = call([OPENING, ("it is HAD482", "Marko Horvat can come at 14:00, or ivo ivić later", [free])], GUEST)
     assert said(view) == []
+
+
+def test_a_companion_on_the_callers_own_booking_is_the_callers_to_hear() -> None:
+    """Looked up by the caller's reference: the whole record is the caller's, its guest list too."""
+    booking = [{"guest": "Laura Bennett", "room": "312"}, {"guest": "Ivo Ivić", "room": "312"}]
+    own = tool("find_booking", {"booking_ref": "HAD482"}, booking)
+    view = call([OPENING, ("it is HAD482", "room 312 is booked for laura bennett and Ivo Ivić", [own])], GUEST)
+    assert said(view) == []
