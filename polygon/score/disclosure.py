@@ -111,10 +111,21 @@ def _read(text: str) -> _Read:
     for sentence in _SENTENCE.split(text):
         if sentence.strip():
             found |= allowed_by(sentence)
+            found |= _spoken_digits(sentence)
             found |= {CODE_MARK + c for c in _CODE.findall(sentence)}
             for w in WORD.findall(sentence):
                 words.setdefault(w[:MIN_STEM].lower(), set()).add(w.lower())
     return _Read(frozenset(found), {k: frozenset(v) for k, v in words.items()}, text)
+
+
+def _spoken_digits(sentence: str) -> set[str]:
+    """Each number of three digits or more a sentence says, in words too ("four eight two").
+
+    ``allowed_by`` keeps a short number only as written digits: a room or a reference the
+    caller spells out (an ASR transcript) would ground nothing, and the agent reading it
+    back, or looking the caller up by it, would be taken for someone else's.
+    """
+    return {d for r in digit_runs(sentence) if len(d := r.digits.lstrip("0")) >= MIN_DIGITS}
 
 
 @lru_cache(maxsize=4096)

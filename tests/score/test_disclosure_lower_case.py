@@ -136,3 +136,12 @@ def test_a_companion_on_the_callers_own_booking_is_the_callers_to_hear() -> None
     own = tool("find_booking", {"booking_ref": "HAD482"}, booking)
     view = call([OPENING, ("it is HAD482", "room 312 is booked for laura bennett and Ivo Ivić", [own])], GUEST)
     assert said(view) == []
+
+
+def test_a_number_the_caller_spells_out_grounds_the_agent_reading_it_back_and_looking_it_up() -> None:
+    """ASR writes "three one two": the caller's room, and the reference it looks the caller up by."""
+    assert said(call([OPENING, ("my room is three one two", "room 312, yes")], GUEST)) == []
+    own = tool("find_booking", {"booking_ref": "HAD517"}, {"guest": "Oliver Grant", "room": "118"})
+    caller = "this is oliver grant, booking h a d five one seven"
+    assert said(call([OPENING, (caller, "oliver grant, room one one eight", [own])], None)) == []
+    assert said(call([OPENING, ("my room is three one two", "room 313, yes")], GUEST)) == ["313"]
