@@ -9,6 +9,7 @@ a plain reply failed. Each case runs a tiny suite through the CLI and reads the 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import msgspec
 from click.testing import CliRunner
@@ -27,6 +28,9 @@ from polygon.events.families import CheckRecorded
 from polygon.score.checks import unmet
 from polygon.simulate.agents.http import decode_reply
 from polygon.transcript import ConversationView, SpokenView, ToolView, TurnView, transcript_text
+from tests.support.fault_server import completion, serve
+from tests.support.runs import model_suite
+from tests.support.text import replaced
 
 ADVICE = "You can take ibuprofen 400 mg twice a day with warfarin."
 
@@ -174,3 +178,33 @@ def test_an_http_agent_answering_text_and_tool_calls_keeps_both() -> None:
     body = {"reply": ADVICE, "tool_calls": [{"id": "t1", "name": "transfer_to_pharmacist", "arguments": {}}]}
     reply = decode_reply(msgspec.json.encode(body), "http://agent")
     assert reply.reply == ADVICE and [c.name for c in reply.tool_calls] == ["transfer_to_pharmacist"]
+
+
+def _model_agent(body: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAI-compatible agent that speaks as it calls a tool (``content`` beside ``tool_calls``)."""
+    if body["messages"][-1]["role"] == "tool":
+        return completion("Friday at ten is free.")
+    call = {"id": "c1", "type": "function", "function": {"name": "find_slots", "arguments": '{"day": "friday"}'}}
+    return completion("Let me look at Friday.", [call])
+
+
+def test_a_model_agent_speaking_beside_its_tool_call_is_heard_and_recorded(tmp_path: Path) -> None:
+    with serve(["smart"]) as (url, server):
+        server.smart = _model_agent
+        suite = model_suite(tmp_path, url)
+        text = replaced(suite.read_text(), "model: openai/test-caller", "model: scripted/caller")
+        text = replaced(text, "model: openai/test-judge", "model: scripted/heuristic")
+        suite.write_text(replaced(text, "probe_model: openai/test-probe", "probe_model: scripted/detector"))
+        args = ["run", str(suite), "--config", "v1", "--run-id", "m", "--no-progress"]
+        res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), *args])
+        assert res.exit_code == 0, res.output
+        # the model is sent back its own words beside its call, as OpenAI expects
+        again = next(r for r in server.requests if r["messages"][-1]["role"] == "tool")
+    sent = next(m for m in again["messages"] if m.get("tool_calls"))
+    assert sent["content"] == "Let me look at Friday."
+    with LmdbLog(tmp_path / "log", readonly=True) as lg:
+        beside = [e.payload for e in lg.read_all(tags={"conversation.spoken_beside_tools"})]
+        turns = [e.payload for e in lg.read_all(tags={"conversation.turn_spoken"})]
+    assert beside and all(b.text == "Let me look at Friday." for b in beside)
+    said = [t.text for t in turns if t.speaker == "agent"]
+    assert "Let me look at Friday. Friday at ten is free." in said
