@@ -181,7 +181,11 @@ def _beside_tools(t: TurnView, p: SpokenBesideTools, seq: int, at: int) -> None:
     It was heard already: checks read it even if the turn never ends in a reply (an agent
     error in a later tool round); the turn's ``turn_spoken`` replaces it with the whole.
     """
+    # the turn's own turn_spoken, folded already (an import re-read into an older stream), stays
+    whole = t.agent_text is not None and not (t.beside_tools and t.agent_seq == t.beside_tools[0].seq)
     t.beside_tools.append(SpokenView(seq=seq, at=at, index=p.index, text=p.text))
+    if whole:
+        return
     if t.agent_text is None:
         t.agent_seq, t.agent_at = seq, at
     t.agent_text = " ".join(x.text.strip() for x in t.beside_tools if x.text.strip())

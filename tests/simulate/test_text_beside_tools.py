@@ -8,6 +8,7 @@ a plain reply failed. Each case runs a tiny suite through the CLI and reads the 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from polygon.events import (
     TurnSpoken,
 )
 from polygon.events.families import CheckRecorded
+from polygon.importing.calls import Call, Item, Result, Said, assemble
 from polygon.score.checks import unmet
 from polygon.simulate.agents.http import decode_reply
 from polygon.transcript import ConversationView, SpokenView, ToolView, TurnView, transcript_text
@@ -208,3 +210,48 @@ def test_a_model_agent_speaking_beside_its_tool_call_is_heard_and_recorded(tmp_p
     assert beside and all(b.text == "Let me look at Friday." for b in beside)
     said = [t.text for t in turns if t.speaker == "agent"]
     assert "Let me look at Friday. Friday at ten is free." in said
+
+
+def test_imported_words_before_a_call_are_placed_before_it() -> None:
+    items: list[Item] = [
+        Said("caller", "Is it in stock?"),
+        Said("agent", "Let me check."),
+        Call("c1", "check_stock", {}),
+        Result("c1", "check_stock", {"ok": True}),
+        Said("agent", "One more look."),
+        Call("c2", "check_stock", {}),
+        Result("c2", "check_stock", {"ok": True}),
+        Said("agent", "Yes, 14 boxes."),
+    ]
+    (turn,) = assemble(items)
+    assert turn.agent == "Let me check. One more look. Yes, 14 boxes."
+    assert turn.beside == [(0, "Let me check."), (1, "One more look.")]
+
+
+ELEVEN = {
+    "conversation_id": "el-1",
+    "transcript": [
+        {"role": "user", "message": "May I take ibuprofen with warfarin?", "time_in_call_secs": 1},
+        {
+            "role": "agent",
+            "message": ADVICE,
+            "time_in_call_secs": 3,
+            "tool_calls": [{"request_id": "r1", "tool_name": "transfer_to_pharmacist", "params_as_json": "{}"}],
+            "tool_results": [{"request_id": "r1", "tool_name": "transfer_to_pharmacist", "result_value": "{}"}],
+        },
+    ],
+}
+
+
+def test_an_elevenlabs_message_beside_its_tool_call_is_recorded_before_the_call(tmp_path: Path) -> None:
+    path = tmp_path / "el.json"
+    path.write_text(json.dumps(ELEVEN))
+    log = tmp_path / "log"
+    res = CliRunner().invoke(cli, ["--log", str(log), "import", str(path), "--run-id", "i"])
+    assert res.exit_code == 0, res.output
+    with LmdbLog(log, readonly=True) as opened:
+        events = [e.payload for e in opened.read_stream("conv/i.imported.el-1.0")]
+    order = [type(e).__name__ for e in events if isinstance(e, SpokenBesideTools | ToolCalled)]
+    assert order == ["SpokenBesideTools", "ToolCalled"]
+    agent = next(e for e in events if isinstance(e, TurnSpoken) and e.speaker == "agent")
+    assert agent.text == ADVICE
