@@ -8,12 +8,14 @@ a plain reply failed. Each case runs a tiny suite through the CLI and reads the 
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 from typing import Any
 
 import msgspec
 from click.testing import CliRunner
+from starlette.testclient import TestClient
 
 from polygon.cli.main import cli
 from polygon.events import (
@@ -255,3 +257,13 @@ def test_an_elevenlabs_message_beside_its_tool_call_is_recorded_before_the_call(
     assert order == ["SpokenBesideTools", "ToolCalled"]
     agent = next(e for e in events if isinstance(e, TurnSpoken) and e.speaker == "agent")
     assert agent.text == ADVICE
+
+
+def test_the_web_replay_shows_the_text_before_its_tool(tmp_path: Path) -> None:
+    from polygon import web
+
+    log = _run(tmp_path)
+    client = TestClient(web.make_app(log), base_url=f"http://127.0.0.1:{web.DEFAULT_PORT}")  # type: ignore[arg-type]
+    page = html.unescape(client.get("/replay/b.advice.interaction.0").text)
+    assert page.index(ADVICE) < page.index("tool transfer_to_pharmacist(")
+    assert 'data-testid="agent-1">(nothing more)<' in page
