@@ -179,6 +179,7 @@ FACES: dict[str, list[str]] = {
         "SaidBefore",
         "Snapshot",
         "SnapshotStore",
+        "SpokenBesideTools",
         "StorageError",
         "SweepFinished",
         "SweepPoint",
