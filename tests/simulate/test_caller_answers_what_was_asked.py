@@ -58,6 +58,22 @@ def test_the_same_unknown_question_asked_at_once_again_gets_the_goal_pursued() -
     assert caller.next("What does the meter show?").intent != "no_fact"  # no "I don't know" loop
 
 
+def test_the_same_thing_asked_again_in_other_words_is_not_a_new_question() -> None:
+    persona = PersonaSnapshot(
+        persona_id="p",
+        type="cooperative",
+        outcome="callback",
+        difficulty=2,
+        goal="ask about braces for my son",
+        facts={"name": "Ivan Horvat", "phone": "098 321 7788"},
+    )
+    caller = ScriptedCaller(persona, 7)
+    caller.next(None)
+    assert caller.next("Which day would you prefer for the appointment?").intent == "no_fact"
+    again = caller.next("Sorry, which day was that? We're open Monday to Friday.")
+    assert again.intent == "ask_callback", again  # it has no day: it asks for what it came for
+
+
 def test_which_thing_do_you_need_gets_the_goal_when_no_fact_names_it() -> None:
     hr, en = caller_language("hr"), caller_language("en")
     assert asks_what_wanted("Koji lijek trebate?", hr) and asks_what_wanted("Which size do you need?", en)

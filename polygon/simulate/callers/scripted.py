@@ -33,9 +33,9 @@ from polygon.simulate.callers import Utterance
 from polygon.simulate.callers.understanding import (
     Misheard,
     asked,
+    asked_about,
     asks_something,
     asks_what_wanted,
-    content,
     in_goal,
     key_concepts,
     misheard,
@@ -70,7 +70,7 @@ class _State:
     corrected: dict[str, int] = field(default_factory=dict)
     """Fact key → how often the caller has corrected the agent on it."""
     unknown: frozenset[str] = frozenset()
-    """The words of the last question the caller said it could not answer."""
+    """What the last question the caller could not answer asked about (:func:`asked_about`)."""
     cut: bool = False
     """The caller cut in on the agent's last reply: it heard only its first words."""
 
@@ -220,8 +220,8 @@ class ScriptedCaller:
         """A question about nothing the caller holds: what it came for, or "I don't know".
 
         Each new question gets its own "I don't know" — never a fact nobody asked for
-        ("What does the meter show?" is not answered with a name); the same question
-        asked again at once gets the caller pursuing its goal.
+        ("What does the meter show?" is not answered with a name); the same thing asked
+        again at once, in any words, gets the caller pursuing its goal.
         """
         questions = turn.of("question")
         if any(asks_what_wanted(q, self.pack) for q in questions):
@@ -229,8 +229,8 @@ class ScriptedCaller:
                 return Utterance(self.pack.say.already_done, "goodbye", ends_call="done")
             self._s.stated = True  # "Koji lijek trebate?": the medicine is in the goal, not the facts
             return Utterance(self._say(self.pack.say.restate_goal), "restate_goal")
-        asked_now = frozenset(content(asking, self.pack))
-        new = self._s.last_intent != "no_fact" or asked_now != self._s.unknown
+        asked_now = asked_about(asking, self.pack)
+        new = self._s.last_intent != "no_fact" or not asked_now & self._s.unknown
         if new and any(asks_something(q, self.pack) for q in questions):
             self._s.unknown = asked_now
             return Utterance(self.manner.unknown, "no_fact")

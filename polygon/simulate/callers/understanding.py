@@ -226,11 +226,7 @@ def asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) ->
 def _asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -> tuple[str, bool]:
     raw = set(words(question))
     q_stems = content(question, pack)
-    q_concepts = set(_concepts_of(tuple(raw), pack))
-    for w in raw:
-        q_concepts.update(pack.understand.question_hints.get(w, ()))
-    if raw & pack.weekdays:
-        q_concepts.add("date")  # "Would Monday or Friday suit you?" asks for a day
+    q_concepts = _question_concepts(question, pack)
     scores: dict[str, float] = {}
     for key, value in facts.items():
         if any(w in raw and mark not in value for w, mark in pack.understand.demands.items()):
@@ -256,6 +252,30 @@ def _asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -
         if named:
             return named[0], False
     return "", False
+
+
+def _question_concepts(question: str, pack: Language) -> set[str]:
+    """What a question asks for by its words' concepts and question words."""
+    raw = set(words(question))
+    q_concepts = set(_concepts_of(tuple(raw), pack))
+    for w in raw:
+        q_concepts.update(pack.understand.question_hints.get(w, ()))
+    if raw & pack.weekdays:
+        q_concepts.add("date")  # "Would Monday or Friday suit you?" asks for a day
+    return q_concepts
+
+
+def asked_about(question: str, pack: Language) -> frozenset[str]:
+    """What a question asks about: its concepts, else its words' stems.
+
+    Two questions that share one ask for the same thing: "Which day would you prefer?" and
+    "Sorry, which day was that? We're open Monday to Friday." do; "What is your date of
+    birth?" and "What does the meter show?" do not.
+    """
+    concepts = _question_concepts(question, pack)
+    if concepts:
+        return frozenset(f"concept:{c}" for c in concepts)
+    return frozenset(content(question, pack))
 
 
 def _covered(key: str, q_stems: set[str], q_concepts: set[str], pack: Language) -> float:
