@@ -143,6 +143,10 @@ class Say(_Strict):
     interrupt: str
     self_correct: str
     """A phone self-correction: the caller's own value said wrong first (``{wrong}``), then right."""
+    date: str
+    """How the caller says a fact written as an ISO date (``1975-04-12``): ``{day}``,
+    ``{month}`` and ``{year}`` as numbers, ``{dd}`` and ``{mm}`` with a leading zero
+    ("{day}. {month}. {year}" → "12. 4. 1975")."""
 
 
 class Manner(_Strict):
