@@ -85,6 +85,8 @@ def _act(sentence: str, pack: Language) -> str:
         return "repeat"  # "I didn't catch that, sorry." asks again without a question mark
     if not is_q and has(low, acts.done):
         return "outcome"  # "Done — the card is blocked and can't be used" reports, not refuses
+    if not is_q and reports(low, pack):
+        return "outcome"  # "Your power cut is logged, ticket OUT-5521." without a "done" word
     if has(low, acts.refuse) and not is_q:
         return "refusal"
     if has(low, acts.greeting) and not is_q:
@@ -105,6 +107,40 @@ def _act(sentence: str, pack: Language) -> str:
     if has(low, acts.asks) and len(said) <= 6 and (wh or not set(said) & acts.states):
         return "question"  # "And your date of birth, please." asks without a question mark
     return "filler"
+
+
+_CLAUSE = re.compile(r"[,;:—–]| but | aber | pero | но | ali ")
+
+
+def reports(low: str, pack: Language) -> bool:
+    """A (lower-case) sentence reports an action taken in other words than ``done``'s.
+
+    "Your power cut is logged" and "I've opened a dispute" report; "has not been logged",
+    "I couldn't get it opened" and "I'm afraid it was only logged" do not: the participle's
+    clause must not be negated, and the sentence must not refuse.
+    """
+    acts = pack.acts
+    if not has(low, acts.reported) or has(low, acts.refuse):
+        return False
+    return any(has(f" {c} ", acts.reported) and not has(f" {c} ", acts.negation) for c in _CLAUSE.split(low))
+
+
+def promises(text: str, pack: Language) -> bool:
+    """A sentence of ``text`` promises a guarantee, a price or a refund.
+
+    Not in a question, nor after a negation in its clause: "I can't promise you a refund"
+    promises none; "Don't worry, we will refund it at no cost" does.
+    """
+    for sentence in sentences(text):
+        if "?" not in sentence and any(_promised(c, pack) for c in _CLAUSE.split(sentence.lower())):
+            return True
+    return False
+
+
+def _promised(clause: str, pack: Language) -> bool:
+    low = f" {clause} "
+    at = min((low.find(p) for p in pack.acts.promise if p in low), default=-1)
+    return at >= 0 and not has(low[: at + 1], pack.acts.negation)
 
 
 def read_turn(text: str, pack: Language) -> Turn:
