@@ -65,13 +65,18 @@ class Turn:
         return [s.text for s in self.sentences if s.act in acts]
 
 
+def _lower(text: str) -> str:
+    # a typographic apostrophe ("couldn’t", "I’ve") reads like the files' plain one
+    return text.lower().replace("\u2019", "'")
+
+
 def has(low: str, phrases: tuple[str, ...]) -> bool:
     """One of the phrases is in the (lower-case) text."""
     return any(p in low for p in phrases)
 
 
 def _act(sentence: str, pack: Language) -> str:
-    low = f" {sentence.lower()} "
+    low = f" {_lower(sentence)} "
     acts = pack.acts
     is_q = "?" in sentence
     wh = bool(set(words(sentence)) & pack.wh_words)
@@ -132,7 +137,7 @@ def promises(text: str, pack: Language) -> bool:
     promises none; "Don't worry, we will refund it at no cost" does.
     """
     for sentence in sentences(text):
-        if "?" not in sentence and any(_promised(c, pack) for c in _CLAUSE.split(sentence.lower())):
+        if "?" not in sentence and any(_promised(c, pack) for c in _CLAUSE.split(_lower(sentence))):
             return True
     return False
 
@@ -162,7 +167,7 @@ _READ_HELD = 2048
 
 def _read_turn(text: str, pack: Language) -> Turn:
     parts = tuple(Sentence(s, _act(s, pack)) for s in sentences(text) if s.strip())
-    reason = has(f" {text.lower()} ", pack.acts.reason)
+    reason = has(f" {_lower(text)} ", pack.acts.reason)
     return Turn(parts, reason)
 
 

@@ -18,6 +18,7 @@ ROWS = [
     ("en", "Your power cut is logged, ticket OUT-5521.", True),
     ("en", "We've raised a repair request for Thursday.", True),
     ("en", "Your complaint is lodged, reference CMP-2231.", True),
+    ("en", "I\u2019ve put in a request for an engineer, reference ENG-22.", True),
     ("en", "I've arranged an engineer visit for Friday morning.", True),
     ("en", "I've ordered your refill and sent you a text with the pickup code.", True),
     ("hr", "Otvorila sam reklamaciju, broj REK-4410.", True),
@@ -36,6 +37,8 @@ ROWS = [
     ("en", "I'm afraid I couldn't get it opened.", False),
     ("en", "I haven't raised it yet.", False),
     ("en", "Has the dispute been opened?", False),
+    ("en", "It wasn\u2019t logged, I\u2019m afraid.", False),  # a typographic apostrophe negates too
+    ("en", "Your account was opened in 2019.", False),  # a date on record, not an action taken
     ("hr", "Zahtjev nije otvoren.", False),
     ("hr", "Nažalost, nisam mogla otvoriti reklamaciju.", False),
     ("hr", "Recept još nije poslan.", False),
