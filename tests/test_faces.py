@@ -272,6 +272,7 @@ FACES: dict[str, list[str]] = {
         "has",
         "load_language",
         "parse_language",
+        "promises",
         "read_turn",
     ],
     "polygon.lint": [
