@@ -72,7 +72,8 @@ def executor_options(command: Callable[..., Any]) -> Callable[..., Any]:
     These are the commands that do long work (run, judge, probe, sweep, rerun): from start
     to end a Ctrl-C never raises where it lands (``polygon.app.stopping``). The work stops
     at its next safe point and says what the log kept, exit 130; a second Ctrl-C ends the
-    process at once. One landing after the work (while the result prints) lets it finish.
+    process at once. One landing after the work, while the result prints, lets it finish; one
+    as the process exits is Python's own (every commit made).
     """
 
     @functools.wraps(command)

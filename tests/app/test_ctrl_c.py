@@ -122,14 +122,17 @@ def test_ctrl_c_at_random_moments_stops_the_run_whole_and_the_resume_completes_i
         log = tmp_path / f"log{i}"
         proc = _polygon(log, *_run_args(suite))
         _wait_for(log, "run.started", 1)  # the command is in its work: the handler is its own
-        time.sleep(rng.uniform(0, seconds))  # simulating, scoring, finishing, or finished
+        time.sleep(rng.uniform(0, 0.8 * seconds))  # simulating, scoring, finishing, or finished
         code, err = _ctrl_c(proc)
         outcomes.append(code)
-        if code == 0:  # the signal came after the work: the command finished it
-            assert tag_counts(log).get("run.finished") == 1, err
+        if tag_counts(log).get("run.finished"):
+            # After the work: the command finished it (0), or, while the process exits, Python's
+            # own Ctrl-C ended it (-2, or click's "Aborted!"): after the last commit either way.
+            assert code in (0, 1, -signal.SIGINT), err
         else:
             assert code == 130 and _stopped_run(err, suite, 12 * SMALL), err
         assert _resumed(log, suite) == reference, f"iteration {i}"
+    print("OUTCOMES", seconds, outcomes)
     assert outcomes.count(130) >= 10, outcomes
 
 
