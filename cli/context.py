@@ -72,8 +72,8 @@ def executor_options(command: Callable[..., Any]) -> Callable[..., Any]:
     These are the commands that do long work (run, judge, probe, sweep, rerun): from start
     to end a Ctrl-C never raises where it lands (``polygon.app.stopping``). The work stops
     at its next safe point and says what the log kept, exit 130; a second Ctrl-C ends the
-    process at once. One landing after the work, while the result prints, lets it finish; one
-    as the process exits is Python's own (every commit made).
+    process at once, even as it exits. One landing after the work (while the result prints)
+    lets it finish; one as the process then exits is Python's own (every commit made).
     """
 
     @functools.wraps(command)
@@ -81,7 +81,7 @@ def executor_options(command: Callable[..., Any]) -> Callable[..., Any]:
         from polygon.app import stoppable
         from polygon.execute import make_executor  # loads only when a command runs
 
-        with stoppable():
+        with stoppable(until_exit=True):
             made = make_executor(executor, ray_address)
             try:
                 return command(*args, executor=made, **kwargs)

@@ -45,13 +45,15 @@ _STOP = _Stop()
 
 
 @contextmanager
-def stoppable(again: str = "") -> Iterator[None]:
+def stoppable(again: str = "", *, until_exit: bool = False) -> Iterator[None]:
     """Within it, Ctrl-C asks the work to stop at its next safe point; a second one ends the process.
 
     ``again``: the line a second Ctrl-C prints (the first region that names one keeps it: a
     sweep's hint, not that of the run it is in). The handler goes in only from the main
     thread and over Python's own (an embedding program's handler is left alone); regions
-    nest, and leaving the outermost puts Python's back and forgets the request.
+    nest, and leaving the outermost puts Python's back and forgets the request, unless
+    ``until_exit`` (a command's own process) and a Ctrl-C stopped the work: then the process
+    is on its way out, and a second Ctrl-C while it exits still ends it at once, exit 130.
     """
     outer = _STOP.depth == 0
     installed = outer and _install()
@@ -63,12 +65,17 @@ def stoppable(again: str = "") -> Iterator[None]:
         yield
     finally:
         _STOP.depth -= 1
-        if named:
+        if named and not _STOP.asked:  # asked: the hint stays for a second Ctrl-C
             _STOP.again = ""
-        if installed:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-        if outer:
-            _STOP.asked = False
+        if outer and not (until_exit and _STOP.asked):
+            _forget(installed)
+
+
+def _forget(installed: bool) -> None:
+    if installed:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    _STOP.asked = False
+    _STOP.again = ""
 
 
 def _install() -> bool:

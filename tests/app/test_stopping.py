@@ -120,3 +120,30 @@ def test_a_second_ctrl_c_ends_the_process_at_once_with_one_line() -> None:
     assert done.returncode == 130, done.stderr
     assert done.stdout == ""
     assert done.stderr == "error: again, the outer one's hint\n"
+
+
+EXITING = textwrap.dedent(
+    """
+    import os, signal, time
+    from polygon.app.stopping import check, stoppable
+
+    try:
+        with stoppable(until_exit=True):
+            os.kill(os.getpid(), signal.SIGINT)
+            check()
+    except KeyboardInterrupt:
+        print("stopped", flush=True)
+    os.kill(os.getpid(), signal.SIGINT)  # the process is on its way out
+    time.sleep(60)
+    print("never reached")
+    """
+)
+
+
+def test_a_command_stopped_by_ctrl_c_still_ends_at_once_on_a_second_one_as_it_exits() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", EXITING], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 130, done.stderr
+    assert done.stdout == "stopped\n"
+    assert done.stderr.startswith("error: interrupted again (Ctrl-C): ended at once;"), done.stderr
