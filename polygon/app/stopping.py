@@ -125,9 +125,12 @@ async def _wakeable(main: Coroutine[Any, Any, T]) -> T:
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None
-    # The handler runs between two bytecodes of the loop itself: it only schedules the
-    # cancel, which the loop then does at a step boundary.
-    wake = lambda: loop.call_soon_threadsafe(task.cancel)  # noqa: E731
+
+    def wake() -> None:
+        # The handler runs between two bytecodes of the loop itself: it only schedules the
+        # cancel, which the loop then does between two steps.
+        loop.call_soon_threadsafe(task.cancel)
+
     previous, _STOP.wake = _STOP.wake, wake
     try:
         if _STOP.asked:  # asked while the loop started
