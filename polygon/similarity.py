@@ -68,9 +68,10 @@ GARBLING_NOISE = frozenset({"drop", "soundalike", "digits"})
 swapped, or a number read out as number words ("12345678903" → "jedan dva tri ..."), which an
 agent listening for digits cannot take as the number it asked for. A filler only adds."""
 
-NON_ANSWERS = frozenset({"no_fact", "pardon", "clarify"})
-"""Caller intents that answer nothing the agent asked ("I don't know", "sorry?", "what do
-you mean?"): asking once more is the agent's right move."""
+NON_ANSWERS = frozenset({"no_fact", "pardon"})
+"""Caller intents that answer nothing the agent asked ("I don't know", "sorry?"): asking once
+more is the agent's right move. Not ``clarify`` ("what do you need from me?"): the caller heard
+the question and asks what it means, and the same words again explain nothing."""
 
 
 def garbled(noise_kinds: Iterable[str]) -> bool:

@@ -190,6 +190,7 @@ def test_only_noise_that_changes_the_words_garbles() -> None:
 def test_no_answer_is_a_non_answer_intent_or_a_garbled_turn() -> None:
     assert unanswered([], "no_fact") and unanswered([], "pardon") and unanswered(["drop"], "give_fact")
     assert not unanswered(["filler"], "give_fact") and not unanswered([], "")
+    assert not unanswered([], "clarify")  # "what do you need?": the same words explain nothing
 
 
 CLINIC = Path(__file__).resolve().parents[2] / "examples" / "clinic" / "suite.yaml"
