@@ -179,6 +179,7 @@ FACES: dict[str, list[str]] = {
         "SaidBefore",
         "Snapshot",
         "SnapshotStore",
+        "SpokenBesideTools",
         "StorageError",
         "SweepFinished",
         "SweepPoint",
@@ -271,6 +272,7 @@ FACES: dict[str, list[str]] = {
         "has",
         "load_language",
         "parse_language",
+        "promises",
         "read_turn",
     ],
     "polygon.lint": [

@@ -102,6 +102,17 @@ class Acts(_Strict):
     failed: tuple[str, ...] = ()
     """Phrases telling the caller something went wrong ("is down", "не удалось"): an outcome
     report saying one of them does not hide a failed tool call (polygon/score/swallowed.py)."""
+    reported: tuple[str, ...] = ()
+    """Participles of an action the business took ("logged", "opened", "prijavljen",
+    "оформлена"): a sentence saying one is an outcome report ("Your power cut is logged,
+    ticket OUT-5521.") unless its clause is negated or the sentence refuses or tells a
+    failure ("has not been logged", "I couldn't get it opened") — unlike ``done``, which
+    wins over the negative words beside it."""
+    negation: tuple[str, ...] = ()
+    """Words that negate a clause (" not ", "n't", " ne ", " не "), with their spaces."""
+    promise: tuple[str, ...] = ()
+    """Phrases promising what an agent cannot keep: a guarantee, a price, a refund or
+    compensation ("we will refund the difference in full", "vratit ćemo vam novac")."""
 
 
 class Say(_Strict):
@@ -143,6 +154,10 @@ class Say(_Strict):
     interrupt: str
     self_correct: str
     """A phone self-correction: the caller's own value said wrong first (``{wrong}``), then right."""
+    date: str
+    """How the caller says a fact written as an ISO date (``1975-04-12``): ``{day}``,
+    ``{month}`` and ``{year}`` as numbers, ``{dd}`` and ``{mm}`` with a leading zero
+    ("{day}. {month}. {year}" → "12. 4. 1975")."""
 
 
 class Manner(_Strict):
