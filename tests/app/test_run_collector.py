@@ -30,7 +30,9 @@ def _run_seeing_collector() -> list[tuple[int, int]]:
     def ended(reason: str) -> None:
         seen.append((gc.get_threshold()[0], gc.get_freeze_count()))
 
-    run_suite(load_suite(clinic_suite_path()), MemoryLog(), RunOptions(run_id="gc"), now=lambda: "", on_end=ended)
+    run_suite(
+        load_suite(clinic_suite_path()), MemoryLog(), RunOptions(run_id="gc"), now=lambda: "", on_end=ended
+    )
     return seen
 
 
