@@ -51,6 +51,10 @@ RESTATES = 4
 """How many times a caller asks for its goal again with no progress before it gives up."""
 _SMALL_NUMBER = re.compile(r"^\d{1,2}$")
 _CLOCK = re.compile(r"^\d{1,2}[:.]\d{2}$")
+_CAMEL = re.compile(r"([a-z])([A-Z])")
+_KEY_GAPS = re.compile(r"[\W_]+")
+"""Compiled once: a fact's label is read at every turn that gives it (``re.sub`` with a
+pattern string looks it up in the module's cache each time)."""
 _T = TypeVar("_T")
 
 
@@ -392,7 +396,7 @@ class ScriptedCaller:
 
 def spoken_label(key: str, pack: Language) -> str:
     """How a fact key is said: its words, abbreviations spelled out ("policy_no" → "policy number")."""
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", key)
-    tokens = [w for w in re.split(r"[\W_]+", spaced.lower()) if w]
+    spaced = _CAMEL.sub(r"\1 \2", key)
+    tokens = [w for w in _KEY_GAPS.split(spaced.lower()) if w]
     said = [pack.labels.get(t, t) for t in tokens]
     return " ".join(w for w in said if not any(ch.isdigit() for ch in w))
