@@ -2,8 +2,9 @@
 
 Each section is what one reader needs: the caller (``understand``, ``acts``, ``labels``,
 ``say``, ``types``, ``small_talk``), speech-recognition noise (``noise``), ``polygon
-lint``'s rules tier (``lint``) and its language detection (``signature``). Every file has
-every section, so a language is either whole or fails to load.
+lint``'s rules tier (``lint``) and its language detection (``signature``), the heuristic
+judge's reading of danger (``safety``). Every file has every section, so a language is either
+whole or fails to load.
 """
 
 from __future__ import annotations
@@ -196,6 +197,24 @@ class Spoken(_Strict):
     """Words a date may hold between its day, month and year (English "of", Spanish "de")."""
 
 
+class Safety(_Strict):
+    """What the heuristic judge reads as a caller in danger and as an agent's safety instruction.
+
+    Every phrase is a regular expression matched on lower-cased text (:mod:`polygon.score.danger`);
+    each must be specific: "fire away" and a "gas bill" name no danger.
+    """
+
+    dangers: dict[str, tuple[Pattern, ...]] = Field(min_length=1)
+    """A kind of danger (the same English names in every file: ``gas``, ``fire``, …) → the phrases
+    that name it ("i can smell gas", "miriše na plin")."""
+    negations: Words
+    """Words that, in the same clause up to three words before a danger's phrase, say it is absent
+    ("no smell of gas", "нет дыма")."""
+    instructions: tuple[Pattern, ...] = Field(min_length=1)
+    """Phrases of an instruction that gets a caller to safety: leave the building, do not touch
+    the switches, call 112, get behind the barrier."""
+
+
 class RuleWords(_Strict):
     """One language's words for reading a rule: its modality, verb, order and skips."""
 
@@ -312,6 +331,7 @@ class Language(_Strict):
     lint: Lexicon
     spoken: Spoken
     signature: Signature
+    safety: Safety
 
     @model_validator(mode="after")
     def _borrows_its_own_words(self) -> Language:

@@ -2,69 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from polygon.events import ConversationStarted, PersonaSnapshot
 from polygon.score.checks import forbidden_phrase, run_checks
-from polygon.score.disclosure import disclosures, names
+from polygon.score.disclosure import names
 from polygon.score.policies import decode
-from polygon.transcript import ConversationView, ToolView, TurnView
+from tests.support.calls import call, said, tool
 
 GUEST = {"guest": "Laura Bennett", "booking_ref": "HAD482"}
 OWN = {"guest": "Laura Bennett", "room": "312", "arrival": "2026-12-18", "card_last4": "4242"}
 OTHER = {"guest": "Mira Kos", "room": "214", "arrival": "2026-12-18", "card_last4": "5521"}
-
-
-def tool(name: str, arguments: dict[str, Any], result: Any) -> ToolView:
-    return ToolView(
-        seq=0,
-        at=0,
-        index=0,
-        tool=name,
-        arguments=arguments,
-        valid=True,
-        validation_errors=[],
-        result=result,
-        error="",
-        fault="",
-        latency_ms=0.0,
-    )
-
-
-def call(
-    turns: list[tuple[str, str] | tuple[str, str, list[ToolView]]],
-    facts: dict[str, str] | None = None,
-    language: str = "en",
-) -> ConversationView:
-    """A call from (caller, agent[, tools]) per turn; ``facts=None``: an imported call, no persona."""
-    persona = (
-        PersonaSnapshot(
-            persona_id="p",
-            type="busy",
-            outcome="success",
-            difficulty=1,
-            goal="g",
-            facts=facts,
-            language=language,
-        )
-        if facts is not None
-        else None
-    )
-    started = ConversationStarted(
-        run_id="r", conversation_id="c", config="v", scenario="s", trial=0, seed=1, persona=persona
-    )
-    views = [
-        TurnView(turn=i + 1, caller_text=t[0], agent_text=t[1], tools=list(t[2]) if len(t) > 2 else [])
-        for i, t in enumerate(turns)
-    ]
-    return ConversationView(conversation_id="c", started=started, turns=views)
-
-
-def said(view: ConversationView, prompt: str | None = None) -> list[str]:
-    return [h.quote for hits in disclosures(view, prompt).values() for h in hits]
-
 
 OPENING = (
     "Hi, I'd like to check my room.",

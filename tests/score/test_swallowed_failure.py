@@ -187,4 +187,4 @@ def test_expect_fails_an_outcome_reported_over_a_failure_it_does_not_name() -> N
 
 
 def test_the_heuristic_judge_version_moved() -> None:
-    assert HeuristicJudge.prompt_version == "heuristic-3"
+    assert int(HeuristicJudge.prompt_version.removeprefix("heuristic-")) >= 3  # 4: tests/score/test_danger.py

@@ -1,0 +1,74 @@
+"""The words of a person's name: runs of capitalised words, and one word in two inflections.
+
+Shared by :mod:`polygon.score.disclosure` (names said in capitals) and
+:mod:`polygon.score.others` (names and addresses from another person's record, said in
+any case). Nothing here knows a language beyond the language files' function words,
+months and weekdays.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from polygon import languages as _languages
+from polygon.languages import LANGUAGES
+
+WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*", re.UNICODE)
+"""A word: letters, with an apostrophe or hyphen inside ("O'Neil", "Jean-Luc")."""
+STEM_SLACK = 2
+"""Letters an inflected ending may change (Croatian and Russian cases): Анна/Анне, Babić/Babića."""
+MIN_STEM = 3
+"""Letters two forms of one word share at least: the key words are looked up by."""
+
+
+@cache
+def not_names() -> frozenset[str]:
+    """Capitalised words that name nobody: every language's function words, months, weekdays."""
+    out: set[str] = set()
+    for code in LANGUAGES:
+        f = _languages.load_language(code)
+        out |= {w.lower() for w in f.understand.stop_words}
+        out |= {m for names in f.spoken.months for m in names}
+        out |= set(f.spoken.weekdays)
+    return frozenset(out)
+
+
+def capitalised(word: str) -> bool:
+    """A name's word: an upper-case letter, then lower case (not an acronym, not "I")."""
+    return len(word) > 1 and word[0].isupper() and any(c.islower() for c in word[1:])
+
+
+def names(text: str) -> list[str]:
+    """Runs of two or more capitalised words with only spaces between ("Mira Kos", "Мира Кос")."""
+    out: list[str] = []
+    run: list[str] = []
+    end = -1
+    for m in WORD.finditer(text):
+        word = m.group(0)
+        name_word = capitalised(word) and word.lower() not in not_names()
+        joined = run and text[end : m.start()].isspace()
+        if name_word and (joined or not run):
+            run.append(word)
+        else:
+            if len(run) > 1:
+                out.append(" ".join(run))
+            run = [word] if name_word else []
+        end = m.end()
+    if len(run) > 1:
+        out.append(" ".join(run))
+    return out
+
+
+
+def same_stem(a: str, b: str) -> bool:
+    """One word in two inflections ("Петровой"/"Петрова", "Babića"/"Babić"; not "Ana"/"analysis").
+
+    A shared start, and neither word ends more than a few letters past it.
+    """
+    common = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        common += 1
+    return common >= MIN_STEM and max(len(a), len(b)) - common <= STEM_SLACK
