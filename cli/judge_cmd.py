@@ -15,7 +15,11 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("run_id", metavar="RUN", type=RUN)
-@click.option("--rubric", default="v1", show_default=True, help="Rubric version (bundled) or a rubric file.")
+@click.option(
+    "--rubric",
+    default=None,
+    help="Rubric version (bundled) or a rubric file.  [default: the run's own, the one its suite named]",
+)
 @click.option(
     "--repeats", type=click.IntRange(1, 15), default=1, show_default=True, help="Judge repeats (k)."
 )
@@ -33,7 +37,7 @@ if TYPE_CHECKING:
 def judge(
     obj: Context,
     run_id: str,
-    rubric: str,
+    rubric: str | None,
     repeats: int,
     judge_model: str,
     new_pass: int,
@@ -44,14 +48,12 @@ def judge(
     """(Re)score RUN: checks and the judge. Appends a new pass; never overwrites earlier scores."""
     from polygon.app import judge_run, open_log
     from polygon.models import ModelHub
-    from polygon.score import load_rubric
 
-    loaded_rubric = load_rubric(rubric)
     with open_log(obj.log_path, readonly=False) as log, Reporter("judging", mode()) as shown:
         summary = judge_run(
             log,
             run_id,
-            rubric=loaded_rubric,
+            rubric=rubric,
             judge_model=judge_model,
             repeats=repeats,
             new_pass=new_pass,
@@ -61,5 +63,7 @@ def judge(
             progress=shown.update,
             executor=executor,
         )
+    for warning in summary.warnings:
+        click.echo(warning, err=True)
     click.echo(f"pass {summary.pass_id}: scored {summary.scored}, already scored {summary.already}")
-    click.echo(f"report: polygon report {run_id} --rubric {loaded_rubric.rubric.version}")
+    click.echo(f"report: polygon report {run_id} --rubric {summary.rubric_version}")

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from polygon.events.families import RunHidden as RunHidden
     from polygon.events.families import RunStarted as RunStarted
     from polygon.events.families import SaidBefore as SaidBefore
+    from polygon.events.families import SpokenBesideTools as SpokenBesideTools
     from polygon.events.families import SweepFinished as SweepFinished
     from polygon.events.families import SweepPoint as SweepPoint
     from polygon.events.families import SweepStarted as SweepStarted
@@ -168,6 +169,7 @@ _FACE = {
     "SWEEP_STOPPED": "polygon.events.streams",
     "Snapshot": "polygon.events.snapshots",
     "SnapshotStore": "polygon.events.snapshots",
+    "SpokenBesideTools": "polygon.events.families",
     "SweepFinished": "polygon.events.families",
     "SweepPoint": "polygon.events.families",
     "SweepStarted": "polygon.events.families",
@@ -269,6 +271,7 @@ __all__ = [
     "SWEEP_STOPPED",
     "Snapshot",
     "SnapshotStore",
+    "SpokenBesideTools",
     "StorageError",
     "SweepFinished",
     "SweepPoint",

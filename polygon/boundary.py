@@ -9,6 +9,7 @@ masked with :func:`mask` wherever a text came back from a server.
 
 from __future__ import annotations
 
+import base64
 import datetime
 import functools
 import math
@@ -96,6 +97,58 @@ def url_secrets(url: str) -> list[str]:
     found.append(parts.fragment)
     # longest first, so a secret that holds another is masked whole
     return sorted({s for s in found if s}, key=len, reverse=True)
+
+
+CREDENTIAL_KEY = re.compile(r"key|token|secret|pass|pwd|sig|auth|code|cred|session|jwt", re.IGNORECASE)
+"""A query key whose value is a credential, masked in an echo whatever its length."""
+ECHO_MIN = 8
+"""Shortest other query value (or fragment) masked in an echo: ``?lang=en`` or ``?v=2`` are
+words a reply may hold, not credentials, and masking them would change what is scored."""
+
+
+def has_userinfo(url: str) -> bool:
+    """Whether ``url`` holds userinfo (``user:password@``), which the HTTP client sends as Basic auth."""
+    try:
+        return "@" in urllib.parse.urlsplit(url).netloc
+    except ValueError:
+        return False
+
+
+def url_credentials(url: str) -> list[str]:
+    """What of an agent URL is masked wherever the endpoint says it back (a reply, a tool call).
+
+    The userinfo (whole, its password, and the ``Basic`` credential the HTTP client builds of
+    it), the value of a query key that names a credential (:data:`CREDENTIAL_KEY`), and any
+    other query value and the fragment of :data:`ECHO_MIN` characters or more; each as written
+    and percent-decoded, longest first. A URL without them gives none: nothing is masked.
+    """
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return [url]
+    found = _userinfo_credentials(parts.netloc.rpartition("@")[0]) if "@" in parts.netloc else set()
+    for pair in parts.query.split("&"):
+        key, eq, value = pair.partition("=")
+        key, value = (key, value) if eq else ("", key)
+        found |= {v for v in _decoded(value) if CREDENTIAL_KEY.search(key) or len(v) >= ECHO_MIN}
+    found |= {v for v in _decoded(parts.fragment) if len(v) >= ECHO_MIN}
+    return sorted({s for s in found if len(s) >= 4}, key=len, reverse=True)
+
+
+def _userinfo_credentials(userinfo: str) -> set[str]:
+    """``user:password``, the password, and the Basic credential (base64, as httpx sends it)."""
+    user, colon, password = userinfo.partition(":")
+    plain_user, plain_password = urllib.parse.unquote(user), urllib.parse.unquote(password)
+    basic = base64.b64encode(f"{plain_user}:{plain_password}".encode()).decode()
+    found = {*_decoded(userinfo), *_decoded(password), basic, basic.rstrip("=")}
+    if not colon or len(plain_user) >= ECHO_MIN:  # a user without a password is the credential
+        found |= _decoded(user)
+    return found
+
+
+def _decoded(value: str) -> set[str]:
+    """``value`` as written and percent-decoded (``+`` as itself and as a space)."""
+    return {value, urllib.parse.unquote(value), urllib.parse.unquote_plus(value)} - {""}
 
 
 def shown_url(url: str) -> str:

@@ -1027,7 +1027,10 @@ FIELD_MEANINGS = {
     "ToolResult.name": "the tool's name",
     "ToolResult.result": "the stub's answer (any JSON); null on an error",
     "ToolResult.error": "the error the tool answered, or empty",
-    "AgentReply.reply": "what the agent says to the caller (may be empty with tool calls)",
+    "AgentReply.reply": (
+        "what the agent says to the caller; with tool calls it may be empty, or is said as they run"
+        " (recorded before them, and checked like any reply)"
+    ),
     "AgentReply.tool_calls": "tool calls to run before replying",
 }
 

@@ -22,6 +22,7 @@ from polygon.events import (
     NoiseApplied,
     NoiseOp,
     PhoneApplied,
+    SpokenBesideTools,
     ToolCalled,
     TranscriptImported,
     TurnSpoken,
@@ -57,6 +58,16 @@ class ToolView(msgspec.Struct, kw_only=True):
     """An imported call without its partner in the export (see ``tool.called``)."""
 
 
+class SpokenView(msgspec.Struct, kw_only=True):
+    """What the agent said beside tool calls (``conversation.spoken_beside_tools``)."""
+
+    seq: int
+    at: int
+    index: int
+    """The index of the first tool call it came with (it was heard as that call ran)."""
+    text: str
+
+
 class TurnView(msgspec.Struct, kw_only=True):
     """One exchange: the caller, the noise, the tools, the agent."""
 
@@ -78,6 +89,8 @@ class TurnView(msgspec.Struct, kw_only=True):
     agent_latency_ms: float = 0.0
     phone: list[PhoneApplied] = msgspec.field(default_factory=list)
     """Barge-in, silence, self-correction at this caller turn."""
+    beside_tools: list[SpokenView] = msgspec.field(default_factory=list)
+    """What the agent said with tool calls, before them; ``agent_text`` holds it too."""
 
 
 class ConversationView(msgspec.Struct, kw_only=True):
@@ -144,6 +157,8 @@ def apply(view: ConversationView, env: Envelope) -> ConversationView:
         )
     elif isinstance(p, PhoneApplied):
         view.turn(p.turn).phone.append(p)
+    elif isinstance(p, SpokenBesideTools):
+        _beside_tools(view.turn(p.turn), p, env.seq, env.stream_version)
     elif isinstance(p, ConversationEnded):
         view.ended, view.ended_seq, view.ended_at = p, env.seq, env.stream_version
     elif env.tag not in PASSED_OVER:
@@ -158,6 +173,29 @@ def _spoken(t: TurnView, p: TurnSpoken, seq: int, at: int) -> None:
     else:
         t.agent_text, t.agent_end, t.agent_seq, t.agent_at = p.text, p.ends_call, seq, at
         t.agent_latency_ms = p.latency_ms
+
+
+def _beside_tools(t: TurnView, p: SpokenBesideTools, seq: int, at: int) -> None:
+    """Text said beside tool calls joins ``agent_text`` at once.
+
+    It was heard already: checks read it even if the turn never ends in a reply (an agent
+    error in a later tool round); the turn's ``turn_spoken`` replaces it with the whole.
+    """
+    # the turn's own turn_spoken, folded already (an import re-read into an older stream), stays
+    whole = t.agent_text is not None and not (t.beside_tools and t.agent_seq == t.beside_tools[0].seq)
+    t.beside_tools.append(SpokenView(seq=seq, at=at, index=p.index, text=p.text))
+    if whole:
+        return
+    if t.agent_text is None:
+        t.agent_seq, t.agent_at = seq, at
+    t.agent_text = " ".join(x.text.strip() for x in t.beside_tools if x.text.strip())
+
+
+def agent_reply_rest(t: TurnView) -> str:
+    """The agent's final reply of the turn: ``agent_text`` less what it said beside tools."""
+    text = t.agent_text or ""
+    before = " ".join(x.text.strip() for x in t.beside_tools if x.text.strip())
+    return text[len(before) :].strip() if before and text.startswith(before) else text
 
 
 def build(conversation_id: str, events: Iterable[Envelope]) -> ConversationView:
@@ -176,14 +214,25 @@ def transcript_text(view: ConversationView) -> str:
             lines.append(f"[{t.turn}] CALLER: {t.caller_text}")
             if t.heard_text is not None and t.heard_text != t.caller_text:
                 lines.append(f"[{t.turn}]   (agent heard: {t.heard_text})")
-        for c in t.tools:
-            outcome = f"error: {c.error}" if c.error else f"result: {json.dumps(c.result, sort_keys=True)}"
-            valid = "" if c.valid else " INVALID ARGUMENTS"
-            lines.append(
-                f"[{t.turn}]   TOOL {c.tool}({json.dumps(c.arguments, sort_keys=True)}){valid} → {outcome}"
-            )
-        if t.agent_text is not None:
-            lines.append(f"[{t.turn}] AGENT: {t.agent_text}")
+        lines.extend(_tool_and_agent_lines(t))
     if view.ended is not None:
         lines.append(f"(call ended: {view.ended.reason} by {view.ended.by})")
     return "\n".join(lines)
+
+
+def _tool_and_agent_lines(t: TurnView) -> list[str]:
+    """Tools in order, each after what the agent said with it, then the agent's reply."""
+    lines = []
+    beside = {x.index: x.text for x in t.beside_tools}
+    for c in t.tools:
+        if c.index in beside:
+            lines.append(f"[{t.turn}] AGENT (as it calls tools): {beside.pop(c.index)}")
+        outcome = f"error: {c.error}" if c.error else f"result: {json.dumps(c.result, sort_keys=True)}"
+        valid = "" if c.valid else " INVALID ARGUMENTS"
+        args = json.dumps(c.arguments, sort_keys=True)
+        lines.append(f"[{t.turn}]   TOOL {c.tool}({args}){valid} → {outcome}")
+    lines.extend(f"[{t.turn}] AGENT (as it calls tools): {text}" for text in beside.values())
+    rest = agent_reply_rest(t)
+    if t.agent_text is not None and (rest or not t.beside_tools):
+        lines.append(f"[{t.turn}] AGENT: {rest}")
+    return lines

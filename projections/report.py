@@ -16,6 +16,7 @@ from polygon.projections.verdicts import (
     RunRecord,
     choose_pass,
     choose_version,
+    own_version,
     pass_index,
     passes,
     verdicts,
@@ -79,6 +80,8 @@ class Selection(msgspec.Struct, frozen=True, kw_only=True):
     """The passes of the rows shown, sorted."""
     passes: int
     """How many passes the log holds under the version."""
+    own: str = ""
+    """The rubric the run's suite named (what a report shows unless asked for another)."""
 
 
 class RunReport(msgspec.Struct, kw_only=True):
@@ -129,6 +132,7 @@ def make_report(
             chosen_pass=chosen,
             used_passes=sorted({r.pass_id for r in rows if r.pass_id}),
             passes=len(passes(state, version, index)),
+            own=own_version(state),
         ),
     )
 

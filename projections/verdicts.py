@@ -324,7 +324,29 @@ def choose_version(
         raise UserInputError(
             f"run {state.run_id} has no judge scores yet (run `polygon judge {state.run_id}`)"
         )
-    return have[-1]
+    return default_version(state, have)
+
+
+def default_version(state: RunRecord, have: list[str]) -> str:
+    """The run's own rubric (the one its suite named) when ``have`` holds it, else the newest.
+
+    A later `judge --rubric` under another version must not change what a plain `report` or a
+    CI gate reads: re-judging under a rubric that gates less would turn failing calls green.
+    """
+    own = own_version(state)
+    return own if own in have else have[-1]
+
+
+def own_version(state: RunRecord) -> str:
+    """The version of the rubric the run's suite named ("" before the run started).
+
+    A suite may name a rubric file: the run then records the file's path, and the version
+    that file declares is the first the run recorded (its own scoring starts with it).
+    """
+    own = state.started.rubric_version if state.started is not None else ""
+    if own.endswith((".yaml", ".yml")) or "/" in own:
+        return state.rubrics[0].version if state.rubrics else ""
+    return own
 
 
 def _version_of_pass(state: RunRecord, wanted: str | None, pass_id: str, index: PassIndex) -> str:

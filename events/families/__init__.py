@@ -7,6 +7,7 @@ from polygon.events.families.conversation import (
     Expectation,
     PersonaSnapshot,
     SaidBefore,
+    SpokenBesideTools,
     TurnSpoken,
 )
 from polygon.events.families.imported import TranscriptImported
@@ -50,6 +51,7 @@ __all__ = [
     "PromptLinted",
     "RubricRecorded",
     "SaidBefore",
+    "SpokenBesideTools",
     "RunFinished",
     "RunHidden",
     "RunStarted",

@@ -111,7 +111,9 @@ class TurnSpoken(Event, frozen=True, kw_only=True, tag="conversation.turn_spoken
     speaker: str
     """``caller`` or ``agent``."""
     text: str
-    """What was said (for the caller: what it meant, before noise)."""
+    """What was said (for the caller: what it meant, before noise). For the agent: all it said
+    in the exchange, in order — text it gave beside tool calls (``conversation.spoken_beside_tools``)
+    first, then its final reply, joined by a space."""
     intent: str = ""
     """Scripted caller's intent label (``give_fact``, ``complain`` …), for audit."""
     ends_call: str = ""
@@ -120,6 +122,26 @@ class TurnSpoken(Event, frozen=True, kw_only=True, tag="conversation.turn_spoken
     """Agent turns: how long the answer took — wall time of an HTTP or model agent, plus the
     simulated latency of the stub tools it called (never slept). A Python agent's own time
     is not counted: it would make identical runs differ."""
+
+
+@event_type(version=1)
+class SpokenBesideTools(Event, frozen=True, kw_only=True, tag="conversation.spoken_beside_tools"):
+    """The agent said something in the same reply as tool calls.
+
+    An LLM's ``content`` beside its ``tool_calls``: the caller hears it as the tools run, so
+    it is recorded before those calls, and the exchange's agent ``conversation.turn_spoken``
+    holds it too (every such text in order, then the final reply): every check reads what
+    was heard. Recorded only where an agent gives such text.
+    """
+
+    conversation_id: str
+    """Conversation id."""
+    turn: int
+    """The exchange it was said in."""
+    index: int
+    """``tool.called`` index of the first call it came with: it counts as said before that call."""
+    text: str
+    """What was said."""
 
 
 @event_type(version=1)

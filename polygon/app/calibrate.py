@@ -79,8 +79,9 @@ def _version(states: dict[str, verdict_fold.RunRecord], wanted: str | None) -> s
         raise UserInputError(
             "the runs share no rubric version: judge them under one (polygon judge RUN --rubric V)"
         )
-    order = verdict_fold.versions(next(iter(states.values())))
-    return [v for v in order if v in shared][-1]
+    first = next(iter(states.values()))
+    order = [v for v in verdict_fold.versions(first) if v in shared]
+    return verdict_fold.default_version(first, order)
 
 
 def labelled_calibration(log: EventLog, run_id: str, rubric: str) -> Calibration | None:

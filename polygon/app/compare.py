@@ -105,7 +105,7 @@ def _prompt_lint(
 def _shared_version(
     records: dict[str, RunRecord], wanted: str | None, indexes: dict[str, verdict_fold.PassIndex]
 ) -> str:
-    """The rubric asked for, else the newest one every run was judged under."""
+    """The rubric asked for, else the first run's own when all share it, else the newest shared."""
     if wanted:
         for run_id, rec in records.items():
             choose_version(rec, wanted, indexes[run_id])  # refuses a run not judged under it, naming it
@@ -119,7 +119,7 @@ def _shared_version(
             f"the runs were judged under different rubric versions and share none ({listed}); "
             "judge them under one with `polygon judge RUN --rubric V`"
         )
-    return shared[-1]
+    return verdict_fold.default_version(next(iter(records.values())), shared)
 
 
 def _mixed(

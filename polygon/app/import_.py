@@ -39,12 +39,14 @@ from polygon.events import (
     EventLog,
     Pending,
     RunStarted,
+    SpokenBesideTools,
     ToolCalled,
     TranscriptImported,
     TurnSpoken,
     content_hash,
     conversation_id,
     conversation_stream,
+    keyed,
     to_builtins,
 )
 from polygon.importing import (
@@ -436,8 +438,13 @@ def _emit_turns(
         # model agent's built-in end_call is recorded the same way, so the two compare.
         ending_tools = options.end_tools | options.transfer_tools
         real = [t for t in turn.tools if not is_ending_tool(t.name, ending_tools)]
+        beside = _beside_real(turn.beside, [t.name for t in turn.tools], ending_tools)
         for i, tool in enumerate(real):
+            if i in beside:
+                _emit_beside(sink, n, i, beside.pop(i), options)
             sink.emit(TOOL, _tool_event(cid, n, i, tool, validators, options.redact), turn=n, index=i)
+        for i, text in beside.items():  # said with an ending tool only: after the real calls
+            _emit_beside(sink, n, i, text, options)
         if turn.agent is not None:
             sink.emit(
                 AGENT_TURN,
@@ -452,6 +459,26 @@ def _emit_turns(
                 ),
                 turn=n,
             )
+
+
+def _beside_real(
+    beside: list[tuple[int, str]], tools: list[str], ending_tools: frozenset[str]
+) -> dict[int, str]:
+    """What the agent said beside its calls, by the index of the recorded call it came before.
+
+    An ending tool is no recorded call: words said with it join the next call's.
+    """
+    out: dict[int, str] = {}
+    for position, text in beside:
+        index = sum(1 for name in tools[:position] if not is_ending_tool(name, ending_tools))
+        out[index] = f"{out[index]} {text}" if index in out else text
+    return out
+
+
+def _emit_beside(sink: StreamRecorder, turn: int, index: int, text: str, options: ImportOptions) -> None:
+    said = _clean(text, options)
+    event = SpokenBesideTools(conversation_id=sink.conversation, turn=turn, index=index, text=said)
+    sink.emit(keyed(AGENT_TURN, "beside_tools"), event, turn=turn, index=index)
 
 
 def _ending(conv: ImportedConversation, tool_end: str, tool_by: str) -> tuple[str, str]:

@@ -16,18 +16,18 @@ from polygon.app.scoring import (
     judge_context,
     record_rubric,
 )
-from polygon.errors import WorkInterrupted
+from polygon.errors import UserInputError, WorkInterrupted
 from polygon.events import EventLog
 from polygon.execute import Executor
 from polygon.models import ModelHub
-from polygon.score import JudgeSettings, LoadedRubric, judge_for
+from polygon.score import JudgeSettings, LoadedRubric, judge_for, load_rubric
 
 
 def judge_run(
     log: EventLog,
     run_id: str,
     *,
-    rubric: LoadedRubric,
+    rubric: str | None,
     judge_model: str,
     repeats: int,
     new_pass: int,
@@ -37,11 +37,15 @@ def judge_run(
     concurrency: int = 8,
     executor: Executor | None = None,
 ) -> ScoreSummary:
-    """``polygon judge``: one new pass with any judge, on the chosen executor (here by default)."""
+    """``polygon judge``: one new pass with any judge, on the chosen executor (here by default).
+
+    ``rubric``: a bundled version or a file; None: the run's own.
+    """
+    loaded = _rubric_to_judge(log, run_id, rubric)
     recipe, pass_id = scoring_recipe(
         log,
         run_id,
-        rubric=rubric,
+        rubric=loaded,
         judge_model=judge_model,
         hub=hub,
         now=now,
@@ -50,12 +54,34 @@ def judge_run(
     )
     try:
         result = pass_on(executor, log, recipe, hub, window=concurrency, now=now, progress=progress)
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: what was committed stays, whole
+    except KeyboardInterrupt:  # Ctrl-C, at a safe point: what was committed stays, whole
         raise WorkInterrupted(
             f"interrupted: the scores committed so far are kept; `polygon judge {run_id}` with the same "
             "options again scores only the calls this pass has not"
         ) from None
-    return ScoreSummary(pass_id, result.scored, result.scored_before)
+    version = loaded.rubric.version
+    return ScoreSummary(
+        pass_id, result.scored, result.scored_before, version, _gates_dropped(log, run_id, loaded)
+    )
+
+
+def _gates_dropped(log: EventLog, run_id: str, chosen: LoadedRubric) -> tuple[str, ...]:
+    """A warning when ``chosen`` leaves out gates the run's own rubric has (its report keeps the own)."""
+    from polygon.app.passes import run_started
+
+    own_ref = run_started(log, run_id).rubric_version or "v1"
+    try:
+        own = load_rubric(own_ref).rubric
+    except UserInputError:
+        return ()  # a rubric file not readable from here: nothing to compare with
+    dropped = [g for g in own.gates if g not in chosen.rubric.gates]
+    if own.version == chosen.rubric.version or not dropped:
+        return ()
+    return (
+        f"warning: rubric {chosen.rubric.version} does not gate on {', '.join(dropped)}, which the "
+        f"run's own rubric {own.version} gates: a call that fails those passes under "
+        f"{chosen.rubric.version}; `polygon report {run_id}` keeps showing {own.version}",
+    )
 
 
 async def score_run(
@@ -74,6 +100,27 @@ async def score_run(
     recipe, pass_id = scoring_recipe(log, run_id, rubric=rubric, judge_model=judge_model, hub=hub, now=now)
     result = await pass_here(log, recipe, hub, now=now)
     return ScoreSummary(pass_id, result.scored, result.scored_before)
+
+
+def _rubric_to_judge(log: EventLog, run_id: str, asked: str | None) -> LoadedRubric:
+    """The rubric asked for, else the run's own (the one its suite named).
+
+    Without ``--rubric`` a new pass (another judge, more repeats) scores under the rubric the
+    run was made for: a silent older default would score it under gates the suite did not
+    choose.
+    """
+    from polygon.app.passes import run_started
+
+    if asked:
+        return load_rubric(asked)
+    own = run_started(log, run_id).rubric_version or "v1"  # runs from before the field: v1
+    try:
+        return load_rubric(own)
+    except UserInputError:
+        raise UserInputError(
+            f"run {run_id} was scored under the rubric file {own!r}, which cannot be read from here: "
+            "name it with --rubric FILE"
+        ) from None
 
 
 def scoring_recipe(
@@ -103,4 +150,11 @@ def scoring_recipe(
     return recipe, settings.pass_id
 
 
-__all__ = ["ScoreSummary", "Scoring", "judge_context", "judge_run", "record_rubric", "score_run"]
+__all__ = [
+    "ScoreSummary",
+    "Scoring",
+    "judge_context",
+    "judge_run",
+    "record_rubric",
+    "score_run",
+]

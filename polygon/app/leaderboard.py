@@ -39,5 +39,6 @@ def _shared_version(states: dict[int, verdict_fold.RunRecord], wanted: str | Non
         raise UserInputError(
             f"the points of sweep {sweep_id} share no rubric version (polygon judge RUN --rubric V)"
         )
-    order = verdict_fold.versions(next(iter(states.values())))
-    return [v for v in order if v in shared][-1]  # the newest the log recorded
+    first = next(iter(states.values()))
+    order = [v for v in verdict_fold.versions(first) if v in shared]
+    return verdict_fold.default_version(first, order)

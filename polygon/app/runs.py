@@ -90,7 +90,7 @@ _SUMMARY_KEY = "runs:verdicts"
 
 
 def _verdict_summary(log: EventLog, run_id: str) -> VerdictSummary:
-    """The run's rubrics, passes and verdict counts under its newest rubric.
+    """The run's rubrics, passes and verdict counts under the rubric `report` shows by default.
 
     Saved in the snapshot store like a view (:mod:`.views`): listing the runs of a big log
     would otherwise decode every run's whole fold each time (7 CPU s at 100k calls). It is
@@ -119,7 +119,7 @@ def _summarised(log: EventLog, run_id: str) -> VerdictSummary:
     for rec in state.conversations.values():
         passes.update(rec.judged or rec.passes)
     if versions:
-        for row in verdict_fold.verdicts(state, versions[-1]):
+        for row in verdict_fold.verdicts(state, verdict_fold.default_version(state, versions)):
             states[row.verdict.verdict if row.verdict else "unjudged"] += 1
     return VerdictSummary(rubrics=versions, passes=len(passes), states=dict(sorted(states.items())))
 

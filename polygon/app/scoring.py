@@ -57,6 +57,9 @@ class ScoreSummary:
     pass_id: str
     scored: int
     already: int
+    rubric_version: str = ""
+    warnings: tuple[str, ...] = ()
+    """Said before the summary (a rubric that gates less than the run's own)."""
 
 
 @dataclass

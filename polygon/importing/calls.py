@@ -72,12 +72,14 @@ def assemble(items: list[Item]) -> list[ImportedTurn]:
     turns: list[ImportedTurn] = []
     pending: dict[str, ImportedTool] = {}
     heard_at: float | None = None  # when the caller last stopped speaking, awaiting a reply
+    unplaced: list[str] = []  # the agent's words since its last call: said before the next one
     for item in items:
         if isinstance(item, Said) and item.role == "caller":
             if turns and turns[-1].agent is None and not turns[-1].tools and turns[-1].caller:
                 turns[-1].caller = f"{turns[-1].caller} {item.text}"  # one turn said in pieces
             else:
                 turns.append(ImportedTurn(caller=item.text))
+                unplaced = []
             heard_at = item.end if item.end is not None else item.start
             continue
         if not turns:
@@ -89,8 +91,12 @@ def assemble(items: list[Item]) -> list[ImportedTurn]:
                 turn.latency_ms = _latency(item, heard_at)
             else:
                 turn.agent = f"{turn.agent} {item.text}"
+            unplaced.append(item.text)
             heard_at = None
         elif isinstance(item, Call):
+            if unplaced:  # said as the agent made this call: heard before it ran
+                turn.beside.append((len(turn.tools), " ".join(unplaced)))
+                unplaced = []
             tool = ImportedTool(call_id=item.call_id, name=item.name, arguments=item.arguments)
             turn.tools.append(tool)
             pending[item.call_id] = tool

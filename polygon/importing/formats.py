@@ -60,6 +60,9 @@ class ImportedTurn:
     tools: list[ImportedTool] = field(default_factory=list)
     latency_ms: float | None = None
     """How long the agent took to answer, when the export's timing says."""
+    beside: list[tuple[int, str]] = field(default_factory=list)
+    """(position in ``tools``, text): what the agent said before that call and after the one
+    before it; ``agent`` holds it too. Recorded as ``conversation.spoken_beside_tools``."""
 
 
 @dataclass
@@ -434,6 +437,8 @@ def _polygon_conversation(path: Path, stream: str, rows: list[tuple[int, dict[st
                 t.caller = str(p.get("text", ""))
             else:
                 t.agent = str(p.get("text", ""))
+        elif kind == "conversation.spoken_beside_tools":  # its text is in the agent's turn too
+            turns.setdefault(int(p["turn"]), ImportedTurn()).beside.append((int(p["index"]), str(p["text"])))
         elif kind == "tool.called":
             turns.setdefault(int(p["turn"]), ImportedTurn()).tools.append(
                 ImportedTool(

@@ -440,6 +440,15 @@ def _elevenlabs(record: dict[str, Any]) -> _Read:
         role = entry.get("role")
         if role not in ("user", "agent"):
             return f"elevenlabs: transcript entry {i}: unknown role {role!r}"
+        # an entry's message is said as its tool calls are made (an LLM's text beside its
+        # calls): it comes first, as a simulated agent's does
+        message = entry.get("message")
+        if isinstance(message, str) and message.strip():
+            # time_in_call_secs is whole seconds from the start: too coarse for a reply's
+            # latency, which comes from the turn's own metrics (LLM + TTS time to first byte)
+            items.append(
+                Said("caller" if role == "user" else "agent", message, None, None, _eleven_latency(entry))
+            )
         for call_ in _list(entry.get("tool_calls")):
             c = _dict(call_)
             params = json_or_raw(c.get("params_as_json", c.get("params", {})))
@@ -452,13 +461,6 @@ def _elevenlabs(record: dict[str, Any]) -> _Read:
             value = json_or_raw(r.get("result_value", r.get("result")))
             error = str(value)[:200] if r.get("is_error") is True else ""
             items.append(Result(str(r.get("request_id", "")), str(r.get("tool_name", "")), value, error))
-        message = entry.get("message")
-        if isinstance(message, str) and message.strip():
-            # time_in_call_secs is whole seconds from the start: too coarse for a reply's
-            # latency, which comes from the turn's own metrics (LLM + TTS time to first byte)
-            items.append(
-                Said("caller" if role == "user" else "agent", message, None, None, _eleven_latency(entry))
-            )
     metadata = _dict(conv.get("metadata"))
     analysis = _dict(conv.get("analysis"))
     agent = _dict(

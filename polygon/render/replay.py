@@ -12,7 +12,7 @@ from typing import Any
 
 from polygon.boundary import shown_url
 from polygon.events import CheckRecorded, to_builtins
-from polygon.transcript import ConversationView, ToolView, TurnView
+from polygon.transcript import ConversationView, ToolView, TurnView, agent_reply_rest
 
 BASELINE_CALLER = "scripted/caller"
 
@@ -71,12 +71,18 @@ def replay_turn_lines(t: TurnView) -> Iterator[str]:
             yield f"    noise {op.kind} @{op.position}: {op.before!r} → {op.after!r}"
     if t.heard_text is not None and t.heard_text != t.caller_text:
         yield f"  AGENT heard  #{t.noise_seq}: {t.heard_text}"
+    beside = {x.index: x for x in t.beside_tools}
     for tool in t.tools:
+        if (spoken := beside.pop(tool.index, None)) is not None:
+            yield f"  AGENT said   #{spoken.seq}, calling tools: {spoken.text}"
         yield from _tool_lines(tool)
+    for spoken in beside.values():
+        yield f"  AGENT said   #{spoken.seq}, calling tools: {spoken.text}"
     if t.agent_text is not None:
         end = f"  [ends call: {t.agent_end}]" if t.agent_end else ""
         took = f"  ({t.agent_latency_ms:.0f} ms)" if t.agent_latency_ms else ""
-        yield f"  AGENT said   #{t.agent_seq}: {t.agent_text}{end}{took}"
+        text = (agent_reply_rest(t) or "(nothing more)") if t.beside_tools else t.agent_text
+        yield f"  AGENT said   #{t.agent_seq}: {text}{end}{took}"
 
 
 def _tool_lines(tool: ToolView) -> Iterator[str]:

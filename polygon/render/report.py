@@ -228,12 +228,21 @@ def shown_line(report: RunReport) -> str:
     s = report.selection
     if s is None:
         return ""
-    version, have = report.rubric_version, s.versions
-    newest = len(have) > 1 and version == have[-1]
-    rubric = f"rubric {version}" + (f" (newest of {', '.join(have)})" if newest else "")
+    rubric = f"rubric {report.rubric_version}" + _other_versions(report.rubric_version, s.versions, s.own)
     which = s.chosen_pass or (s.used_passes[0] if len(s.used_passes) == 1 else "each call's latest")
     more = f" (latest of {s.passes})" if s.chosen_pass is None and s.passes > 1 else ""
     return f"Shown: {rubric} · pass {which}{more} · choose with --rubric, --judge, --pass"
+
+
+def _other_versions(version: str, have: list[str], own: str) -> str:
+    """Why this version of several, when it is not the run's own.
+
+    The own is the default, and its report stays byte-identical whatever rubric a later
+    `judge --rubric` adds.
+    """
+    if version == own or len(have) < 2 or version != have[-1]:
+        return ""
+    return f" (newest of {', '.join(have)})"
 
 
 def render_json(report: RunReport) -> str:

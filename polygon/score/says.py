@@ -28,19 +28,38 @@ def _first_turn(view: ConversationView, phrases: Sequence[str]) -> int | None:
 
 
 def _late(view: ConversationView, order: SaidBefore) -> str:
-    """The phrase unsaid, or said only from the turn of the tool's first call on ("" when kept).
+    """The phrase unsaid, or said only from the tool's first call on ("" when kept).
 
-    An agent turn's reply follows that turn's tool calls, so only an earlier turn counts.
+    An agent turn's reply follows that turn's tool calls, so only an earlier turn counts —
+    or, in the same turn, text said beside a call (the caller hears it as the tools run),
+    which counts before that call and the ones after it.
     """
-    spoken = _first_turn(view, order.phrase)
-    called = next((t.turn for t in view.turns if any(c.tool == order.tool for c in t.tools)), None)
+    spoken = _first_said(view, order.phrase)
+    called = next(
+        ((t.turn, c.index) for t in view.turns for c in t.tools if c.tool == order.tool), None
+    )
     if spoken is None:
         return f"the agent never said {_named(order.phrase)}" + (
-            f" (expected before {order.tool}, called at turn {called})" if called is not None else ""
+            f" (expected before {order.tool}, called at turn {called[0]})" if called is not None else ""
         )
-    if called is not None and called <= spoken:
-        return f"{order.tool} was called at turn {called} before the agent said {_named(order.phrase)}"
+    if called is not None and called < spoken:
+        return f"{order.tool} was called at turn {called[0]} before the agent said {_named(order.phrase)}"
     return ""
+
+
+def _first_said(view: ConversationView, phrases: Sequence[str]) -> tuple[int, float] | None:
+    """(turn, tool index) where one of ``phrases`` was first said.
+
+    Said beside the call at that index, or (turn, inf): in the reply after the turn's tools.
+    """
+    speech = Speech(phrases=list(phrases))
+    for t in view.turns:
+        beside = next((x.index for x in t.beside_tools if said(x.text, speech)), None)
+        if beside is not None:
+            return t.turn, beside
+        if said(t.agent_text or "", speech):
+            return t.turn, float("inf")
+    return None
 
 
 def _named(phrases: Sequence[str]) -> str:

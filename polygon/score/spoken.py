@@ -42,7 +42,8 @@ def _dates() -> list[re.Pattern[str]]:
     join = "(?:(?:" + "|".join(map(re.escape, words)) + r")\s+)?" if words else ""
     return [
         re.compile(rf"\b{_YEAR}[-/.](?P<month>\d{{1,2}})[-/.](?P<day>\d{{1,2}})\b"),
-        re.compile(rf"\b(?P<day>\d{{1,2}})[-/.](?P<month>\d{{1,2}})[-/.]{_YEAR}\b"),
+        # "12.04.1975", and "12. 4. 1975" as Croatian writes it (a space after each dot)
+        re.compile(rf"\b(?P<day>\d{{1,2}})(?:[-/]|\.\s?)(?P<month>\d{{1,2}})(?:[-/]|\.\s?){_YEAR}\b"),
         re.compile(rf"\b{_DAY}\s+{join}{month},?\s+{join}{_YEAR}", re.IGNORECASE),
         re.compile(rf"\b{month}\s+{_DAY},?\s+{_YEAR}", re.IGNORECASE),
     ]

@@ -28,6 +28,7 @@ from polygon.events import (
     ConversationStarted,
     NoiseApplied,
     PhoneApplied,
+    SpokenBesideTools,
     ToolCalled,
     TurnSpoken,
     content_hash,
@@ -298,6 +299,7 @@ class Conversation:
         self.turn_latency = 0.0
         results: list[ToolResult] = []
         calls_made = 0
+        spoken: list[str] = []  # text said beside tool calls: heard while the tools run
         for _ in range(MAX_TOOL_ROUNDS + 1):
             started = time.perf_counter()
             reply = await self.agent.step(
@@ -315,11 +317,20 @@ class Conversation:
             reply = checked_reply(reply)
             if not reply.tool_calls:
                 self.history.append(Message(role="assistant", content=reply.reply))
-                return reply
+                return _said_in_full(spoken, reply)
             self.history.append(Message(role="assistant", content=reply.reply, tool_calls=reply.tool_calls))
+            if reply.reply.strip():
+                spoken.append(self._emit_beside_tools(turn, calls_made, reply.reply))
             results = [self._call_tool(turn, calls_made + i, call) for i, call in enumerate(reply.tool_calls)]
             calls_made += len(reply.tool_calls)
         raise AgentError(f"agent asked for tools more than {MAX_TOOL_ROUNDS} times in one turn")
+
+    def _emit_beside_tools(self, turn: int, index: int, text: str) -> str:
+        """Record text said with tool calls, before them: the caller hears it as they run."""
+        cid = self.plan.conversation_id
+        event = SpokenBesideTools(conversation_id=cid, turn=turn, index=index, text=text)
+        self.sink.emit(keyed(AGENT_TURN, "beside_tools"), event, turn=turn, index=index)
+        return text
 
     def _call_tool(self, turn: int, index: int, call: ToolCall) -> ToolResult:
         self.turn_tools.append(call)
@@ -381,6 +392,17 @@ def checked_reply(reply: object) -> AgentReply:
         for c in reply.tool_calls
     ]
     return AgentReply(reply=safe_text(reply.reply), tool_calls=calls, end=reply.end)
+
+
+def _said_in_full(spoken: list[str], reply: AgentReply) -> AgentReply:
+    """The exchange's reply as the caller heard it: text said beside tool calls, then the reply.
+
+    Without such text the reply is returned as it is (the same object, the same events).
+    """
+    if not spoken:
+        return reply
+    text = " ".join(part.strip() for part in [*spoken, reply.reply] if part.strip())
+    return AgentReply(reply=text, tool_calls=reply.tool_calls, end=reply.end)
 
 
 def _hash_state(state: dict[str, str]) -> str:

@@ -14,7 +14,7 @@ from pydantic import (
     model_validator,
 )
 
-from polygon.boundary import env_names
+from polygon.boundary import env_names, has_userinfo
 from polygon.matching import FACT, OPERATORS
 from polygon.suite.names import DETECTOR_PREFIX, POLICY_KINDS, SPEECH_DETECTORS
 from polygon.suite.probes import ProbeSpec
@@ -476,7 +476,9 @@ class ConfigSpec(_Strict):
         default_factory=dict,
         description="HTTP agents only: headers sent with every step. `${NAME}` in a value is the "
         "environment variable NAME, read when the run starts and never recorded or shown "
-        '(`Authorization: "Bearer ${POLYGON_AGENT_TOKEN}"`); `$$` is a dollar sign.',
+        '(`Authorization: "Bearer ${POLYGON_AGENT_TOKEN}"`); `$$` is a dollar sign. An `Authorization` '
+        "header and an agent URL with userinfo (`user:password@`, sent as Basic authorization) are "
+        "refused together: one would silently replace the other.",
     )
 
     @field_validator("agent")
@@ -506,6 +508,13 @@ class ConfigSpec(_Strict):
     def _headers_for_http(self) -> ConfigSpec:
         if self.headers and not self.agent.startswith(("http://", "https://")):
             raise ValueError("headers: only an HTTP agent (http:// or https://) is sent headers")
+        if has_userinfo(self.agent) and any(name.lower() == "authorization" for name in self.headers):
+            # httpx turns userinfo into Basic auth that wins over the header: the token would never be sent
+            raise ValueError(
+                "agent: the URL's userinfo (user:password@) is sent as Basic authorization in place of "
+                "headers.Authorization; keep one: the header (a ${VAR} keeps its secret out of the suite) "
+                "or the userinfo"
+            )
         return self
 
 

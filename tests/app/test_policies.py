@@ -481,3 +481,20 @@ def test_acting_after_a_refused_verification_misses_expect_before(tmp_path: Path
         "block_card was called after verify_identity was refused (it answered verified: false)" in explained
     )
     assert verdict_of(rows(log, "deny")["coop/ignores"]) == "fail"
+
+
+def test_a_rejudge_under_a_weaker_rubric_leaves_the_ci_gate_on_the_runs_own(tmp_path: Path) -> None:
+    # trial41 D10: `judge --rubric v3` made the plain `report --fail-on fail` read v3 (no policy
+    # gate) and exit 0 on a run whose leaks fail under the suite's own v4.
+    log = tmp_path / "log"
+    suite = bank(tmp_path)
+    assert run(log, suite, "leak_digits", "r").exit_code == 1
+    judged = polygon(log, "judge", "r", "--rubric", "v3")
+    assert judged.exit_code == 0, judged.output
+    assert "rubric v3 does not gate on check:policy, which the run's own rubric v4 gates" in judged.output
+    gate = polygon(log, "report", "r", "--fail-on", "fail")
+    assert gate.exit_code == 1 and "Shown: rubric v4 · pass" in gate.output
+    assert polygon(log, "report", "r", "--rubric", "v3", "--fail-on", "fail").exit_code == 0
+    # A new pass without --rubric (another judge, more repeats) scores under the run's own.
+    again = polygon(log, "judge", "r", "--new-pass", "1")
+    assert again.exit_code == 0 and "pass v4/" in again.output and "warning" not in again.output

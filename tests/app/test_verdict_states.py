@@ -356,14 +356,16 @@ def test_a_rerun_stopped_at_its_divergence_is_inconclusive(tmp_path: Path) -> No
 # 6. One stated default; compare never mixes settings silently.
 
 
-def test_after_a_v2_pass_compare_uses_the_newest_shared_rubric(tmp_path: Path) -> None:
+def test_after_a_v2_pass_compare_and_report_keep_the_runs_own_rubric(tmp_path: Path) -> None:
+    # A later judge pass under another rubric must not change what CI reads by default.
     log = tmp_path / "log"
     assert polygon(log, "run", str(clinic_suite_path()), "--run-id", "c").exit_code == 0
     assert polygon(log, "judge", "c", "--rubric", "v2").exit_code == 0
     res = polygon(log, "compare", "c", "--json")
     assert res.exit_code == 0, res.output
-    assert json.loads(res.output)["rubric_version"] == "v2"
-    assert "Shown: rubric v2 (newest of v1, v2)" in polygon(log, "report", "c").output
+    assert json.loads(res.output)["rubric_version"] == "v1"
+    assert json.loads(polygon(log, "compare", "c", "--json", "--rubric", "v2").output)["rubric_version"] == "v2"
+    assert "Shown: rubric v1 · pass" in polygon(log, "report", "c").output
 
 
 def test_compare_refuses_a_heuristic_judge_beside_a_model_judge(tmp_path: Path) -> None:

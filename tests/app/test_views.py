@@ -154,7 +154,8 @@ def test_a_new_judge_pass_makes_the_saved_view_stale(path: Path) -> None:
     judged = CliRunner().invoke(cli, ["--log", str(path), "judge", "g", "--rubric", "v2"])
     assert judged.exit_code == 0, judged.output
     after = _view(path, "report", "g")
-    assert after == _plain(path, "report", "g") != before  # the newest rubric's report now
+    assert after == _plain(path, "report", "g") != LIE  # folded again, not the saved view
+    assert after == before  # still the run's own rubric: the v2 pass changes nothing it shows
 
 
 def test_other_runs_events_leave_a_saved_view_served_a_lint_only_compare(

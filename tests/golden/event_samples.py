@@ -33,6 +33,7 @@ from polygon.events.families import (
     RunFinished,
     RunHidden,
     RunStarted,
+    SpokenBesideTools,
     SweepFinished,
     SweepPoint,
     SweepStarted,
@@ -111,6 +112,12 @@ SAMPLES: list[Event] = [
             NoiseOp(kind="filler", position=0, before="", after="um"),
         ],
         rng_seed=12345,
+    ),
+    SpokenBesideTools(
+        conversation_id="r1.v1.s1.0",
+        turn=2,
+        index=0,
+        text="Let me check that for you.",
     ),
     PhoneApplied(
         conversation_id="r1.v1.s1.0",

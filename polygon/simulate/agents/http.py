@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import msgspec
 
-from polygon.boundary import mask, mask_value, shown_url, url_secrets
+from polygon.boundary import mask, mask_value, shown_url, url_credentials, url_secrets
 from polygon.simulate.agents import AgentError, AgentReply, AgentStep
 from polygon.simulate.agents.headers import AgentHeaders
 
@@ -24,8 +24,10 @@ class HttpAgent:
     and ``params``, so one endpoint can serve every configuration of a suite. ``timeout_s``
     bounds the whole step (connect, send, every byte of the answer): httpx's own timeout
     restarts on each byte read, so an endpoint dripping its answer would never trip it.
-    ``headers`` go with every step; the secrets in them are masked in every error and in the
-    answer itself (an endpoint echoing its token must not get it into the log).
+    ``headers`` go with every step; the secrets in them and the URL's credentials
+    (:func:`~polygon.boundary.url_credentials`: userinfo, its Basic form, query values) are
+    masked in every error and in the answer itself (an endpoint echoing its token must not get
+    it into the log).
     """
 
     def __init__(
@@ -42,8 +44,10 @@ class HttpAgent:
         self._url = url
         self._shown = shown_url(url)  # credentials in the URL are never recorded or printed
         self._headers = {**(headers.values if headers else {}), "content-type": "application/json"}
-        self._header_secrets = list(headers.secrets) if headers else []
-        self._secrets = sorted({*url_secrets(url), *self._header_secrets}, key=len, reverse=True)
+        echoed = {*url_credentials(url), *(headers.secrets if headers else ())}
+        # longest first, so a secret that holds another is masked whole
+        self._echoed = sorted(echoed, key=len, reverse=True)
+        self._secrets = sorted({*url_secrets(url), *echoed}, key=len, reverse=True)
         self._client = client
         self._timeout = timeout_s
         self._context = {"config": config, "prompt": prompt, "params": params or {}}
@@ -61,8 +65,8 @@ class HttpAgent:
             detail = mask(f"{type(exc).__name__}: {exc}", self._secrets)
             raise AgentError(f"agent endpoint {self._shown}: {detail}") from None
         reply = decode_reply(content, self._shown)
-        if self._header_secrets:
-            reply = msgspec.convert(mask_value(msgspec.to_builtins(reply), self._header_secrets), AgentReply)
+        if self._echoed:  # none without secrets: such a run's events stay as they were
+            reply = msgspec.convert(mask_value(msgspec.to_builtins(reply), self._echoed), AgentReply)
         return reply
 
     async def _post(self, body: bytes) -> bytes:

@@ -35,7 +35,9 @@ from polygon.simulate.callers import Utterance
 from polygon.simulate.callers.understanding import (
     Misheard,
     asked,
+    asked_about,
     asks_something,
+    asks_what_wanted,
     in_goal,
     key_concepts,
     misheard,
@@ -51,6 +53,7 @@ RESTATES = 4
 """How many times a caller asks for its goal again with no progress before it gives up."""
 _SMALL_NUMBER = re.compile(r"^\d{1,2}$")
 _CLOCK = re.compile(r"^\d{1,2}[:.]\d{2}$")
+_ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _KEY_GAPS = re.compile(r"[\W_]+")
 """Compiled once: a fact's label is read at every turn that gives it (``re.sub`` with a
@@ -73,6 +76,8 @@ class _State:
     confusions: int = 0
     corrected: dict[str, int] = field(default_factory=dict)
     """Fact key → how often the caller has corrected the agent on it."""
+    unknown: frozenset[str] = frozenset()
+    """What the last question the caller could not answer asked about (:func:`asked_about`)."""
     cut: bool = False
     """The caller cut in on the agent's last reply: it heard only its first words."""
 
@@ -241,16 +246,33 @@ class ScriptedCaller:
             return self._answer_offer()
         if wanted:
             return self._give(wanted, rng)
-        asks = any(asks_something(q, self.pack) for q in turn.of("question"))
-        if asks and self._s.last_intent != "no_fact":
-            return Utterance(self.manner.unknown, "no_fact")  # once; asked again, it pursues its goal
+        return self._unknown(turn, asking)
+
+    def _unknown(self, turn: Turn, asking: str) -> Utterance:
+        """A question about nothing the caller holds: what it came for, or "I don't know".
+
+        Each new question gets its own "I don't know" — never a fact nobody asked for
+        ("What does the meter show?" is not answered with a name); the same thing asked
+        again at once, in any words, gets the caller pursuing its goal.
+        """
+        questions = turn.of("question")
+        if any(asks_what_wanted(q, self.pack) for q in questions):
+            if self._s.done:
+                return Utterance(self.pack.say.already_done, "goodbye", ends_call="done")
+            self._s.stated = True  # "Koji lijek trebate?": the medicine is in the goal, not the facts
+            return Utterance(self._say(self.pack.say.restate_goal), "restate_goal")
+        asked_now = asked_about(asking, self.pack)
+        new = self._s.last_intent != "no_fact" or not asked_now & self._s.unknown
+        if new and any(asks_something(q, self.pack) for q in questions):
+            self._s.unknown = asked_now
+            return Utterance(self.manner.unknown, "no_fact")
         return self._push_goal()
 
     def _correct(self, wrong: Misheard, rng: _Dice) -> Utterance:
         """The agent read a fact back wrong: say so, insist, give in (confused) or give up."""
         times = self._s.corrected.get(wrong.key, 0)
         self._s.corrected[wrong.key] = times + 1
-        fill = {"right": wrong.right, "said": wrong.said}
+        fill = {"right": spoken_value(wrong.right, self.pack), "said": wrong.said}
         say = self.pack.say
         if times and self.persona.type == "confused" and rng.random() < 0.5:
             return Utterance(say.correct_accept.format(**fill), "accept_wrong")
@@ -314,14 +336,16 @@ class ScriptedCaller:
             other = self._ungiven()
             if other is not None:
                 self._s.given.add(other)
-                text = self.pack.say.also.format(other=self.persona.facts[other], text=text)
+                other_said = spoken_value(self.persona.facts[other], self.pack)
+                text = self.pack.say.also.format(other=other_said, text=text)
         if kind == "busy":
-            text = value + "."
+            text = spoken_value(value, self.pack) + "."
         return Utterance(text, "give_fact")
 
     def phrase(self, key: str, value: str) -> str:
         """A fact as a caller says it in its language; the key itself is never spoken."""
         say = self.pack.say
+        value = spoken_value(value, self.pack)
         concepts = key_concepts(key, self.pack)
         if "name" in concepts and names_the_caller(key, self.pack):
             return say.fact_name.format(value=value)  # not "pet_name": "My name is Rocky" is wrong
@@ -392,6 +416,19 @@ class ScriptedCaller:
         if kind in ("busy", "aggressive") and self._s.turn > 1 and rng.random() < 0.06 * level:
             text = self.pack.say.interrupt.format(text=text)
         return Utterance(text, out.intent, out.ends_call)
+
+
+def spoken_value(value: str, pack: Language) -> str:
+    """A fact as the caller says it: an ISO date in its language's way ("12. 4. 1975"), else as written.
+
+    YAML reads an unquoted ``1975-04-12`` as a date, and a suite author writes one so; no
+    caller says it so.
+    """
+    m = _ISO_DATE.match(value.strip())
+    if m is None:
+        return value
+    year, mm, dd = m.groups()
+    return pack.say.date.format(year=year, month=str(int(mm)), day=str(int(dd)), mm=mm, dd=dd)
 
 
 def spoken_label(key: str, pack: Language) -> str:

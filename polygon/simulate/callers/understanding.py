@@ -239,11 +239,7 @@ def asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) ->
 def _asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -> tuple[str, bool]:
     raw = set(words(question))
     q_stems = content(question, pack)
-    q_concepts = set(_concepts_of(tuple(raw), pack))
-    for w in raw:
-        q_concepts.update(pack.understand.question_hints.get(w, ()))
-    if raw & pack.weekdays:
-        q_concepts.add("date")  # "Would Monday or Friday suit you?" asks for a day
+    q_concepts = _question_concepts(question, pack)
     scores: dict[str, float] = {}
     for key, value in facts.items():
         if any(w in raw and mark not in value for w, mark in pack.understand.demands.items()):
@@ -258,14 +254,75 @@ def _asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -
         if score:
             scores[key] = score
     if scores:
-        return max(sorted(scores), key=lambda k: scores[k]), True
+        # A tie goes to the key the question names whole: "the postcode on the account"
+        # names all of `postcode` but only half of `account_no` (no number is asked for).
+        best = max(sorted(scores), key=lambda k: (scores[k], _covered(k, q_stems, q_concepts, pack)))
+        return best, True
     # "Which pizza, what size?" in a call to order a medium veggie pizza: the question is
     # about what the goal names, and the answer is the fact the goal spells out.
-    if content(goal, pack) & q_stems or (raw & pack.wh_words and has(question.lower(), pack.acts.wants)):
+    if content(goal, pack) & q_stems or asks_what_wanted(question, pack):
         named = [k for k, v in sorted(facts.items()) if in_goal(v, goal, pack)]
         if named:
             return named[0], False
     return "", False
+
+
+def _question_concepts(question: str, pack: Language) -> set[str]:
+    """What a question asks for by its words' concepts and question words."""
+    raw = set(words(question))
+    q_concepts = set(_concepts_of(tuple(raw), pack))
+    for w in raw:
+        q_concepts.update(pack.understand.question_hints.get(w, ()))
+    if raw & pack.weekdays:
+        q_concepts.add("date")  # "Would Monday or Friday suit you?" asks for a day
+    return q_concepts
+
+
+def asked_about(question: str, pack: Language) -> frozenset[str]:
+    """What a question asks about: its concepts, else its words' stems.
+
+    Two questions that share one ask for the same thing: "Which day would you prefer?" and
+    "Sorry, which day was that? We're open Monday to Friday." do; "What is your date of
+    birth?" and "What does the meter show?" do not.
+    """
+    concepts = _question_concepts(question, pack)
+    if concepts:
+        return frozenset(f"concept:{c}" for c in concepts)
+    return frozenset(content(question, pack))
+
+
+def _covered(key: str, q_stems: set[str], q_concepts: set[str], pack: Language) -> float:
+    """The share of a key's words the question names, by stem or by concept."""
+    english = caller_language("en")
+    tokens = [t for t in _key_tokens(key) if len(t) > 1]
+    named = [
+        t
+        for t in tokens
+        if _stem(t, pack.understand.stem) in q_stems
+        or (_concepts_of((t,), pack) | _concepts_of((t,), english)) & q_concepts
+    ]
+    return len(named) / len(tokens) if tokens else 0.0
+
+
+def asks_what_wanted(sentence: str, pack: Language) -> bool:
+    """A question word with a verb of wanting: "Koji lijek trebate?", "Which size do you need?".
+
+    The verbs are the language's `wants` phrases less their question words ("što trebate"
+    → "trebate"), so "which medicine" asks what the caller came for, not for a fact.
+    """
+    low = sentence.lower()
+    return bool(set(words(sentence)) & pack.wh_words) and has(low, _want_verbs(pack))
+
+
+_WANT_VERBS: dict[int, tuple[Language, tuple[str, ...]]] = {}
+
+
+def _want_verbs(pack: Language) -> tuple[str, ...]:
+    hit = _WANT_VERBS.get(id(pack))
+    if hit is None or hit[0] is not pack:
+        verbs = (" ".join(w for w in p.split() if w not in pack.wh_words) for p in pack.acts.wants)
+        hit = _WANT_VERBS[id(pack)] = (pack, tuple(sorted({v for v in verbs if v})))
+    return hit[1]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -282,9 +339,16 @@ def _shape_concepts(value: str) -> frozenset[str]:
 
 
 def asks_something(sentence: str, pack: Language) -> bool:
-    """A question that asks the caller for information (not "anything else?")."""
+    """A question that asks the caller for information (not "anything else?").
+
+    By a question word, an asking phrase, or a personal identifier named ("And the last
+    four digits of the card you pay with?").
+    """
     low = sentence.lower()
-    return bool(set(words(sentence)) & pack.wh_words) or has(low, pack.acts.asks)
+    said = set(words(sentence))
+    if said & pack.wh_words or has(low, pack.acts.asks):
+        return True
+    return bool(_concepts_of(tuple(said), pack) & STRICT)
 
 
 # -- read-backs ------------------------------------------------------------------------------
@@ -305,7 +369,7 @@ def value_parts(text: str) -> tuple[tuple[str, str, str], ...]:
     out = []
     rest = text
     for m in _DATE.finditer(text):
-        out.append(("date", re.sub(r"\D", "", m.group(0)), m.group(0).rstrip(".")))
+        out.append(("date", _date_digits(m.group(0)), m.group(0).rstrip(".")))
         rest = rest.replace(m.group(0), " ")
     for m in _CODE.finditer(rest):
         out.append((f"code:{m.group(1).upper()}", m.group(2), m.group(0)))
@@ -321,6 +385,15 @@ def value_parts(text: str) -> tuple[tuple[str, str, str], ...]:
     for m in _SHORT.finditer(rest):
         out.append(("short", m.group(0), m.group(0)))  # the last four digits of a card
     return tuple(out)
+
+
+def _date_digits(date: str) -> str:
+    """A date as year, month, day digits: "12.04.1975", "12. 4. 1975." and "1975-04-12" meet."""
+    parts = re.findall(r"\d+", date)
+    if len(parts[0]) == 4:
+        return "".join(parts)
+    day, month, year = parts
+    return f"{year}{int(month):02d}{int(day):02d}"
 
 
 def _distance(a: str, b: str) -> int:
