@@ -183,6 +183,8 @@ def _unsaid(text: str, other: str) -> list[str]:
 def _sentences(x: _Utterance, y: _Utterance, similarity: float) -> Divergence | None:
     # A sentence reworded beyond recognition is unsaid on both sides, one for one (the
     # wording rule's business); one side with more unsaid sentences said something more.
+    if x.text == y.text:
+        return None  # most aligned turns: nothing to split
     only_a, only_b = _unsaid(x.text, y.text), _unsaid(y.text, x.text)
     if len(only_a) == len(only_b):
         return None
