@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from polygon.languages import Language
 from polygon.similarity import sentences, words
@@ -55,9 +56,9 @@ class Turn:
     reason: bool
     """A refusal in this turn says why."""
 
-    @property
+    @cached_property
     def acts(self) -> frozenset[str]:
-        """Every act the turn does."""
+        """Every act the turn does (a read turn is kept and asked again and again: made once)."""
         return frozenset(s.act for s in self.sentences)
 
     def of(self, *acts: str) -> list[str]:
