@@ -143,11 +143,24 @@ class _PolygonGroup(click.Group):
             if isinstance(ctx.obj, Context) and ctx.obj.debug:
                 raise
             shown = _Interrupted if isinstance(exc, WorkInterrupted) else _OneLineError
-            raise shown(str(exc)) from exc
+            raise shown(_named_log(ctx.obj, exc)) from exc
         except Exception as exc:
             if not _from_lmdb(exc) or not isinstance(ctx.obj, Context) or ctx.obj.debug:
                 raise
             raise _OneLineError(_lmdb_line(ctx.obj.log_path, exc)) from exc
+
+
+def _named_log(obj: object, exc: PolygonError) -> str:
+    """The error's line, naming the log when a stored record does not decode.
+
+    That is damage, most likely: say which log, and the command that checks it (a record of a
+    newer schema says so itself).
+    """
+    from polygon.events.errors import DecodeError, FutureVersionError  # loaded if one was raised
+
+    if isinstance(exc, DecodeError) and not isinstance(exc, FutureVersionError) and isinstance(obj, Context):
+        return f"{exc} (in the event log {obj.log_path}; `polygon log verify` checks it)"
+    return str(exc)
 
 
 def _from_lmdb(exc: Exception) -> bool:

@@ -12,7 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from polygon.cli.main import cli
 from polygon.events import LmdbLog, StorageError
 from tests.support.damage import TURNS, retype_leaf, small_log
 
@@ -93,3 +95,14 @@ def test_storage_error_from_a_read_names_damage_only_for_damage(tmp_path: Path) 
     other = read_failed(tmp_path, lmdb.ReadersFullError("mdb_txn_begin: MDB_READERS_FULL"))
     assert isinstance(damaged, StorageError) and "is damaged" in str(damaged)
     assert "is damaged" not in str(other) and "MDB_READERS_FULL" in str(other)
+
+
+def test_a_record_that_does_not_decode_names_the_log_it_is_in(tmp_path: Path) -> None:
+    log = small_log(tmp_path / "log")
+    data = log / "data.mdb"
+    data.write_bytes(data.read_bytes().replace(b"conversation.turn_spoken", b"conversataon.turn_spoken", 1))
+    res = CliRunner().invoke(cli, ["--log", str(log), "log", "export"])
+    assert res.exit_code == 2, res.output
+    line = _one_line(res.output)
+    assert "unknown event tag 'conversataon.turn_spoken'" in line, line
+    assert f"(in the event log {log}; `polygon log verify` checks it)" in line, line
