@@ -96,6 +96,7 @@ FACES: dict[str, list[str]] = {
         "save_prompt",
         "schema_text",
         "stale_personas",
+        "stoppable",
         "suite_targets",
         "sweep_leaderboard",
         "targets",

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from polygon.app.log import call_damage
 from polygon.app.passes import DamagedCallError, Visit, damaged_message
 from polygon.app.progress import Progress, no_progress
+from polygon.app.stopping import run_stoppable
 from polygon.errors import InfrastructureError, ModelServerDownError, PolygonError
 from polygon.events import (
     Envelope,
@@ -622,10 +623,11 @@ def pass_on(
 ) -> VisitResult:
     """A command's whole pass (``judge``, ``probe``) on its executor, here when none was chosen.
 
-    It stops when the hub finds a model server down.
+    It stops when the hub finds a model server down, and at its next await on Ctrl-C
+    (``KeyboardInterrupt`` once what was handed over is committed).
     """
     runner = executor or InProcessExecutor()
-    return asyncio.run(
+    return run_stoppable(
         run_pass(runner, log, recipe, hub, window=window, now=now, progress=progress, abort=hub.unreachable)
     )
 

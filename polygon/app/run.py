@@ -8,7 +8,6 @@ reused, so the result equals an uninterrupted run.
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,6 +21,7 @@ from polygon.app.log import call_damage, check_run_intact, recorded_answers
 from polygon.app.passes import DamagedCallError, damaged_message, read_run_head, start_run
 from polygon.app.progress import Progress, no_progress
 from polygon.app.scoring import ScoreSummary, Scoring
+from polygon.app.stopping import run_stoppable, stoppable
 from polygon.boundary import shown_url
 from polygon.errors import (
     InfrastructureError,
@@ -244,15 +244,16 @@ def run_suite(
         hub.remember(recorded_answers(log, run_id))  # a half-written call replays its model answers
     progress(len(earlier), total)
     try:
-        scored = _simulate_and_score(
-            todo, log, loaded, options, now, progress, score_progress, total, run_id, hub, ran_now, ended
-        )
+        with stoppable(again=_again(loaded, run_id)):
+            scored = _simulate_and_score(
+                todo, log, loaded, options, now, progress, score_progress, total, run_id, hub, ran_now, ended
+            )
     except StorageError as exc:  # a failed commit: the writer wrote nothing after it
         raise StorageError(
             f"{exc}. Nothing after that commit was written; make room, then "
             f"`polygon run {loaded.path} --resume {run_id}`"
         ) from None
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: every call that ended is in the log
+    except KeyboardInterrupt:  # Ctrl-C, at a safe point: every call that ended is in the log
         raise WorkInterrupted(
             f"interrupted: at least {sum(reasons.values())} of {total} calls of run {run_id} ended and "
             f"are kept; resume with `polygon run {loaded.path} --resume {run_id}`"
@@ -270,6 +271,14 @@ def run_suite(
         ]
     )
     return RunSummary(run_id, total, ran_now, dict(sorted(reasons.items())), scored)
+
+
+def _again(loaded: LoadedSuite, run_id: str) -> str:
+    """What a second Ctrl-C says: the process ends at once, the run resumes from what was committed."""
+    return (
+        "error: interrupted again (Ctrl-C): ended at once; every commit in the log is whole; resume with "
+        f"`polygon run {loaded.path} --resume {run_id}`"
+    )
 
 
 def _simulate_and_score(
@@ -306,7 +315,7 @@ def _simulate_and_score(
         finally:
             await hub.aclose()
 
-    return asyncio.run(go())
+    return run_stoppable(go())
 
 
 async def _simulate(
