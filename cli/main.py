@@ -156,7 +156,7 @@ def _named_log(obj: object, exc: PolygonError) -> str:
     That is damage, most likely: say which log, and the command that checks it (a record of a
     newer schema says so itself).
     """
-    from polygon.events.errors import DecodeError, FutureVersionError  # loaded if one was raised
+    from polygon.events import DecodeError, FutureVersionError  # loaded already if one was raised
 
     if isinstance(exc, DecodeError) and not isinstance(exc, FutureVersionError) and isinstance(obj, Context):
         return f"{exc} (in the event log {obj.log_path}; `polygon log verify` checks it)"
