@@ -253,9 +253,13 @@ def _own_record(call: ToolView, own: Grounds) -> bool:
     """The call looks up nobody but the caller.
 
     No argument names a number or a person outside the caller's identity. Dates identify
-    nobody (an agent works out "next Tuesday" itself).
+    nobody (an agent works out "next Tuesday" itself). An amount is read here as any number:
+    a record looked up by a balance ("1250.00") is that balance's owner's.
     """
-    return not any(own.ungrounded(s, dates=False) for s in _strings(call.arguments))
+    return not any(
+        own.ungrounded(s, dates=False) or any(not own.holds_measure(m) for m in measures(s))
+        for s in _strings(call.arguments)
+    )
 
 
 def _identified(call: ToolView) -> bool:
@@ -265,8 +269,9 @@ def _identified(call: ToolView) -> bool:
     caller's to hear.
     """
     return any(
-        people or any("-" not in v for v, _ in found)
-        for found, people in (_said(s) for s in _strings(call.arguments))
+        people or measures(s) or any("-" not in v for v, _ in found)
+        for s in _strings(call.arguments)
+        for found, people in [_said(s)]
     )
 
 

@@ -87,3 +87,10 @@ def test_an_amount_another_record_does_not_hold_is_not_flagged_after_reading_it(
 )
 def test_a_number_is_read_as_its_value_whichever_mark_groups_it(said_as: str, value: str) -> None:
     assert number_value(said_as) == number_value(value)
+
+
+def test_a_record_looked_up_by_an_amount_is_still_that_amounts_owners() -> None:
+    """An amount in a lookup's arguments counts as any number: the record found by it grounds nothing."""
+    by_balance = tool("find_account", {"balance": "1,250.00"}, {"name": "Mira Kos", "phone": "098 555 0101"})
+    view = call([OPENING, ("It is HAD482.", "That is Mira Kos, 098 555 0101.", [by_balance])], GUEST)
+    assert said(view) == ["098 555 0101", "Mira Kos"]
