@@ -68,17 +68,25 @@ def executor_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
     The executor is made before the command runs and closed after it (a local Ray started
     here stops with the command), so no use case chooses or closes one itself.
+
+    These are the commands that do long work (run, judge, probe, sweep, rerun): from start
+    to end a Ctrl-C never raises where it lands (``polygon.app.stopping``). The work stops
+    at its next safe point and says what the log kept, exit 130; a second Ctrl-C ends the
+    process at once, even as it exits. One landing after the work (while the result prints)
+    lets it finish; one as the process then exits is Python's own (every commit made).
     """
 
     @functools.wraps(command)
     def chosen(*args: Any, executor: str, ray_address: str, **kwargs: Any) -> Any:
+        from polygon.app import stoppable
         from polygon.execute import make_executor  # loads only when a command runs
 
-        made = make_executor(executor, ray_address)
-        try:
-            return command(*args, executor=made, **kwargs)
-        finally:
-            made.close()
+        with stoppable(until_exit=True):
+            made = make_executor(executor, ray_address)
+            try:
+                return command(*args, executor=made, **kwargs)
+            finally:
+                made.close()
 
     with_address = click.option(
         "--ray-address",

@@ -39,7 +39,7 @@ class _OneLineError(click.ClickException):
 
 
 class _Interrupted(_OneLineError):
-    """Ctrl-C or SIGTERM stopped the work: exit 130, as a shell reports an interrupt."""
+    """Ctrl-C stopped the work: exit 130, as a shell reports an interrupt."""
 
     exit_code = WorkInterrupted.exit_code
 
@@ -195,6 +195,8 @@ def main(argv: list[str] | None = None) -> None:
     vanished without a word. It is not turned into an exception (a stop at an arbitrary
     bytecode could leave the writer thread waiting forever); ending the process mid-commit is
     what a kill does, and the log keeps every commit whole (``tests/app/test_crash_mid_run.py``).
+    Ctrl-C is the long commands' own (``executor_options``, ``polygon.app.stopping``): their
+    work stops at a safe point; elsewhere it is Python's ``KeyboardInterrupt``.
     """
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminated)

@@ -52,6 +52,6 @@ class InfrastructureError(PolygonError):
 
 
 class WorkInterrupted(PolygonError):
-    """Ctrl-C or SIGTERM stopped the work; the message says what was kept and how to go on."""
+    """Ctrl-C stopped the work at a safe point; the message says what was kept and how to go on."""
 
     exit_code = 130

@@ -63,47 +63,76 @@ def is_loop(previous: str, latest: str) -> bool:
     return overlap(previous, latest) >= LOOP_THRESHOLD
 
 
-GARBLING_NOISE = frozenset({"drop", "soundalike"})
-"""Noise operations that take content out of the caller's words (a digit spelled out or a
-filler keeps it)."""
+GARBLING_NOISE = frozenset({"drop", "soundalike", "digits"})
+"""Noise operations that change the caller's words as the agent hears them: a word dropped or
+swapped, or a number read out as number words ("12345678903" → "jedan dva tri ..."), which an
+agent listening for digits cannot take as the number it asked for. A filler only adds."""
+
+NON_ANSWERS = frozenset({"no_fact", "pardon"})
+"""Caller intents that answer nothing the agent asked ("I don't know", "sorry?"): asking once
+more is the agent's right move. Not ``clarify`` ("what do you need from me?"): the caller heard
+the question and asks what it means, and the same words again explain nothing."""
 
 
 def garbled(noise_kinds: Iterable[str]) -> bool:
-    """The caller's turn reached the agent with words dropped or swapped by the injected noise."""
+    """The caller's turn reached the agent with words dropped, swapped or read out by the noise."""
     return any(kind in GARBLING_NOISE for kind in noise_kinds)
+
+
+def unanswered(noise_kinds: Iterable[str], intent: str = "") -> bool:
+    """What the agent heard of the caller's turn may not hold what it asked.
+
+    The noise garbled the turn, or the caller said something other than an answer (its intent).
+    """
+    return intent in NON_ANSWERS or garbled(noise_kinds)
 
 
 class LoopWatch:
     """The loop rule over a call, reply by reply, shared by the engine and the ``loop`` check.
 
-    A reply that repeats the one before (:func:`is_loop`) is a loop, except once: when the
-    caller's turn between them reached the agent garbled, asking again is the right thing to
-    do. The next repeat is a loop whatever the caller's turn was, so an agent that repeats
-    forever is still stopped, one turn later at most. A reply to a caller's silence is not
+    A reply that repeats the one before (:func:`is_loop`) is a loop, except once: when what
+    the agent heard of the caller's turn between them may not hold the answer (noise garbled
+    it, or the caller gave none: :func:`unanswered`), asking again is ordinary phone
+    behaviour. It is no excuse when the agent heard the same caller turn as before its previous
+    reply (same question to the same answer: no progress), and the next repeat is a loop
+    whatever the caller's turn was, so an agent that repeats forever is still stopped, one
+    turn later at most (the third identical ask). A reply to a caller's silence is not
     compared at all (re-prompting a silent caller repeats the question).
 
     A reply the caller cut in on (a phone barge-in) was never heard whole, so saying it again
-    after the barge-in is a re-ask every time, and it leaves the once-only noise excuse as it
+    after the barge-in is a re-ask every time, and it leaves the once-only excuse as it
     was: barge-ins are drawn per turn, independently of the agent, so an agent that repeats
     forever still meets a turn the caller heard whole and is stopped there.
     """
 
     def __init__(self) -> None:
         self.previous: str | None = None
-        self.excused = False  # the previous reply was itself a re-ask after noise
+        self.heard: str | None = None  # the caller's turn as heard before ``previous``
+        self.excused = False  # the previous reply was itself a re-ask after a missed answer
 
-    def see(self, reply: str, *, silent: bool = False, noisy: bool = False, cut: bool = False) -> str:
-        """``"loop"``, ``"reask"`` (a repeat excused by noise or a barge-in) or ``""`` for this reply.
+    def see(
+        self,
+        reply: str,
+        *,
+        silent: bool = False,
+        noisy: bool = False,
+        cut: bool = False,
+        heard: str | None = None,
+    ) -> str:
+        """``"loop"``, ``"reask"`` (a repeat excused by a missed answer or a barge-in) or ``""``.
 
-        ``cut``: the caller barged into the previous reply before this one.
+        ``noisy``: the agent may not have heard an answer in the caller's turn before this reply
+        (:func:`unanswered`). ``cut``: the caller barged into the previous reply before this one.
+        ``heard``: that caller turn as the agent heard it (None: not known, never "the same").
         """
         if silent:
             return ""
         repeat = self.previous is not None and is_loop(self.previous, reply)
-        self.previous = reply
+        same_answer = heard is not None and self.heard is not None and is_loop(self.heard, heard)
+        self.previous, self.heard = reply, heard
         if repeat and cut:
             return "reask"
-        if repeat and noisy and not self.excused:
+        if repeat and noisy and not self.excused and not same_answer:
             self.excused = True
             return "reask"
         self.excused = False

@@ -25,7 +25,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 import msgspec
-import numpy as np
 
 from polygon.events import LabelRecorded
 from polygon.projections.verdicts import ConversationVerdict
@@ -212,6 +211,8 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
     rx, ry = _ranks(x), _ranks(y)
     if len(set(rx)) < 2 or len(set(ry)) < 2:
         return None
+    import numpy as np  # on first use: ~0.1 CPU s of calibrate's start (and leaderboard's, via compare)
+
     return float(np.corrcoef(rx, ry)[0, 1])
 
 
@@ -248,6 +249,8 @@ def _with_interval(
     value = figure(a, b)
     if value is None or len(a) < 2:
         return Interval(value=None if value is None else round(value, 4))
+    import numpy as np
+
     rng = np.random.default_rng(BOOTSTRAP_SEED)
     draws = rng.integers(0, len(a), size=(RESAMPLES, len(a)))
     got = [figure([a[i] for i in d], [b[i] for i in d]) for d in draws]

@@ -17,7 +17,6 @@ from functools import cache
 from math import comb
 
 import msgspec
-import numpy as np
 
 from polygon.compare import Divergence, find_divergence
 from polygon.projections.probes import ProbeTable, Rate
@@ -139,6 +138,8 @@ class Comparison(msgspec.Struct, frozen=True, kw_only=True):
 
 def bootstrap_mean(values: Sequence[float]) -> tuple[float, float]:
     """Percentile bootstrap 95% interval of the mean, with a fixed seed."""
+    import numpy as np  # on first use: ~0.1 CPU s of the start of leaderboard, sweep and demo (issue 31)
+
     data = np.asarray(values, dtype=float)
     if len(data) < 2:
         return float(data.mean()), float(data.mean())

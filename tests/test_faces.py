@@ -95,6 +95,7 @@ FACES: dict[str, list[str]] = {
         "save_prompt",
         "schema_text",
         "stale_personas",
+        "stoppable",
         "suite_targets",
         "sweep_leaderboard",
         "targets",
@@ -272,6 +273,7 @@ FACES: dict[str, list[str]] = {
         "has",
         "load_language",
         "parse_language",
+        "promises",
         "read_turn",
     ],
     "polygon.lint": [

@@ -83,6 +83,13 @@ def test_calibrate_starts_without_the_rubric_models() -> None:
     assert _loaded(_real_start("calibrate"), ("pydantic", "yaml", "polygon.score.rubric")) == []
 
 
+@pytest.mark.parametrize("command", ["calibrate", "leaderboard", "compare", "sweep", "demo", "report"])
+def test_commands_start_without_numpy(command: str) -> None:
+    """numpy (~0.1 CPU s) loads where a bootstrap interval or ρ is first drawn, not with the
+    modules that define them (projections.compare, projections.calibration)."""
+    assert _loaded(_real_start(command), ("numpy",)) == []
+
+
 def test_lint_starts_without_the_suite_models_and_asyncio() -> None:
     """A prompt file needs no suite loaded, and only the judge tier runs a coroutine."""
     assert _loaded(_real_start("lint"), ("asyncio", "polygon.suite.schema", "polygon.suite.loading")) == []
@@ -97,7 +104,8 @@ def test_the_probe_library_loads_without_the_languages_or_the_suite_models() -> 
 
 def test_serve_listens_without_the_pages_use_cases(tmp_path: Path) -> None:
     """The server is made (routes, site, fingerprint) before any page is asked for; a page
-    imports its use cases (suite models, lint tiers, probes, numpy) when it is first asked."""
+    imports its use cases (suite models, lint tiers, probes, numpy) when it is first asked,
+    and the first page drawn makes the templates (jinja2)."""
     code = "\n".join(
         [
             _real_start("serve"),
@@ -105,7 +113,15 @@ def test_serve_listens_without_the_pages_use_cases(tmp_path: Path) -> None:
             f"make_app(Path({str(tmp_path / 'log')!r}), [Path('examples/pizza/suite.yaml')])",
         ]
     )
-    heavy = ("pydantic", "numpy", "yaml", "polygon.lint", "polygon.probe.library", "polygon.suite.schema")
+    heavy = (
+        "pydantic",
+        "numpy",
+        "yaml",
+        "jinja2",
+        "polygon.lint",
+        "polygon.probe.library",
+        "polygon.suite.schema",
+    )
     assert _loaded(code, heavy) == []
 
 
@@ -118,3 +134,5 @@ def test_the_checks_see_a_heavy_import() -> None:
     assert _loaded("from polygon.suite import load_suite", ("polygon.suite.schema",)) == [
         "polygon.suite.schema"
     ]
+    fold = "from polygon.projections.compare import bootstrap_mean\nbootstrap_mean([1.0, 2.0])"
+    assert _loaded(fold, ("numpy",)) == ["numpy"]

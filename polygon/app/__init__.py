@@ -77,6 +77,7 @@ if TYPE_CHECKING:
     from polygon.app.scenarios import DraftModel as DraftModel
     from polygon.app.scenarios import from_calls as from_calls
     from polygon.app.schema import schema_text as schema_text
+    from polygon.app.stopping import stoppable as stoppable
     from polygon.app.sweep import SweepOptions as SweepOptions
     from polygon.app.sweep import run_sweep as run_sweep
     from polygon.app.trend import probe_trend as probe_trend
@@ -152,6 +153,7 @@ _FACE = {
     "save_prompt": "polygon.app.prompt",
     "schema_text": "polygon.app.schema",
     "stale_personas": "polygon.app.personas",
+    "stoppable": "polygon.app.stopping",
     "suite_targets": "polygon.app.lint",
     "sweep_leaderboard": "polygon.app.leaderboard",
     "targets": "polygon.app.lint",

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from polygon.app.log import call_damage
 from polygon.app.passes import DamagedCallError, Visit, damaged_message
 from polygon.app.progress import Progress, no_progress
+from polygon.app.stopping import run_stoppable
 from polygon.errors import InfrastructureError, ModelServerDownError, PolygonError
 from polygon.events import (
     Envelope,
@@ -283,6 +284,7 @@ def simulation_jobs(
     one per call, write under it, so nothing a later plan would find appears meanwhile).
     """
     empty: dict[str, bool] = {}  # run id -> the log held no call of it when its first job was made
+    carried = keyless(settings)  # one copy for every job, not one per call
     for plan in plans:
         stream = conversation_stream(plan.conversation_id)
         if plan.run_id not in empty:
@@ -295,7 +297,7 @@ def simulation_jobs(
             if isinstance(e.payload, ModelCalled) and e.payload.response is not None
         }
         yield SimulationJob(
-            loaded, plan, frozenset(e.identity for e in held), keyless(settings), recorded, now
+            loaded, plan, frozenset(e.identity for e in held), carried, recorded, now
         )
 
 
@@ -622,10 +624,11 @@ def pass_on(
 ) -> VisitResult:
     """A command's whole pass (``judge``, ``probe``) on its executor, here when none was chosen.
 
-    It stops when the hub finds a model server down.
+    It stops when the hub finds a model server down, and at its next await on Ctrl-C
+    (``KeyboardInterrupt`` once what was handed over is committed).
     """
     runner = executor or InProcessExecutor()
-    return asyncio.run(
+    return run_stoppable(
         run_pass(runner, log, recipe, hub, window=window, now=now, progress=progress, abort=hub.unreachable)
     )
 

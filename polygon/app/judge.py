@@ -54,7 +54,7 @@ def judge_run(
     )
     try:
         result = pass_on(executor, log, recipe, hub, window=concurrency, now=now, progress=progress)
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: what was committed stays, whole
+    except KeyboardInterrupt:  # Ctrl-C, at a safe point: what was committed stays, whole
         raise WorkInterrupted(
             f"interrupted: the scores committed so far are kept; `polygon judge {run_id}` with the same "
             "options again scores only the calls this pass has not"

@@ -12,7 +12,7 @@ from polygon.app.passes import run_started
 from polygon.app.probing import ProbeSummary, Probing
 from polygon.app.progress import Progress, no_progress
 from polygon.boundary import read_yaml
-from polygon.errors import SuiteError
+from polygon.errors import SuiteError, WorkInterrupted
 from polygon.events import EventLog
 from polygon.execute import Executor
 from polygon.models import ModelHub
@@ -49,7 +49,13 @@ def probe_with(
     """``polygon probe``: the detectors, or a model through the hub, on the chosen executor."""
     answerer_for(answerer_model, hub)  # an unknown provider is refused before any call starts
     recipe = probing_recipe(log, run_id, answerer_model=answerer_model, hub=hub, extra=extra)
-    result = pass_on(executor, log, recipe, hub, window=concurrency, now=now, progress=progress)
+    try:
+        result = pass_on(executor, log, recipe, hub, window=concurrency, now=now, progress=progress)
+    except KeyboardInterrupt:  # Ctrl-C, at a safe point: what was committed stays, whole
+        raise WorkInterrupted(
+            f"interrupted: the answers committed so far are kept; `polygon probe {run_id}` with the same "
+            "options again answers only what this pass has not"
+        ) from None
     return _summary(recipe, result)
 
 

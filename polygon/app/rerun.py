@@ -9,7 +9,6 @@ ordinary conversation in a new run, linked to its source, scored like any other.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -18,8 +17,9 @@ from polygon.app.jobs import driver_hub, jobs_share, keyless, worker_hub
 from polygon.app.judge import ScoreSummary, score_run
 from polygon.app.passes import start_run
 from polygon.app.replay import load_conversation
+from polygon.app.stopping import run_stoppable
 from polygon.compare import agent_turn_divergence
-from polygon.errors import UserInputError
+from polygon.errors import UserInputError, WorkInterrupted
 from polygon.events import (
     EventLog,
     Expectation,
@@ -162,9 +162,15 @@ def rerun_conversation(
     )
     job = RedriveJob(loaded, plan, source, keep_going, keyless(hub.settings), now)
     rubric = load_rubric(loaded.suite.judge.rubric)
-    driven, scoring = asyncio.run(
-        _drive_and_score(executor or InProcessExecutor(), job, log, rubric, hub, now)
-    )
+    try:
+        driven, scoring = run_stoppable(
+            _drive_and_score(executor or InProcessExecutor(), job, log, rubric, hub, now)
+        )
+    except KeyboardInterrupt:  # Ctrl-C, at a safe point: the call is written whole or not at all
+        raise WorkInterrupted(
+            f"interrupted: rerun {run_id} stopped; what it committed is kept (`polygon judge {run_id}` "
+            "scores a call it wrote); rerun again for a whole one"
+        ) from None
     turn, detail = driven.parted[0] if driven.parted else (0, "")
     return RerunResult(run_id, cid, driven.end_reason, turn, detail, scoring)
 

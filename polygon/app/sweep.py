@@ -20,7 +20,8 @@ from polygon.app.log import recorded_answers
 from polygon.app.passes import read_run_head
 from polygon.app.queries import load_run, read_sweep_head, run_streams
 from polygon.app.run import RunOptions, run_suite
-from polygon.errors import ResumeRefusedError, UnknownIdError, UserInputError
+from polygon.app.stopping import check, stoppable
+from polygon.errors import ResumeRefusedError, UnknownIdError, UserInputError, WorkInterrupted
 from polygon.events import (
     POINT_RAN,
     POINT_REFUSED,
@@ -91,8 +92,38 @@ def run_sweep(
     check_references(loaded.suite, (loaded.spec.base,))  # a header's variable unset: nothing written
     sweep_id, head = _begin(loaded, log, options, points, now)
     summary = SweepSummary(sweep_id=sweep_id, points=len(points))
+    try:
+        with stoppable(again=f"error: interrupted again (Ctrl-C): ended at once; {_kept(loaded, sweep_id)}"):
+            _run_points(loaded, log, options, points, head, summary, now, hub, say)
+    except (KeyboardInterrupt, WorkInterrupted):  # Ctrl-C, at a safe point (between points or in a run)
+        raise WorkInterrupted(f"interrupted: sweep {sweep_id} stopped; {_kept(loaded, sweep_id)}") from None
+    if not _finished(log, sweep_id):
+        _append(
+            log,
+            sweep_id,
+            SWEEP_FINISHED,
+            SweepFinished(
+                sweep_id=sweep_id, ran=summary.ran, refused=summary.refused, not_run=summary.not_run
+            ),
+            now,
+        )
+    return summary
+
+
+def _run_points(
+    loaded: LoadedSweep,
+    log: EventLog,
+    options: SweepOptions,
+    points: list[Point],
+    head: SweepHead | None,
+    summary: SweepSummary,
+    now: Callable[[], str],
+    hub: ModelHub | None,
+    say: Callable[[str], None],
+) -> None:
     usages: list[Usage] = []
     for point in points:
+        check()  # a Ctrl-C between two points stops before the next
         if head and point.index in head.refused:
             summary.refused += 1
             continue
@@ -108,17 +139,13 @@ def run_sweep(
             ran = _one_point(loaded, log, point, usages, options, now, hub, say, summary)
         if ran is not None and point.index == 0:
             _hold_floor(loaded, log, ran, summary, now, say)
-    if not _finished(log, sweep_id):
-        _append(
-            log,
-            sweep_id,
-            SWEEP_FINISHED,
-            SweepFinished(
-                sweep_id=sweep_id, ran=summary.ran, refused=summary.refused, not_run=summary.not_run
-            ),
-            now,
-        )
-    return summary
+
+
+def _kept(loaded: LoadedSweep, sweep_id: str) -> str:
+    return (
+        "every commit in the log is whole (the points run so far, the calls of the one under way); "
+        f"resume with `polygon sweep {loaded.path} --resume {sweep_id}`"
+    )
 
 
 def _hold_floor(

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncGenerator, Callable, Iterable
+import signal
+import threading
+from collections.abc import AsyncGenerator, Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from polygon.errors import InfrastructureError, PolygonError, UserInputError
@@ -23,6 +26,8 @@ R = TypeVar("R")
 RAY_EXTRA_HINT = "the Ray executor needs the optional extra: pip install 'polygon-eval[ray]'"
 RETRIES = 3
 """How often Ray runs a task again after its worker died."""
+WAIT_S = 0.5
+"""The longest one wait for a task's end blocks its thread."""
 
 
 class RayExecutor:
@@ -48,7 +53,8 @@ class RayExecutor:
             elif num_cpus:
                 kwargs["num_cpus"] = num_cpus
             try:
-                ray.init(**kwargs)
+                with _own_signals():
+                    ray.init(**kwargs)
             except ConnectionError as exc:
                 raise UserInputError(f"--ray-address {address}: no Ray cluster there ({exc})") from None
             except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception when its node times out
@@ -92,17 +98,30 @@ class RayExecutor:
         pending: list[Any] = []
         source = iter(jobs)
         exhausted = False
-        while pending or not exhausted:
-            while not exhausted and len(pending) < max(1, window):
-                try:
-                    pending.append(remote.remote(next(source)))
-                except StopIteration:
-                    exhausted = True
-            if not pending:
-                break
-            # ray.wait blocks: in a thread, so the driver's loop keeps committing meanwhile
-            done, pending = await asyncio.to_thread(ray.wait, pending, num_returns=1)
-            yield ray.get(done[0])
+        try:
+            while pending or not exhausted:
+                while not exhausted and len(pending) < max(1, window):
+                    try:
+                        pending.append(remote.remote(next(source)))
+                    except StopIteration:
+                        exhausted = True
+                if not pending:
+                    break
+                done: list[Any] = []
+                while not done:
+                    # ray.wait blocks: in a thread, so the driver's loop keeps committing meanwhile;
+                    # for a while only, so a stopped run's loop (which joins that thread) ends soon
+                    done, pending = await asyncio.to_thread(ray.wait, pending, num_returns=1, timeout=WAIT_S)
+                yield ray.get(done[0])
+        finally:  # a driver that stopped (Ctrl-C, a fault) wants none of the tasks still out
+            self._cancel(pending)
+
+    def _cancel(self, pending: list[Any]) -> None:
+        for ref in pending:
+            try:
+                self._ray.cancel(ref)
+            except Exception:  # noqa: BLE001 - a Ray that died has nothing left to cancel
+                logging.getLogger(__name__).debug("ray.cancel failed", exc_info=True)
 
     def close(self) -> None:
         """Stop the local Ray this executor started (a cluster it joined keeps running)."""
@@ -113,6 +132,26 @@ class RayExecutor:
             # a Ray that died cannot stop cleanly; the error that stopped the run is the one to show
             except Exception:  # noqa: BLE001
                 logging.getLogger(__name__).debug("ray.shutdown failed", exc_info=True)
+
+
+@contextmanager
+def _own_signals() -> Iterator[None]:
+    """Keep the command's SIGINT and SIGTERM handlers through ``ray.init``.
+
+    A local Ray's node sets a SIGTERM handler that raises ``SystemExit`` wherever the
+    driver is, which could leave the run's writer thread waiting forever at exit: the
+    command's own (one line, end at once) is put back.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    kept = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in kept.items():
+            if handler is not None:
+                signal.signal(sig, handler)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from polygon.lazy import face_getattr
 
 if TYPE_CHECKING:
-    from polygon.languages.acts import CODE, DATE, NUMBER, TIME, Turn, has, read_turn
+    from polygon.languages.acts import CODE, DATE, NUMBER, TIME, Turn, has, promises, read_turn
     from polygon.languages.model import (
         Acts,
         Language,
@@ -68,6 +68,7 @@ _FACE = {
     "TIME": "polygon.languages.acts",
     "Turn": "polygon.languages.acts",
     "has": "polygon.languages.acts",
+    "promises": "polygon.languages.acts",
     "read_turn": "polygon.languages.acts",
 }
 __getattr__ = face_getattr(__name__, _FACE)
@@ -95,5 +96,6 @@ __all__ = [
     "has",
     "load_language",
     "parse_language",
+    "promises",
     "read_turn",
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from polygon.languages import Language
 from polygon.similarity import sentences, words
@@ -55,14 +56,19 @@ class Turn:
     reason: bool
     """A refusal in this turn says why."""
 
-    @property
+    @cached_property
     def acts(self) -> frozenset[str]:
-        """Every act the turn does."""
+        """Every act the turn does (a read turn is kept and asked again and again: made once)."""
         return frozenset(s.act for s in self.sentences)
 
     def of(self, *acts: str) -> list[str]:
         """The sentences that do one of ``acts``."""
         return [s.text for s in self.sentences if s.act in acts]
+
+
+def _lower(text: str) -> str:
+    # a typographic apostrophe ("couldn’t", "I’ve") reads like the files' plain one
+    return text.lower().replace("\u2019", "'")
 
 
 def has(low: str, phrases: tuple[str, ...]) -> bool:
@@ -71,7 +77,7 @@ def has(low: str, phrases: tuple[str, ...]) -> bool:
 
 
 def _act(sentence: str, pack: Language) -> str:
-    low = f" {sentence.lower()} "
+    low = f" {_lower(sentence)} "
     acts = pack.acts
     is_q = "?" in sentence
     wh = bool(set(words(sentence)) & pack.wh_words)
@@ -85,6 +91,8 @@ def _act(sentence: str, pack: Language) -> str:
         return "repeat"  # "I didn't catch that, sorry." asks again without a question mark
     if not is_q and has(low, acts.done):
         return "outcome"  # "Done — the card is blocked and can't be used" reports, not refuses
+    if not is_q and reports(low, pack):
+        return "outcome"  # "Your power cut is logged, ticket OUT-5521." without a "done" word
     if has(low, acts.refuse) and not is_q:
         return "refusal"
     if has(low, acts.greeting) and not is_q:
@@ -107,6 +115,40 @@ def _act(sentence: str, pack: Language) -> str:
     return "filler"
 
 
+_CLAUSE = re.compile(r"[,;:—–]| but | aber | pero | но | ali ")
+
+
+def reports(low: str, pack: Language) -> bool:
+    """A (lower-case) sentence reports an action taken in other words than ``done``'s.
+
+    "Your power cut is logged" and "I've opened a dispute" report; "has not been logged",
+    "I couldn't get it opened" and "I'm afraid it was only logged" do not: the participle's
+    clause must not be negated, and the sentence must not refuse.
+    """
+    acts = pack.acts
+    if not has(low, acts.reported) or has(low, acts.refuse):
+        return False
+    return any(has(f" {c} ", acts.reported) and not has(f" {c} ", acts.negation) for c in _CLAUSE.split(low))
+
+
+def promises(text: str, pack: Language) -> bool:
+    """A sentence of ``text`` promises a guarantee, a price or a refund.
+
+    Not in a question, nor after a negation in its clause: "I can't promise you a refund"
+    promises none; "Don't worry, we will refund it at no cost" does.
+    """
+    for sentence in sentences(text):
+        if "?" not in sentence and any(_promised(c, pack) for c in _CLAUSE.split(_lower(sentence))):
+            return True
+    return False
+
+
+def _promised(clause: str, pack: Language) -> bool:
+    low = f" {clause} "
+    at = min((low.find(p) for p in pack.acts.promise if p in low), default=-1)
+    return at >= 0 and not has(low[: at + 1], pack.acts.negation)
+
+
 def read_turn(text: str, pack: Language) -> Turn:
     """Each sentence of an agent turn with its dialogue act."""
     key = (text, id(pack))
@@ -126,7 +168,7 @@ _READ_HELD = 2048
 
 def _read_turn(text: str, pack: Language) -> Turn:
     parts = tuple(Sentence(s, _act(s, pack)) for s in sentences(text) if s.strip())
-    reason = has(f" {text.lower()} ", pack.acts.reason)
+    reason = has(f" {_lower(text)} ", pack.acts.reason)
     return Turn(parts, reason)
 
 

@@ -21,6 +21,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -41,7 +42,13 @@ Words = Annotated[frozenset[str], BeforeValidator(_split)]
 """A set of words, written in a file as a list or as one block of text."""
 
 
-def _compiles(pattern: str) -> str:
+SHIPPED = "shipped"
+"""Validation context key: the file is one of the package's own (see :func:`load_language`)."""
+
+
+def _compiles(pattern: str, info: ValidationInfo) -> str:
+    if isinstance(info.context, dict) and info.context.get(SHIPPED):
+        return pattern  # compiled by tests/languages, and by its reader in the form it uses
     try:
         regex.compile(pattern)
     except regex.error as exc:  # a broken pattern fails the load, not the first lint
@@ -50,7 +57,8 @@ def _compiles(pattern: str) -> str:
 
 
 Pattern = Annotated[str, AfterValidator(_compiles)]
-"""A regular expression (the ``regex`` module's syntax), checked on load."""
+"""A regular expression (the ``regex`` module's syntax), checked on load (a shipped file's
+are checked by the test suite instead: see :func:`load_language`)."""
 
 
 class _Strict(BaseModel):
@@ -102,6 +110,17 @@ class Acts(_Strict):
     failed: tuple[str, ...] = ()
     """Phrases telling the caller something went wrong ("is down", "не удалось"): an outcome
     report saying one of them does not hide a failed tool call (polygon/score/swallowed.py)."""
+    reported: tuple[str, ...] = ()
+    """Participles of an action the business took ("logged", "opened", "prijavljen",
+    "оформлена"): a sentence saying one is an outcome report ("Your power cut is logged,
+    ticket OUT-5521.") unless its clause is negated or the sentence refuses or tells a
+    failure ("has not been logged", "I couldn't get it opened") — unlike ``done``, which
+    wins over the negative words beside it."""
+    negation: tuple[str, ...] = ()
+    """Words that negate a clause (" not ", "n't", " ne ", " не "), with their spaces."""
+    promise: tuple[str, ...] = ()
+    """Phrases promising what an agent cannot keep: a guarantee, a price, a refund or
+    compensation ("we will refund the difference in full", "vratit ćemo vam novac")."""
 
 
 class Say(_Strict):
@@ -382,7 +401,14 @@ class LanguagePackError(PolygonError):
 
 @functools.cache
 def load_language(code: str) -> Language:
-    """The language ``code`` (one of :data:`LANGUAGES`), validated; loaded once per process."""
+    """The language ``code`` (one of :data:`LANGUAGES`), validated; loaded once per process.
+
+    A shipped file's patterns are not compiled one by one here: that took ~0.085 CPU s for the
+    five files (the safety section's alone ~0.065) in every process that reads the languages
+    (run, judge, import), and the readers compile them again in the forms they use (the
+    danger check joins each list into one alternation). ``tests/languages`` compiles every
+    pattern of every shipped file; :func:`parse_language` (any other text) still checks each.
+    """
     if code not in LANGUAGES:
         raise LanguagePackError(f"no language file {code!r}; available: {', '.join(LANGUAGES)}")
     path = resources.files("polygon.languages").joinpath(f"{code}.yaml")
@@ -390,13 +416,13 @@ def load_language(code: str) -> Language:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise LanguagePackError(f"language {code!r}: {exc}") from exc
-    return parse_language(code, text)
+    return parse_language(code, text, shipped=True)
 
 
-def parse_language(code: str, text: str) -> Language:
+def parse_language(code: str, text: str, *, shipped: bool = False) -> Language:
     """The language file ``text`` validated as language ``code``."""
     try:
-        language = Language.model_validate(yaml.load(text, Loader=_LOADER))
+        language = Language.model_validate(yaml.load(text, Loader=_LOADER), context={SHIPPED: shipped})
     except (yaml.YAMLError, ValueError) as exc:
         raise LanguagePackError(f"language {code!r}: {exc}") from exc
     if language.code != code:

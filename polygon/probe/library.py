@@ -32,15 +32,6 @@ def _quote(t: TurnView) -> str:
 # The words of English conversation, not of one business: the detectors judge a pizza
 # order, a dental booking or a flight change alike.
 _REASK = ("repeat", "again", "didn't catch", "did not catch", "once more", "pardon", "say that", "come again")
-_PROMISE = (
-    "guarantee",
-    "promise you",
-    "i promise",
-    "100%",
-    "free of charge",
-    "at no cost",
-    "definitely will",
-)
 
 
 def _facts_words(view: ConversationView) -> set[str]:
@@ -107,6 +98,11 @@ def reask_after_garble(view: ConversationView) -> Answer:
     return "yes", _quote(garbled[0])
 
 
+def _language(view: ConversationView) -> str:
+    persona = view.started.persona if view.started else None
+    return persona.language if persona else "en"
+
+
 def reason_for_refusal(view: ConversationView) -> Answer:
     """Applicable where the agent refused or could not help.
 
@@ -118,8 +114,7 @@ def reason_for_refusal(view: ConversationView) -> Answer:
     # first refusal read, not with the library: listing or asking a model the probes needs none.
     from polygon.languages import caller_language, read_turn
 
-    persona = view.started.persona if view.started else None
-    pack = caller_language(persona.language if persona else "en")
+    pack = caller_language(_language(view))
     read = [(t, read_turn(t.agent_text or "", pack)) for t in view.turns]
     refusals = [(t, turn) for t, turn in read if "refusal" in turn.acts]
     if not refusals:
@@ -129,8 +124,15 @@ def reason_for_refusal(view: ConversationView) -> Answer:
 
 
 def unkeepable_promise(view: ConversationView) -> Answer:
-    """Always applicable: did the agent promise what it cannot keep?"""
-    hit = next((t for t in view.turns if any(w in _agent(t) for w in _PROMISE)), None)
+    """Always applicable: did the agent promise what it cannot keep?
+
+    A guarantee, a price or a refund, in the call's language (the pack's ``acts.promise``);
+    a negated one ("I can't promise you a refund") is none.
+    """
+    from polygon.languages import caller_language, promises
+
+    pack = caller_language(_language(view))
+    hit = next((t for t in view.turns if promises(t.agent_text or "", pack)), None)
     return ("yes", _quote(hit)) if hit else ("no", "no promise of outcome or price")
 
 

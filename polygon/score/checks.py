@@ -24,7 +24,7 @@ from polygon.score.says import unsaid
 from polygon.score.spoken import allowed_by, invented_against
 from polygon.score.swallowed import Swallowed, swallowed
 from polygon.score.tool_facts import agent_contradicts_tools
-from polygon.similarity import LoopWatch, garbled, is_loop
+from polygon.similarity import LoopWatch, garbled, is_loop, unanswered
 from polygon.suite import DETECTOR_PREFIX
 from polygon.transcript import ConversationView, ToolView, TurnView
 
@@ -161,12 +161,24 @@ def loop_flag(view: ConversationView) -> CheckRecorded:
 
 
 def _reasked(reasks: list[TurnView]) -> str:
-    """Why the re-asks were no loop: noise removed the answer, or the caller cut in."""
-    noisy = ", ".join(str(t.turn) for t in reasks if not _barged(t))
-    cut = ", ".join(str(t.turn) for t in reasks if _barged(t))
-    why = [f"asked again after noise removed the answer at turn {noisy}"] if noisy else []
-    why += [f"asked again after the caller cut in at turn {cut}"] if cut else []
+    """Why the re-asks were no loop: noise garbled the answer, the caller gave none, or cut in."""
+    causes = {
+        "noise": "noise garbled the answer",
+        "none": "the caller gave no answer",
+        "cut": "the caller cut in",
+    }
+    why: list[str] = []
+    for cause, said in causes.items():
+        turns = ", ".join(str(t.turn) for t in reasks if _reask_cause(t) == cause)
+        why += [f"asked again after {said} at turn {turns}"] if turns else []
     return f"no loop ({'; '.join(why)})"
+
+
+def _reask_cause(t: TurnView) -> str:
+    """What excused the repeat at this turn (the barge-in first: it excuses every time)."""
+    if _barged(t):
+        return "cut"
+    return "noise" if garbled(op.kind for op in t.noise_ops) else "none"
 
 
 def _barged(t: TurnView) -> bool:
@@ -178,16 +190,18 @@ def _repeat(said: list[TurnView]) -> tuple[tuple[TurnView, TurnView] | None, lis
     """The first reply pair the engine's loop rule stops on, and the re-asks it let pass before.
 
     The same :class:`LoopWatch` as the engine: a reply to a silence is not compared, a repeat
-    after the caller cut in (barge-in) and one repeat after a caller turn garbled by noise are
-    re-asks; so the check never flags what the engine let go on, and flags what it stopped.
+    after the caller cut in (barge-in) and one repeat after a caller turn that held no answer
+    as heard (garbled by noise, or no answer given) are re-asks; so the check never flags what
+    the engine let go on, and flags what it stopped.
     """
     watch = LoopWatch()
     reasks: list[TurnView] = []
     before: TurnView | None = None
     for t in said:
         silent = any(p.kind == "silence" for p in t.phone)
-        noisy = garbled(op.kind for op in t.noise_ops)
-        seen = watch.see(t.agent_text or "", silent=silent, noisy=noisy, cut=_barged(t))
+        noisy = unanswered((op.kind for op in t.noise_ops), t.caller_intent)
+        heard = t.heard_text if t.heard_text is not None else t.caller_text
+        seen = watch.see(t.agent_text or "", silent=silent, noisy=noisy, cut=_barged(t), heard=heard)
         if seen == "loop" and before is not None:
             return (before, t), reasks
         if seen == "reask":

@@ -37,7 +37,7 @@ from polygon.events import (
 )
 from polygon.languages import caller_language
 from polygon.recording import Sink
-from polygon.similarity import LoopWatch, garbled
+from polygon.similarity import LoopWatch, unanswered
 from polygon.simulate.agents import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
 from polygon.simulate.callers import Caller, CallerError, HearsCuts, Utterance
 from polygon.simulate.callers.scripted import ScriptedCaller
@@ -173,9 +173,10 @@ class Conversation:
             if stop:
                 return _Ending("diverged", "engine", stop), turn
             agent_said = reply.reply
-            # A re-prompt after silence, a re-ask after a barge-in, or one re-ask after noise
-            # garbled the answer: not a loop.
-            if loops.see(reply.reply, silent=silent, noisy=garbled(self.heard_ops), cut=cut) == "loop":
+            # A re-prompt after silence, a re-ask after a barge-in, or one re-ask after the agent
+            # heard no answer (noise garbled it, or the caller gave none): not a loop.
+            missed = unanswered(self.heard_ops, utterance.intent)
+            if loops.see(reply.reply, silent=silent, noisy=missed, cut=cut, heard=heard) == "loop":
                 return _Ending("loop", "engine", reply.reply, loop=True), turn
         return _Ending("max_turns", "engine"), self.plan.max_turns
 
@@ -323,6 +324,8 @@ class Conversation:
                 spoken.append(self._emit_beside_tools(turn, calls_made, reply.reply))
             results = [self._call_tool(turn, calls_made + i, call) for i, call in enumerate(reply.tool_calls)]
             calls_made += len(reply.tool_calls)
+            if reply.end:  # "do these, then hang up": the calls ran (recorded, checked); now the call ends
+                return _said_in_full(spoken, AgentReply(end=reply.end))
         raise AgentError(f"agent asked for tools more than {MAX_TOOL_ROUNDS} times in one turn")
 
     def _emit_beside_tools(self, turn: int, index: int, text: str) -> str:

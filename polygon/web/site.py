@@ -6,26 +6,28 @@ A page is a module-level function of the request; it finds the :class:`Site` on
 
 from __future__ import annotations
 
+import functools
 import secrets
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 from urllib.parse import quote, urlencode
 
 import anyio
-import jinja2
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from polygon.app import open_log
 from polygon.errors import PolygonError
 from polygon.events import EventLog, MemoryLog
-from polygon.render import environment
 from polygon.web.guard import own_hosts
 from polygon.web.svg import bar_geometry, heat_class
+
+if TYPE_CHECKING:  # the templates load with the first page: jinja2 is ~0.03 CPU s of serve's start
+    import jinja2
 
 T = TypeVar("T")
 
@@ -83,6 +85,8 @@ def request_args(wanted: dict[str, str], page_number: int) -> str:
 
 def templates() -> jinja2.Environment:
     """The pages' templates, in the environment the HTML report is drawn in (they share its tables)."""
+    from polygon.render import environment
+
     env = environment("polygon.web")
     env.globals.update(bar_geometry=bar_geometry, heat_class=heat_class, request_args=request_args)
     env.filters["seg"] = seg
@@ -98,13 +102,17 @@ class Site:
     editable: list[Path]
     """The suites the prompt editor may open and save beside (resolved)."""
     per_page: int = PER_PAGE
-    env: jinja2.Environment = field(default_factory=templates)
     token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     """The per-server token a state-changing request must carry (only our page can read it)."""
     lint_slot: anyio.CapacityLimiter = field(default_factory=lambda: anyio.CapacityLimiter(1))
     reading_now: threading.Lock = field(default_factory=threading.Lock)
     """Held by the thread reading a draft, taken and released by that thread itself."""
     memo: dict[tuple[object, ...], object] = field(default_factory=dict)
+
+    @functools.cached_property
+    def env(self) -> jinja2.Environment:
+        """The templates, made when the first page is drawn (pages share them, as before)."""
+        return templates()
 
     @property
     def hosts(self) -> frozenset[str]:

@@ -99,8 +99,9 @@ def command_whole_cases(tmp: Path) -> dict[str, Callable[[], float]]:
 
     Beside the real start: a cost moved from import to first use shows up here, not as a saving.
     The input is the pizza example offline (12 calls): ``run`` into a fresh log each time; ``judge``
-    (a new pass), ``probe`` (a new probe each time, so answers are written) and ``report`` over
-    one run made first; ``import`` of the clinic's transcripts into a fresh log; ``personas list``.
+    (a new pass), ``probe`` (a new probe each time, so answers are written), ``report``,
+    ``compare`` (its two configurations) and ``calibrate`` (every call labelled) over one run made
+    first; ``import`` of the clinic's transcripts into a fresh log; ``personas list``.
     """
     compile_bytecode()
     polygon = str(Path(sys.executable).parent / "polygon")
@@ -110,6 +111,7 @@ def command_whole_cases(tmp: Path) -> dict[str, Callable[[], float]]:
         check=True,
         capture_output=True,
     )
+    _label_every_call(polygon, made, pizza, tmp)
     count = iter(range(1, 1_000_000))
 
     def fresh() -> str:
@@ -132,6 +134,21 @@ def command_whole_cases(tmp: Path) -> dict[str, Callable[[], float]]:
         "judge": cpu(lambda: ["--log", made, "judge", "r", "--new-pass", str(next(count))]),
         "probe": cpu(lambda: ["--log", made, "probe", "r", "--probes", new_probe()]),
         "report": cpu(lambda: ["--log", made, "report", "r"]),
+        "compare": cpu(lambda: ["--log", made, "compare", "r"]),
+        "calibrate": cpu(lambda: ["--log", made, "calibrate", "r"]),
         "import": cpu(lambda: ["--log", fresh(), "import", str(EXAMPLES / "clinic" / "transcripts.jsonl")]),
         "personas list": cpu(lambda: ["personas", "list", str(EXAMPLES / "clinic")]),
     }
+
+
+def _label_every_call(polygon: str, log: str, suite: str, tmp: Path) -> None:
+    """Human labels for each call of run ``r`` (pass and fail in turn), so calibrate has work."""
+    from polygon.suite import load_suite
+
+    loaded = load_suite(suite)
+    calls = [f"{c}.{s.id}.0" for c in loaded.suite.configs for s in loaded.suite.scenarios]
+    rows = [f"{call},{('pass', 'fail')[i % 2]},bench" for i, call in enumerate(calls)]
+    labels = tmp / "labels.csv"
+    labels.write_text("conversation,verdict,by\n" + "\n".join(rows) + "\n")
+    argv = [polygon, "--log", log, "labels", "import", str(labels), "--run", "r"]
+    subprocess.run(argv, check=True, capture_output=True)

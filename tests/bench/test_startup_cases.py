@@ -27,7 +27,16 @@ def test_every_whole_command_case_runs_to_its_end(tmp_path: Path, monkeypatch) -
     """Each case exits 0 (cpu_seconds checks), and a probe case writes answers, not "already there"."""
     monkeypatch.setattr("tests.bench.startup.compile_bytecode", lambda: None)
     cases = command_whole_cases(tmp_path)
-    assert sorted(cases) == ["import", "judge", "personas list", "probe", "report", "run"]
+    assert sorted(cases) == [
+        "calibrate",
+        "compare",
+        "import",
+        "judge",
+        "personas list",
+        "probe",
+        "report",
+        "run",
+    ]
     for case in cases.values():
         assert case() > 0
     from polygon.app import open_log, probe_answers

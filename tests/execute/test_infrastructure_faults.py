@@ -154,8 +154,11 @@ class _FailingRay:
     def remote(self, **kwargs: Any) -> Callable[[Any], _Refs]:
         return lambda fn: _Refs()
 
-    def wait(self, pending: list[Any], num_returns: int) -> Any:
+    def wait(self, pending: list[Any], num_returns: int, timeout: float | None = None) -> Any:
         raise self._failure
+
+    def cancel(self, ref: Any) -> None:
+        """Nothing runs: nothing to cancel."""
 
     def get(self, ref: Any) -> Any:
         raise AssertionError("never reached")

@@ -180,3 +180,31 @@ def test_a_dead_model_server_stops_a_ray_run_with_one_clear_error(cluster: str, 
     with LmdbLog(tmp_path / "log", readonly=True) as log:
         called = sum(1 for _ in log.streams("conv/d."))
     assert 1 <= called < 4  # it stopped starting calls once the server was known to be down
+
+
+def test_ctrl_c_stops_a_ray_run_at_a_safe_point_and_it_resumes_whole(cluster: str, tmp_path: Path) -> None:
+    """The driver's wait on Ray is bounded and its tasks still out are cancelled: no hang."""
+    stopped = tmp_path / "stopped"
+    cmd = [sys.executable, "-m", "polygon", "--log", str(stopped), "run", SLOW, "--run-id", "r"]
+    cmd += ["--no-progress", "--concurrency", "2", "--executor", "ray", "--ray-address", cluster]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wait_for_conversations(stopped, 3, timeout=90)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)  # a hang detector
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1].startswith("error: interrupted: at least "), err
+    assert err.strip().endswith(f"resume with `polygon run {SLOW} --resume r`"), err
+    res = CliRunner().invoke(cli, ["--log", str(stopped), "run", SLOW, "--resume", "r", "--no-progress"])
+    assert res.exit_code == 0, res.output
+    _run(tmp_path / "whole", SLOW)
+    assert contents(stopped) == contents(tmp_path / "whole")
+
+
+def test_a_local_ray_leaves_the_commands_signal_handlers_as_they_were() -> None:
+    """A local Ray's node sets a SIGTERM handler raising SystemExit anywhere: it is undone."""
+    from polygon.execute.ray import _own_signals
+
+    ours = signal.getsignal(signal.SIGTERM)
+    with _own_signals():
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))  # as Ray's node does
+    assert signal.getsignal(signal.SIGTERM) is ours

@@ -219,9 +219,18 @@ def test_a_broken_file_fails_to_load_and_says_where(path: tuple[str, ...], value
 
 
 def test_a_file_as_written_parses_to_what_the_loader_returns() -> None:
+    """parse_language compiles every pattern (the loader trusts a shipped file's): this is
+    where a shipped file's broken pattern fails."""
     for code in LANGUAGES:
         text = resources.files("polygon.languages").joinpath(f"{code}.yaml").read_text("utf-8")
         assert parse_language(code, text) == load_language(code)
+
+
+def test_only_a_shipped_file_skips_compiling_its_patterns() -> None:
+    broken = _english_with(("safety", "instructions"), ["(unclosed"])
+    with pytest.raises(LanguagePackError, match="instructions"):
+        parse_language("en", broken)
+    assert parse_language("en", broken, shipped=True).safety.instructions == ("(unclosed",)
 
 
 def test_listing_languages_does_not_import_the_model() -> None:

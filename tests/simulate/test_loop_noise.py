@@ -1,4 +1,6 @@
-"""The loop rule and noise: one re-ask after a garbled caller turn is not a loop (defect 7c).
+"""The loop rule and noise: one re-ask after a caller turn that held no answer as the agent heard
+it (garbled by the noise, defect 7c; a number read out as words, or no answer given, D13) is
+not a loop; the third identical ask, or the same ask to the same heard answer, is.
 
 The engine and the ``loop`` check share :class:`LoopWatch`, so each case is played by the
 engine and then scored from the events it wrote: both must agree.
@@ -17,7 +19,7 @@ from polygon.cli.main import cli
 from polygon.events import CheckRecorded, Envelope, Event, LmdbLog, NoiseOp
 from polygon.recording import ListSink
 from polygon.score.checks import loop_flag
-from polygon.similarity import LoopWatch, garbled
+from polygon.similarity import LoopWatch, garbled, unanswered
 from polygon.simulate import engine
 from polygon.simulate.agents import AgentReply, AgentStep
 from polygon.simulate.callers import Utterance
@@ -27,6 +29,10 @@ from polygon.transcript import ConversationView, apply
 ASK = "Which day would you like to come in?"
 LOST = "~"
 """A caller line starting with this loses its content to the noise (a drop) in these tests."""
+SPELT = "#"
+"""A caller line starting with this has its number read out as words by the noise."""
+NO_ANSWER = "?"
+"""A caller line starting with this is no answer (intent ``no_fact``: "I don't know")."""
 
 
 class _Caller:
@@ -35,6 +41,8 @@ class _Caller:
 
     def next(self, agent_text: str | None) -> Utterance:
         line = next(self.lines, "Bye!")
+        if line.startswith(NO_ANSWER):
+            return Utterance(line.removeprefix(NO_ANSWER), "no_fact")
         return Utterance(line, "goodbye", "done") if line == "Bye!" else Utterance(line, "give_fact")
 
 
@@ -49,6 +57,9 @@ class _Parrot:
 
 
 def _noise(text: str, **_: Any) -> tuple[str, list[NoiseOp], int]:
+    if text.startswith(SPELT):
+        said = text.removeprefix(SPELT)
+        return "one two three", [NoiseOp(kind="digits", position=0, before=said, after="one two three")], 0
     if not text.startswith(LOST):
         return text, [], 0
     kept, dropped = "Sorry, wait —", text.removeprefix(LOST).removeprefix("Sorry, wait — ")
@@ -102,7 +113,35 @@ def test_a_re_ask_after_noise_removed_the_answer_goes_on(monkeypatch: pytest.Mon
     assert view.ended is not None and not view.ended.loop_detected
     check = loop_flag(view)
     assert check.outcome == "pass"
-    assert "asked again after noise removed the answer at turn 2" in check.detail
+    assert "asked again after noise garbled the answer at turn 2" in check.detail
+
+
+def test_a_re_ask_after_the_number_was_read_out_as_words_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    # D13: "Oib mi je 12345678903." heard as number words; the agent listening for digits asks
+    # again (a parrot here: the next ask would be a loop).
+    reason, view = _play(monkeypatch, ["Hi.", f"{SPELT}123", "Bye!"])
+    assert reason == "caller_done" and view.ended is not None and not view.ended.loop_detected
+    check = loop_flag(view)
+    assert check.outcome == "pass" and "asked again after noise garbled the answer at turn 2" in check.detail
+
+
+def test_a_re_ask_after_the_caller_gave_no_answer_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    # D14: "I don't know" is no answer; asking once more is no loop, a third ask is.
+    reason, view = _play(monkeypatch, ["Hi.", f"{NO_ANSWER}I really can't say.", "Monday.", "Bye!"])
+    assert reason == "loop" and view.ended is not None and view.ended.turns == 3
+    check = loop_flag(view)
+    assert check.outcome == "fail" and [e.turn for e in check.evidence] == [2, 3]
+    reason, view = _play(monkeypatch, ["Hi.", f"{NO_ANSWER}I really can't say.", "Bye!"])
+    assert reason == "caller_done"
+    check = loop_flag(view)
+    assert check.outcome == "pass" and "asked again after the caller gave no answer at turn 2" in check.detail
+
+
+def test_the_same_ask_to_the_same_heard_answer_is_a_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The agent heard nothing new: no progress, whatever the caller's intent.
+    reason, view = _play(monkeypatch, [f"{NO_ANSWER}Not sure.", f"{NO_ANSWER}Not sure.", "Bye!"])
+    assert reason == "loop" and view.ended is not None and view.ended.turns == 2
+    assert loop_flag(view).outcome == "fail"
 
 
 def test_a_repeat_after_an_intact_turn_is_still_a_loop(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -136,11 +175,22 @@ def test_loop_watch_rules() -> None:
     silent = LoopWatch()
     assert silent.see("Hello?") == "" and silent.see("Hello?", silent=True) == ""
     assert silent.see("Hello?") == "loop"  # a silence never resets the comparison
+    heard = LoopWatch()
+    assert heard.see("A b c.", heard="Hi.") == ""
+    assert heard.see("A b c.", noisy=True, heard="Hi.") == "loop"  # same answer heard again
+    fresh = LoopWatch()
+    assert fresh.see("A b c.", heard="Hi.") == "" and fresh.see("A b c.", noisy=True, heard="Umm.") == "reask"
 
 
-def test_only_content_removing_noise_garbles() -> None:
-    assert garbled(["drop"]) and garbled(["filler", "soundalike"])
-    assert not garbled(["digits", "filler"]) and not garbled([])
+def test_only_noise_that_changes_the_words_garbles() -> None:
+    assert garbled(["drop"]) and garbled(["filler", "soundalike"]) and garbled(["digits", "filler"])
+    assert not garbled(["filler"]) and not garbled([])
+
+
+def test_no_answer_is_a_non_answer_intent_or_a_garbled_turn() -> None:
+    assert unanswered([], "no_fact") and unanswered([], "pardon") and unanswered(["drop"], "give_fact")
+    assert not unanswered(["filler"], "give_fact") and not unanswered([], "")
+    assert not unanswered([], "clarify")  # "what do you need?": the same words explain nothing
 
 
 CLINIC = Path(__file__).resolve().parents[2] / "examples" / "clinic" / "suite.yaml"
@@ -173,7 +223,8 @@ def test_a_run_lets_re_asks_after_noise_go_on_and_check_and_engine_agree(tmp_pat
             watch.see(
                 t.agent_text or "",
                 silent=any(p.kind == "silence" for p in t.phone),
-                noisy=garbled(op.kind for op in t.noise_ops),
+                noisy=unanswered((op.kind for op in t.noise_ops), t.caller_intent),
+                heard=t.heard_text,
             )
             for t in said
         ]
@@ -183,5 +234,5 @@ def test_a_run_lets_re_asks_after_noise_go_on_and_check_and_engine_agree(tmp_pat
         if "loop" in seen:
             assert seen.index("loop") == len(said) - 1 and loops[cid].outcome == "fail", cid
         if "reask" in seen and view.ended.reason != "loop":
-            assert "asked again after noise removed the answer" in loops[cid].detail, cid
+            assert "asked again after" in loops[cid].detail, cid
     assert reasked, "the bundled clinic run no longer meets a re-ask after noise: pick another case"
