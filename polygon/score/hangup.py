@@ -17,6 +17,7 @@ requires). A brush-off that says neither still fails.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -67,9 +68,14 @@ def _answered(view: ConversationView, persona: PersonaSnapshot, pack: Language) 
         told = [s.text for s in read_turn(t.agent_text or "", pack).sentences if s.act not in ASKING_ACTS]
         for sentence in told:
             low = sentence.lower()
-            if any(said(sentence, w) for w in wanted) or any(v in low for v in found - own):
+            if any(said(sentence, w) for w in wanted) or any(_holds(low, v) for v in found - own):
                 return True
     return False
+
+
+def _holds(low: str, value: str) -> bool:
+    """``value`` said as a whole: a status "open" is not in "opening hours"."""
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", low) is not None
 
 
 def _strings(result: Any) -> Iterator[str]:
