@@ -869,7 +869,8 @@ def _http_response() -> list[str]:
         "",
         "`end` is one of "
         + ", ".join(f'`"{e}"`' for e in AGENT_ENDINGS)
-        + ". Missing fields take their defaults.",
+        + ". Missing fields take their defaults. With `tool_calls` and an `end`, the calls run in",
+        "order (recorded and checked like any) and then the call ends: the agent is not stepped again.",
         "",
     ]
 
