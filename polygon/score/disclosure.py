@@ -13,11 +13,14 @@ call's own trace can. Each agent turn is read against what grounds it *so far*:
   (the opening hours, the free slots, a transfer).
 
 A record looked up by a number or a name outside that identity is someone else's, even
-when the caller said it ("is Mira Kos staying with you?"): its result grounds nothing.
+when the caller said it ("is Mira Kos staying with you?"), and so is one looked up by one
+word of a name the caller mentioned ("Jensen"), or one whose person key (``kunde_id``)
+gives only values other than the caller's own: its result grounds nothing.
 What the agent says that no ground holds is a disclosure: a number of three digits or more
 (room, account, card tail, phone), a code of capitals and digits (a licence plate "KX21 ABC"),
 a date (birth date), or a person's name (two or more capitalised words in a row, in any
-script). A number that says how much (an amount with its cents, a currency, a unit: "184.20",
+script; in German, whose nouns are capitalised, not the words its language file writes:
+"Vielen Dank"). A number that says how much (an amount with its cents, a currency, a unit: "184.20",
 "500 mg") is nobody's (:mod:`polygon.score.quantities`) unless a record of another person's
 holds it. Names match by their stem, so an inflected form ("Петровой" for "Петрова") is the same
 name; a name is grounded when any of its words is. Nothing here knows a domain or a language

@@ -3,7 +3,7 @@
 Shared by :mod:`polygon.score.disclosure` (names said in capitals) and
 :mod:`polygon.score.others` (names and addresses from another person's record, said in
 any case). Nothing here knows a language beyond the language files' function words,
-months and weekdays.
+months and weekdays, and the words of a file whose language capitalises nouns.
 """
 
 from __future__ import annotations
