@@ -27,7 +27,10 @@ def _finite(low: float, high: float) -> click.FloatRange:
 @click.command()
 @click.argument("runs", nargs=-1, required=True, metavar="RUN…", type=RUN)
 @click.option(
-    "--rubric", default=None, metavar="V", help="Rubric version (default: the newest every run shares)."
+    "--rubric",
+    default=None,
+    metavar="V",
+    help="Rubric version (default: the first run's own if all share it, else the newest shared).",
 )
 @click.option(
     "--judge",

@@ -9,7 +9,11 @@ from polygon.cli.context import RUN, Context
 
 @click.command()
 @click.argument("runs", nargs=-1, required=True, metavar="RUN [RUN…]", type=RUN)
-@click.option("--rubric", default=None, help="Rubric version (default: the newest all runs share).")
+@click.option(
+    "--rubric",
+    default=None,
+    help="Rubric version (default: the first run's own if all share it, else the newest shared).",
+)
 @click.option("--config", "configs", multiple=True, metavar="NAME", help="Only these configurations.")
 @click.option(
     "--allow-mixed",

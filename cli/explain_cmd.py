@@ -11,7 +11,9 @@ from polygon.cli.context import CONVERSATION, Context
 
 @click.command(name="explain")
 @click.argument("conversation", type=CONVERSATION)
-@click.option("--rubric", default=None, help="Rubric version (default: the newest it was judged under).")
+@click.option(
+    "--rubric", default=None, help="Rubric version (default: the run's own, the one its suite named)."
+)
 @click.option("--judge", "judge_name", default=None, help="Show the latest pass by this judge.")
 @click.option("--pass", "pass_id", default=None, help="Show this pass (its id, as `report` prints it).")
 @click.option("--json", "as_json", is_flag=True)

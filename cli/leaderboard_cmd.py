@@ -13,7 +13,10 @@ from polygon.cli.context import Context
     "--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True
 )
 @click.option(
-    "--rubric", default=None, metavar="V", help="Rubric version (default: the newest every point shares)."
+    "--rubric",
+    default=None,
+    metavar="V",
+    help="Rubric version (default: the first point's own if all share it, else the newest shared).",
 )
 @click.pass_obj
 def leaderboard(obj: Context, sweep_id: str, fmt: str, rubric: str | None) -> None:

@@ -18,7 +18,9 @@ from polygon.visible import visible_bytes
 @click.option("--format", "fmt", type=click.Choice(REPORT_FORMATS), default="text", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.option("--junit", "as_junit", is_flag=True, help="Same as --format junit.")
-@click.option("--rubric", default=None, help="Rubric version (default: the newest the run was judged under).")
+@click.option(
+    "--rubric", default=None, help="Rubric version (default: the run's own, the one its suite named)."
+)
 @click.option("--judge", "judge_name", default=None, help="Report the latest pass by this judge.")
 @click.option("--pass", "pass_id", default=None, help="Report this pass (its id, as the report prints it).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")

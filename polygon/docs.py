@@ -869,12 +869,13 @@ def _http_response() -> list[str]:
         "",
         "`end` is one of "
         + ", ".join(f'`"{e}"`' for e in AGENT_ENDINGS)
-        + ". Missing fields take their defaults,",
-        "and fields beside `reply` that a reply does not have (a trace id of your own) are",
-        "ignored. An answer without `reply` holds only",
-        "`tool_calls` and `end`: any other field there is refused (it is where the text went: an",
-        'OpenAI message\'s `{"role": "assistant", "content": "…"}` would otherwise be heard as',
-        "silence). `{}` is a turn of silence.",
+        + ". Missing fields take their defaults. With `tool_calls` and an `end`, the calls run in",
+        "order (recorded and checked like any) and then the call ends: the agent is not stepped again.",
+        "Fields beside `reply` that a reply does not have (a trace id of your own) are ignored.",
+        "An answer without `reply` holds only `tool_calls` and `end`: any other field there is",
+        "refused (it is where the text went: an OpenAI message's",
+        '`{"role": "assistant", "content": "…"}` would otherwise be heard as silence). `{}` is a',
+        "turn of silence.",
         "",
     ]
 

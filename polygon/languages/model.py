@@ -109,13 +109,15 @@ class Acts(_Strict):
     repeat: tuple[str, ...]
     failed: tuple[str, ...] = ()
     """Phrases telling the caller something went wrong ("is down", "не удалось"): an outcome
-    report saying one of them does not hide a failed tool call (polygon/score/swallowed.py)."""
+    report saying one of them does not hide a failed tool call (polygon/score/swallowed.py).
+    Never a bare word for the caller's own fault ("kvar", "outage", "Störung", "incidencia"):
+    "Gotovo — kvar je prijavljen" reports the fault logged, it tells of no failure."""
     reported: tuple[str, ...] = ()
     """Participles of an action the business took ("logged", "opened", "prijavljen",
     "оформлена"): a sentence saying one is an outcome report ("Your power cut is logged,
     ticket OUT-5521.") unless its clause is negated or the sentence refuses or tells a
-    failure ("has not been logged", "I couldn't get it opened") — unlike ``done``, which
-    wins over the negative words beside it."""
+    failure ("has not been logged", "I couldn't get it opened"), as ``done``'s words are
+    when a negation comes before them in their clause ("It couldn't be booked")."""
     negation: tuple[str, ...] = ()
     """Words that negate a clause (" not ", "n't", " ne ", " не "), with their spaces."""
     promise: tuple[str, ...] = ()

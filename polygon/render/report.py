@@ -240,9 +240,11 @@ def _other_versions(version: str, have: list[str], own: str) -> str:
     The own is the default, and its report stays byte-identical whatever rubric a later
     `judge --rubric` adds.
     """
-    if version == own or len(have) < 2 or version != have[-1]:
+    if version == own or len(have) < 2:
         return ""
-    return f" (newest of {', '.join(have)})"
+    if own in have:  # the default would have been the own: this one was asked for
+        return f" (the run's own is {own})"
+    return f" (newest of {', '.join(have)})" if version == have[-1] else ""
 
 
 def render_json(report: RunReport) -> str:

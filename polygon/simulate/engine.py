@@ -324,6 +324,8 @@ class Conversation:
                 spoken.append(self._emit_beside_tools(turn, calls_made, reply.reply))
             results = [self._call_tool(turn, calls_made + i, call) for i, call in enumerate(reply.tool_calls)]
             calls_made += len(reply.tool_calls)
+            if reply.end:  # "do these, then hang up": the calls ran (recorded, checked); now the call ends
+                return _said_in_full(spoken, AgentReply(end=reply.end))
         raise AgentError(f"agent asked for tools more than {MAX_TOOL_ROUNDS} times in one turn")
 
     def _emit_beside_tools(self, turn: int, index: int, text: str) -> str:

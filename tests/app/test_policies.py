@@ -498,3 +498,11 @@ def test_a_rejudge_under_a_weaker_rubric_leaves_the_ci_gate_on_the_runs_own(tmp_
     # A new pass without --rubric (another judge, more repeats) scores under the run's own.
     again = polygon(log, "judge", "r", "--new-pass", "1")
     assert again.exit_code == 0 and "pass v4/" in again.output and "warning" not in again.output
+
+
+def test_a_report_asked_for_another_rubric_names_the_runs_own(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    assert run(log, bank(tmp_path), "correct", "r").exit_code == 0
+    assert polygon(log, "judge", "r", "--rubric", "v3").exit_code == 0
+    shown = polygon(log, "report", "r", "--rubric", "v3").output
+    assert "Shown: rubric v3 (the run's own is v4) · pass" in shown

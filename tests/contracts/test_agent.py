@@ -196,3 +196,18 @@ class TestModelAgent(AgentContract):
 
         [reply] = steps(ModelAgent(_recorded(Ends(), ListSink()), "prompt", {}), STEP)
         assert (reply.reply, reply.end, reply.tool_calls) == ("Bye now.", "hangup", [])
+
+    def test_an_ending_function_beside_real_calls_keeps_them_and_ends_after(self) -> None:
+        class RefundsThenEnds(_ToolThenTalk):
+            async def complete(self, request: dict[str, Any]) -> ModelAnswer:
+                calls = [
+                    {"id": "t", "name": "transfer_to_human", "arguments": {}},
+                    {"id": "r", "name": "refund_payment", "arguments": {"order": "A-1"}},
+                    {"id": "e", "name": "end_call", "arguments": {}},
+                ]
+                return ModelAnswer(text=None, tool_calls=calls)
+
+        [reply] = steps(ModelAgent(_recorded(RefundsThenEnds(), ListSink()), "prompt", {}), STEP)
+        # the real call is kept, the first ending named wins, and no farewell is made up
+        assert reply.tool_calls == [ToolCall(id="r", name="refund_payment", arguments={"order": "A-1"})]
+        assert (reply.reply, reply.end) == ("", "transfer")

@@ -56,12 +56,13 @@ class AgentStep(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class AgentReply(msgspec.Struct, frozen=True, kw_only=True):
-    """What the agent answers: tool calls, or a reply (maybe ending the call)."""
+    """What the agent answers: tool calls, a reply, or both; either may end the call."""
 
     reply: str = ""
     tool_calls: list[ToolCall] = msgspec.field(default_factory=list)
     end: str = ""
-    """``hangup`` or ``transfer`` to end the call after this reply."""
+    """``hangup`` or ``transfer`` to end the call after this reply; beside tool calls, after
+    they have run, in order (the agent is not stepped again)."""
 
 
 class Agent(Protocol):

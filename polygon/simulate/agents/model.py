@@ -96,7 +96,11 @@ class ModelAgent:
         self._calls = 0
 
     async def step(self, req: AgentStep) -> AgentReply:
-        """Ask the model; end the call on its built-in functions; else reply or call tools."""
+        """Ask the model; reply, call tools, or end the call on its built-in functions.
+
+        An ending function in the same answer as other tool calls ends the call after them
+        (the first ending named wins); alone, it ends the call at once.
+        """
         request: dict[str, Any] = {
             "model": self._model.split("/", 1)[-1],
             "messages": [{"role": "system", "content": self._prompt}, *to_openai(req.history)],
@@ -110,18 +114,17 @@ class ModelAgent:
         if answer.text is None and not answer.tool_calls:
             raise AgentError(f"the model gave no answer: {'; '.join(answer.errors) or 'empty response'}")
         text = (answer.text or "").strip()
-        for call in answer.tool_calls:
-            if call["name"] in _ENDINGS:
-                farewell = text or ("Goodbye." if call["name"] == END_CALL else "I'm transferring you now.")
-                return AgentReply(reply=farewell, end=_ENDINGS[call["name"]])
-        if answer.tool_calls:
-            return AgentReply(
-                reply=text,
-                tool_calls=[
-                    ToolCall(id=c["id"], name=c["name"], arguments=c["arguments"]) for c in answer.tool_calls
-                ],
-            )
-        return AgentReply(reply=text)
+        calls = [
+            ToolCall(id=c["id"], name=c["name"], arguments=c["arguments"])
+            for c in answer.tool_calls
+            if c["name"] not in _ENDINGS
+        ]
+        ending = next((c["name"] for c in answer.tool_calls if c["name"] in _ENDINGS), "")
+        if ending and not calls:
+            farewell = text or ("Goodbye." if ending == END_CALL else "I'm transferring you now.")
+            return AgentReply(reply=farewell, end=_ENDINGS[ending])
+        # Beside other calls an ending waits for them: the engine runs them, then ends the call.
+        return AgentReply(reply=text, tool_calls=calls, end=_ENDINGS.get(ending, ""))
 
     async def aclose(self) -> None:
         """The client is shared; its owner closes it."""

@@ -25,7 +25,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from polygon.languages import CODE as _CODE
 from polygon.languages import DATE as _DATE
@@ -78,6 +78,8 @@ class _Marks:
     prefix: dict[str, frozenset[str]]
     keys: dict[str, frozenset[str]]
     """:func:`key_concepts` of each fact key seen so far (a call asks about the same few)."""
+    named: dict[str, bool] = field(default_factory=dict)
+    """:func:`names_the_caller` of each fact key seen so far."""
 
 
 _MARKS: dict[int, _Marks] = {}
@@ -159,7 +161,18 @@ def names_the_caller(key: str, pack: Language) -> bool:
     """A name key for the caller itself, not for something it owns ("pet_name", "company_name").
 
     Every word of the key names a name, a part of one or a person ("guest", "patient_name").
+    Kept per pack and key, as :func:`key_concepts` is (asked about the same keys each turn).
     """
+    named = _marks(pack).named
+    found = named.get(key)
+    if found is None:
+        if len(named) >= _KEYS_HELD:
+            named.clear()
+        found = named[key] = _names_the_caller(key, pack)
+    return found
+
+
+def _names_the_caller(key: str, pack: Language) -> bool:
     english = caller_language("en")
     marks = {m for p in (pack, english) for m in p.understand.concepts.get("name", ())}
     persons = pack.understand.person_nouns | english.understand.person_nouns
