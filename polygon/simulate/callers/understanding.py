@@ -644,7 +644,7 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
     (not a greeting, a question or a refusal) that answers about what the goal asks.
     """
     about = _about(goal, tuple(facts.values()), pack)
-    asks_only = any(w in pack.understand.ask_goals for w in words(goal)[:2])
+    asks_only = pack.understand.asks_only(goal)
     for s in turn.sentences:
         said = content(s.text, pack)
         if s.act == "outcome" and said & about:
@@ -652,7 +652,18 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
         answers = asks_only and s.act in ("read_back", "filler", "outcome")
         if answers and (said & content(goal, pack) or _gives_what_goal_asks(s.text, goal, facts, pack)):
             return True
+        if answers and _advises(s.text, goal, facts, pack):
+            return True
     return False
+
+
+def _advises(sentence: str, goal: str, facts: Mapping[str, str], pack: Language) -> bool:
+    """Advice on what to do ("contact your embassy") that asks for none of the caller's facts.
+
+    "You should give me your booking reference first" asks; it answers nothing (trial42 D4).
+    """
+    low = f" {sentence.lower()} ".replace("\u2019", "'")
+    return has(low, pack.acts.advice) and not asked(sentence, facts, goal, pack)[0]
 
 
 _WHEN = frozenset({"time", "date", "day"})
