@@ -27,11 +27,11 @@ def stats(obj: Context, as_json: bool) -> None:
     """Event counts by tag, streams, sizes."""
     import msgspec
 
-    from polygon.app import open_log
+    from polygon.app import log_stats, open_log
     from polygon.events import to_builtins
 
     with open_log(obj.log_path, readonly=True) as lg:
-        result = lg.stats()
+        result = log_stats(lg)
     if as_json:
         click.echo(msgspec.json.encode(to_builtins(result)).decode())
         return

@@ -10,7 +10,10 @@ from __future__ import annotations
 import importlib
 import os
 import signal
+import sys
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -140,7 +143,35 @@ class _PolygonGroup(click.Group):
             if isinstance(ctx.obj, Context) and ctx.obj.debug:
                 raise
             shown = _Interrupted if isinstance(exc, WorkInterrupted) else _OneLineError
-            raise shown(str(exc)) from exc
+            raise shown(_named_log(ctx.obj, exc)) from exc
+        except Exception as exc:
+            if not _from_lmdb(exc) or not isinstance(ctx.obj, Context) or ctx.obj.debug:
+                raise
+            raise _OneLineError(_lmdb_line(ctx.obj.log_path, exc)) from exc
+
+
+def _named_log(obj: object, exc: PolygonError) -> str:
+    """The error's line, naming the log when a stored record does not decode.
+
+    That is damage, most likely: say which log, and the command that checks it (a record of a
+    newer schema says so itself).
+    """
+    from polygon.events import DecodeError, FutureVersionError  # loaded already if one was raised
+
+    if isinstance(exc, DecodeError) and not isinstance(exc, FutureVersionError) and isinstance(obj, Context):
+        return f"{exc} (in the event log {obj.log_path}; `polygon log verify` checks it)"
+    return str(exc)
+
+
+def _from_lmdb(exc: Exception) -> bool:
+    """An error LMDB raised that no layer named (``lmdb`` is only looked at if it was imported)."""
+    lmdb = sys.modules.get("lmdb")
+    return lmdb is not None and isinstance(exc, lmdb.Error)
+
+
+def _lmdb_line(log: Path, exc: Exception) -> str:
+    """One line for an LMDB error that reached the CLI: a backstop, each layer names its own."""
+    return f"the event log {log} could not be read: {exc} (it may be damaged: `polygon log verify` checks it)"
 
 
 @click.group(cls=_PolygonGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -204,11 +235,37 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _terminated(signum: int, frame: object) -> None:
-    os.write(2, TERMINATED.encode())
+    os.write(2, _SAYS[-1].encode())
     os._exit(128 + signal.SIGTERM)
 
 
-TERMINATED = (
-    "error: terminated (SIGTERM): every call and score committed is in the log; `polygon runs` "
-    "names an unfinished run, `polygon run SUITE --resume RUN` finishes it\n"
+def terminated_line(way_on: str) -> str:
+    """The line SIGTERM writes, ``way_on`` saying how to go on."""
+    return f"error: terminated (SIGTERM): every call and score committed is in the log; {way_on}\n"
+
+
+TERMINATED = terminated_line(
+    "if a run had started, `polygon runs` names it unfinished and "
+    "`polygon run SUITE --resume RUN` finishes it"
 )
+"""What SIGTERM says when the command has not said what the way on is (before a run starts, it
+cannot know whether one will: a run told to resume one that never started answers "no run")."""
+_SAYS = [TERMINATED]
+
+
+@contextmanager
+def on_sigterm_say(way_on: str) -> Iterator[Callable[[str], None]]:
+    """While this holds, SIGTERM's line says ``way_on``; the callable it gives changes that.
+
+    ``polygon run`` says "run the suite again" until its ``run.started`` is committed, then the
+    resume command with the run's own id.
+    """
+    _SAYS.append(terminated_line(way_on))
+
+    def say(now: str) -> None:
+        _SAYS[-1] = terminated_line(now)
+
+    try:
+        yield say
+    finally:
+        _SAYS.pop()

@@ -90,6 +90,7 @@ def run(
     and tool call goes to the event log; `polygon replay` shows any call afterwards.
     """
     from polygon.app import RunOptions, check_stale, load_run, open_log, recorded_answers, run_suite
+    from polygon.cli.main import on_sigterm_say
     from polygon.models import ModelHub
     from polygon.projections import make_report
     from polygon.render import enforce
@@ -108,7 +109,10 @@ def run(
         warn(f"warning: {warning}")
     settings = obj.model_settings(base_url or loaded.suite.openai_base_url, cache)
     shown = Reporter("conversations", mode(quiet=no_progress or as_json))
-    with open_log(obj.log_path, readonly=False) as log, shown:
+    not_yet = f"no run had started: run the suite again (`polygon run {suite}`)"
+    if resume:
+        not_yet = f"`polygon run {suite} --resume {resume}` finishes run {resume}"
+    with open_log(obj.log_path, readonly=False) as log, shown, on_sigterm_say(not_yet) as say:
         hub = ModelHub(settings, recorded=recorded_answers(log) if cache else None)
         summary = run_suite(
             loaded,
@@ -119,6 +123,7 @@ def run(
             score_progress=shown.staged("scored and probed"),
             on_end=shown.note,
             on_warning=warn,
+            on_started=lambda rid: say(f"`polygon run {suite} --resume {rid}` finishes run {rid}"),
             hub=hub,
         )
         asked = policy(fail_on, min_pass_rate, allow_inconclusive, allow_simulator_errors)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import fcntl
 import os
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from itertools import islice
@@ -47,6 +47,7 @@ from polygon.events.envelope import (
     prepare,
 )
 from polygon.events.errors import (
+    DecodeError,
     ForkedUseError,
     LogFormatError,
     StorageError,
@@ -60,6 +61,7 @@ from polygon.events.keys import (
 )
 from polygon.events.log_v2 import Tables2, format1_rows, rendered
 from polygon.events.map_lock import MapLock
+from polygon.events.pages import RESTORE, walk_pages
 from polygon.events.store import AppendResult, LogStats, VerifyReport, conflict
 
 FORMAT_VERSION = 2
@@ -391,7 +393,7 @@ class LmdbLog:
                 with self._map.alone():
                     self._env.set_mapsize(0)
             except lmdb.Error as exc:
-                raise StorageError(f"read from {self.path} failed: {exc}") from None
+                raise read_failed(self.path, exc) from None
         raise StorageError(f"read from {self.path} failed: the map kept being resized")
 
     def last_seq(self) -> int:
@@ -428,6 +430,33 @@ class LmdbLog:
             if len(page) < page_size:
                 return
             version += len(page)
+
+    def changed_record(self, streams: Iterable[str], *, page_size: int = 512) -> str:
+        """Why a record of ``streams`` is damaged, naming its stream ("" when every one is intact).
+
+        Damaged: its payload no longer matches its content hash, or its envelope does not decode.
+
+        Hashing only the streams named keeps it cheap: a resume checks its own run's streams
+        before it writes onto them, without the whole log's ``verify``.
+        """
+        from polygon.events.verify import hash_problem
+
+        for stream in streams:
+            version = 0
+            while True:
+                read = partial(self._stream_page, stream=stream, start=version + 1, limit=page_size)
+                page = self._read(read)
+                for raw in page:
+                    try:
+                        problem = hash_problem(raw)
+                    except DecodeError as exc:
+                        problem = str(exc)
+                    if problem:
+                        return f"{stream}: {problem}"
+                if len(page) < page_size:
+                    break
+                version += len(page)
+        return ""
 
     def _stream_page(self, txn: Any, stream: str, start: int, limit: int) -> list[bytes]:
         if self._v2 is None:
@@ -561,7 +590,36 @@ class LmdbLog:
                 for key, value in txn.cursor(db=self._dbs[name]):
                     yield bytes(key), bytes(value)
 
-            yield rows if self._v2 is None else partial(format1_rows, self._v2, txn, rows)
+            read: Callable[[str], Iterator[tuple[bytes, bytes]]] = (
+                rows if self._v2 is None else partial(format1_rows, self._v2, txn, rows)
+            )
+            yield partial(_named, self.path, read)
+
+    def pages_problem(self) -> str:
+        """Why LMDB cannot read every page of this log ("" when it can), found in a child process.
+
+        A damaged page can make LMDB abort the process that reads it; see :mod:`polygon.events.pages`.
+        """
+        return walk_pages(self.path, lock=not (self.readonly and _unwritable(self.path)))
+
+
+def _named(path: Path, read: Callable[[str], Iterator[T]], name: str) -> Iterator[T]:
+    """``read(name)``'s rows, an LMDB error among them named as damage to the log at ``path``."""
+    try:
+        yield from read(name)
+    except lmdb.Error as exc:
+        raise read_failed(path, exc) from None
+
+
+# What LMDB raises for a page that is not what its tree says (damage on disk, not our misuse).
+_DAMAGE = (lmdb.CorruptedError, lmdb.PageNotFoundError, lmdb.InvalidError, lmdb.PanicError)
+
+
+def read_failed(path: Path, exc: Exception) -> StorageError:
+    """One line for an LMDB error met while reading the log at ``path``."""
+    if isinstance(exc, _DAMAGE):
+        return StorageError(f"the event log {path} is damaged: {exc}; {RESTORE}")
+    return StorageError(f"read from {path} failed: {exc}")
 
 
 _ENVELOPE_FIELDS = ("seq", "stream", "stream_version", "identity", "tag", "schema_version", "recorded_at")

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from polygon.events.envelope import DECODER, decode_header
-from polygon.events.errors import DecodeError
+from polygon.events.errors import DecodeError, StorageError
 from polygon.events.keys import split_stream_key, unpack_u64
 from polygon.events.store import VerifyReport
 
@@ -113,19 +113,31 @@ def _verify(rows: Rows) -> VerifyReport:
         _check_streams(rows, records)
         _check_heads(rows, heads)
         _check_identities(rows, records)
-    except (_Problem, DecodeError) as problem:  # a format-2 log's rows raise DecodeError as they render
+    # A format-2 log's rows raise DecodeError as they render; a page LMDB refuses, StorageError.
+    except (_Problem, DecodeError, StorageError) as problem:
         return VerifyReport(events=len(records), streams=len(heads), problem=str(problem))
     return VerifyReport(events=len(records), streams=len(heads))
 
 
 def _check_hash(seq: int, raw: bytes) -> None:
+    if problem := hash_problem(raw, seq=seq):
+        raise _Problem(problem)
+
+
+def hash_problem(raw: bytes, *, seq: int | None = None) -> str:
+    """Why a stored record's payload no longer matches its content hash ("" when it does).
+
+    Raises :class:`DecodeError` for a record whose envelope does not decode.
+    """
     header = decode_header(raw, seq=seq)
     head = f"{header.tag}\x00{header.schema_version}\x00".encode()
     hashed = hashlib.blake2b(
         header.stream.encode() + b"\x00" + head + bytes(header.payload), digest_size=16
     ).hexdigest()
     if hashed != header.content_hash:
-        raise _Problem(f"event #{seq}: its payload no longer matches its content hash (changed on disk)")
+        where = header.seq if seq is None else seq
+        return f"event #{where}: its payload no longer matches its content hash (changed on disk)"
+    return ""
 
 
 def _check_streams(rows: Rows, records: _Columns) -> None:

@@ -264,7 +264,8 @@ class ConversationSink(StreamRecorder):
 
     def flush(self) -> None:
         """Hand the held events to the writer (the engine calls this after every exchange)."""
-        fresh = [p for p in self.pending if p.identity not in self._existing]
+        existing = self._existing  # empty but on a resume: nothing to look up
+        fresh = [p for p in self.pending if p.identity not in existing] if existing else self.pending
         if fresh:
             self._writer.submit(fresh)
         self.pending = []

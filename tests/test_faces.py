@@ -66,6 +66,7 @@ FACES: dict[str, list[str]] = {
         "load_probes",
         "load_report",
         "load_run",
+        "log_stats",
         "open_log",
         "page_output",
         "personas_path",

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from polygon.app.lint import targets as targets
     from polygon.app.log import compact_log as compact_log
     from polygon.app.log import export_jsonl as export_jsonl
+    from polygon.app.log import log_stats as log_stats
     from polygon.app.log import open_log as open_log
     from polygon.app.log import recorded_answers as recorded_answers
     from polygon.app.log import upgrade_log as upgrade_log
@@ -124,6 +125,7 @@ _FACE = {
     "load_probes": "polygon.app.probe",
     "load_report": "polygon.app.report",
     "load_run": "polygon.app.queries",
+    "log_stats": "polygon.app.log",
     "open_log": "polygon.app.log",
     "personas_path": "polygon.app.personas",
     "preview_noise": "polygon.app.noise",

@@ -284,6 +284,7 @@ def simulation_jobs(
     one per call, write under it, so nothing a later plan would find appears meanwhile).
     """
     empty: dict[str, bool] = {}  # run id -> the log held no call of it when its first job was made
+    carried = keyless(settings)  # one copy for every job, not one per call
     for plan in plans:
         stream = conversation_stream(plan.conversation_id)
         if plan.run_id not in empty:
@@ -296,7 +297,7 @@ def simulation_jobs(
             if isinstance(e.payload, ModelCalled) and e.payload.response is not None
         }
         yield SimulationJob(
-            loaded, plan, frozenset(e.identity for e in held), keyless(settings), recorded, now
+            loaded, plan, frozenset(e.identity for e in held), carried, recorded, now
         )
 
 

@@ -17,6 +17,7 @@ from polygon.events import (
     Envelope,
     EventLog,
     LmdbLog,
+    LogStats,
     StorageError,
     VerifyReport,
     run_conversations,
@@ -57,6 +58,7 @@ _JSON = msgspec.json.Encoder(order="deterministic")
 
 def export_jsonl(log: EventLog, out: IO[bytes], *, stream_prefix: str = "") -> int:
     """Write every event (optionally only streams with a prefix) as one JSON line each."""
+    pages_readable(log)
     count = 0
     for env in _events(log, stream_prefix):
         out.write(_JSON.encode(envelope_to_dict(env)) + b"\n")
@@ -123,6 +125,7 @@ def compact_log(
     from polygon.events import conversation_stream, labels_stream, run_stream, sweep_stream
 
     _check_target(out)
+    pages_readable(log)
     for run_id in drop:
         if not log.stream_length(run_stream(run_id)):
             raise UserInputError(f"--drop {run_id}: no such run in the log")
@@ -304,8 +307,49 @@ def call_damage(events: list[Envelope]) -> str:
     return ""
 
 
+def check_run_intact(log: EventLog, run_id: str) -> None:
+    """Before a resume writes onto run ``run_id``: its own streams' events still match their hashes.
+
+    A resume once appended to a log whose events no longer matched their content hashes, and
+    later reports were built on them unsaid. Only this run's streams are hashed (about what the
+    resume reads anyway), not the whole log (``polygon log verify``).
+    """
+    if not isinstance(log, LmdbLog):
+        return
+    streams = [run_stream(run_id), *log.streams(f"{CONVERSATION_PREFIX}{run_id}.")]
+    if problem := log.changed_record(streams):
+        raise StorageError(
+            f"cannot resume run {run_id}: the event log {log.path} is damaged ({problem}); "
+            "nothing was written; restore it from a copy, or start the run afresh in a new log"
+        )
+
+
+def log_stats(log: EventLog) -> LogStats:
+    """``log stats``: counts by tag, sizes; first every page is read once in a child process.
+
+    Stats read every record: a page that makes LMDB abort would kill this process unsaid.
+    """
+    pages_readable(log)
+    return log.stats()
+
+
+def pages_readable(log: EventLog) -> None:
+    """Before a command reads the whole log: every page reads, checked in a child process.
+
+    A damaged page can make LMDB abort the process reading it (no ``except`` catches that):
+    the child dies instead, and this raises one line naming the log.
+    """
+    if isinstance(log, LmdbLog) and (problem := log.pages_problem()):
+        raise StorageError(problem)
+
+
 def verify_log(log: EventLog) -> VerifyReport:
-    """``log verify``: the log's own invariants, then every conversation is whole."""
+    """``log verify``: every page reads, the log's own invariants, then every conversation is whole.
+
+    The pages are read first in a child process: a damaged one can make LMDB abort the process.
+    """
+    if isinstance(log, LmdbLog) and (problem := log.pages_problem()):
+        return VerifyReport(events=0, streams=0, problem=problem)
     report = log.verify()
     if not report.ok:
         return report

@@ -4,7 +4,9 @@ The two calls are aligned utterance by utterance. At the first position where th
 speakers differ (one call has ended, or one side spoke where the other did not), the tool
 calls differ, one hangs up or transfers and the other does not, the values said differ
 (numbers, amounts, times, dates: another price in the same sentence is another answer), or
-the wording drifts apart (Jaccard similarity of word bigrams below 0.5), the calls have diverged.
+the wording drifts apart (Jaccard similarity of word bigrams below 0.5), or one turn says a
+whole sentence more than the other (an appended promise keeps the bigram Jaccard high, yet it is
+another thing said), the calls have diverged.
 """
 
 from __future__ import annotations
@@ -17,10 +19,15 @@ from typing import Any
 import msgspec
 
 from polygon.score import stated_values
-from polygon.similarity import bigram_jaccard
+from polygon.similarity import bigram_jaccard, sentences, word_tuple
 from polygon.transcript import ConversationView, TurnView
 
 WORDING_THRESHOLD = 0.5
+SENTENCE_NEW_WORDS = 4
+"""A sentence says something the other turn does not when at least this many of its words are
+not in it ("Sure, go on." or "this is Mia" do not)."""
+SENTENCE_COVERED = 0.5
+"""A sentence with at least this share of its words in the other turn is said there too."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +45,7 @@ class Divergence(msgspec.Struct, frozen=True, kw_only=True):
     turn: int
     speaker: str
     reason: str
-    """``speakers``, ``tool_calls``, ``ending``, ``values`` or ``wording``."""
+    """``speakers``, ``tool_calls``, ``ending``, ``values``, ``wording`` or ``sentences``."""
     detail: str
     a_text: str
     b_text: str
@@ -151,4 +158,43 @@ def _compare(x: _Utterance | None, y: _Utterance | None) -> Divergence | None:
             b_text=y.text,
             similarity=round(similarity, 4),
         )
-    return None
+    return _sentences(x, y, similarity)
+
+
+def _unsaid(text: str, other: str) -> list[str]:
+    """The whole sentences of ``text`` that ``other`` does not say.
+
+    Unsaid: fewer than half of its words are in ``other``, and at least
+    :data:`SENTENCE_NEW_WORDS` are not.
+
+    Words, not bigrams, and against the whole other turn: a sentence split in two or two
+    merged into one, or a reworded one, is still said there.
+    """
+    there = set(word_tuple(other))
+    out = []
+    for sentence in sentences(text):
+        said = word_tuple(sentence)
+        new = sum(w not in there for w in said)
+        if new >= SENTENCE_NEW_WORDS and new > (1 - SENTENCE_COVERED) * len(said):
+            out.append(sentence)
+    return out
+
+
+def _sentences(x: _Utterance, y: _Utterance, similarity: float) -> Divergence | None:
+    # A sentence reworded beyond recognition is unsaid on both sides, one for one (the
+    # wording rule's business); one side with more unsaid sentences said something more.
+    if x.text == y.text:
+        return None  # most aligned turns: nothing to split
+    only_a, only_b = _unsaid(x.text, y.text), _unsaid(y.text, x.text)
+    if len(only_a) == len(only_b):
+        return None
+    side, extra = ("the first call", only_a) if len(only_a) > len(only_b) else ("the second call", only_b)
+    return Divergence(
+        turn=x.turn,
+        speaker=x.speaker,
+        reason="sentences",
+        detail=f"{side} says a sentence more: “{extra[-1]}”",
+        a_text=x.text,
+        b_text=y.text,
+        similarity=round(similarity, 4),
+    )

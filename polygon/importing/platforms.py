@@ -330,6 +330,15 @@ def retell_ending(reason: str, destination: str) -> Ending:
     return Ending("", "engine", source)
 
 
+def _retell_error(content: Any) -> str:
+    """A failed tool result's error: the platform's own text ("timeout"), not just that it failed.
+
+    Replay and goal_reached's reason show it; "unsuccessful" only when the result says nothing.
+    """
+    text = content if isinstance(content, str) else json.dumps(content, sort_keys=True, default=str)
+    return "unsuccessful" if content is None else text.strip()[:200] or "unsuccessful"
+
+
 def _retell(record: dict[str, Any]) -> _Read:
     call = _dict(record.get("call")) if isinstance(record.get("call"), dict) else record
     utterances = _list(call.get("transcript_with_tool_calls")) or _list(call.get("transcript_object"))
@@ -365,15 +374,9 @@ def _retell(record: dict[str, Any]) -> _Read:
                 )
             )
         elif role == "tool_call_result":
-            failed = u.get("successful") is False
-            items.append(
-                Result(
-                    str(u.get("tool_call_id", "")),
-                    "",
-                    json_or_raw(u.get("content")),
-                    "unsuccessful" if failed else "",
-                )
-            )
+            content = json_or_raw(u.get("content"))
+            error = _retell_error(content) if u.get("successful") is False else ""
+            items.append(Result(str(u.get("tool_call_id", "")), "", content, error))
         elif role == "dtmf":
             items.append(Said("caller", f"(pressed {u.get('digit', '')})"))
         elif role in ("transfer_target", "node_transition", "sms", "injected"):

@@ -4,14 +4,16 @@ A question asking for something, an offer, a confirmation request, an open quest
 what the caller wants, a read-back (a statement with a value in it), an outcome report, a
 refusal, a transfer, a callback, a request to repeat, a greeting or closing, or filler.
 The phrases of each act are the language's (:class:`polygon.languages.Acts`); an outcome
-report wins over the negative words inside it ("Done — the card is now blocked and can't
-be used" reports, it does not refuse).
+report wins over the negative words after it ("Done — the card is now blocked and can't
+be used" reports, it does not refuse), a negation before the done word in its clause wins
+over the report ("It couldn't be booked", "Termin nije potvrđen" report nothing done).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from polygon.languages import Language
 from polygon.similarity import sentences, words
@@ -55,9 +57,9 @@ class Turn:
     reason: bool
     """A refusal in this turn says why."""
 
-    @property
+    @cached_property
     def acts(self) -> frozenset[str]:
-        """Every act the turn does."""
+        """Every act the turn does (a read turn is kept and asked again and again: made once)."""
         return frozenset(s.act for s in self.sentences)
 
     def of(self, *acts: str) -> list[str]:
@@ -88,7 +90,7 @@ def _act(sentence: str, pack: Language) -> str:
         return "closing"
     if has(low, acts.repeat):
         return "repeat"  # "I didn't catch that, sorry." asks again without a question mark
-    if not is_q and has(low, acts.done):
+    if not is_q and done(low, pack):
         return "outcome"  # "Done — the card is blocked and can't be used" reports, not refuses
     if not is_q and reports(low, pack):
         return "outcome"  # "Your power cut is logged, ticket OUT-5521." without a "done" word
@@ -128,6 +130,22 @@ def reports(low: str, pack: Language) -> bool:
     if not has(low, acts.reported) or has(low, acts.refuse):
         return False
     return any(has(f" {c} ", acts.reported) and not has(f" {c} ", acts.negation) for c in _CLAUSE.split(low))
+
+
+def done(low: str, pack: Language) -> bool:
+    """A (lower-case) sentence says, with one of ``done``'s words, that the thing is done.
+
+    Some clause holds a done word with no negation before it in that clause: "Done — the
+    card is blocked and can't be used" is done (the negation follows, about the card's use);
+    "It couldn't be booked" and "Your appointment has not been booked" are not.
+    """
+    return any(_done_in(f" {c} ", pack) for c in _CLAUSE.split(low))
+
+
+def _done_in(clause: str, pack: Language) -> bool:
+    return any(
+        p in clause and not has(clause[: clause.find(p)] + " ", pack.acts.negation) for p in pack.acts.done
+    )
 
 
 def promises(text: str, pack: Language) -> bool:

@@ -28,6 +28,7 @@ from pydantic import (
 
 from polygon.errors import PolygonError
 from polygon.languages import CALLER_TYPES, LANGUAGES
+from polygon.similarity import words
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's safe loader where PyYAML has it (several times faster), else the pure-Python one."""
@@ -84,6 +85,14 @@ class Understand(_Strict):
     stem: int = Field(ge=3, le=8)
     """How many letters of a word are its stem (fewer where words inflect more: "pizzu", "pizza")."""
 
+    def asks_only(self, goal: str) -> bool:
+        """The goal only wants to know something: an ``ask_goals`` verb leads it or ends it.
+
+        It ends a German goal ("den Stand seines Schadens erfahren"), whose verb comes last.
+        """
+        said = words(goal)
+        return bool(set(said[:2] + said[-1:]) & self.ask_goals)
+
 
 class Acts(_Strict):
     """The phrases of each dialogue act an agent's sentence can do (lower case)."""
@@ -109,18 +118,24 @@ class Acts(_Strict):
     repeat: tuple[str, ...]
     failed: tuple[str, ...] = ()
     """Phrases telling the caller something went wrong ("is down", "не удалось"): an outcome
-    report saying one of them does not hide a failed tool call (polygon/score/swallowed.py)."""
+    report saying one of them does not hide a failed tool call (polygon/score/swallowed.py).
+    Never a bare word for the caller's own fault ("kvar", "outage", "Störung", "incidencia"):
+    "Gotovo — kvar je prijavljen" reports the fault logged, it tells of no failure."""
     reported: tuple[str, ...] = ()
     """Participles of an action the business took ("logged", "opened", "prijavljen",
     "оформлена"): a sentence saying one is an outcome report ("Your power cut is logged,
     ticket OUT-5521.") unless its clause is negated or the sentence refuses or tells a
-    failure ("has not been logged", "I couldn't get it opened") — unlike ``done``, which
-    wins over the negative words beside it."""
+    failure ("has not been logged", "I couldn't get it opened"), as ``done``'s words are
+    when a negation comes before them in their clause ("It couldn't be booked")."""
     negation: tuple[str, ...] = ()
     """Words that negate a clause (" not ", "n't", " ne ", " не "), with their spaces."""
     promise: tuple[str, ...] = ()
     """Phrases promising what an agent cannot keep: a guarantee, a price, a refund or
     compensation ("we will refund the difference in full", "vratit ćemo vam novac")."""
+    advice: tuple[str, ...] = ()
+    """Phrases telling the caller what to do ("you should", "contact your", "wenden Sie sich"):
+    a statement with one answers a caller who asked what to do ("find out what to do after
+    losing the passport"), unless it asks for one of the caller's facts."""
 
 
 class Say(_Strict):

@@ -59,7 +59,7 @@ def _states(card: Scorecard) -> str:
 def _versus(a: Scorecard, b: Scorecard, diff: PairedDifference) -> list[str]:
     out = [line for line in (_states(a), _states(b)) if line]
     if diff.mean_difference is not None and a.composite_mean is not None and b.composite_mean is not None:
-        noise = "within run-to-run noise" if diff.within_noise else "larger than run-to-run noise"
+        noise = _noise(a, b, diff)
         out.append(
             f"{b.label} vs {a.label}: mean composite {b.composite_mean:.1f} vs {a.composite_mean:.1f} "
             f"({diff.mean_difference:+.1f} over {diff.pairs} paired calls, 95% CI "
@@ -83,6 +83,23 @@ def _versus(a: Scorecard, b: Scorecard, diff: PairedDifference) -> list[str]:
     if a.loops != b.loops:
         out.append(f"Loops: {a.loops} → {b.loops}.")
     return out
+
+
+def _noise(a: Scorecard, b: Scorecard, diff: PairedDifference) -> str:
+    """The composite difference against the noise, and what it hides: other verdicts, other gates.
+
+    Equal composites can hide a call that fails a gate (a gate fails the call, not the score).
+    """
+    if not diff.within_noise:
+        return "larger than run-to-run noise"
+    counts = (("pass", a.passed, b.passed), ("warn", a.warned, b.warned), ("fail", a.failed, b.failed))
+    states = [f"{what} {x} → {y}" for what, x, y in counts if x != y]
+    gates = (sum(a.gate_failures.values()), sum(b.gate_failures.values()))
+    if gates[0] != gates[1]:
+        states.append(f"gate failures {gates[0]} → {gates[1]}")
+    if not states:
+        return "within run-to-run noise"
+    return "within run-to-run noise for the composite, yet the verdicts differ: " + ", ".join(states)
 
 
 def _moved(a: Scorecard, b: Scorecard) -> list[str]:

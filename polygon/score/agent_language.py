@@ -108,6 +108,57 @@ def _marks(call: str = "") -> tuple[_Marks, ...]:
     )
 
 
+_ASCII_PAIRS = "".join(chr(a) + chr(b) for a in range(128) for b in range(128))
+"""Every ASCII character next to every other: a pattern that finds nothing here finds nothing
+in an ASCII word, unless it needs three ASCII characters in a row (no letter or script does)."""
+
+
+@dataclass(frozen=True)
+class _Reader:
+    """A call language's marks, arranged so a turn's words are each looked up once."""
+
+    scripts: tuple[tuple[_Marks, regex.Pattern[str]], ...]
+    """The languages with a script of their own, in file order."""
+    latin: tuple[str, ...]
+    """The codes of the others, in file order (ties go to the first, as before)."""
+    owner: dict[str, str]
+    """Each word only one Latin-script language has, to that language (its marks' ``words``)."""
+    lettered: tuple[tuple[str, regex.Pattern[str]], ...]
+    """The Latin-script languages with letters of their own."""
+    ascii_blind: bool
+    """No script or letters match in ASCII text: an ASCII turn skips every pattern."""
+
+    def told(self, words: list[str]) -> dict[str, list[str]]:
+        """Per Latin-script language, in order, the words only it has or that hold one of its letters."""
+        told: dict[str, list[str]] = {code: [] for code in self.latin}
+        owner, lettered, blind = self.owner, self.lettered, self.ascii_blind
+        for w in words:
+            mine = owner.get(w)
+            if mine is not None:
+                told[mine].append(w)
+            if blind and w.isascii():
+                continue
+            for code, letters in lettered:
+                if code != mine and letters.search(w, concurrent=False):
+                    told[code].append(w)
+        return told
+
+
+@functools.cache
+def _reader(call: str = "") -> _Reader:
+    """:func:`_marks` for a call held in ``call``, as :meth:`_Reader.told` reads them."""
+    marks = _marks(call)
+    latin = [m for m in marks if m.script is None]
+    patterns = [p for m in marks for p in (m.script, m.letters) if p is not None]
+    return _Reader(
+        scripts=tuple((m, m.script) for m in marks if m.script is not None),
+        latin=tuple(m.code for m in latin),
+        owner={w: m.code for m in latin for w in m.words},
+        lettered=tuple((m.code, m.letters) for m in latin if m.letters is not None),
+        ascii_blind=not any(p.search(_ASCII_PAIRS, concurrent=False) for p in patterns),
+    )
+
+
 def hear(text: str, call: str = "") -> Heard | None:
     """The language ``text`` is clearly in, or ``None`` when it is too short or neutral to tell.
 
@@ -115,19 +166,19 @@ def hear(text: str, call: str = "") -> Heard | None:
     GIL (``concurrent=False``): on a ``str`` the regex module lets go of it for each match by
     default, so each of a turn's ~18 matches, microseconds long, was a chance for the run's
     writer thread to take the GIL and for this one to wait for it back. A script's words are
-    looked for only in a turn written in that script.
+    looked for only in a turn written in that script; an ASCII turn holds no script's or
+    language's own letters (:attr:`_Reader.ascii_blind`), so none are looked for in it.
     """
     words = _WORD.findall(text.lower(), concurrent=False)
     if len(words) < MIN_TURN_WORDS:
         return None
-    letters = len(_LETTER.findall(text, concurrent=False))
-    marks = _marks(call)
-    for m in marks:
-        if m.script is None or not letters:
-            continue
-        if len(m.script.findall(text, concurrent=False)) > SCRIPT_SHARE * letters:
-            return _in_script(m, [w for w in words if m.script.search(w, concurrent=False)])
-    told = {m.code: _own_words(m, words) for m in marks if m.script is None}
+    reader = _reader(call)
+    if not (reader.ascii_blind and text.isascii()):
+        letters = len(_LETTER.findall(text, concurrent=False))
+        for m, script in reader.scripts:
+            if letters and len(script.findall(text, concurrent=False)) > SCRIPT_SHARE * letters:
+                return _in_script(m, [w for w in words if script.search(w, concurrent=False)])
+    told = reader.told(words)
     best = max(told, key=lambda code: len(told[code]))
     rest = max((len(w) for code, w in told.items() if code != best), default=0)
     if len(told[best]) >= MIN_WORDS and len(told[best]) >= MARGIN * rest:
@@ -155,12 +206,6 @@ def _foreign(script: str, alphabet: str) -> regex.Pattern[str] | None:
     if not script or not alphabet:
         return None
     return regex.compile(f"(?!{alphabet}){script}")
-
-
-def _own_words(marks: _Marks, words: list[str]) -> list[str]:
-    """The words only ``marks``' language has, or that hold one of its own letters."""
-    own, letters = marks.words, marks.letters
-    return [w for w in words if w in own or (letters is not None and letters.search(w, concurrent=False))]
 
 
 def language_policy(view: ConversationView) -> list[CheckRecorded]:

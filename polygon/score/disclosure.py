@@ -17,7 +17,9 @@ when the caller said it ("is Mira Kos staying with you?"): its result grounds no
 What the agent says that no ground holds is a disclosure: a number of three digits or more
 (room, account, card tail, phone), a code of capitals and digits (a licence plate "KX21 ABC"),
 a date (birth date), or a person's name (two or more capitalised words in a row, in any
-script). Names match by their stem, so an inflected form ("Петровой" for "Петрова") is the same
+script). A number that says how much (an amount with its cents, a currency, a unit: "184.20",
+"500 mg") is nobody's (:mod:`polygon.score.quantities`) unless a record of another person's
+holds it. Names match by their stem, so an inflected form ("Петровой" for "Петрова") is the same
 name; a name is grounded when any of its words is. Nothing here knows a domain or a language
 beyond the language files' function words, months and weekdays. An imported call has no
 persona: the caller's words are its identity.
@@ -40,6 +42,7 @@ from typing import Any
 from polygon.score.detectors import Hit, digit_runs
 from polygon.score.name_words import MIN_STEM, WORD, names, same_stem
 from polygon.score.others import Others, Phrase
+from polygon.score.quantities import measured, numbers, quantities
 from polygon.score.spoken import allowed_by, claims, held
 from polygon.score.spoken_values import spoken_numbers
 from polygon.transcript import ConversationView, ToolView, TurnView
@@ -62,18 +65,39 @@ CODE_MARK = "#"
 
 def values(text: str) -> dict[str, str]:
     """The dates (ISO) and numbers of three digits or more a text states → the words said."""
+    return _stated(text)[0]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A number of three digits or more that says how much (:mod:`polygon.score.quantities`)."""
+
+    digits: str
+    words: str
+    value: Decimal
+
+
+@lru_cache(maxsize=8192)
+def _stated(text: str) -> tuple[dict[str, str], tuple[Measure, ...]]:
+    """The values of :func:`values`, and the amounts, doses and measures kept out of them."""
     found = claims(text)
     out = dict(found.dates)
     rest = text
     for words in found.dates.values():
         rest = rest.replace(words, " ; ")
+    spans, measures = quantities(rest), list[Measure]()
     for run in digit_runs(rest):
         digits = run.digits.lstrip("0")
-        if len(digits) >= MIN_DIGITS and not _clock_or_cents(run.pieces, run.glue):
+        if len(digits) < MIN_DIGITS or _clock_or_cents(run.pieces, run.glue):
+            continue
+        value = measured(run.start, run.end, spans)
+        if value is None:
             out.setdefault(digits, rest[run.start : run.end])
+        else:
+            measures.append(Measure(digits, rest[run.start : run.end], value))
     for code in codes(text):
         out.setdefault(CODE_MARK + code, code)
-    return out
+    return out, tuple(measures)
 
 
 def codes(text: str) -> list[str]:
@@ -140,6 +164,11 @@ def _said(text: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     return tuple(values(text).items()), tuple(names(text))
 
 
+def measures(text: str) -> tuple[Measure, ...]:
+    """The amounts, doses and measures of three digits or more a text states."""
+    return _stated(text)[1]
+
+
 @dataclass
 class Grounds:
     """What the caller's side, the business and the caller's own records have put in the call."""
@@ -162,6 +191,10 @@ class Grounds:
             forms = {value, f"{year}{month}{day}".lstrip("0"), f"{day}{month}{year}".lstrip("0")}
             return any(forms & r.values for r in self.reads)
         return any(held(value, r.values) or _coded(value, r.values) for r in self.reads)
+
+    def holds_measure(self, measure: Measure) -> bool:
+        """A quantity is held as its digits or as the same amount ("184.2" holds "184.20")."""
+        return self.holds_value(measure.digits) or any(measure.value in numbers(r.text) for r in self.reads)
 
     def holds_name(self, name: str) -> bool:
         """Any word of the name is held, in any inflection (a surname alone, "Анне" for "Анна")."""
@@ -220,9 +253,13 @@ def _own_record(call: ToolView, own: Grounds) -> bool:
     """The call looks up nobody but the caller.
 
     No argument names a number or a person outside the caller's identity. Dates identify
-    nobody (an agent works out "next Tuesday" itself).
+    nobody (an agent works out "next Tuesday" itself). An amount is read here as any number:
+    a record looked up by a balance ("1250.00") is that balance's owner's.
     """
-    return not any(own.ungrounded(s, dates=False) for s in _strings(call.arguments))
+    return not any(
+        own.ungrounded(s, dates=False) or any(not own.holds_measure(m) for m in measures(s))
+        for s in _strings(call.arguments)
+    )
 
 
 def _identified(call: ToolView) -> bool:
@@ -232,8 +269,9 @@ def _identified(call: ToolView) -> bool:
     caller's to hear.
     """
     return any(
-        people or any("-" not in v for v, _ in found)
-        for found, people in (_said(s) for s in _strings(call.arguments))
+        people or measures(s) or any("-" not in v for v, _ in found)
+        for s in _strings(call.arguments)
+        for found, people in [_said(s)]
     )
 
 
@@ -312,6 +350,11 @@ class _Call:
         record said in any case; once: not again when a hit before it has all its words.
         """
         hits = self.known.ungrounded(text)
+        hits += [
+            Hit(DISCLOSURE, m.digits, m.words)
+            for m in measures(text)
+            if m.value in self.others.numbers and not self.known.holds_measure(m)
+        ]
         taken = {w for h in hits for w in WORD.findall(h.quote.lower())}
         for phrase, words in self.others.said(text):
             held = self.known.holds_address(phrase) if phrase.number else self.known.holds_name(words)

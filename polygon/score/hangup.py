@@ -7,16 +7,29 @@ at 88.75. When the agent ends the call itself, at least one of its turns must ha
 something for the caller: an outcome report, a refusal, a transfer or a callback (the same
 dialogue acts the scripted caller listens for, in the persona's language). A caller who
 hangs up, a transfer, or a call the agent closed after saying "Done — ..." is unaffected.
+
+A caller who only wants to know something (the goal's verb is one of the language's
+``ask_goals``: "find out", "den Stand … erfahren") is settled by an answer too (trial42 D4):
+a statement that says a value one of the agent's tools returned (a claim's status, an
+appointment), or one of the scenario's ``expect.says`` phrases (the advice the author
+requires). A brush-off that says neither still fails.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from typing import Any
+
 from polygon.events import PersonaSnapshot
-from polygon.languages import LANGUAGES, load_language, read_turn
+from polygon.languages import LANGUAGES, Language, load_language, read_turn
+from polygon.score.policies import Speech, said
 from polygon.transcript import ConversationView
 
 SETTLING_ACTS = frozenset({"outcome", "refusal", "transfer", "callback"})
 """Acts that settle a caller's goal one way or another (docs/callers.md)."""
+ASKING_ACTS = frozenset({"question", "offer", "confirm", "wants", "repeat"})
+"""Acts of a sentence that asks instead of telling: no answer, whatever values it holds."""
 
 
 def unsettled_hangup(view: ConversationView, persona: PersonaSnapshot) -> str:
@@ -25,10 +38,55 @@ def unsettled_hangup(view: ConversationView, persona: PersonaSnapshot) -> str:
     if e is None or e.by != "agent" or e.reason != "hangup" or persona.language not in LANGUAGES:
         return ""
     pack = load_language(persona.language)
-    said = [t.agent_text for t in view.turns if t.agent_text]
-    if any(SETTLING_ACTS & read_turn(text, pack).acts for text in said):
+    said_ = [t.agent_text for t in view.turns if t.agent_text]
+    if any(SETTLING_ACTS & read_turn(text, pack).acts for text in said_):
         return ""
-    return (
-        "the agent hung up without settling the caller's goal "
-        "(it said no outcome, refusal, transfer or callback)"
+    if not pack.understand.asks_only(persona.goal):
+        return _UNSETTLED + "(it said no outcome, refusal, transfer or callback)"
+    if _answered(view, persona, pack):
+        return ""
+    return _UNSETTLED + (
+        "(it said no outcome, refusal, transfer or callback, nor answered: "
+        "no value its tools returned, no phrase of expect.says)"
     )
+
+
+_UNSETTLED = "the agent hung up without settling the caller's goal "
+
+
+def _answered(view: ConversationView, persona: PersonaSnapshot, pack: Language) -> bool:
+    """A statement of the agent's says a value its tools returned, or an ``expect.says`` phrase."""
+    expect = view.started.expect if view.started else None
+    wanted = [Speech(phrases=list(p)) for p in expect.says] if expect is not None else []
+    own = {v.strip().lower() for v in persona.facts.values()}
+    found: set[str] = set()
+    for t in view.turns:
+        for c in t.tools:
+            if c.valid and not c.error:  # a reply follows its turn's tools: they count for it
+                own |= {str(v).strip().lower() for v in c.arguments.values()}
+                found |= set(_strings(c.result))
+        told = [s.text for s in read_turn(t.agent_text or "", pack).sentences if s.act not in ASKING_ACTS]
+        for sentence in told:
+            low = sentence.lower()
+            if any(said(sentence, w) for w in wanted) or any(_holds(low, v) for v in found - own):
+                return True
+    return False
+
+
+def _holds(low: str, value: str) -> bool:
+    """``value`` said as a whole: a status "open" is not in "opening hours"."""
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", low) is not None
+
+
+def _strings(result: Any) -> Iterator[str]:
+    """Every text or number a tool's JSON result holds (lower case), not a flag or a bare digit."""
+    if isinstance(result, dict):
+        for item in result.values():
+            yield from _strings(item)
+    elif isinstance(result, list):
+        for item in result:
+            yield from _strings(item)
+    elif isinstance(result, str | int | float) and not isinstance(result, bool):
+        text = str(result).strip().lower()
+        if len(text) >= 3 and text not in ("true", "false", "none", "null"):
+            yield text

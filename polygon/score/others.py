@@ -19,6 +19,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from polygon.score.name_words import MIN_STEM, WORD, capitalised, names, not_names, same_stem
+from polygon.score.quantities import numbers
 from polygon.score.spoken_values import spoken_numbers
 
 MIN_RUN = 2
@@ -139,12 +140,16 @@ class Others:
 
     phrases: list[Phrase] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)
+    numbers: set[Decimal] = field(default_factory=set)
+    """Every number those records write, as its value: another person's balance said as an
+    amount ("€1,250.00" for 1250.0) is theirs (:mod:`polygon.score.quantities`)."""
 
     def learn(self, text: str) -> None:
         """Everything ``text`` (a string of such a record) names is another person's from now on."""
         if text and text not in self.seen:
             self.seen.add(text)
             self.phrases += [p for p in phrases(text) if p not in self.phrases]
+            self.numbers |= numbers(text)
 
     def said(self, text: str) -> list[tuple[Phrase, str]]:
         """Each of them ``text`` says, with the words it says it in, once each."""

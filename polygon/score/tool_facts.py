@@ -45,6 +45,9 @@ from typing import Any
 
 from polygon.events import CheckRecorded, Evidence
 from polygon.score.detectors import digit_runs
+from polygon.score.quantities import CURRENCY_AFTER as _CURRENCY_AFTER
+from polygon.score.quantities import CURRENCY_WORDS as _CURRENCY_WORDS
+from polygon.score.quantities import SIGNS as _SIGNS
 from polygon.score.recorded import check_recorded
 from polygon.score.spoken import MIN_DIGITS, claims, held
 from polygon.score.spoken import _months as months
@@ -76,13 +79,6 @@ _CLOCK = re.compile(
     re.IGNORECASE,
 )
 _ISO_T = re.compile(r"(?<=\d)T(?=\d)")
-_SIGNS = r"[$€£₽¥]"
-_CURRENCY_WORDS = (
-    r"eur|euro|euros|eura|usd|dollars?|gbp|pounds?|hrk|kn|kuna|kune|rub|руб|рубл\w*|р\.|евро|доллар\w*"
-    r"|фунт\w*"
-)
-_CURRENCY_AFTER = re.compile(rf"\s?(?:{_SIGNS}|(?:{_CURRENCY_WORDS})(?!\w))", re.IGNORECASE)
-"""A currency right after a number said in words ("forty five pounds")."""
 _NUM = r"\d{1,3}(?:[ .,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
 _PLAIN = re.compile(rf"(?<![\d.,])(?:{_NUM})(?![\d])")
 _AMOUNT = re.compile(

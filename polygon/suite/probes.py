@@ -6,6 +6,7 @@ import's probe pass, the web run page) builds one model, not a whole suite's (is
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -37,4 +38,10 @@ class ProbeSpec(BaseModel):
     @property
     def wording_hash(self) -> str:
         """Hash of the wording: a rephrased question is a new series."""
-        return content_hash({"question": self.question, "polarity": self.polarity})
+        return _wording_hash(self.question, self.polarity)
+
+
+@lru_cache(maxsize=1024)
+def _wording_hash(question: str, polarity: str) -> str:
+    # Asked twice per probe of every call a pass visits: hashed once per wording instead.
+    return content_hash({"question": question, "polarity": polarity})

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from polygon.cli.main import TERMINATED, cli
+from polygon.cli.main import cli, terminated_line
 from tests.support.dying import dying_suite, tag_counts
 
 
@@ -34,7 +34,8 @@ def test_sigterm_mid_simulation_says_what_was_kept_and_how_to_resume(tmp_path: P
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
-    assert err.strip().splitlines()[-1] == TERMINATED.strip(), err
+    said = terminated_line(f"`polygon run {suite} --resume t` finishes run t")
+    assert err.strip().splitlines()[-1] == said.strip(), err
     assert tag_counts(log)["conversation.ended"] >= 5
 
     res = CliRunner().invoke(cli, ["--log", str(log), "run", str(suite), "--resume", "t", "--no-progress"])

@@ -55,3 +55,44 @@ def test_another_amount_in_the_same_words_is_a_divergence() -> None:
     # One number written in pieces is the same number; digits inside a word are a name, not a value.
     pieces = BASE[:3] + [(2, "agent", "Done: a medium veggie for 18 30, 12 euros. Anything else?")]
     assert find_divergence(conv("a", said), conv("b", pieces)) is None
+
+
+DISPUTE = (
+    "I've opened a dispute on your last bill, reference DSP-4471. "
+    "A billing specialist will review it within ten working days."
+)
+PROMISE = DISPUTE + " Don't worry, we will refund the difference in full."
+
+
+def test_an_added_sentence_is_another_thing_said_though_the_bigrams_stay_close() -> None:
+    # The refund promise keeps most of the turn's bigrams: the wording rule alone never saw it.
+    assert bigram_jaccard(DISPUTE, PROMISE) >= 0.5
+    said, promised = BASE[:3] + [(2, "agent", DISPUTE)], BASE[:3] + [(2, "agent", PROMISE)]
+    found = find_divergence(conv("a", said), conv("b", promised))
+    assert found is not None and (found.turn, found.reason) == (2, "sentences")
+    assert "the second call" in found.detail and "refund the difference in full" in found.detail
+    removed = find_divergence(conv("a", promised), conv("b", said))  # taken away: the same split
+    assert removed is not None and removed.reason == "sentences" and "the first call" in removed.detail
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        # split in two, merged, a word swapped, a short courtesy added: the same thing said
+        DISPUTE.replace("DSP-4471. A", "DSP-4471, and a"),
+        DISPUTE.replace("bill, reference", "bill. The reference is"),
+        DISPUTE.replace("will review it", "is going to review it"),
+        DISPUTE + " Anything else?",
+    ],
+)
+def test_a_paraphrase_of_the_same_sentences_does_not_part(other: str) -> None:
+    said, again = BASE[:3] + [(2, "agent", DISPUTE)], BASE[:3] + [(2, "agent", other)]
+    assert find_divergence(conv("a", said), conv("b", again)) is None
+
+
+def test_a_sentence_reworded_one_for_one_is_not_a_sentence_more() -> None:
+    # Each side has one sentence the other does not say: a rewording (the wording rule's call).
+    a, b = DISPUTE + " Thanks for calling us today.", DISPUTE + " We appreciate you calling today."
+    assert bigram_jaccard(a, b) >= 0.5
+    turn_a, turn_b = BASE[:3] + [(2, "agent", a)], BASE[:3] + [(2, "agent", b)]
+    assert find_divergence(conv("a", turn_a), conv("b", turn_b)) is None

@@ -436,3 +436,29 @@ def test_pipecat_turn_latency_is_the_replys_latency_when_the_trace_has_it(tmp_pa
     (conv,) = list(parse(path, path.read_text(), "auto"))
     assert isinstance(conv, ImportedConversation)
     assert [t.latency_ms for t in conv.turns] == [1500.0, 650.0]  # the first turn has no turn span
+
+
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [
+        ("timeout", "timeout"),
+        ('{"message": "pharmacy offline"}', '{"message": "pharmacy offline"}'),
+        ("", "unsuccessful"),  # the platform said nothing but that it failed
+    ],
+)
+def test_a_failed_retell_tool_result_keeps_the_platform_s_error_text(
+    tmp_path: Path, content: str, error: str
+) -> None:
+    doc = json.loads(fixture("retell").read_text())
+    utterances = doc["call"]["transcript_with_tool_calls"]
+    failed = {"role": "tool_call_result", "tool_call_id": "tc_cb_01", "content": content, "successful": False}
+    utterances.insert(3, failed)
+    path = tmp_path / "call.json"
+    path.write_text(json.dumps(doc))
+    log = str(tmp_path / "log")
+    assert CliRunner().invoke(cli, ["--log", log, "import", str(path), "--run-id", "r"]).exit_code == 0
+    cid = "r.imported.retell-call-91c2.0"
+    view = json.loads(CliRunner().invoke(cli, ["--log", log, "replay", cid, "--json"]).output)
+    (tool,) = [tool for t in view["turns"] for tool in t["tools"]]
+    assert tool["error"] == error
+    assert f"error: {error}" in CliRunner().invoke(cli, ["--log", log, "replay", cid]).output

@@ -20,6 +20,7 @@ from polygon.events.families import (
     ToolCalled,
     TurnSpoken,
 )
+from polygon.languages import LANGUAGES
 from polygon.score.checks import goal_reached, tool_faults
 from polygon.score.judges.heuristic import HeuristicJudge, score_view
 from polygon.score.swallowed import swallowed
@@ -188,3 +189,39 @@ def test_expect_fails_an_outcome_reported_over_a_failure_it_does_not_name() -> N
 
 def test_the_heuristic_judge_version_moved() -> None:
     assert int(HeuristicJudge.prompt_version.removeprefix("heuristic-")) >= 3  # 4: tests/score/test_danger.py
+
+
+# The caller's own fault, named in the report ("kvar", "outage", "Störung", "incidencia",
+# "сбой"), tells the caller nothing failed: a report over a failed tool is still swallowed.
+OUTAGE_REPORTS = [
+    ("en", "Done — your outage is logged, reference OUT-5521."),
+    ("hr", "Gotovo — kvar na adresi Ilica 5 prijavljen je pod brojem K-2231."),
+    ("ru", "Готово — сбой электроснабжения зарегистрирован, номер З-5521."),
+    ("de", "Erledigt — Ihre Störung ist gemeldet, Nummer ST-3310."),
+    ("es", "Listo — su incidencia está registrada con la referencia INC-2210."),
+]
+
+# A fault of the business's own system, told beside the report: not swallowed.
+SYSTEM_FAULTS = [
+    ("en", "We're having an outage on our booking system; your request is logged for later."),
+    ("hr", "Sustav je trenutno u kvaru; zahtjev je zaprimljen i obradit ćemo ga kasnije."),
+    ("ru", "У нас сбой в системе; заявка зарегистрирована, обработаем её позже."),
+    ("de", "Wir haben eine Störung im System; Ihre Meldung ist erfasst und wird später bearbeitet."),
+    ("es", "Tenemos una incidencia en el sistema; su aviso está registrado y lo tramitaremos después."),
+]
+
+
+@pytest.mark.parametrize(("language", "said"), OUTAGE_REPORTS)
+def test_a_fault_named_in_the_report_tells_no_failure(language: str, said: str) -> None:
+    view = call([([FAIL_500], said)], language=language)
+    (hidden,) = swallowed(view)
+    assert hidden.report.turn == 1, said
+
+
+@pytest.mark.parametrize(("language", "said"), SYSTEM_FAULTS)
+def test_a_fault_of_the_business_system_told_beside_the_report_is_not_swallowed(language: str, said: str) -> None:
+    assert swallowed(call([([FAIL_500], said)], language=language)) == [], said
+
+
+def test_the_fault_rows_cover_every_language() -> None:
+    assert {lang for lang, _ in OUTAGE_REPORTS} == {lang for lang, _ in SYSTEM_FAULTS} == set(LANGUAGES)

@@ -25,7 +25,9 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from polygon.events import PersonaSnapshot
 from polygon.languages import Language, Turn, caller_language, read_turn
@@ -52,6 +54,11 @@ RESTATES = 4
 _SMALL_NUMBER = re.compile(r"^\d{1,2}$")
 _CLOCK = re.compile(r"^\d{1,2}[:.]\d{2}$")
 _ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_CAMEL = re.compile(r"([a-z])([A-Z])")
+_KEY_GAPS = re.compile(r"[\W_]+")
+"""Compiled once: a fact's label is read at every turn that gives it (``re.sub`` with a
+pattern string looks it up in the module's cache each time)."""
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -75,6 +82,32 @@ class _State:
     """The caller cut in on the agent's last reply: it heard only its first words."""
 
 
+class _Dice:
+    """One turn's random draws: seeded from (conversation seed, turn) at the first draw.
+
+    Most turns of most callers draw nothing (a cooperative caller never does), and seeding a
+    generator costs more than the rest of such a turn's choice; the draws are the same either way.
+    """
+
+    def __init__(self, key: str) -> None:
+        self._key = key
+        self._rng: random.Random | None = None
+
+    def _drawn(self) -> random.Random:
+        if self._rng is None:
+            digest = hashlib.blake2b(self._key.encode(), digest_size=8).digest()
+            self._rng = random.Random(int.from_bytes(digest, "big"))
+        return self._rng
+
+    def random(self) -> float:
+        """As :meth:`random.Random.random`."""
+        return self._drawn().random()
+
+    def choice(self, options: Sequence[_T]) -> _T:
+        """As :meth:`random.Random.choice`."""
+        return self._drawn().choice(options)
+
+
 class ScriptedCaller:
     """A deterministic caller for one conversation."""
 
@@ -86,9 +119,8 @@ class ScriptedCaller:
         self.goal = persona.goal.strip().rstrip(".")
         self._s = _State()
 
-    def _rng(self) -> random.Random:
-        data = f"caller\x00{self.seed}\x00{self._s.turn}".encode()
-        return random.Random(int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big"))
+    def _rng(self) -> _Dice:
+        return _Dice(f"caller\x00{self.seed}\x00{self._s.turn}")
 
     def fact_named(self, *concepts: str) -> tuple[str, str] | None:
         """The first fact about one of ``concepts`` (``name``, ``phone``), if any."""
@@ -130,7 +162,7 @@ class ScriptedCaller:
 
     # -- responding ------------------------------------------------------------------
 
-    def _respond(self, agent_text: str, rng: random.Random) -> Utterance:
+    def _respond(self, agent_text: str, rng: _Dice) -> Utterance:
         turn = read_turn(agent_text, self.pack)
         cut, self._s.cut = self._s.cut, False
         settled = self._settle(agent_text, turn, rng)
@@ -147,7 +179,7 @@ class ScriptedCaller:
         asking = " ".join(turn.of("question", "wants", "repeat"))
         return asked(asking, self.persona.facts, self.goal, self.pack)[0] if asking else ""
 
-    def _settle(self, agent_text: str, turn: Turn, rng: random.Random) -> Utterance | None:
+    def _settle(self, agent_text: str, turn: Turn, rng: _Dice) -> Utterance | None:
         """A wrong read-back to correct, or a reason to end the call; else None."""
         wrong = misheard(agent_text, self.persona.facts, self.pack)
         if wrong:
@@ -180,7 +212,7 @@ class ScriptedCaller:
                 return self._give_up("refused")
         return None
 
-    def _answer(self, turn: Turn, rng: random.Random) -> Utterance:
+    def _answer(self, turn: Turn, rng: _Dice) -> Utterance:
         """What was asked: a fact, a repeat, an offer's answer, the goal, or "I don't know"."""
         said = " ".join(s.text.lower() for s in turn.sentences)
         if self.persona.type == "distrustful" and any(p in said for p in self.pack.acts.introduces):
@@ -236,7 +268,7 @@ class ScriptedCaller:
             return Utterance(self.manner.unknown, "no_fact")
         return self._push_goal()
 
-    def _correct(self, wrong: Misheard, rng: random.Random) -> Utterance:
+    def _correct(self, wrong: Misheard, rng: _Dice) -> Utterance:
         """The agent read a fact back wrong: say so, insist, give in (confused) or give up."""
         times = self._s.corrected.get(wrong.key, 0)
         self._s.corrected[wrong.key] = times + 1
@@ -287,7 +319,7 @@ class ScriptedCaller:
             return Utterance(self.pack.say.callback_with_number.format(value=phone[1]), "ask_callback")
         return Utterance(self.pack.say.callback, "ask_callback")
 
-    def _give(self, key: str, rng: random.Random) -> Utterance:
+    def _give(self, key: str, rng: _Dice) -> Utterance:
         kind, level = self.persona.type, self.persona.difficulty
         if (
             kind == "confused"
@@ -368,7 +400,7 @@ class ScriptedCaller:
 
     # -- personality ---------------------------------------------------------------
 
-    def _flavour(self, out: Utterance, rng: random.Random) -> Utterance:
+    def _flavour(self, out: Utterance, rng: _Dice) -> Utterance:
         if out.ends_call or out.intent in ("correct", "accept_wrong"):
             return out
         kind, level, talk = self.persona.type, self.persona.difficulty, self.pack.small_talk
@@ -401,7 +433,7 @@ def spoken_value(value: str, pack: Language) -> str:
 
 def spoken_label(key: str, pack: Language) -> str:
     """How a fact key is said: its words, abbreviations spelled out ("policy_no" → "policy number")."""
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", key)
-    tokens = [w for w in re.split(r"[\W_]+", spaced.lower()) if w]
+    spaced = _CAMEL.sub(r"\1 \2", key)
+    tokens = [w for w in _KEY_GAPS.split(spaced.lower()) if w]
     said = [pack.labels.get(t, t) for t in tokens]
     return " ".join(w for w in said if not any(ch.isdigit() for ch in w))

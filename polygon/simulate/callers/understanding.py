@@ -25,7 +25,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from polygon.languages import CODE as _CODE
 from polygon.languages import DATE as _DATE
@@ -78,6 +78,8 @@ class _Marks:
     prefix: dict[str, frozenset[str]]
     keys: dict[str, frozenset[str]]
     """:func:`key_concepts` of each fact key seen so far (a call asks about the same few)."""
+    named: dict[str, bool] = field(default_factory=dict)
+    """:func:`names_the_caller` of each fact key seen so far."""
 
 
 _MARKS: dict[int, _Marks] = {}
@@ -159,7 +161,18 @@ def names_the_caller(key: str, pack: Language) -> bool:
     """A name key for the caller itself, not for something it owns ("pet_name", "company_name").
 
     Every word of the key names a name, a part of one or a person ("guest", "patient_name").
+    Kept per pack and key, as :func:`key_concepts` is (asked about the same keys each turn).
     """
+    named = _marks(pack).named
+    found = named.get(key)
+    if found is None:
+        if len(named) >= _KEYS_HELD:
+            named.clear()
+        found = named[key] = _names_the_caller(key, pack)
+    return found
+
+
+def _names_the_caller(key: str, pack: Language) -> bool:
     english = caller_language("en")
     marks = {m for p in (pack, english) for m in p.understand.concepts.get("name", ())}
     persons = pack.understand.person_nouns | english.understand.person_nouns
@@ -484,7 +497,7 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
     (not a greeting, a question or a refusal) that answers about what the goal asks.
     """
     about = _about(goal, tuple(facts.values()), pack)
-    asks_only = any(w in pack.understand.ask_goals for w in words(goal)[:2])
+    asks_only = pack.understand.asks_only(goal)
     for s in turn.sentences:
         said = content(s.text, pack)
         if s.act == "outcome" and said & about:
@@ -492,7 +505,18 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
         answers = asks_only and s.act in ("read_back", "filler", "outcome")
         if answers and (said & content(goal, pack) or _gives_what_goal_asks(s.text, goal, facts, pack)):
             return True
+        if answers and _advises(s.text, goal, facts, pack):
+            return True
     return False
+
+
+def _advises(sentence: str, goal: str, facts: Mapping[str, str], pack: Language) -> bool:
+    """Advice on what to do ("contact your embassy") that asks for none of the caller's facts.
+
+    "You should give me your booking reference first" asks; it answers nothing (trial42 D4).
+    """
+    low = f" {sentence.lower()} ".replace("\u2019", "'")
+    return has(low, pack.acts.advice) and not asked(sentence, facts, goal, pack)[0]
 
 
 _WHEN = frozenset({"time", "date", "day"})
