@@ -13,23 +13,25 @@ tried exactly as it always was, so the readings below only ever add hits:
   digit, "four twelve"; any pack's number words, :func:`polygon.score.detectors.digit_runs`)
   and as whole numbers ("one thousand two hundred", "dreitausend",
   :func:`polygon.score.spoken_values.spoken_numbers`) — and the phrase, read the same way,
-  must stand there as whole words ("112" is not "1120").
+  must stand there as whole words ("112" is not "1120"). A number word written without its
+  umlaut ("zwoelf", "fuenfzehn") is read as the packs spell it.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from decimal import Decimal
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import regex
 
 from polygon.matching import REGEX_SECONDS, MatchTimeout, compare, normal
-from polygon.score.detectors import digit_runs
+from polygon.score.detectors import digit_runs, number_words
 from polygon.score.spoken_values import spoken_numbers
 
 _DIGRAPHS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "ẞ": "SS"}
 _FOLD = str.maketrans(_DIGRAPHS)
+_WORD = regex.compile(r"[^\W\d_]+")
 _CACHED = 4096
 """Texts whose readings are kept: a call's turns are matched against every phrase."""
 
@@ -77,10 +79,22 @@ def _search(pattern: str, text: str) -> bool:
 @lru_cache(maxsize=_CACHED)
 def _numbered(text: str) -> tuple[str, str]:
     """The text's two number readings, lower case and folded ("" for one that reads no number)."""
-    text = unicodedata.normalize("NFC", text)
+    text = _WORD.sub(_respelled, unicodedata.normalize("NFC", text))
     runs = [(r.start, r.end, r.digits) for r in digit_runs(text)]
     whole = [(start, end, _digits(value)) for value, start, end in spoken_numbers(text)]
     return _reading(text, runs), _reading(text, whole)
+
+
+def _respelled(word: regex.Match[str]) -> str:
+    """A number word written without its umlauts ("zwoelf", "fuenf") as the packs spell it."""
+    return _ascii_numbers().get(word.group(0).lower(), word.group(0))
+
+
+@cache
+def _ascii_numbers() -> dict[str, str]:
+    """Each number word with an umlaut or ß, spelled out ("fuenfzig") → as the packs spell it."""
+    words = {w for key in number_words() for w in key}
+    return {fold(w).casefold(): w for w in sorted(words) if fold(w).casefold() != w}
 
 
 def _reading(text: str, numbers: list[tuple[int, int, str]]) -> str:

@@ -46,6 +46,8 @@ def test_the_tester_s_call_meets_says_112() -> None:
         ("3500", "three thousand five hundred pounds"),
         ("eins eins zwei", "Rufen Sie die 112 an."),
         ("112", "Позвоните по номеру сто двенадцать."),
+        ("112", "die einhundertzwoelf"),  # a number word without its umlaut
+        ("15 Minuten", "in fuenfzehn Minuten"),
     ],
 )
 def test_a_phrase_holding_a_number_meets_it_however_said(phrase: str, text: str) -> None:
@@ -62,6 +64,8 @@ def test_a_phrase_holding_a_number_meets_it_however_said(phrase: str, text: str)
         ("Notruf 112", "Notruf? Rufen Sie die eins eins zwei."),  # the words between differ
         ("room 412", "room four"),
         ("Notruf", "eins eins zwei"),  # a phrase without a number reads no number
+        ("13", "zwoelf"),
+        ("5", "fuenfzehn"),
     ],
 )
 def test_a_number_phrase_does_not_meet_another_number(phrase: str, text: str) -> None:
