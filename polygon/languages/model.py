@@ -129,6 +129,10 @@ class Acts(_Strict):
     when a negation comes before them in their clause ("It couldn't be booked")."""
     negation: tuple[str, ...] = ()
     """Words that negate a clause (" not ", "n't", " ne ", " не "), with their spaces."""
+    pending: tuple[str, ...] = ()
+    """Words that make a negated report a wait, not a failure (" yet", " još", " ещё"): "It
+    has not been booked." tells the caller it failed (a refusal); "Nothing has been booked
+    yet." and "has not been logged yet" tell it nothing."""
     promise: tuple[str, ...] = ()
     """Phrases promising what an agent cannot keep: a guarantee, a price, a refund or
     compensation ("we will refund the difference in full", "vratit ćemo vam novac")."""
