@@ -871,6 +871,11 @@ def _http_response() -> list[str]:
         + ", ".join(f'`"{e}"`' for e in AGENT_ENDINGS)
         + ". Missing fields take their defaults. With `tool_calls` and an `end`, the calls run in",
         "order (recorded and checked like any) and then the call ends: the agent is not stepped again.",
+        "Fields beside `reply` that a reply does not have (a trace id of your own) are ignored.",
+        "An answer without `reply` holds only `tool_calls` and `end`: any other field there is",
+        "refused (it is where the text went: an OpenAI message's",
+        '`{"role": "assistant", "content": "…"}` would otherwise be heard as silence). `{}` is a',
+        "turn of silence.",
         "",
     ]
 
@@ -952,6 +957,10 @@ def _http_errors() -> list[str]:
         f"- the endpoint cannot be reached, or takes longer than {HTTP_TIMEOUT_S:g} s;",
         "- an HTTP status other than 200;",
         "- a body that is not JSON of the reply's shape (`answered malformed JSON: …`);",
+        "- an answer without `reply` that has other fields than `tool_calls` and `end`",
+        '  (``answered {"role", "content"}: no `reply` field (the OpenAI message shape? put the text',
+        "  in `reply`)``), or a tool call in OpenAI's shape (`answered tool_calls[0] in OpenAI's",
+        "  shape …`);",
         "- `end` other than " + ", ".join(f'`"{e}"`' for e in AGENT_ENDINGS) + " (a protocol violation);",
         f"- more than {MAX_TOOL_ROUNDS} rounds of tool calls in one turn;",
         f"- more than {MAX_TOOL_CALLS} tool calls in one reply (a protocol violation, refused before",

@@ -84,6 +84,14 @@ class Understand(_Strict):
     """Goal verbs of a caller who only wants to know something."""
     stem: int = Field(ge=3, le=8)
     """How many letters of a word are its stem (fewer where words inflect more: "pizzu", "pizza")."""
+    openers: tuple[str, ...] = ()
+    """How a request for information opens, read at a clause's start when a transcript drops
+    its "?" (speech recognisers do): "could you", "what's", "tell me", "and the"."""
+    lead_ins: frozenset[str] = frozenset()
+    """Words a clause may start with before its opener ("okay, so what's …", "and …")."""
+    spellings: dict[str, str] = Field(default_factory=dict)
+    """A letter → how a keyboard or speech pipeline writes it without ("ü" → "ue"): the
+    caller reads "fuer" as the file's "für"."""
 
     def asks_only(self, goal: str) -> bool:
         """The goal only wants to know something: an ``ask_goals`` verb leads it or ends it.

@@ -21,6 +21,7 @@ from polygon.score.hangup import unsettled_hangup
 from polygon.score.policies import Policy, check_policies
 from polygon.score.recorded import check_recorded as _result
 from polygon.score.says import unsaid
+from polygon.score.spelling import phrase_said
 from polygon.score.spoken import allowed_by, invented_against
 from polygon.score.swallowed import Swallowed, swallowed
 from polygon.score.tool_facts import agent_contradicts_tools
@@ -71,14 +72,13 @@ def forbidden_phrase(
 
 
 def _forbidden_in(text: str, phrases: Sequence[str]) -> list[str]:
-    """The phrases (or ``detector:<name>`` entries) that ``text`` holds."""
-    said = text.lower()
+    """The phrases (or ``detector:<name>`` entries) that ``text`` holds, matched as policies match."""
     out = []
     for p in phrases:
         if p == DETECTOR_PREFIX + DISCLOSURE:
             continue  # grounded: forbidden_phrase reads it over the whole call
         name = p.removeprefix(DETECTOR_PREFIX)
-        if detect(name, text) if p.startswith(DETECTOR_PREFIX) else p.lower() in said:
+        if detect(name, text) if p.startswith(DETECTOR_PREFIX) else phrase_said(p, text):
             out.append(p)
     return out
 

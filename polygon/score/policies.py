@@ -26,9 +26,10 @@ from typing import Any
 import msgspec
 
 from polygon.events import CheckRecorded, Evidence
-from polygon.matching import MatchTimeout, compare, describe, holds
+from polygon.matching import MatchTimeout, describe, holds
 from polygon.score.detectors import DETECTORS, detect
 from polygon.score.disclosure import DISCLOSURE, disclosures
+from polygon.score.spelling import pattern_said, phrase_said
 from polygon.suite import POLICY_KINDS
 from polygon.transcript import ConversationView, ToolView, TurnView
 
@@ -234,12 +235,15 @@ def _max_calls(view: ConversationView, policy: Policy) -> list[Evidence]:
 
 
 def said(text: str, speech: Speech) -> list[str]:
-    """What of ``speech`` the text holds, each named."""
-    lowered = text.lower()
-    found = [f"{p!r}" for p in speech.phrases if p.lower() in lowered]
+    """What of ``speech`` the text holds, each named.
+
+    Phrases and patterns are matched case aside, umlauts spelled either way, a phrase's
+    number however it is said (:mod:`polygon.score.spelling`).
+    """
+    found = [f"{p!r}" for p in speech.phrases if phrase_said(p, text)]
     for pattern in speech.matches:
         try:
-            if compare("matches", text, pattern):
+            if pattern_said(pattern, text):
                 found.append(f"/{pattern}/")
         except MatchTimeout:
             continue

@@ -1,9 +1,10 @@
 """``expect.says`` / ``expect.says_before``: speech one scenario requires of the agent.
 
 Policies are suite-wide, so a ``must_say`` would fail every other scenario; a motorway caller
-who is never told to call emergency services passed (trial40 D4). A phrase is matched as the
-phrase policies match it (:func:`polygon.score.policies.said`: case aside, in any language),
-in the agent's turns only. Findings join ``goal_reached``'s, one phrase each.
+who is never told to call emergency services passed (trial40 D4). A phrase is matched as
+policies match phrases (:func:`polygon.score.policies.said`: case aside, in any language,
+umlauts spelled either way, a number however it is said), in the agent's turns only.
+Findings join ``goal_reached``'s, one phrase each.
 """
 
 from __future__ import annotations

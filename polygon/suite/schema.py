@@ -271,7 +271,8 @@ class ExpectSpec(_Strict):
         default_factory=list,
         description=(
             "Speech the agent must say: each item is a phrase or a list of alternative phrases, one of "
-            "which (case aside, as never_say/must_say match) is in some agent turn "
+            "which (case aside, umlauts and numbers however spelled, as never_say/must_say match) is in "
+            "some agent turn "
             "(``[[\"999\", emergency services]]``)."
         ),
     )
@@ -390,8 +391,15 @@ class MaxCallsSpec(_Strict):
 class SpeechSpec(_Strict):
     """Patterns over the agent's speech: any one of them counts."""
 
-    phrases: list[str] = Field(default_factory=list, description="Literal phrases, case aside.")
-    matches: list[str] = Field(default_factory=list, description="Regular expressions.")
+    phrases: list[str] = Field(
+        default_factory=list,
+        description="Literal phrases: case aside, umlauts spelled either way (ü/ue), a number however "
+        "it is said (\"112\" meets \"eins eins zwei\"); docs/policies.md.",
+    )
+    matches: list[str] = Field(
+        default_factory=list,
+        description="Regular expressions: case aside (``(?-i)`` for case), umlauts spelled either way.",
+    )
     detectors: list[str] = Field(
         default_factory=list,
         description="Built-in detectors: card_number (13–19 digits, Luhn, however spaced or spoken), "

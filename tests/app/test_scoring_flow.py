@@ -176,7 +176,7 @@ def test_rejudging_with_v2_leaves_v1_reports_byte_identical(tmp_path: Path) -> N
     assert own.exit_code == 0
     assert own.output == before["text"]  # byte-identical: the v2 pass changed nothing it shows
     shown_v2 = invoke(log, "report", "r", "--rubric", "v2").output
-    assert "rubric v2 (newest of v1, v2) · pass v2/scripted/heuristic/k1" in shown_v2
+    assert "rubric v2 (the run's own is v1) · pass v2/scripted/heuristic/k1" in shown_v2
     v2 = invoke(log, "report", "r", "--rubric", "v2", "--json")
     data = json.loads(v2.output)
     v2_gates = {g["gate"] for row in data["conversations"] for g in row["verdict"]["gates"] if g["fired"]}

@@ -10,7 +10,8 @@ Adapters: a Python callable (``python:module:factory``) and an HTTP endpoint (PO
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 import msgspec
@@ -89,7 +90,50 @@ def coerce_reply(out: Any) -> AgentReply:
         return out
     if isinstance(out, str):
         return AgentReply(reply=out)
+    if fault := shape_fault(out):
+        raise AgentError(f"agent answered {fault}")
     try:
         return msgspec.convert(out, AgentReply)
     except (msgspec.ValidationError, TypeError, ValueError, RecursionError) as exc:
         raise AgentError(f"agent answered something that is not a reply: {exc}") from None
+
+
+_WITHOUT_REPLY = frozenset({"tool_calls", "end"})
+_SHOWN_FIELDS = 8
+
+
+def shape_fault(out: object) -> str:
+    """What in an answer object is not the protocol's shape and would be lost, or ``""``.
+
+    Fields a reply does not know are dropped when it is decoded, so an answer in another shape
+    (an OpenAI message's ``content``) became an empty reply: the caller heard nothing, and
+    nothing said why. Without ``reply``, a field beside ``tool_calls`` and ``end`` is where the
+    text went; beside ``reply``, other fields are the agent's own (a trace id) and are ignored.
+    ``{}`` and ``{"tool_calls": [...]}`` stay valid (``reply`` defaults to ``""``).
+    """
+    if not isinstance(out, Mapping):
+        return ""
+    if "reply" not in out and out.keys() - _WITHOUT_REPLY:
+        hint = " (the OpenAI message shape? put the text in `reply`)" if "content" in out else ""
+        return f"{_fields(out)}: no `reply` field{hint}; a reply is {{reply, tool_calls, end}}"
+    return _openai_call(out.get("tool_calls"))
+
+
+def _fields(out: Mapping[Any, Any]) -> str:
+    """The answer's field names as JSON strings (escaped: an endpoint chose them), a few."""
+    names = [json.dumps(str(k)[:40]) for k in list(out)[:_SHOWN_FIELDS]]
+    more = ", ..." if len(out) > _SHOWN_FIELDS else ""
+    return "{" + ", ".join(names) + more + "}"
+
+
+def _openai_call(calls: object) -> str:
+    """A tool call in OpenAI's ``{type, function: {name, arguments: "..."}}`` shape, named."""
+    if not isinstance(calls, list):
+        return ""
+    for i, call in enumerate(calls):
+        if isinstance(call, Mapping) and "function" in call and "name" not in call:
+            return (
+                f"tool_calls[{i}] in OpenAI's shape {{id, type, function: {{name, arguments: \"...\"}}}}:"
+                " a tool call is {id, name, arguments: {...}}"
+            )
+    return ""

@@ -9,7 +9,7 @@ import httpx
 import msgspec
 
 from polygon.boundary import mask, mask_value, shown_url, url_credentials, url_secrets
-from polygon.simulate.agents import AgentError, AgentReply, AgentStep
+from polygon.simulate.agents import AgentError, AgentReply, AgentStep, shape_fault
 from polygon.simulate.agents.headers import AgentHeaders
 
 MAX_BODY_BYTES = 4_000_000
@@ -64,7 +64,10 @@ class HttpAgent:
         except httpx.HTTPError as exc:
             detail = mask(f"{type(exc).__name__}: {exc}", self._secrets)
             raise AgentError(f"agent endpoint {self._shown}: {detail}") from None
-        reply = decode_reply(content, self._shown)
+        try:
+            reply = decode_reply(content, self._shown)
+        except AgentError as exc:  # it may name the answer's fields: an echoed secret is masked
+            raise AgentError(mask(str(exc), self._secrets)) from None
         if self._echoed:  # none without secrets: such a run's events stay as they were
             reply = msgspec.convert(mask_value(msgspec.to_builtins(reply), self._echoed), AgentReply)
         return reply
@@ -92,6 +95,9 @@ class HttpAgent:
 def decode_reply(content: bytes, where: str) -> AgentReply:
     """An HTTP agent's answer as a reply, or :class:`AgentError` saying what was wrong with it."""
     try:
-        return msgspec.json.decode(content, type=AgentReply)
+        answer = msgspec.json.decode(content)
+        if fault := shape_fault(answer):
+            raise AgentError(f"agent endpoint {where} answered {fault}")
+        return msgspec.convert(answer, AgentReply)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
         raise AgentError(f"agent endpoint {where} answered malformed JSON: {exc}") from None

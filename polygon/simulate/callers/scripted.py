@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from polygon.events import PersonaSnapshot
-from polygon.languages import Language, Turn, caller_language, read_turn
+from polygon.languages import Language, Turn, caller_language
+from polygon.similarity import word_tuple
 from polygon.simulate.callers import Utterance
 from polygon.simulate.callers.understanding import (
     Misheard,
@@ -38,12 +39,15 @@ from polygon.simulate.callers.understanding import (
     asked_about,
     asks_something,
     asks_what_wanted,
+    heard_turn,
     in_goal,
     key_concepts,
     misheard,
     names_the_caller,
     refuses_goal,
+    respelled,
     settled,
+    spelling_map,
 )
 
 SCRIPTED_CALLER = "scripted/caller"
@@ -51,6 +55,8 @@ INSISTS = {"cooperative": 2, "busy": 1, "distrustful": 3, "confused": 2, "aggres
 """How many times a caller type corrects the same wrong value before it gives up."""
 RESTATES = 4
 """How many times a caller asks for its goal again with no progress before it gives up."""
+_ANSWER_WORDS = 4
+"""A statement of so many words answers a distrustful caller's challenge ("Sorry." does not)."""
 _SMALL_NUMBER = re.compile(r"^\d{1,2}$")
 _CLOCK = re.compile(r"^\d{1,2}[:.]\d{2}$")
 _ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
@@ -118,6 +124,9 @@ class ScriptedCaller:
         self.manner = self.pack.manner(persona.type)
         self.goal = persona.goal.strip().rstrip(".")
         self._s = _State()
+        own = word_tuple(" ".join((self.goal, *persona.facts.values())))
+        self._spelled = spelling_map(self.pack, own)
+        """The agent's words as written without the language's letters ("fuer") → as spelled."""
 
     def _rng(self) -> _Dice:
         return _Dice(f"caller\x00{self.seed}\x00{self._s.turn}")
@@ -163,7 +172,8 @@ class ScriptedCaller:
     # -- responding ------------------------------------------------------------------
 
     def _respond(self, agent_text: str, rng: _Dice) -> Utterance:
-        turn = read_turn(agent_text, self.pack)
+        agent_text = respelled(agent_text, self._spelled)
+        turn = heard_turn(agent_text, self.pack)
         cut, self._s.cut = self._s.cut, False
         settled = self._settle(agent_text, turn, rng)
         if settled is not None:
@@ -214,8 +224,7 @@ class ScriptedCaller:
 
     def _answer(self, turn: Turn, rng: _Dice) -> Utterance:
         """What was asked: a fact, a repeat, an offer's answer, the goal, or "I don't know"."""
-        said = " ".join(s.text.lower() for s in turn.sentences)
-        if self.persona.type == "distrustful" and any(p in said for p in self.pack.acts.introduces):
+        if self.persona.type == "distrustful" and self._reassures(turn):
             self._s.reassured = True
         if "wants" in turn.acts and not self._s.stated and not turn.of("question", "repeat"):
             self._s.stated = True  # "How can I help — a booking, or your pet's records?": the goal first
@@ -247,6 +256,19 @@ class ScriptedCaller:
         if wanted:
             return self._give(wanted, rng)
         return self._unknown(turn, asking)
+
+    def _reassures(self, turn: Turn) -> bool:
+        """The agent says who it is, or answers the caller's "Why do you need that? Who is this?".
+
+        An answer is a statement beside the question asked again ("Das brauche ich, um Sie zu
+        identifizieren."); an agent that only asks again leaves the caller distrustful.
+        """
+        said = " ".join(s.text.lower() for s in turn.sentences)
+        if any(p in said for p in self.pack.acts.introduces):
+            return True
+        if self._s.last_intent != "challenge" or self._s.turn <= 2:
+            return False  # the opening's "Who am I speaking with?" is answered by an introduction
+        return any(len(word_tuple(s)) >= _ANSWER_WORDS for s in turn.of("filler", "greeting", "read_back"))
 
     def _unknown(self, turn: Turn, asking: str) -> Utterance:
         """A question about nothing the caller holds: what it came for, or "I don't know".

@@ -25,7 +25,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from polygon.languages import CODE as _CODE
 from polygon.languages import DATE as _DATE
@@ -59,6 +59,153 @@ def _fold(word: str) -> str:
         base = unicodedata.normalize("NFD", ch)[0]
         out.append(base if base.isascii() and base.isalpha() else ch)
     return "".join(out)
+
+
+# -- hearing ---------------------------------------------------------------------------------
+
+
+def spelling_map(pack: Language, own: tuple[str, ...] = ()) -> dict[str, str]:
+    """Each word of the pack (and of ``own``: the goal's, the facts') written without its letters.
+
+    German written without umlauts ("fuer", "auf wiederhoeren", "Mueller") → the word as the
+    file spells it; empty for a language with no such letters.
+    """
+    spellings = pack.understand.spellings
+    if not spellings:
+        return {}
+    out = dict(_pack_spellings(pack))
+    for word in own:
+        low = word.lower()
+        out.setdefault(_unspelled(low, spellings), low)
+    out = {k: v for k, v in out.items() if k != v}
+    return out
+
+
+_SPELLINGS: dict[int, tuple[Language, dict[str, str]]] = {}
+
+
+def _pack_spellings(pack: Language) -> dict[str, str]:
+    hit = _SPELLINGS.get(id(pack))
+    if hit is None or hit[0] is not pack:
+        spellings = pack.understand.spellings
+        hit = _SPELLINGS[id(pack)] = (pack, {_unspelled(w, spellings): w for w in _vocabulary(pack)})
+    return hit[1]
+
+
+def _vocabulary(pack: Language) -> set[str]:
+    """Every word the caller reads an agent by: its understanding's and its acts' phrases."""
+    u = pack.understand
+    phrases: set[str] = set(u.stop_words | u.wh_words | u.weekdays | u.person_nouns | u.ask_goals)
+    phrases |= set(u.question_hints) | {m for marks in u.concepts.values() for m in marks} | set(u.openers)
+    for name in type(pack.acts).model_fields:
+        value = getattr(pack.acts, name)
+        phrases |= set(value)
+    return {w for p in phrases for w in word_tuple(p) if any(ch in w for ch in pack.understand.spellings)}
+
+
+def _unspelled(word: str, spellings: Mapping[str, str]) -> str:
+    for letter, written in spellings.items():
+        word = word.replace(letter, written)
+    return word
+
+
+_UNSPELLED_WORD = re.compile(r"[^\W\d_]+")
+
+
+def respelled(text: str, spelled: Mapping[str, str]) -> str:
+    """``text`` with each word written without its letters given them back ("fuer" → "für")."""
+    if not spelled:
+        return text
+
+    def back(m: re.Match[str]) -> str:
+        word = m.group(0)
+        found = spelled.get(word.lower())
+        if found is None:
+            return word
+        return found[:1].upper() + found[1:] if word[:1].isupper() else found
+
+    return _UNSPELLED_WORD.sub(back, text)
+
+
+_HEARD: dict[tuple[str, int], tuple[Language, Turn]] = {}
+
+
+def heard_turn(text: str, pack: Language) -> Turn:
+    """An agent turn's acts as the caller hears them (:func:`read_turn`, then by form).
+
+    A voice transcript often drops "?": in a turn with none, a sentence read as filler or a
+    greeting that opens a request for information ("sure thing, what's the booking
+    reference", "and the surname on the reservation", "how can i help") asks it.
+    """
+    key = (text, id(pack))
+    hit = _HEARD.get(key)
+    if hit is None or hit[0] is not pack:
+        if len(_HEARD) >= _HELD:
+            _HEARD.clear()
+        hit = _HEARD[key] = (pack, _heard_turn(read_turn(text, pack), "?" in text, pack))
+    return hit[1]
+
+
+def _heard_turn(turn: Turn, marked: bool, pack: Language) -> Turn:
+    if marked or not turn.acts & {"filler", "greeting"}:
+        return turn  # a turn that marks its questions is read by its marks
+    parts = tuple(
+        replace(s, act=_act_by_form(s.text, pack))
+        if s.act in ("filler", "greeting") and asks_by_form(s.text, pack)
+        else s
+        for s in turn.sentences
+    )
+    return Turn(parts, turn.reason)
+
+
+def _act_by_form(sentence: str, pack: Language) -> str:
+    low = f" {sentence.lower()} "
+    return "wants" if has(low, pack.acts.wants) else "question"
+
+
+_CLAUSE_MARKS = re.compile(r"[,;:—–]")
+_LEADS = 3
+"""At most so many lead-in words before an opener ("okay, so, um, what's …")."""
+
+
+def asks_by_form(sentence: str, pack: Language) -> bool:
+    """The sentence's last clause opens a request for information (the pack's ``openers``).
+
+    An opener that begins with a lead-in ("and the …", "und ihre …") is an ellipsis: it asks
+    only in a short clause with no verb of being ("and the surname on the reservation", not
+    "and the room is on the fourth floor").
+    """
+    said = word_tuple(_CLAUSE_MARKS.split(sentence)[-1])
+    leads = pack.understand.lead_ins
+    for start in range(min(_LEADS, len(said)) + 1):
+        if _opens(said[start:], said, pack):
+            return True
+        if start < len(said) and said[start] not in leads:
+            break
+    return False
+
+
+def _opens(rest: tuple[str, ...], clause: tuple[str, ...], pack: Language) -> bool:
+    leads = pack.understand.lead_ins
+    for opener in _openers(pack):
+        if rest[: len(opener)] != opener:
+            continue
+        if opener[0] not in leads:
+            return True
+        if len(clause) <= 6 and not set(clause) & pack.acts.states:
+            return True
+    return False
+
+
+_OPENERS: dict[int, tuple[Language, tuple[tuple[str, ...], ...]]] = {}
+
+
+def _openers(pack: Language) -> tuple[tuple[str, ...], ...]:
+    hit = _OPENERS.get(id(pack))
+    if hit is None or hit[0] is not pack:
+        found = tuple(word_tuple(o) for o in pack.understand.openers if word_tuple(o))
+        hit = _OPENERS[id(pack)] = (pack, found)
+    return hit[1]
 
 
 # -- concepts -------------------------------------------------------------------------
@@ -437,7 +584,7 @@ def _misheard(agent_text: str, facts: Mapping[str, str], pack: Language) -> list
     everything = {n for v in facts.values() for _, n, _ in value_parts(v)}
     spoken = [
         s
-        for s in read_turn(agent_text, pack).sentences
+        for s in heard_turn(agent_text, pack).sentences
         if s.act != "wants" and not (s.act == "question" and set(words(s.text)) & pack.wh_words)
     ]
     said = tuple(p for s in spoken for p in _single(value_parts(s.text)))
