@@ -125,10 +125,11 @@ class Acts(_Strict):
     callback: tuple[str, ...]
     repeat: tuple[str, ...]
     failed: tuple[str, ...] = ()
-    """Phrases telling the caller something went wrong ("is down", "не удалось"): an outcome
-    report saying one of them does not hide a failed tool call (polygon/score/swallowed.py).
-    Never a bare word for the caller's own fault ("kvar", "outage", "Störung", "incidencia"):
-    "Gotovo — kvar je prijavljen" reports the fault logged, it tells of no failure."""
+    """Phrases telling the caller something went wrong ("the system is down", "не удалось"): an
+    outcome report saying one of them does not hide a failed tool call (polygon/score/swallowed.py).
+    Never a word that can name the caller's own fault ("kvar", "outage", "the problem with",
+    "trouble", "ne radi", "не работает", "funktioniert nicht", "fallo"): "Gotovo — kvar je
+    prijavljen" and "I've logged the problem with your boiler" tell of no failure."""
     reported: tuple[str, ...] = ()
     """Participles of an action the business took ("logged", "opened", "prijavljen",
     "оформлена"): a sentence saying one is an outcome report ("Your power cut is logged,
@@ -137,6 +138,10 @@ class Acts(_Strict):
     when a negation comes before them in their clause ("It couldn't be booked")."""
     negation: tuple[str, ...] = ()
     """Words that negate a clause (" not ", "n't", " ne ", " не "), with their spaces."""
+    pending: tuple[str, ...] = ()
+    """Words that make a negated report a wait, not a failure (" yet", " još", " ещё"): "It
+    has not been booked." tells the caller it failed (a refusal); "Nothing has been booked
+    yet." and "has not been logged yet" tell it nothing."""
     promise: tuple[str, ...] = ()
     """Phrases promising what an agent cannot keep: a guarantee, a price, a refund or
     compensation ("we will refund the difference in full", "vratit ćemo vam novac")."""
