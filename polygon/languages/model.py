@@ -246,6 +246,10 @@ class Spoken(_Strict):
     """Words of a tool result's key that make a number written as a string an amount ("fare_difference")."""
     date_words: tuple[str, ...] = ()
     """Words a date may hold between its day, month and year (English "of", Spanish "de")."""
+    clock_words: Words
+    """Words that make the number before them an hour ("14 Uhr", "3 o'clock"): 14:00, 03:00."""
+    relative_days: Words
+    """Today, tomorrow, yesterday: a weekday beside one names the day of the call, not a slot."""
 
 
 class Safety(_Strict):
