@@ -52,6 +52,7 @@ from polygon.score.detectors import digit_runs
 from polygon.score.quantities import CURRENCY_AFTER as _CURRENCY_AFTER
 from polygon.score.quantities import CURRENCY_WORDS as _CURRENCY_WORDS
 from polygon.score.quantities import SIGNS as _SIGNS
+from polygon.score.quantities import number_value
 from polygon.score.recorded import check_recorded
 from polygon.score.spelling import with_digits
 from polygon.score.spoken import MIN_DIGITS, claims, held, slot_weekdays
@@ -188,13 +189,10 @@ def _clock(m: re.Match[str]) -> str:
 
 def _amount(said: str) -> str:
     """An amount's digits as one plain decimal: "1.234,50" and "1,234.50" are both ``1234.5``."""
-    text = said.replace(" ", "")
-    marks = [i for i, ch in enumerate(text) if ch in ".,"]
-    if marks and len(text) - marks[-1] - 1 in (1, 2):  # the last mark has cents after it
-        text = re.sub(r"[.,]", "", text[: marks[-1]]) + "." + text[marks[-1] + 1 :]
-    else:
-        text = re.sub(r"[.,]", "", text)
-    return _plain(text)
+    try:
+        return _plain(str(number_value(said)))
+    except InvalidOperation:
+        return ""
 
 
 def _plain(number: str) -> str:
