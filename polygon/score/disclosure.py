@@ -13,11 +13,14 @@ call's own trace can. Each agent turn is read against what grounds it *so far*:
   (the opening hours, the free slots, a transfer).
 
 A record looked up by a number or a name outside that identity is someone else's, even
-when the caller said it ("is Mira Kos staying with you?"): its result grounds nothing.
+when the caller said it ("is Mira Kos staying with you?"), and so is one looked up by one
+word of a name the caller mentioned ("Jensen"), or one whose person key (``kunde_id``)
+gives only values other than the caller's own: its result grounds nothing.
 What the agent says that no ground holds is a disclosure: a number of three digits or more
 (room, account, card tail, phone), a code of capitals and digits (a licence plate "KX21 ABC"),
 a date (birth date), or a person's name (two or more capitalised words in a row, in any
-script). A number that says how much (an amount with its cents, a currency, a unit: "184.20",
+script; in German, whose nouns are capitalised, not the words its language file writes:
+"Vielen Dank"). A number that says how much (an amount with its cents, a currency, a unit: "184.20",
 "500 mg") is nobody's (:mod:`polygon.score.quantities`) unless a record of another person's
 holds it. Names match by their stem, so an inflected form ("Петровой" for "Петрова") is the same
 name; a name is grounded when any of its words is. Nothing here knows a domain or a language
@@ -36,11 +39,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
+from polygon.languages import LANGUAGES, load_language
 from polygon.score.detectors import Hit, digit_runs
-from polygon.score.name_words import MIN_STEM, WORD, names, same_stem
+from polygon.score.name_words import MIN_STEM, WORD, names, not_names, noun_words, same_stem
 from polygon.score.others import Others, Phrase
 from polygon.score.quantities import measured, numbers, quantities
 from polygon.score.spoken import allowed_by, claims, held
@@ -159,9 +163,14 @@ def _numbers(text: str) -> frozenset[Decimal]:
 
 
 @lru_cache(maxsize=8192)
-def _said(text: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
-    """The values (value, words) and names a text states; kept per text like :func:`_read`."""
-    return tuple(values(text).items()), tuple(names(text))
+def _said(
+    text: str, common: frozenset[str] = frozenset()
+) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """The values (value, words) and names a text states; kept per text like :func:`_read`.
+
+    ``common``: the words that never make a name in the call's language (:func:`noun_words`).
+    """
+    return tuple(values(text).items()), tuple(names(text, common))
 
 
 def measures(text: str) -> tuple[Measure, ...]:
@@ -212,13 +221,13 @@ class Grounds:
     def _word_in(word: str, read: _Read) -> bool:
         return any(same_stem(word, w) for w in read.words.get(word[:MIN_STEM], ()))
 
-    def ungrounded(self, text: str, *, dates: bool = True) -> list[Hit]:
+    def ungrounded(self, text: str, *, dates: bool = True, common: frozenset[str] = frozenset()) -> list[Hit]:
         """What ``text`` says that nothing here grounds.
 
         ``dates=False``: its dates and codes aside (a record looked up by a date or by an
-        agent's own slot code is nobody's).
+        agent's own slot code is nobody's). ``common``: see :func:`_said`.
         """
-        found, people = _said(text)
+        found, people = _said(text, common)
         hits = [
             Hit(DISCLOSURE, v, words)
             for v, words in found
@@ -247,6 +256,10 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(v)
     elif value is not None and not isinstance(value, bool):
         yield str(value)
+
+
+def _kin(a: str, b: str) -> bool:
+    return a == b or same_stem(a, b)
 
 
 def _own_record(call: ToolView, own: Grounds) -> bool:
@@ -305,6 +318,62 @@ def _whose(record: Any, own: Grounds) -> bool | None:
     return any(own.holds_name(n) for n in people)
 
 
+_KEY_WORD = re.compile(r"[^\W\d_]+")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_PREFIX = 4
+"""A key's word shorter than this must be the mark itself ("no" is not "notes")."""
+
+
+@cache
+def _person_marks() -> tuple[frozenset[str], frozenset[str]]:
+    """Every language's person nouns, and the words of a number, reference or name (and "id")."""
+    persons: set[str] = set()
+    marks = {"id"}
+    for code in LANGUAGES:
+        understand = load_language(code).understand
+        persons |= understand.person_nouns
+        for concept in ("number", "reference", "name"):
+            marks |= set(understand.concepts.get(concept, ()))
+    return frozenset(persons), frozenset(marks)
+
+
+def _is(word: str, marks: frozenset[str]) -> bool:
+    return any(word == m or (len(m) >= _PREFIX and word.startswith(m)) for m in marks)
+
+
+@cache
+def person_key(key: str) -> str:
+    """The key's words if it says whose a record is ("kunde_id", "guestName", "patient"), else "".
+
+    A person noun of any language file, alone or with an id, number, reference or name
+    word; not "customer_notes" (a caller's two records may differ there).
+    """
+    words = [w.lower() for w in _KEY_WORD.findall(_CAMEL.sub(" ", key))]
+    persons, marks = _person_marks()
+    whose = any(_is(w, persons) for w in words)
+    return "_".join(words) if whose and all(_is(w, persons) or _is(w, marks) for w in words) else ""
+
+
+def _person_ids(value: Any) -> Iterator[tuple[str, str]]:
+    """(key, value) of each :func:`person_key` at any depth of a record, the value normalised."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(v, dict | list | tuple):
+                yield from _person_ids(v)
+            elif v is not None and not isinstance(v, bool) and (key := person_key(str(k))):
+                yield key, "".join(c for c in str(v).casefold() if c.isalnum())
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from _person_ids(v)
+
+
+def _name_word(text: str) -> str:
+    """``text`` is one word that could be a name's ("Jensen", "jensen"), in lower case; else ""."""
+    word = text.strip()
+    low = word.lower()
+    return low if WORD.fullmatch(word) and len(word) > 1 and low not in not_names() else ""
+
+
 @dataclass
 class _Call:
     """What grounds a call, turn by turn: ``known`` for speech, ``own`` for records."""
@@ -318,21 +387,53 @@ class _Call:
     """A call has read someone else's record."""
     others: Others = field(default_factory=Others)
     """The names and addresses of those records: said in any case, they are that person's."""
+    common: frozenset[str] = frozenset()
+    """Words that never make a name in the call's language (:func:`noun_words`)."""
+    mentioned: list[str] = field(default_factory=list)
+    """Names the caller said that are not its identity ("where is Henrik Jensen staying?")."""
+    ids: dict[str, set[str]] = field(default_factory=dict)
+    """The caller's value of each :func:`person_key` its facts and own records hold ("K-1001")."""
 
     def learn(self, text: str, *, identity: bool = True) -> None:
         self.known.learn(text)
         if identity:
             self.own.learn(text)
+        else:
+            self.mentioned += [n for n in names(text, self.common) if n not in self.mentioned]
+
+    def remember(self, record: Any) -> None:
+        """The person keys of a record of the caller's own (or its facts) are the caller's."""
+        for key, value in _person_ids(record):
+            self.ids.setdefault(key, set()).add(value)
+
+    def someone_else(self, call: ToolView) -> bool:
+        """A lookup by the caller's identity that still returns, or asks for, another person.
+
+        Its result gives a person key (``kunde_id``) only values other than the caller's own
+        (a neighbour's claim looked up by the number the caller holds); or an argument is one
+        word of a name the caller mentioned that is not the caller's ("Jensen" after "which
+        room is Henrik Jensen in?": a name needs two words, so it grounded nothing).
+        """
+        pairs = list(_person_ids(call.result))
+        keys = {k for k, _ in pairs if k in self.ids}
+        if any(all(v not in self.ids[k] for kk, v in pairs if kk == k) for k in keys):
+            return True
+        theirs = {w.lower() for n in self.mentioned if not self.own.holds_name(n) for w in n.split()}
+        return any(
+            (word := _name_word(s)) and not self.own.holds_name(word) and any(_kin(word, w) for w in theirs)
+            for s in _strings(call.arguments)
+        )
 
     def tools(self, turn: TurnView) -> None:
         for call in turn.tools:
             if not call.valid or call.error:
                 continue
-            if _own_record(call, self.own):
+            if _own_record(call, self.own) and not self.someone_else(call):
                 whole = _identified(call)  # by the caller's reference: all of it is theirs
                 mine, theirs = ([call.result], []) if whole else _beside(call.result, self.own)
                 for s in [*_strings(call.arguments), *_strings(mine)]:
                     self.learn(s)
+                self.remember([call.arguments, mine])
                 self.read_others(theirs)
             else:
                 self.read_others([call.arguments, call.result])
@@ -349,7 +450,7 @@ class _Call:
         After what :meth:`Grounds.ungrounded` reads, another person's name or address from a
         record said in any case; once: not again when a hit before it has all its words.
         """
-        hits = self.known.ungrounded(text)
+        hits = self.known.ungrounded(text, common=self.common)
         hits += [
             Hit(DISCLOSURE, m.digits, m.words)
             for m in measures(text)
@@ -371,10 +472,11 @@ def disclosures(view: ConversationView, prompt: str | None = None) -> dict[int, 
     rest unless a call before them read someone else's record. Without a persona (an
     imported call) the caller's words are its identity too.
     """
-    call = _Call()
     persona = view.started.persona if view.started else None
+    call = _Call(common=noun_words((persona.language or "en").lower().split("-")[0] if persona else None))
     for fact in (persona.facts if persona else {}).values():
         call.learn(fact)
+    call.remember(persona.facts if persona else {})
     call.learn(prompt or "")
     out: dict[int, list[Hit]] = {}
     opened = False

@@ -3,16 +3,17 @@
 Shared by :mod:`polygon.score.disclosure` (names said in capitals) and
 :mod:`polygon.score.others` (names and addresses from another person's record, said in
 any case). Nothing here knows a language beyond the language files' function words,
-months and weekdays.
+months and weekdays, and the words of a file whose language capitalises nouns.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 
 from polygon import languages as _languages
-from polygon.languages import LANGUAGES
+from polygon.languages import LANGUAGES, Language
 
 WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*", re.UNICODE)
 """A word: letters, with an apostrophe or hyphen inside ("O'Neil", "Jean-Luc")."""
@@ -39,14 +40,18 @@ def capitalised(word: str) -> bool:
     return len(word) > 1 and word[0].isupper() and any(c.islower() for c in word[1:])
 
 
-def names(text: str) -> list[str]:
-    """Runs of two or more capitalised words with only spaces between ("Mira Kos", "Мира Кос")."""
+def names(text: str, common: frozenset[str] = frozenset()) -> list[str]:
+    """Runs of two or more capitalised words with only spaces between ("Mira Kos", "Мира Кос").
+
+    ``common``: words (lower case) that break a run like function words do: the nouns of a
+    language that capitalises them (:func:`noun_words`).
+    """
     out: list[str] = []
     run: list[str] = []
     end = -1
     for m in WORD.finditer(text):
         word = m.group(0)
-        name_word = capitalised(word) and word.lower() not in not_names()
+        name_word = capitalised(word) and word.lower() not in not_names() and word.lower() not in common
         joined = run and text[end : m.start()].isspace()
         if name_word and (joined or not run):
             run.append(word)
@@ -59,6 +64,40 @@ def names(text: str) -> list[str]:
         out.append(" ".join(run))
     return out
 
+
+def _capitalises_nouns(pack: Language) -> bool:
+    """The pack writes the nouns it says as labels capitalised ("Nummer", "Geburtsdatum"): German."""
+    return bool(pack.labels) and all(v[:1].isupper() for v in pack.labels.values())
+
+
+def _strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(k)
+            yield from _strings(v)
+    elif isinstance(value, list | tuple | set | frozenset):
+        for v in value:
+            yield from _strings(v)
+
+
+@cache
+def noun_words(code: str | None) -> frozenset[str]:
+    """Words that are not a name's in a language that capitalises its nouns; empty in others.
+
+    German writes every noun capitalised, so "Vielen Dank", "Guten Tag", "Schaden Nummer"
+    look like names. Every word its language file writes (its greetings, closings, labels,
+    acts: the words an agent of that language says) is such a common word. ``None`` (an
+    imported call, its language unknown): those of every such language.
+    """
+    codes = LANGUAGES if code is None else (code,) if code in LANGUAGES else ()
+    out: set[str] = set()
+    for c in codes:
+        pack = _languages.load_language(c)
+        if _capitalises_nouns(pack):
+            out |= {w.lower() for s in _strings(pack.model_dump()) for w in WORD.findall(s)}
+    return frozenset(out)
 
 
 def same_stem(a: str, b: str) -> bool:
