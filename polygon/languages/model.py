@@ -92,6 +92,9 @@ class Understand(_Strict):
     spellings: dict[str, str] = Field(default_factory=dict)
     """A letter → how a keyboard or speech pipeline writes it without ("ü" → "ue"): the
     caller reads "fuer" as the file's "für"."""
+    qualifiers: tuple[str, ...] = ()
+    """Words that open a complement saying whose a thing is ("of your", "de su", "Ihrer"):
+    a fact named after one only qualifies the noun asked for ("the PIN of your line")."""
 
     def asks_only(self, goal: str) -> bool:
         """The goal only wants to know something: an ``ask_goals`` verb leads it or ends it.
