@@ -45,8 +45,9 @@ def compare_runs(
 ) -> Comparison:
     """Compare every configuration of the given runs (or only ``configs``).
 
-    By default the newest rubric every run was judged under, and each call's latest pass of
-    it. Runs that differ in caller, judge or noise are refused unless ``allow_mixed``.
+    By default the first run's own rubric when every run was judged under it (else the newest
+    shared), and each call's latest pass of it. Runs that differ in caller, judge or noise are
+    refused unless ``allow_mixed``.
     """
     if not run_ids:
         raise UserInputError("compare needs at least one run")

@@ -28,7 +28,7 @@ def explain_conversation(
     pass_id: str | None = None,
     judge: str | None = None,
 ) -> Explanation:
-    """Everything ``explain`` shows for ``conversation`` (newest rubric and latest pass by default)."""
+    """Everything ``explain`` shows for ``conversation`` (the run's own rubric and latest pass by default)."""
     run_id = run_recorded_for(log, conversation)
     # The run's own stream (rubrics) and this call's stream only: not the whole run.
     events = [*log.read_stream(run_stream(run_id)), *log.read_stream(conversation_stream(conversation))]

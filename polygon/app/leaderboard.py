@@ -10,7 +10,10 @@ from polygon.projections import verdicts as verdict_fold
 
 
 def sweep_leaderboard(log: EventLog, sweep_id: str, rubric: str | None = None) -> Leaderboard:
-    """The leaderboard of ``sweep_id`` under ``rubric`` (default: the newest every point shares)."""
+    """The leaderboard of ``sweep_id`` under ``rubric``.
+
+    Default: the first point's own rubric when every point shares it, else the newest shared.
+    """
     envelopes = list(log.read_stream(sweep_stream(sweep_id)))
     head = fold_sweep_head(envelopes)
     if head is None:

@@ -42,7 +42,7 @@ def report_run(
 
 @gc_paused()  # the rows are built like the state (see gc_paused): 2.0 -> 0.5 CPU s at 20k calls
 def load_report(log: EventLog, run_id: str, rubric: str | None = None) -> RunReport:
-    """The run's report under ``rubric`` (its newest by default), as the web UI shows it.
+    """The run's report under ``rubric`` (the run's own by default), as the web UI shows it.
 
     Kept in the snapshot store as a saved view (:mod:`.views`): a server's first view of a
     run decodes it (0.3 CPU s at 20k calls) instead of folding the run and building its

@@ -30,7 +30,7 @@ class RunRow(msgspec.Struct, frozen=True, kw_only=True):
     rubrics: list[str]
     passes: int
     states: dict[str, int]
-    """Verdict state → calls, under the newest rubric (empty when the run was never judged)."""
+    """Verdict state → calls, under the run's own rubric (empty when the run was never judged)."""
 
 
 def run_state(row: RunRow) -> str:

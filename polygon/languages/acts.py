@@ -6,7 +6,8 @@ refusal, a transfer, a callback, a request to repeat, a greeting or closing, or 
 The phrases of each act are the language's (:class:`polygon.languages.Acts`); an outcome
 report wins over the negative words after it ("Done — the card is now blocked and can't
 be used" reports, it does not refuse), a negation before the done word in its clause wins
-over the report ("It couldn't be booked", "Termin nije potvrđen" report nothing done).
+over the report ("It couldn't be booked", "Termin nije potvrđen" report nothing done), and
+such a negated report is a refusal: the agent told the caller it failed.
 """
 
 from __future__ import annotations
@@ -94,8 +95,8 @@ def _act(sentence: str, pack: Language) -> str:
         return "outcome"  # "Done — the card is blocked and can't be used" reports, not refuses
     if not is_q and reports(low, pack):
         return "outcome"  # "Your power cut is logged, ticket OUT-5521." without a "done" word
-    if has(low, acts.refuse) and not is_q:
-        return "refusal"
+    if not is_q and (has(low, acts.refuse) or _not_done(low, pack)):
+        return "refusal"  # "Your appointment has not been booked." tells the caller it failed
     if has(low, acts.greeting) and not is_q:
         return "greeting"
     if has(low, acts.confirm) and not has(low, acts.asks):
@@ -140,6 +141,24 @@ def done(low: str, pack: Language) -> bool:
     "It couldn't be booked" and "Your appointment has not been booked" are not.
     """
     return any(_done_in(f" {c} ", pack) for c in _CLAUSE.split(low))
+
+
+def _not_done(low: str, pack: Language) -> bool:
+    """A (lower-case) sentence ``done`` does not read says the thing was *not* done.
+
+    Some clause holds a done or reported word with a negation before it ("Your appointment
+    has not been booked", "Termin nije potvrđen", "Die Störung wurde nicht gemeldet"): an
+    honest failure, which answers the caller as a refusal does. Not when the clause waits
+    (``pending``: "Nothing has been booked yet").
+    """
+    words = pack.acts.done + pack.acts.reported
+    return any(_negated_in(f" {c} ", words, pack) for c in _CLAUSE.split(low))
+
+
+def _negated_in(clause: str, phrases: tuple[str, ...], pack: Language) -> bool:
+    if has(clause, pack.acts.pending):
+        return False  # "has not been logged yet" waits: it tells the caller nothing failed
+    return any(p in clause and has(clause[: clause.find(p)] + " ", pack.acts.negation) for p in phrases)
 
 
 def _done_in(clause: str, pack: Language) -> bool:

@@ -92,6 +92,9 @@ class Understand(_Strict):
     spellings: dict[str, str] = Field(default_factory=dict)
     """A letter → how a keyboard or speech pipeline writes it without ("ü" → "ue"): the
     caller reads "fuer" as the file's "für"."""
+    qualifiers: tuple[str, ...] = ()
+    """Words that open a complement saying whose a thing is ("of your", "de su", "Ihrer"):
+    a fact named after one only qualifies the noun asked for ("the PIN of your line")."""
 
     def asks_only(self, goal: str) -> bool:
         """The goal only wants to know something: an ``ask_goals`` verb leads it or ends it.
@@ -125,10 +128,11 @@ class Acts(_Strict):
     callback: tuple[str, ...]
     repeat: tuple[str, ...]
     failed: tuple[str, ...] = ()
-    """Phrases telling the caller something went wrong ("is down", "не удалось"): an outcome
-    report saying one of them does not hide a failed tool call (polygon/score/swallowed.py).
-    Never a bare word for the caller's own fault ("kvar", "outage", "Störung", "incidencia"):
-    "Gotovo — kvar je prijavljen" reports the fault logged, it tells of no failure."""
+    """Phrases telling the caller something went wrong ("the system is down", "не удалось"): an
+    outcome report saying one of them does not hide a failed tool call (polygon/score/swallowed.py).
+    Never a word that can name the caller's own fault ("kvar", "outage", "the problem with",
+    "trouble", "ne radi", "не работает", "funktioniert nicht", "fallo"): "Gotovo — kvar je
+    prijavljen" and "I've logged the problem with your boiler" tell of no failure."""
     reported: tuple[str, ...] = ()
     """Participles of an action the business took ("logged", "opened", "prijavljen",
     "оформлена"): a sentence saying one is an outcome report ("Your power cut is logged,
@@ -137,6 +141,10 @@ class Acts(_Strict):
     when a negation comes before them in their clause ("It couldn't be booked")."""
     negation: tuple[str, ...] = ()
     """Words that negate a clause (" not ", "n't", " ne ", " не "), with their spaces."""
+    pending: tuple[str, ...] = ()
+    """Words that make a negated report a wait, not a failure (" yet", " još", " ещё"): "It
+    has not been booked." tells the caller it failed (a refusal); "Nothing has been booked
+    yet." and "has not been logged yet" tell it nothing."""
     promise: tuple[str, ...] = ()
     """Phrases promising what an agent cannot keep: a guarantee, a price, a refund or
     compensation ("we will refund the difference in full", "vratit ćemo vam novac")."""
@@ -241,6 +249,10 @@ class Spoken(_Strict):
     """Words of a tool result's key that make a number written as a string an amount ("fare_difference")."""
     date_words: tuple[str, ...] = ()
     """Words a date may hold between its day, month and year (English "of", Spanish "de")."""
+    clock_words: Words
+    """Words that make the number before them an hour ("14 Uhr", "3 o'clock"): 14:00, 03:00."""
+    relative_days: Words
+    """Today, tomorrow, yesterday: a weekday beside one names the day of the call, not a slot."""
 
 
 class Safety(_Strict):

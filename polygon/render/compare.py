@@ -94,7 +94,10 @@ def comparison_lines(c: Comparison, *, top: int = 0) -> Iterator[str]:
     """The comparison screen as text; ``top`` limits the matrix and divergences (0: all)."""
     labels = [s.label for s in c.sides]
     yield f"Comparison · rubric {c.rubric_version} · judge: {comparison_judge(c)}"
-    yield "Shown: the newest rubric every side shares, each call's latest pass · choose with --rubric"
+    yield (
+        "Shown: the first run's own rubric (else the newest every side shares), each call's latest "
+        "pass · choose with --rubric"
+    )
     for difference in c.mixed:
         yield f"MIXED SETTINGS (--allow-mixed): {mixed_setting_line(difference)}"
     yield ""

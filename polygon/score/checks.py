@@ -12,12 +12,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from polygon.events import CheckRecorded, Evidence, Expectation, PersonaSnapshot
+from polygon.languages import LANGUAGES, load_language, read_turn
 from polygon.matching import MatchTimeout, describe, holds
 from polygon.score.agent_language import language_policy
 from polygon.score.denial import refusal
 from polygon.score.detectors import detect
 from polygon.score.disclosure import DISCLOSURE, disclosures
-from polygon.score.hangup import unsettled_hangup
+from polygon.score.hangup import SETTLING_ACTS, unsettled_hangup
 from polygon.score.policies import Policy, check_policies
 from polygon.score.recorded import check_recorded as _result
 from polygon.score.says import unsaid
@@ -317,7 +318,8 @@ def goal_reached(view: ConversationView) -> CheckRecorded:
 
     With the scenario's ``expect``, by the call's end state alone: store values, tool calls
     made and not made, the end reason (how τ-bench grades). Without it, a weaker inference
-    from the end reason and store entries naming the caller, labelled so. Either way, and
+    from the end reason, store entries naming the caller and, for a refusal, whether the
+    agent's last settling act was one (:func:`_refused_last`), labelled so. Either way, and
     for an imported call with no persona, an outcome the agent reported over a failed tool
     call (:mod:`polygon.score.swallowed`) is no goal reached.
     """
@@ -484,7 +486,31 @@ def _outcome(view: ConversationView, persona: PersonaSnapshot) -> tuple[bool, st
         done = [c for t in view.turns for c in t.tools if "callback" in c.tool and c.valid and not c.error]
         return bool(done), "callback registered" if done else "no callback was registered"
     refused = e.by == "caller" and e.reason in ("hangup", "caller_done") and not claims
-    return refused, "the caller declined and nothing was booked" if refused else f"ended {e.reason}"
+    if refused:
+        return True, "the caller declined and nothing was booked"
+    if e.by == "agent" and e.reason == "hangup" and not claims and _refused_last(view, persona):
+        return True, "the agent refused, did nothing after, and hung up"
+    return False, f"ended {e.reason}"
+
+
+def _refused_last(view: ConversationView, persona: PersonaSnapshot) -> bool:
+    """The agent's last settling act was a refusal, and no tool went through after it.
+
+    A correct agent that says "I can't give you those records" and hangs up reached the
+    refusal (tester43 D5); one that read the records out, or refused and then called the
+    tool anyway, did not: its last word is no refusal, or a tool answered after it.
+    """
+    if persona.language not in LANGUAGES:
+        return False
+    pack = load_language(persona.language)
+    last, after = "", False
+    for t in view.turns:
+        # a reply follows its turn's tools: a tool in the refusal's own turn came before it
+        after = after or (last == "refusal" and any(c.valid and not c.error for c in t.tools))
+        acts = [s.act for s in read_turn(t.agent_text or "", pack).sentences if s.act in SETTLING_ACTS]
+        if acts:
+            last, after = acts[-1], False
+    return last == "refusal" and not after
 
 
 def _numbers(text: str) -> set[str]:

@@ -12,7 +12,8 @@ A caller who only wants to know something (the goal's verb is one of the languag
 ``ask_goals``: "find out", "den Stand … erfahren") is settled by an answer too (trial42 D4):
 a statement that says a value one of the agent's tools returned (a claim's status, an
 appointment), or one of the scenario's ``expect.says`` phrases (the advice the author
-requires). A brush-off that says neither still fails.
+requires). A brush-off that says neither still fails. A tool's value counts however the
+agent spells it (trial43 D4): "twenty nine pounds" says ``£29.00``, "14 Uhr" says ``14:00``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from typing import Any
 from polygon.events import PersonaSnapshot
 from polygon.languages import LANGUAGES, Language, load_language, read_turn
 from polygon.score.policies import Speech, said
+from polygon.score.spelling import with_digits
+from polygon.score.tool_facts import AMOUNT, DATE, DAY, NUMBER, TIME, WEEKDAY, tool_values, values_in
 from polygon.transcript import ConversationView
 
 SETTLING_ACTS = frozenset({"outcome", "refusal", "transfer", "callback"})
@@ -59,18 +62,51 @@ def _answered(view: ConversationView, persona: PersonaSnapshot, pack: Language) 
     expect = view.started.expect if view.started else None
     wanted = [Speech(phrases=list(p)) for p in expect.says] if expect is not None else []
     own = {v.strip().lower() for v in persona.facts.values()}
+    own_typed = {(v.kind, v.value) for fact in persona.facts.values() for v in values_in(fact)}
     found: set[str] = set()
+    typed: set[tuple[str, str]] = set()
     for t in view.turns:
         for c in t.tools:
             if c.valid and not c.error:  # a reply follows its turn's tools: they count for it
                 own |= {str(v).strip().lower() for v in c.arguments.values()}
+                own_typed |= {(v.kind, v.value) for v in tool_values(c.arguments)}
                 found |= set(_strings(c.result))
+                typed |= {(v.kind, v.value) for v in tool_values(c.result) if v.kind in _ANSWER_KINDS}
         told = [s.text for s in read_turn(t.agent_text or "", pack).sentences if s.act not in ASKING_ACTS]
         for sentence in told:
             low = sentence.lower()
             if any(said(sentence, w) for w in wanted) or any(_holds(low, v) for v in found - own):
                 return True
+            if _typed(sentence, pack) & (typed - own_typed):
+                return True
     return False
+
+
+_ANSWER_KINDS = frozenset({DATE, DAY, TIME, AMOUNT, NUMBER, WEEKDAY})
+"""Kinds of tool value that answer when said however spelt (a bare count or a wait does not)."""
+
+
+def _typed(sentence: str, pack: Language) -> set[tuple[str, str]]:
+    """The values a sentence states, numbers in words read too: "twenty nine pounds" is £29.00 (trial43 D4).
+
+    An hour said with the language's clock word ("14 Uhr", "three o'clock") is that time.
+    """
+    digits = with_digits(sentence)
+    out = {(v.kind, v.value) for text in {sentence, digits} for v in values_in(text)}
+    for hour, minute in _hours(digits, pack.spoken.clock_words):
+        out.add((TIME, f"{hour:02d}:{minute:02d}"))
+    return {v for v in out if v[0] in _ANSWER_KINDS}
+
+
+def _hours(text: str, clock_words: frozenset[str]) -> Iterator[tuple[int, int]]:
+    """Each hour said with a clock word ("14 Uhr", "14 Uhr 30", "3 o'clock"), as (hour, minute)."""
+    if not clock_words:
+        return
+    word = "|".join(sorted(map(re.escape, clock_words), key=len, reverse=True))
+    for m in re.finditer(rf"(?<![\d:.,])(\d{{1,2}})\s*(?:{word})(?:\s+(\d{{1,2}}))?(?![\w:])", text.lower()):
+        hour, minute = int(m.group(1)), int(m.group(2) or 0)
+        if hour < 24 and minute < 60:
+            yield hour, minute
 
 
 def _holds(low: str, value: str) -> bool:

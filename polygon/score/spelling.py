@@ -32,6 +32,7 @@ from polygon.score.spoken_values import spoken_numbers
 _DIGRAPHS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "ẞ": "SS"}
 _FOLD = str.maketrans(_DIGRAPHS)
 _WORD = regex.compile(r"[^\W\d_]+")
+_LETTER = regex.compile(r"[^\W\d_]")
 _CACHED = 4096
 """Texts whose readings are kept: a call's turns are matched against every phrase."""
 
@@ -51,6 +52,21 @@ def phrase_said(phrase: str, text: str) -> bool:
     if not any(readings):  # no number in the phrase: nothing more to read
         return False
     return any(f" {p} " in f" {t} " for p, t in zip(readings, _numbered(text), strict=True) if p)
+
+
+@lru_cache(maxsize=_CACHED)
+def with_digits(text: str) -> str:
+    """``text`` with each number said in words written as its digits ("call nine nine nine" → "call 999").
+
+    Case and punctuation are kept (a pattern's sentence bounds still hold); a stretch that
+    mixes digits and words is read whole ("0161 one one two 3456" is one number, no 112).
+    """
+    out, at = [], 0
+    for run in digit_runs(text):
+        if _LETTER.search(text, run.start, run.end):
+            out += [text[at : run.start], run.digits]
+            at = run.end
+    return "".join([*out, text[at:]])
 
 
 def pattern_said(pattern: str, text: str) -> bool:

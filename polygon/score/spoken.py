@@ -128,6 +128,31 @@ def _weekdays_said(text: str) -> dict[str, str]:
     return days
 
 
+_NEAR = 2
+"""How many words from "today"/"tomorrow" a weekday names the call's day ("tomorrow, Friday")."""
+
+
+@cache
+def _relative_days() -> frozenset[str]:
+    return frozenset(w for code in LANGUAGES for w in _languages.load_language(code).spoken.relative_days)
+
+
+def slot_weekdays(text: str) -> dict[str, str]:
+    """The weekdays ``text`` names as a day of their own (English name → the word said).
+
+    One beside a word for today or tomorrow ("today is Tuesday", "mañana viernes") names the
+    day of the call or its neighbour, not a slot: left out.
+    """
+    words = _WORD.findall(text)
+    low = [w.lower() for w in words]
+    days: dict[str, str] = {}
+    for i, w in enumerate(low):
+        day = _weekdays().get(w)
+        if day and not _relative_days() & set(low[max(0, i - _NEAR) : i + _NEAR + 1]):
+            days.setdefault(day, words[i])
+    return days
+
+
 def _iso(m: re.Match[str]) -> str:
     month_text = m.group("month").lower()
     month = _months().get(month_text) if not month_text.isdigit() else int(month_text)

@@ -13,7 +13,8 @@ recovered", the caller was left waiting for a truck never sent. The reading is d
 - the report *swallowed* the failure when the last tool call made before it failed, no later
   call of that tool succeeded, and the turn itself told the caller nothing went to plan: no
   refusal, transfer or callback act and none of the language's ``acts.failed`` phrases
-  ("is down", "не удалось").
+  ("the system is down", "не удалось"; never the caller's own trouble: "the problem with your
+  boiler", "grijanje ne radi").
 
 An agent that tells the caller the tool failed, retries successfully, transfers or promises a
 callback is fine; so is one that reports an outcome a later successful call delivered.

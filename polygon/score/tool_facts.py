@@ -10,7 +10,10 @@ what the call's tool results gave, by kind of value, in any language the packs r
 * a time of day (``16:00``, ``4 pm``, ``4:00 p.m.`` are one value);
 * an amount of money (a number with a currency sign or word; ``45,00 €`` is ``45``);
 * a long number (five digits or more: a reference, an account);
-* a wait ("in 20 minutes", "через двадцать минут", "za dva sata"), in minutes.
+* a wait ("in 20 minutes", "через двадцать минут", "za dva sata"), in minutes;
+* a weekday (any pack's names), when the agent says it in a sentence with a time or a number
+  ("friday eight forty" for a tool's "Thursday 8:40", trial43 D3); a date a source gives grounds
+  its weekday, and one beside "today"/"tomorrow" (the pack's ``relative_days``) is no slot.
 
 Amounts are also read when said in words ("forty five pounds", "полторы тысячи рублей"), a
 charge said to be nothing ("no call-out fee", "доплаты не будет") is the amount 0, and a
@@ -39,6 +42,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
 from typing import Any
@@ -48,8 +52,10 @@ from polygon.score.detectors import digit_runs
 from polygon.score.quantities import CURRENCY_AFTER as _CURRENCY_AFTER
 from polygon.score.quantities import CURRENCY_WORDS as _CURRENCY_WORDS
 from polygon.score.quantities import SIGNS as _SIGNS
+from polygon.score.quantities import number_value
 from polygon.score.recorded import check_recorded
-from polygon.score.spoken import MIN_DIGITS, claims, held
+from polygon.score.spelling import with_digits
+from polygon.score.spoken import MIN_DIGITS, claims, held, slot_weekdays
 from polygon.score.spoken import _months as months
 from polygon.score.spoken_values import (
     amount_key,
@@ -63,6 +69,7 @@ from polygon.transcript import ConversationView, TurnView
 
 CHECK = "agent_contradicts_tools"
 DATE, DAY, TIME, AMOUNT, NUMBER, DURATION = "date", "day", "time", "amount", "number", "duration"
+WEEKDAY = "weekday"
 """Kinds of value; ``day`` is a date said without its year (month and day)."""
 _KIND_WORDS = {
     DATE: "date",
@@ -71,6 +78,7 @@ _KIND_WORDS = {
     AMOUNT: "amount",
     NUMBER: "number",
     DURATION: "duration",
+    WEEKDAY: "weekday",
 }
 UNSOURCED = (TIME, AMOUNT, DURATION)
 """Kinds a statement of which no source gave fails once a tool has answered (an invented ETA)."""
@@ -123,6 +131,7 @@ def values_in(text: str) -> tuple[Value, ...]:
     out_more, rest = _take(rest)
     out += out_more
     out += [Value(NUMBER, digits, words) for digits, words in claims(rest).numbers.items()]
+    out += [Value(WEEKDAY, day, words) for day, words in slot_weekdays(text).items()]
     return tuple(dict.fromkeys(out))
 
 
@@ -180,13 +189,10 @@ def _clock(m: re.Match[str]) -> str:
 
 def _amount(said: str) -> str:
     """An amount's digits as one plain decimal: "1.234,50" and "1,234.50" are both ``1234.5``."""
-    text = said.replace(" ", "")
-    marks = [i for i, ch in enumerate(text) if ch in ".,"]
-    if marks and len(text) - marks[-1] - 1 in (1, 2):  # the last mark has cents after it
-        text = re.sub(r"[.,]", "", text[: marks[-1]]) + "." + text[marks[-1] + 1 :]
-    else:
-        text = re.sub(r"[.,]", "", text)
-    return _plain(text)
+    try:
+        return _plain(str(number_value(said)))
+    except InvalidOperation:
+        return ""
 
 
 def _plain(number: str) -> str:
@@ -259,6 +265,7 @@ class Grounds:
     def add_text(self, text: str) -> None:
         """What a text says, and every number in it (digits or number words) as bare digits."""
         self.add(values_in(text))
+        self.values |= {(WEEKDAY, day) for day in claims(text).weekdays}  # "tomorrow, Friday" too
         numbers, amounts = _text_numbers(text)
         self.numbers |= numbers
         self.values |= amounts
@@ -269,6 +276,7 @@ class Grounds:
             self.values.add((v.kind, v.value))
             if v.kind == DATE:
                 self.values.add((DAY, v.value[5:]))
+                self.values.add((WEEKDAY, _weekday(v.value)))
             if v.kind in (NUMBER, AMOUNT) and v.value.isdigit():
                 self.numbers.add(v.value.lstrip("0") or "0")
 
@@ -356,7 +364,7 @@ def contradictions(view: ConversationView, prompt: str | None = None) -> list[Ev
         after_tool = answered is not None and answered <= t.turn
         open_ = [
             (v, same)
-            for v in values_in(t.agent_text or "")
+            for v in _stated(t.agent_text or "")
             if (same := _same_kind(v, so_far)) or (after_tool and _unsourced_kind(v))
         ]
         if not open_:
@@ -370,6 +378,33 @@ def contradictions(view: ConversationView, prompt: str | None = None) -> list[Ev
         if bad:
             out.append(_evidence(t, bad))
     return out
+
+
+def _stated(text: str) -> list[Value]:
+    """The values an agent's turn states; a weekday only in a sentence that also says a time or number.
+
+    "Your test is now on friday eight forty" names a slot (trial43 D3); "we don't test on
+    Saturdays" is the business's week, from a prompt the run may not have recorded.
+    """
+    sentences = [s for s in _SENTENCE.split(text) if _DIGIT.search(with_digits(s))]
+    return [
+        v
+        for v in values_in(text)
+        if v.kind != WEEKDAY or any(re.search(rf"(?<!\w){re.escape(v.words)}(?!\w)", s) for s in sentences)
+    ]
+
+
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+_DIGIT = re.compile(r"\d")
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _weekday(iso: str) -> str:
+    """The English weekday of an ISO date ("" for a date the calendar lacks)."""
+    try:
+        return _DAYS[date.fromisoformat(iso).weekday()]
+    except ValueError:
+        return ""
 
 
 ETA_MINUTES = (2, 1440)
@@ -401,6 +436,7 @@ def _same_kind(v: Value, given: list[Given]) -> list[Given]:
         AMOUNT: (AMOUNT,),
         NUMBER: (NUMBER,),
         DURATION: (DURATION,),
+        WEEKDAY: (WEEKDAY,),
     }
     return [g for g in given if g.value.kind in kinds[v.kind] and _alike(v, g.value)]
 

@@ -20,7 +20,7 @@ from polygon.events.families import (
     ToolCalled,
     TurnSpoken,
 )
-from polygon.languages import LANGUAGES
+from polygon.languages import LANGUAGES, load_language, read_turn
 from polygon.score.checks import goal_reached, tool_faults
 from polygon.score.judges.heuristic import HeuristicJudge, score_view
 from polygon.score.swallowed import swallowed
@@ -225,3 +225,47 @@ def test_a_fault_of_the_business_system_told_beside_the_report_is_not_swallowed(
 
 def test_the_fault_rows_cover_every_language() -> None:
     assert {lang for lang, _ in OUTAGE_REPORTS} == {lang for lang, _ in SYSTEM_FAULTS} == set(LANGUAGES)
+
+
+# The caller's own trouble named in the report ("the problem with your boiler", "ne radi",
+# "не работает", "funktioniert nicht", "fallo", a technician): it tells of no failure of
+# the business's, so a report over a failed tool is still swallowed (negdone2).
+CALLER_TROUBLE = [
+    ("en", "Done — I've logged the problem with your boiler, reference BO-5521."),
+    ("en", "Done — your heating is not working, so an engineer is booked for Tuesday."),
+    ("en", "Done — our technical team will sort the trouble with your heating tomorrow."),
+    ("hr", "Gotovo — prijavljen je problem s bojlerom, tehničar dolazi sutra."),
+    ("hr", "Gotovo — grijanje vam ne radi, pa je majstor naručen za utorak."),
+    ("ru", "Готово — проблема с котлом зарегистрирована, техническая служба приедет завтра."),
+    ("ru", "Готово — у вас не работает отопление, мастер записан на вторник."),
+    ("de", "Erledigt — Ihr Problem mit der Heizung ist gemeldet, der technische Dienst kommt morgen."),
+    ("de", "Erledigt — Ihre Heizung funktioniert nicht, ein Techniker ist für Dienstag gebucht."),
+    ("es", "Listo — su avería está registrada; el fallo de la caldera se revisará mañana."),
+    ("es", "Listo — su calefacción no funciona, el técnico está reservado para el martes."),
+]
+
+# The business's own system in trouble, told beside the report: not swallowed.
+SYSTEM_TROUBLE = [
+    ("en", "We're having trouble with our booking system; your request is logged for later."),
+    ("en", "There was a problem with the system, but your request is logged for later."),
+    ("hr", "Sustav trenutno ne radi; zahtjev je zaprimljen i obradit ćemo ga kasnije."),
+    ("ru", "Система не отвечает; заявка зарегистрирована, обработаем её позже."),
+    ("de", "Wir haben ein technisches Problem; Ihre Meldung wird später bearbeitet, sie ist vereinbart."),
+    ("es", "Hay un fallo en el sistema; su aviso está registrado y lo tramitaremos después."),
+]
+
+
+@pytest.mark.parametrize(("language", "said"), CALLER_TROUBLE)
+def test_the_callers_own_trouble_named_in_the_report_tells_no_failure(language: str, said: str) -> None:
+    (hidden,) = swallowed(call([([FAIL_500], said)], language=language))
+    assert hidden.report.turn == 1, said
+
+
+@pytest.mark.parametrize(("language", "said"), SYSTEM_TROUBLE)
+def test_the_business_systems_trouble_told_beside_the_report_is_not_swallowed(language: str, said: str) -> None:
+    assert "outcome" in read_turn(said, load_language(language)).acts, said  # a report, so it could be
+    assert swallowed(call([([FAIL_500], said)], language=language)) == [], said
+
+
+def test_the_trouble_rows_cover_every_language() -> None:
+    assert {lang for lang, _ in CALLER_TROUBLE} == {lang for lang, _ in SYSTEM_TROUBLE} == set(LANGUAGES)

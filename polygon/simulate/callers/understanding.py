@@ -192,9 +192,18 @@ def _opens(rest: tuple[str, ...], clause: tuple[str, ...], pack: Language) -> bo
             continue
         if opener[0] not in leads:
             return True
-        if len(clause) <= 6 and not set(clause) & pack.acts.states:
-            return True
+        if len(_unqualified(clause, pack)) <= 6 and not set(clause) & pack.acts.states:
+            return True  # "y el pin de cuatro cifras | de su línea": the complement only says whose
     return False
+
+
+def _unqualified(clause: tuple[str, ...], pack: Language) -> tuple[str, ...]:
+    """The clause up to its first qualifier ("of your", "de su"), not counting its first word."""
+    phrases = [tuple(q.split()) for q in pack.understand.qualifiers]
+    for i in range(1, len(clause)):
+        if any(clause[i : i + len(p)] == p for p in phrases):
+            return clause[:i]
+    return clause
 
 
 _OPENERS: dict[int, tuple[Language, tuple[tuple[str, ...], ...]]] = {}
@@ -401,9 +410,14 @@ def _asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -
         if score:
             scores[key] = score
     if scores:
-        # A tie goes to the key the question names whole: "the postcode on the account"
-        # names all of `postcode` but only half of `account_no` (no number is asked for).
-        best = max(sorted(scores), key=lambda k: (scores[k], _covered(k, q_stems, q_concepts, pack)))
+        # The noun asked for beats one in a complement saying whose it is: "el pin de cuatro
+        # cifras de su línea" asks for the pin. A tie goes to the key the question names whole:
+        # "the postcode" names all of `postcode` but only half of `account_no`.
+        whose = _qualified_only(question, {k: facts[k] for k in scores}, pack)
+        best = max(
+            sorted(scores),
+            key=lambda k: (k not in whose, scores[k], _covered(k, q_stems, q_concepts, pack)),
+        )
         return best, True
     # "Which pizza, what size?" in a call to order a medium veggie pizza: the question is
     # about what the goal names, and the answer is the fact the goal spells out.
@@ -412,6 +426,57 @@ def _asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -
         if named:
             return named[0], False
     return "", False
+
+
+_CLAUSE = re.compile(r"[,.;:?!¿¡]")
+
+
+def _qualified_only(question: str, facts: Mapping[str, str], pack: Language) -> set[str]:
+    """The keys a question names only after a qualifier ("of your", "de su", "Ihrer").
+
+    In each clause the words after the first qualifier that follows a named fact say whose
+    the thing asked for is: "the PIN of your line", "el pin de su línea", "die PIN Ihrer
+    Leitung". A key named before it as well is not demoted.
+    """
+    if not pack.understand.qualifiers:
+        return set()
+    naming = {k: (key_stems(k, pack), key_concepts(k, pack) | _shape_concepts(v)) for k, v in facts.items()}
+    head: set[str] = set()
+    tail: set[str] = set()
+    for clause in _CLAUSE.split(question):
+        tokens = word_tuple(clause)
+        cut = _qualifier_at(tokens, naming, pack)
+        head |= _named_by(tokens[:cut], naming, pack, hints=True)
+        tail |= _named_by(tokens[cut:], naming, pack, hints=False)
+    return tail - head
+
+
+def _qualifier_at(
+    tokens: tuple[str, ...], naming: Mapping[str, tuple[frozenset[str], frozenset[str]]], pack: Language
+) -> int:
+    """Where a clause's complement starts: the first qualifier after a named fact (else its end)."""
+    phrases = [tuple(q.split()) for q in pack.understand.qualifiers]
+    for i in range(1, len(tokens)):
+        opens = any(tokens[i : i + len(p)] == p for p in phrases)
+        if opens and _named_by(tokens[:i], naming, pack, hints=False):
+            return i
+    return len(tokens)
+
+
+def _named_by(
+    tokens: tuple[str, ...],
+    naming: Mapping[str, tuple[frozenset[str], frozenset[str]]],
+    pack: Language,
+    hints: bool,
+) -> set[str]:
+    """The keys these words name, by stem or concept (and question words, with ``hints``)."""
+    size = pack.understand.stem
+    stems = {_stem(t, size) for t in tokens if len(t) > 1}
+    concepts = set(_concepts_of(tokens, pack))
+    if hints:
+        for t in tokens:
+            concepts.update(pack.understand.question_hints.get(t, ()))
+    return {k for k, (k_stems, k_concepts) in naming.items() if k_stems & stems or k_concepts & concepts}
 
 
 def _question_concepts(question: str, pack: Language) -> set[str]:

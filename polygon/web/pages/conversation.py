@@ -27,7 +27,7 @@ def replay(request: Request) -> HTMLResponse:
 
 
 def explain(request: Request) -> HTMLResponse:
-    """The call's verdict and every reason for it, under a rubric (its newest by default)."""
+    """The call's verdict and every reason for it, under a rubric (the run's own by default)."""
     site = site_of(request)
 
     def read(log: EventLog) -> HTMLResponse:

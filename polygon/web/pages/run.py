@@ -22,7 +22,7 @@ FILTERS = ("verdict", "caller", "scenario", "probe", "answer")
 
 
 def run(request: Request) -> HTMLResponse:
-    """The run's report under a rubric (its newest by default), one page of calls at a time."""
+    """The run's report under a rubric (the run's own by default), one page of calls at a time."""
     site = site_of(request)
     return site.guarded(lambda log: _saved_page(site, log, request))
 
