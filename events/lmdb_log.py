@@ -61,7 +61,7 @@ from polygon.events.keys import (
 )
 from polygon.events.log_v2 import Tables2, format1_rows, rendered
 from polygon.events.map_lock import MapLock
-from polygon.events.pages import RESTORE, walk_pages
+from polygon.events.pages import RESTORE, refuse_special_files, walk_pages
 from polygon.events.store import AppendResult, LogStats, VerifyReport, conflict
 
 FORMAT_VERSION = 2
@@ -101,6 +101,7 @@ class LmdbLog:
         key = str(self.path)
         if key in _OPEN_PATHS:
             raise StorageError(f"log {self.path} is already open in this process")
+        refuse_special_files(self.path)  # a FIFO's open() would block for good, deaf to SIGTERM
         if readonly and not (self.path / "data.mdb").exists():
             raise StorageError(f"no event log at {self.path}")
         if not readonly:
@@ -702,8 +703,9 @@ def _holds_format(path: Path) -> bool:
     killed before its meta record has only our (empty) sub-databases.
     """
     try:
+        refuse_special_files(path)
         env = lmdb.open(str(path), subdir=True, readonly=True, lock=False, max_dbs=8)
-    except lmdb.Error:
+    except (lmdb.Error, StorageError):
         return True  # not readable as LMDB at all: the open that follows names what is wrong
     try:
         used = (env.info()["last_pgno"] + 1) * env.stat()["psize"]

@@ -11,10 +11,14 @@ they read every page anyway.
 
 from __future__ import annotations
 
+import os
 import signal
+import stat
 import subprocess
 import sys
 from pathlib import Path
+
+from polygon.events.errors import StorageError
 
 # The child: exit 0 when every page read; 3 with LMDB's message when LMDB refused one. With
 # the lock file when it may be written (``lock`` is "1"), as the log's own readers: a reader
@@ -37,8 +41,36 @@ _REFUSED = 3
 RESTORE = "restore it from a copy"
 
 
+_KINDS = {
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+}
+"""What a ``data.mdb`` that is not a regular file is, by its file type."""
+
+
+def refuse_special_files(path: Path, what: str = "the event log") -> None:
+    """:class:`StorageError` when ``data.mdb`` or ``lock.mdb`` in ``path`` is not a regular file.
+
+    LMDB opens them with a plain ``open()``: on a FIFO that blocks until a writer comes, and
+    Python retries it after each signal's handler, so the command hung and ignored SIGTERM.
+    Checked (through a symlink, which is fine) before anything opens them; a missing file is
+    left to the open, which says what it means.
+    """
+    for name in ("data.mdb", "lock.mdb"):
+        try:
+            mode = os.stat(path / name).st_mode
+        except OSError:
+            continue
+        if not stat.S_ISREG(mode):
+            kind = _KINDS.get(stat.S_IFMT(mode), "a folder" if stat.S_ISDIR(mode) else "not a file")
+            raise StorageError(f"{what} at {path} is not a log: its {name} is {kind}, not a regular file")
+
+
 def walk_pages(path: Path, *, lock: bool = True) -> str:
     """Why LMDB cannot read every page of the log at ``path`` ("" when it can)."""
+    refuse_special_files(path)
     done = subprocess.run(
         [sys.executable, "-c", _WALK, str(path), "1" if lock else "0"],
         capture_output=True,

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import msgspec
 
 from polygon.events.errors import StorageError
+from polygon.events.pages import refuse_special_files
 
 DIGEST_SIZE = 16
 SNAPSHOT_DIR = "snapshots"
@@ -176,6 +177,7 @@ class LmdbSnapshots:
         import lmdb
 
         self.path = path
+        refuse_special_files(path, "the snapshots")  # a FIFO's open() would block for good
         try:
             if not readonly:
                 path.mkdir(parents=True, exist_ok=True)

@@ -63,17 +63,27 @@ def safe_text(text: str, limit: int = MAX_TEXT) -> str:
     return text
 
 
+MASK_MIN = 4
+"""Shortest secret masked at all: shorter ones are words a reply may hold."""
+FOLD_MIN = 8
+"""Shortest secret also masked in any upper/lower case: a shorter one (``?code=test``) would hit
+ordinary words once case is ignored; the rest of its echo forms are still masked as written."""
+
+
 def mask(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every secret (and its common echo forms) replaced by ``***``."""
-    for secret in secrets:
-        if len(secret) >= 4:
-            text = text.replace(secret, "***")
-    return text
+    """``text`` with every secret (and its common echo forms) replaced by ``***``.
+
+    The echo forms (:func:`echo_forms`): as is, percent-encoded, base64; each of a secret of
+    :data:`FOLD_MIN` characters or more in any case. Hex, reversed, spaced-out or split
+    secrets cannot be told from other text in general and are not masked.
+    """
+    pattern = _masking(tuple(s for s in secrets if len(s) >= MASK_MIN))
+    return pattern.sub("***", text) if pattern else text
 
 
 def mask_value(value: Any, secrets: Iterable[str]) -> Any:
     """:func:`mask` over every string inside a JSON-like value."""
-    keys = [s for s in secrets if len(s) >= 4]
+    keys = [s for s in secrets if len(s) >= MASK_MIN]
     if not keys:
         return value
     if isinstance(value, str):
@@ -83,6 +93,36 @@ def mask_value(value: Any, secrets: Iterable[str]) -> Any:
     if isinstance(value, list):
         return [mask_value(v, keys) for v in value]
     return value
+
+
+def echo_forms(secret: str) -> set[str]:
+    """``secret`` as an endpoint may say it back: as is, percent-encoded, base64.
+
+    Percent-encoded by ``quote`` (with and without ``/`` kept) and ``quote_plus`` (an agent
+    logging a URL it built); base64 standard and URL-safe, with and without padding (a
+    credential it encoded).
+    """
+    raw = secret.encode("utf-8", "replace")
+    b64 = {base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode()}
+    quote = urllib.parse.quote
+    quoted = {quote(secret, safe=""), quote(secret), urllib.parse.quote_plus(secret)}
+    return {secret, *quoted, *b64, *(b.rstrip("=") for b in b64)}
+
+
+@functools.lru_cache(maxsize=64)
+def _masking(secrets: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One pattern for every echo form of ``secrets``; a long secret's forms in any case.
+
+    Longest first, so a form that holds another is masked whole.
+    """
+    forms: dict[str, bool] = {}
+    for secret in secrets:
+        for form in echo_forms(secret):
+            forms[form] = forms.get(form, False) or len(secret) >= FOLD_MIN
+    if not forms:
+        return None
+    ordered = sorted(forms, key=lambda f: (-len(f), f))
+    return re.compile("|".join(f"(?i:{re.escape(f)})" if forms[f] else re.escape(f) for f in ordered))
 
 
 def url_secrets(url: str) -> list[str]:

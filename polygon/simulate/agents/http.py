@@ -27,7 +27,7 @@ class HttpAgent:
     ``headers`` go with every step; the secrets in them and the URL's credentials
     (:func:`~polygon.boundary.url_credentials`: userinfo, its Basic form, query values) are
     masked in every error and in the answer itself (an endpoint echoing its token must not get
-    it into the log).
+    it into the log), in their echo forms too (:func:`~polygon.boundary.echo_forms`).
     """
 
     def __init__(
