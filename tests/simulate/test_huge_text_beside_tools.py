@@ -9,8 +9,13 @@ timeout is the hang detector, nothing is timed.
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from polygon.boundary import MAX_TEXT
@@ -19,6 +24,10 @@ from polygon.events import LmdbLog, SpokenBesideTools, TurnSpoken
 from polygon.events.families import CheckRecorded
 from polygon.score.detectors import emails
 from polygon.score.tool_facts import values_in
+from tests.support.dying import tag_counts
+
+HANG = 60
+"""Seconds after the first Ctrl-C by which the run must have ended (a hang detector, not a speed bound)."""
 
 AGENTS = """
 from polygon.simulate.agents import AgentReply, ToolCall
@@ -99,3 +108,29 @@ def test_long_runs_read_as_before_without_rescanning() -> None:
     assert emails("write to anna.kos+1@example.com today")[0].value == "anna.kos+1@example.com"
     assert [v.kind for v in values_in("1" * 100_000 + " dollars")] == ["amount"]
     assert [(v.kind, v.value) for v in values_in("that is 1,250.50 dollars")] == [("amount", "1250.5")]
+
+
+def test_the_first_ctrl_c_while_huge_calls_are_scored_ends_the_run(tmp_path: Path) -> None:
+    (tmp_path / "huge_agents.py").write_text(AGENTS)
+    (tmp_path / "suite.yaml").write_text(SUITE.replace("max_turns: 2", "max_turns: 2\ntrials: 6"))
+    log = tmp_path / "log"
+    args = ["run", str(tmp_path / "suite.yaml"), "--run-id", "h", "--no-progress"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "polygon", "--log", str(log), *args],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while tag_counts(log).get("conversation.ended", 0) < 1:  # a call is over: calls are being scored
+        assert time.monotonic() < deadline and proc.poll() is None, "no call ended"
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)  # once: the second would end the process whatever it does
+    try:
+        _, err = proc.communicate(timeout=HANG)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail(f"still running {HANG} s after one Ctrl-C: scoring never reached a safe point")
+    assert proc.returncode in (0, 130), err  # 0: the last call was scored as the signal came
+    assert "Traceback" not in err and "interrupted again" not in err, err
