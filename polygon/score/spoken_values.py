@@ -20,7 +20,7 @@ import regex
 
 from polygon import languages as _languages
 from polygon.languages import LANGUAGES, Spoken
-from polygon.score.detectors import number_words
+from polygon.score.detectors import compound_number, number_words
 
 _TOKEN = re.compile(r"\d+|[^\W\d_]+", re.UNICODE)
 _MAX_WORDS = 5
@@ -96,6 +96,9 @@ def _below_thousand(text: str, tokens: list[Token], i: int) -> tuple[Decimal | N
 
 def _number_at(text: str, tokens: list[Token], i: int) -> tuple[Decimal | None, int]:
     """A spoken number at token ``i`` ("три тысячи пятьсот", "thousand", "forty five"), and its width."""
+    compound = compound_number(tokens[i][0]) if not tokens[i][0].isdigit() else None
+    if compound is not None:  # "zweitausenddreihundertvierzig": one word
+        return Decimal(compound), 1
     value, width = _below_thousand(text, tokens, i)
     if value is None and tokens[i][0] not in _thousands():
         return None, 0
