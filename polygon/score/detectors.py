@@ -21,8 +21,8 @@ from polygon.languages import LANGUAGES
 _MAX_WORDS = 5
 """The longest number-word phrase read as one number ("four hundred and fifty six")."""
 _TOKEN = re.compile(r"\d+|[^\W\d_]+|\S", re.UNICODE)
-_SHORTEST_COMPOUND = 6
-"""A word this short is no number with its thousands written together ("tausend" alone is 7)."""
+_SHORTEST_COMPOUND = 4
+"""A word this short holds no number word beside a word for "thousand"."""
 _RUN_GLUE = frozenset(" -–—.,/()+")
 """What may stand between the parts of one spoken or written number."""
 _PHONE_GLUE = frozenset(" -–—()+")
@@ -76,6 +76,11 @@ def _thousand_words() -> tuple[str, ...]:
     return tuple(sorted({w for f in files for w in f.spoken.thousands}, key=len, reverse=True))
 
 
+@cache
+def _thousand_in() -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(w) for w in _thousand_words()))
+
+
 def compound_number(word: str) -> str | None:
     """The digits of one word that is a number with its thousands written together, else None.
 
@@ -84,6 +89,8 @@ def compound_number(word: str) -> str | None:
     a number word 0-999 (or none). Anything else around "thousand" ("tausende") is no number.
     """
     low = word.lower()
+    if len(low) <= _SHORTEST_COMPOUND or not _thousand_in().search(low):  # most words
+        return None
     words = number_words()
     for thousand in _thousand_words():
         head, found, tail = low.partition(thousand)
@@ -157,7 +164,7 @@ def _read_number(
     if token.isdigit():
         return token, 1
     if token.lower() not in _number_starts():  # most words: no phrase to try
-        compound = compound_number(token) if len(token) > _SHORTEST_COMPOUND else None
+        compound = compound_number(token)
         return (compound, 1) if compound else (None, 0)
     for width in range(min(_MAX_WORDS, len(tokens) - i), 0, -1):
         key = tuple(t[0].lower() for t in tokens[i : i + width])

@@ -25,7 +25,9 @@ script; in German, whose nouns are capitalised, not the words its language file 
 holds it. Names match by their stem, so an inflected form ("Петровой" for "Петрова") is the same
 name; a name is grounded when any of its words is. Nothing here knows a domain or a language
 beyond the language files' function words, months and weekdays. An imported call has no
-persona: the caller's words are its identity.
+persona: the caller's words are its identity, but a name in them only where the caller gives
+it as its own (:mod:`polygon.score.introductions`); a lookup by another name it said is
+that person's record. Names compare with umlauts spelled out ("juergen" is "Jürgen").
 
 Lower-case speech (ASR, imported calls) has no capitals to find a name by: the records
 read that were not the caller's (a lookup outside its identity, the records beside the

@@ -96,12 +96,10 @@ def _below_thousand(text: str, tokens: list[Token], i: int) -> tuple[Decimal | N
 
 def _number_at(text: str, tokens: list[Token], i: int) -> tuple[Decimal | None, int]:
     """A spoken number at token ``i`` ("три тысячи пятьсот", "thousand", "forty five"), and its width."""
-    compound = compound_number(tokens[i][0]) if not tokens[i][0].isdigit() else None
-    if compound is not None:  # "zweitausenddreihundertvierzig": one word
-        return Decimal(compound), 1
     value, width = _below_thousand(text, tokens, i)
     if value is None and tokens[i][0] not in _thousands():
-        return None, 0
+        compound = compound_number(tokens[i][0])  # "zweitausenddreihundertvierzig": one word
+        return (Decimal(compound), 1) if compound else (None, 0)
     at = i + width
     if at < len(tokens) and tokens[at][0] in _thousands() and (width == 0 or _joined(text, tokens, at)):
         value, width = (value if value is not None else Decimal(1)) * 1000, width + 1
