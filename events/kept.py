@@ -47,23 +47,28 @@ class KeptRecords:
         ``render`` makes the format-1 record a read gives; only a record kept is rendered.
         """
         with self._lock:
-            streams = self._streams
-            for p, seq, version in new:
-                kept = streams.get(p.stream)
-                if kept is None and version != 1:
-                    continue  # not seen from its start (or let go): never kept
-                if kept is not None and version != len(kept) + 1:
-                    self._drop(p.stream)
-                    continue
-                record = render(p, seq, version)
-                if self.held + len(record) > self.budget:
-                    if kept is not None:
-                        self._drop(p.stream)
-                    continue
-                if kept is None:
-                    kept = streams[p.stream] = []
-                kept.append(record)
-                self.held += len(record)
+            # The writer thread runs this for every event it commits, holding the GIL: the
+            # running total stays in a local and is stored once.
+            streams, budget, held = self._streams, self.budget, self.held
+            try:
+                for p, seq, version in new:
+                    kept = streams.get(p.stream)
+                    if kept is None and version != 1:
+                        continue  # not seen from its start (or let go): never kept
+                    if kept is not None and version != len(kept) + 1:
+                        held -= sum(map(len, streams.pop(p.stream)))
+                        continue
+                    record = render(p, seq, version)
+                    if held + len(record) > budget:
+                        if kept is not None:
+                            held -= sum(map(len, streams.pop(p.stream)))
+                        continue
+                    if kept is None:
+                        kept = streams[p.stream] = []
+                    kept.append(record)
+                    held += len(record)
+            finally:  # a render that raised leaves the total true to what is held
+                self.held = held
 
     def take(self, stream: str) -> list[bytes] | None:
         """The whole stream's records, now out of the keep; None when it is not kept."""
@@ -74,9 +79,6 @@ class KeptRecords:
             self.held -= sum(map(len, kept))
             self.served += 1
             return kept
-
-    def _drop(self, stream: str) -> None:
-        self.held -= sum(map(len, self._streams.pop(stream)))
 
     def __len__(self) -> int:
         """Streams held now."""

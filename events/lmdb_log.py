@@ -287,26 +287,28 @@ class LmdbLog:
         seq = self._last_seq_in(txn)
         seqs: list[int] = []
         heads: dict[str, int] = {}
+        stored: dict[str, bytes | None] = {}  # each stream's head as read, for the put below
         new: list[tuple[Prepared, int, int]] = []
+        known_get, heads_get, heads_db, add = known.get, heads.get, self._dbs["heads"], new.append
         for p in prepared:
-            hit = known.get(p.key)
+            hit = known_get(p.key)
             if hit is not None:
                 if hit[1] != p.content_hash:
                     raise conflict(p)
                 seqs.append(hit[0])
                 continue
             seq += 1
-            version = heads.get(p.stream)
+            version = heads_get(p.stream)
             if version is None:
-                head = txn.get(p.stream.encode(), db=self._dbs["heads"])
+                head = stored[p.stream] = txn.get(p.stream.encode(), db=heads_db)
                 version = unpack_u64(head[:8]) if head else 0
             version += 1
             heads[p.stream] = version
-            new.append((p, seq, version))
+            add((p, seq, version))
             known[p.key] = (seq, p.content_hash)
             seqs.append(seq)
         if new:
-            self._put_all(txn, new, heads)
+            self._put_all(txn, new, heads, stored)
         return AppendResult(tuple(seqs), len(new)), new
 
     @contextmanager
@@ -322,15 +324,25 @@ class LmdbLog:
         finally:
             self._kept = outer
 
-    def _put_all(self, txn: Any, new: list[tuple[Prepared, int, int]], heads: dict[str, int]) -> None:
-        records = self._v2.put(txn, new, heads) if self._v2 is not None else self._put_v1(txn, new, heads)
+    def _put_all(
+        self,
+        txn: Any,
+        new: list[tuple[Prepared, int, int]],
+        heads: dict[str, int],
+        stored: dict[str, bytes | None],
+    ) -> None:
+        """Write a batch; ``stored`` holds each stream's head as :meth:`_append_in` read it."""
+        v2 = self._v2
+        records = v2.put(txn, new, heads, stored) if v2 is not None else self._put_v1(txn, new, heads)
         _, added = txn.cursor(db=self._dbs["events"]).putmulti(records, append=True)
         if added != len(records):
             raise StorageError(f"{self.path}: sequence numbers out of order; nothing written")
-        hashes = self._v2 is None
-        txn.cursor(db=self._dbs["identities"]).putmulti(
-            [(p.key, pack_u64(seq) + (p.hash_bytes if hashes else b"")) for p, seq, _ in new]
-        )
+        # A record's key is its packed seq: reused for the identity index, not packed again.
+        if v2 is None:
+            entries = [(p.key, key + p.hash_bytes) for (key, _), (p, _, _) in zip(records, new, strict=True)]
+        else:
+            entries = [(p.key, key) for (key, _), (p, _, _) in zip(records, new, strict=True)]
+        txn.cursor(db=self._dbs["identities"]).putmulti(entries)
 
     def _put_v1(
         self, txn: Any, new: list[tuple[Prepared, int, int]], heads: dict[str, int]

@@ -54,6 +54,8 @@ _V1_ENCODE = msgspec.msgpack.Encoder().encode
 _HEADER_SIZE = HEADER.size
 _UNPACK = HEADER.unpack_from
 _U64_UNPACK = struct.Struct(">Q").unpack
+_U64_PACK = struct.Struct(">Q").pack
+_STREAM_KEY_PACK = STREAM_KEY.pack
 
 
 def _KEEP(data: bytes) -> bytes:
@@ -100,6 +102,9 @@ class Tables2:
         self._compressors: dict[int, Callable[[bytes], bytes]] = {}
         self._decompressors: dict[int, Callable[[bytes], bytes]] = {}
         self._samples: dict[int, list[bytes]] = {}
+        self._compress_of_tag: dict[int, tuple[int, Callable[[bytes], bytes]]] = {}
+        """A tag's dictionary id and compressor: what :meth:`_compress` finds, cached until
+        the dictionaries may change (:meth:`load`, :meth:`forget`)."""
         self._stale = False
 
     def forget(self) -> None:
@@ -111,6 +116,7 @@ class Tables2:
         self._dict_of_tag.clear()
         self._compressors.clear()
         self._decompressors.clear()
+        self._compress_of_tag.clear()
         self._stale = True
 
     # ------------------------------------------------------------------ names
@@ -119,6 +125,7 @@ class Tables2:
         """Read the tags and dictionaries another handle may have added."""
         import zstandard  # here, not at the top: a command that reads no log never pays it
 
+        self._compress_of_tag.clear()
         for key, value in _prefixed(txn.cursor(db=self._dbs["names"]), _TAG):
             tag_id = int.from_bytes(key[1:], "big")
             self._tags[tag_id] = bytes(value).decode()
@@ -173,33 +180,64 @@ class Tables2:
     # ------------------------------------------------------------------ writing
 
     def put(
-        self, txn: Any, new: Sequence[tuple[Prepared, int, int]], heads: dict[str, int]
+        self,
+        txn: Any,
+        new: Sequence[tuple[Prepared, int, int]],
+        heads: dict[str, int],
+        stored: dict[str, bytes | None],
     ) -> list[tuple[bytes, bytes]]:
-        """Index entries and heads of a batch; returns its records (seq key, stored bytes)."""
+        """Index entries and heads of a batch; returns its records (seq key, stored bytes).
+
+        ``stored`` is each stream's head as the append read it in this transaction.
+        """
         if self._stale:
             self.load(txn)
             self._stale = False
-        ids = self._stream_ids(txn, heads)
-        records: list[tuple[bytes, bytes]] = []
-        stream_entries: list[tuple[bytes, bytes]] = []
-        for p, seq, version in new:
-            seq_key = pack_u64(seq)
-            stream_id = ids[p.stream]
-            records.append((seq_key, self._record(txn, p, stream_id, version)))
-            stream_entries.append((STREAM_KEY.pack(stream_id, version), seq_key))
-        txn.cursor(db=self._dbs["streams"]).putmulti(stream_entries)
+        ids = self._stream_ids(txn, heads, stored)
+        records = self._records(txn, new, ids)
+        pack = _STREAM_KEY_PACK
+        txn.cursor(db=self._dbs["streams"]).putmulti(
+            [(pack(ids[p.stream], v), key) for (key, _), (p, _, v) in zip(records, new, strict=True)]
+        )
         txn.cursor(db=self._dbs["heads"]).putmulti(
             [(stream.encode(), HEAD.pack(v, ids[stream])) for stream, v in heads.items()]
         )
         self._put_times(txn, new)
         return records
 
-    def _stream_ids(self, txn: Any, heads: dict[str, int]) -> dict[str, int]:
+    def _records(
+        self, txn: Any, new: Sequence[tuple[Prepared, int, int]], ids: dict[str, int]
+    ) -> list[tuple[bytes, bytes]]:
+        """Each event's (seq key, stored record).
+
+        The writer thread's loop over every event, holding the GIL: a tag's id and
+        compressor come from per-handle caches; a miss takes :meth:`_tag_id` and
+        :meth:`_compress`, which fill them.
+        """
+        records: list[tuple[bytes, bytes]] = []
+        add, pack_seq, pack_header = records.append, _U64_PACK, HEADER.pack
+        tag_ids, by_tag = self._tag_ids, self._compress_of_tag
+        for p, seq, version in new:
+            tag_id = tag_ids.get(p.tag)
+            if tag_id is None:
+                tag_id = self._tag_id(txn, p.tag)
+            raw = p.payload
+            known = by_tag.get(tag_id)
+            if known is None:
+                codec, payload = self._compress(txn, tag_id, raw)
+            else:
+                packed = known[1](raw)
+                codec, payload = (known[0], packed) if len(packed) < len(raw) else (RAW, raw)
+            header = pack_header(ids[p.stream], version, tag_id, p.schema_version, codec, p.key, p.hash_bytes)
+            add((pack_seq(seq), header + payload))
+        return records
+
+    def _stream_ids(self, txn: Any, heads: dict[str, int], stored: dict[str, bytes | None]) -> dict[str, int]:
         """Each stream's id; a new stream gets the next one (ids are dense: heads only grow)."""
         ids: dict[str, int] = {}
         count = int(txn.stat(self._dbs["heads"])["entries"])
         for stream in heads:
-            head = txn.get(stream.encode(), db=self._dbs["heads"])
+            head = stored[stream]
             if head is not None:
                 ids[stream] = HEAD.unpack(head)[1]
                 continue
@@ -209,15 +247,7 @@ class Tables2:
             self._keep(count, stream)
         return ids
 
-    def _record(self, txn: Any, p: Prepared, stream_id: int, version: int) -> bytes:
-        tag_id = self._tag_id(txn, p.tag)
-        codec, payload = self._compress(txn, tag_id, p.payload)
-        header = HEADER.pack(stream_id, version, tag_id, p.schema_version, codec, p.key, p.hash_bytes)
-        return header + payload
-
     def _compress(self, txn: Any, tag_id: int, payload: bytes) -> tuple[int, bytes]:
-        import zstandard
-
         dict_id = self._dict_of_tag.get(tag_id)
         if dict_id is None:
             dict_id = self._gather(txn, tag_id, payload)
@@ -225,9 +255,12 @@ class Tables2:
                 return RAW, payload
         compress = self._compressors.get(dict_id)
         if compress is None:
+            import zstandard
+
             compress = self._compressors[dict_id] = zstandard.ZstdCompressor(
                 level=3, dict_data=self._dicts[dict_id], write_checksum=False, write_dict_id=False
             ).compress
+        self._compress_of_tag[tag_id] = (dict_id, compress)
         packed = compress(payload)
         return (dict_id, packed) if len(packed) < len(payload) else (RAW, payload)
 
@@ -261,10 +294,14 @@ class Tables2:
         cursor = txn.cursor(db=self._dbs["times"])
         last = bytes(cursor.value()) if cursor.last() else b""
         entries = []
+        seen = None  # the last time looked at: a batch mostly shares one, encoded once
         for p, seq, _ in new:
-            when = p.recorded_at.encode()
+            if p.recorded_at == seen:
+                continue  # ``last`` is already its encoding
+            seen = p.recorded_at
+            when = seen.encode()
             if when != last:
-                entries.append((pack_u64(seq), when))
+                entries.append((_U64_PACK(seq), when))
                 last = when
         if entries:
             cursor.putmulti(entries, append=True)
