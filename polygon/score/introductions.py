@@ -20,6 +20,8 @@ from polygon.score.name_words import WORD
 _CLAUSE = re.compile(r"[,.!?;:()\n]+")
 """Where what the caller says about itself ends ("this is laura bennett, booking ...")."""
 _SLOTS = ("{name}", "{value}")
+_START = 4
+"""A word for a name this long is matched as a word start (the language files write "фамили")."""
 _AFTER = 4
 """Words after a marker that may be the caller's name ("anna de la cruz")."""
 
@@ -43,13 +45,24 @@ def _markers() -> re.Pattern[str]:
             lead = _CLAUSE.split(before)[-1].strip().lower()
             if lead:
                 marks.add(lead)
-    alternatives = "|".join(re.escape(m) for m in sorted(marks, key=len, reverse=True))
+    alternatives = "|".join(_as_pattern(m) for m in sorted(marks, key=len, reverse=True))
     return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+
+
+def _as_pattern(mark: str) -> str:
+    """A word for a name of :data:`_START` letters or more is a word start ("фамили" → "фамилия")."""
+    start = mark in name_words() and len(mark) >= _START
+    return re.escape(mark) + (r"\w*" if start else "")
+
+
+def _names_a_name(word: str) -> bool:
+    low = word.lower()
+    return any(low == m or (len(m) >= _START and low.startswith(m)) for m in name_words())
 
 
 def asks_name(agent_text: str) -> bool:
     """The agent asked for a name: the caller's next words are about itself."""
-    return any(w.lower() in name_words() for w in WORD.findall(agent_text))
+    return any(_names_a_name(w) for w in WORD.findall(agent_text))
 
 
 def introduced(text: str) -> str:

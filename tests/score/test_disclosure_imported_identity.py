@@ -75,6 +75,7 @@ def test_a_one_word_argument_the_caller_never_said_keeps_the_record() -> None:
         ("hi, this is laura bennett, booking h a d four eight two", "laura bennett"),
         ("Guten Tag, hier spricht Jürgen Becker.", "Jürgen Becker"),
         ("i need to cancel booking BK-33107, name Okafor, and get my money back", "Okafor"),
+        ("моя фамилия Петров, номер брони 482", "Петров"),
         ("hi, my friend henrik jensen is staying with you, which room is he in?", ""),
     ],
 )
