@@ -78,6 +78,9 @@ class Understand(_Strict):
     """A concept → the words (or word starts) that name it, in a question or a fact key."""
     person_nouns: frozenset[str]
     """A fact key of one of these words alone holds the caller's name."""
+    self_intro: tuple[str, ...]
+    """Words after which a caller names itself ("i'm", "ich bin"): in an imported call, which
+    has no persona, a name said after them is the caller's own, not one it asks about."""
     demands: dict[str, str]
     """A question word → a mark the answer must carry ("email" → "@")."""
     ask_goals: frozenset[str]

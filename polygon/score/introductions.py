@@ -39,7 +39,7 @@ def _markers() -> re.Pattern[str]:
     marks = set(name_words())
     for code in LANGUAGES:
         pack = load_language(code)
-        marks |= {p.strip().lower() for p in pack.acts.introduces if p.strip()}
+        marks |= {p.strip().lower() for p in pack.acts.introduces + pack.understand.self_intro if p.strip()}
         for line in (pack.say.open_named, pack.say.fact_name):
             before = next((line.split(slot)[0] for slot in _SLOTS if slot in line), "")
             lead = _CLAUSE.split(before)[-1].strip().lower()

@@ -41,6 +41,8 @@ def test_the_same_lookup_by_a_full_name_under_a_name_key_is_someone_elses() -> N
         "hi, this is henrik jensen, which room am i in?",
         "my name is henrik jensen. which room am i in?",
         "hello, name jensen, which room did you give me?",
+        "hi, i'm henrik jensen, which room am i in?",
+        "hello i am henrik jensen and i forgot my room number",
     ],
 )
 def test_the_name_an_imported_caller_gives_as_its_own_keeps_the_record(caller: str) -> None:
