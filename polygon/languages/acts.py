@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
+
+import regex
 
 from polygon.languages import Language
 from polygon.similarity import sentences, words
@@ -95,7 +97,7 @@ def _act(sentence: str, pack: Language) -> str:
         return "outcome"  # "Done — the card is blocked and can't be used" reports, not refuses
     if not is_q and reports(low, pack):
         return "outcome"  # "Your power cut is logged, ticket OUT-5521." without a "done" word
-    if not is_q and (has(low, acts.refuse) or _not_done(low, pack)):
+    if not is_q and (has(low, acts.refuse) or _not_done(low, pack) or modal_failure(low, pack)):
         return "refusal"  # "Your appointment has not been booked." tells the caller it failed
     if has(low, acts.greeting) and not is_q:
         return "greeting"
@@ -153,6 +155,26 @@ def _not_done(low: str, pack: Language) -> bool:
     """
     words = pack.acts.done + pack.acts.reported
     return any(_negated_in(f" {c} ", words, pack) for c in _CLAUSE.split(low))
+
+
+def modal_failure(low: str, pack: Language) -> bool:
+    """A (lower-case) sentence says the agent could not do it, the words split around the thing.
+
+    German puts the object between the modal and "nicht" and the verb last ("Ich konnte den
+    Termin nicht buchen", "Wir konnten die Karte leider nicht sperren"): no ``refuse`` phrase
+    holds the split. A clause that matches one of the pack's ``modal_failure`` patterns is an
+    honest failure; not one that waits ("noch nicht buchen"), nor "nicht nur …, sondern".
+    """
+    found = _modal_patterns(pack.acts.modal_failure)
+    if found is None:
+        return False
+    clauses = (f" {c.strip()} " for c in _CLAUSE.split(low))
+    return any(found.search(c) and not has(c, pack.acts.pending) for c in clauses)
+
+
+@cache
+def _modal_patterns(patterns: tuple[str, ...]) -> regex.Pattern[str] | None:
+    return regex.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
 
 
 def _negated_in(clause: str, phrases: tuple[str, ...], pack: Language) -> bool:

@@ -78,6 +78,9 @@ class Understand(_Strict):
     """A concept → the words (or word starts) that name it, in a question or a fact key."""
     person_nouns: frozenset[str]
     """A fact key of one of these words alone holds the caller's name."""
+    self_intro: tuple[str, ...]
+    """Words after which a caller names itself ("i'm", "ich bin"): in an imported call, which
+    has no persona, a name said after them is the caller's own, not one it asks about."""
     demands: dict[str, str]
     """A question word → a mark the answer must carry ("email" → "@")."""
     ask_goals: frozenset[str]
@@ -145,6 +148,11 @@ class Acts(_Strict):
     """Words that make a negated report a wait, not a failure (" yet", " još", " ещё"): "It
     has not been booked." tells the caller it failed (a refusal); "Nothing has been booked
     yet." and "has not been logged yet" tell it nothing."""
+    modal_failure: tuple[Pattern, ...] = ()
+    """Where a language splits "couldn't do it" around the thing not done (German "Ich konnte
+    den Termin nicht buchen": the object between the modal and "nicht", the verb last): a
+    clause one matches (lower case, a space each side) is an honest failure, read as a refusal
+    as ``refuse``'s phrases are — unless it waits (``pending``)."""
     promise: tuple[str, ...] = ()
     """Phrases promising what an agent cannot keep: a guarantee, a price, a refund or
     compensation ("we will refund the difference in full", "vratit ćemo vam novac")."""
@@ -235,6 +243,10 @@ class Spoken(_Strict):
     """January to December, each with every way it is said (lower case)."""
     weekdays: tuple[str, ...] = Field(min_length=7, max_length=7)
     """Monday to Sunday (lower case)."""
+    weekday_forms: tuple[Words, ...] = Field(min_length=7, max_length=7)
+    """Other forms of each weekday, Monday to Sunday: its cases and a spelling without accents
+    ("srijedu", "do petka", "пятницу", "sabado"), read as that weekday. No plurals nor
+    instrumentals ("on Saturdays", "petkom", "пятницей"): they name the business's week, not a slot."""
     number_words: dict[str, int]
     """Spoken numbers num2words does not give (English "oh" for zero; feminine forms)."""
     thousands: Words

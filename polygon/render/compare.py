@@ -94,10 +94,7 @@ def comparison_lines(c: Comparison, *, top: int = 0) -> Iterator[str]:
     """The comparison screen as text; ``top`` limits the matrix and divergences (0: all)."""
     labels = [s.label for s in c.sides]
     yield f"Comparison · rubric {c.rubric_version} · judge: {comparison_judge(c)}"
-    yield (
-        "Shown: the first run's own rubric (else the newest every side shares), each call's latest "
-        "pass · choose with --rubric"
-    )
+    yield f"Shown: each call's latest pass of rubric {c.rubric_version} · choose with --rubric"
     for difference in c.mixed:
         yield f"MIXED SETTINGS (--allow-mixed): {mixed_setting_line(difference)}"
     yield ""

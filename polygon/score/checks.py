@@ -102,6 +102,15 @@ def invalid_tool_args(view: ConversationView) -> CheckRecorded:
     return _result(view, "invalid_tool_args", "pass", f"all {len(calls)} calls valid")
 
 
+def _unretried_invalid(t: TurnView) -> list[ToolView]:
+    """The turn's invalid tool calls that no later valid call of the same tool put right."""
+    valid_from: dict[str, int] = {}  # each tool's last valid call: one pass, not one per call
+    for i, call in enumerate(t.tools):
+        if call.valid:
+            valid_from[call.tool] = i
+    return [c for i, c in enumerate(t.tools) if not c.valid and valid_from.get(c.tool, -1) <= i]
+
+
 def invalid_tool_answer(view: ConversationView) -> CheckRecorded:
     """An invalid tool call that was followed by an answer to the caller (no valid retry)."""
     calls = [c for t in view.turns for c in t.tools if c.validated]
@@ -109,11 +118,11 @@ def invalid_tool_answer(view: ConversationView) -> CheckRecorded:
         return _result(view, "invalid_tool_answer", "n/a", "no validated tool calls")
     hits = []
     for t in view.turns:
-        for i, call in enumerate(t.tools):
-            retried = any(later.tool == call.tool and later.valid for later in t.tools[i + 1 :])
-            if not call.valid and not retried and t.agent_text:
-                hits.append(Evidence(turn=t.turn, at=call.at, quote=f"{call.tool}: invalid arguments"))
-                hits.append(_agent_quote(t))
+        unretried = _unretried_invalid(t) if t.agent_text else []
+        hits += [Evidence(turn=t.turn, at=c.at, quote=f"{c.tool}: invalid arguments") for c in unretried]
+        # The answer quoted once per turn, not once per call: 32 invalid calls beside a long
+        # text repeated that text 32 times in the check, its gate and every report.
+        hits += [_agent_quote(t)] if unretried else []
     if hits:
         return _result(
             view,

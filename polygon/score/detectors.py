@@ -21,11 +21,15 @@ from polygon.languages import LANGUAGES
 _MAX_WORDS = 5
 """The longest number-word phrase read as one number ("four hundred and fifty six")."""
 _TOKEN = re.compile(r"\d+|[^\W\d_]+|\S", re.UNICODE)
+_SHORTEST_COMPOUND = 4
+"""A word this short holds no number word beside a word for "thousand"."""
 _RUN_GLUE = frozenset(" -–—.,/()+")
 """What may stand between the parts of one spoken or written number."""
 _PHONE_GLUE = frozenset(" -–—()+")
 """Phones are not glued by dots or commas: 12.03.1980 is a date, 1,000,000 an amount."""
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.UNICODE)
+# The lookbehind starts a match only where a run of address characters starts: without it a
+# long run with no "@" is rescanned from every position (quadratic: 100k characters took minutes).
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.UNICODE)
 _SPOKEN_EMAIL = re.compile(
     r"\b[\w]+(?:\s+dot\s+[\w]+)*\s+(?:at|собака|et)\s+[\w-]+(?:\s+(?:dot|точка|točka)\s+[\w-]+)+\b",
     re.UNICODE | re.IGNORECASE,
@@ -65,6 +69,40 @@ def number_words() -> dict[tuple[str, ...], str]:
 def _number_starts() -> frozenset[str]:
     """The first word of every spoken number: a token that is none of them starts no number."""
     return frozenset(key[0] for key in number_words())
+
+
+@cache
+def _thousand_words() -> tuple[str, ...]:
+    """Every language file's words for "thousand", longest first ("tausende" before "tausend")."""
+    files = [_languages.load_language(code) for code in LANGUAGES]
+    return tuple(sorted({w for f in files for w in f.spoken.thousands}, key=len, reverse=True))
+
+
+@cache
+def _thousand_in() -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(w) for w in _thousand_words()))
+
+
+def compound_number(word: str) -> str | None:
+    """The digits of one word that is a number with its thousands written together, else None.
+
+    German writes a number below a million as one word ("zweitausenddreihundertvierzig",
+    "dreitausend", "tausendfünfzig"): a number word 1-999 (or none: one), a "thousand" word,
+    a number word 0-999 (or none). Anything else around "thousand" ("tausende") is no number.
+    """
+    low = word.lower()
+    if len(low) <= _SHORTEST_COMPOUND or not _thousand_in().search(low):  # most words
+        return None
+    words = number_words()
+    for thousand in _thousand_words():
+        head, found, tail = low.partition(thousand)
+        if not found or low == thousand:
+            continue
+        high = words.get((head,)) if head else "1"
+        rest = words.get((tail,)) if tail else "0"
+        if high is not None and rest is not None and int(high) > 0:
+            return str(int(high) * 1000 + int(rest))
+    return None
 
 
 @dataclass(frozen=True)
@@ -128,7 +166,8 @@ def _read_number(
     if token.isdigit():
         return token, 1
     if token.lower() not in _number_starts():  # most words: no phrase to try
-        return None, 0
+        compound = compound_number(token)
+        return (compound, 1) if compound else (None, 0)
     for width in range(min(_MAX_WORDS, len(tokens) - i), 0, -1):
         key = tuple(t[0].lower() for t in tokens[i : i + width])
         if key in words:

@@ -25,7 +25,9 @@ script; in German, whose nouns are capitalised, not the words its language file 
 holds it. Names match by their stem, so an inflected form ("Петровой" for "Петрова") is the same
 name; a name is grounded when any of its words is. Nothing here knows a domain or a language
 beyond the language files' function words, months and weekdays. An imported call has no
-persona: the caller's words are its identity.
+persona: the caller's words are its identity, but a name in them only where the caller gives
+it as its own (:mod:`polygon.score.introductions`); a lookup by another name it said is
+that person's record. Names compare with umlauts spelled out ("juergen" is "Jürgen").
 
 Lower-case speech (ASR, imported calls) has no capitals to find a name by: the records
 read that were not the caller's (a lookup outside its identity, the records beside the
@@ -44,7 +46,8 @@ from typing import Any
 
 from polygon.languages import LANGUAGES, load_language
 from polygon.score.detectors import Hit, digit_runs
-from polygon.score.name_words import MIN_STEM, WORD, names, not_names, noun_words, same_stem
+from polygon.score.introductions import asks_name, introduced, name_words
+from polygon.score.name_words import MIN_STEM, WORD, folded, names, not_names, noun_words, same_stem
 from polygon.score.others import Others, Phrase
 from polygon.score.quantities import measured, numbers, quantities
 from polygon.score.spoken import allowed_by, claims, held
@@ -121,7 +124,7 @@ class _Read:
     values: frozenset[str]
     """Dates and numbers in every form :func:`polygon.score.spoken.allowed_by` gives."""
     words: dict[str, frozenset[str]]
-    """Every word (lower case), by its first letters: a name's words are looked up by stem."""
+    """Every word (:func:`folded`), by its first letters: a name's words are looked up by stem."""
     text: str
     """The text itself: its short numbers are read only for an address (:func:`_numbers`)."""
 
@@ -142,7 +145,8 @@ def _read(text: str) -> _Read:
             found |= _spoken_digits(sentence)
             found |= {CODE_MARK + c for c in _CODE.findall(sentence)}
             for w in WORD.findall(sentence):
-                words.setdefault(w[:MIN_STEM].lower(), set()).add(w.lower())
+                key = folded(w)
+                words.setdefault(key[:MIN_STEM], set()).add(key)
     return _Read(frozenset(found), {k: frozenset(v) for k, v in words.items()}, text)
 
 
@@ -207,7 +211,7 @@ class Grounds:
 
     def holds_name(self, name: str) -> bool:
         """Any word of the name is held, in any inflection (a surname alone, "Анне" for "Анна")."""
-        parts = [w.lower() for w in name.split()]
+        parts = [folded(w) for w in name.split()]
         return any(self._word_in(p, r) for p in parts for r in self.reads)
 
     def holds_address(self, address: Phrase) -> bool:
@@ -219,7 +223,8 @@ class Grounds:
 
     @staticmethod
     def _word_in(word: str, read: _Read) -> bool:
-        return any(same_stem(word, w) for w in read.words.get(word[:MIN_STEM], ()))
+        key = folded(word)
+        return any(same_stem(key, w) for w in read.words.get(key[:MIN_STEM], ()))
 
     def ungrounded(self, text: str, *, dates: bool = True, common: frozenset[str] = frozenset()) -> list[Hit]:
         """What ``text`` says that nothing here grounds.
@@ -368,10 +373,33 @@ def _person_ids(value: Any) -> Iterator[tuple[str, str]]:
 
 
 def _name_word(text: str) -> str:
-    """``text`` is one word that could be a name's ("Jensen", "jensen"), in lower case; else ""."""
+    """``text`` is one word that could be a name's ("Jensen", "jensen"), :func:`folded`; else ""."""
     word = text.strip()
-    low = word.lower()
-    return low if WORD.fullmatch(word) and len(word) > 1 and low not in not_names() else ""
+    return folded(word) if WORD.fullmatch(word) and len(word) > 1 and word.lower() not in not_names() else ""
+
+
+_NAME_WORDS = 3
+"""Words a name given as a tool's argument may have ("henrik jensen", "anna de cruz")."""
+
+
+def _name_values(arguments: Any) -> Iterator[str]:
+    """A tool's arguments that are a name: one name-like word, or a few under a name key."""
+    if not isinstance(arguments, dict):
+        return
+    for key, value in arguments.items():
+        if not isinstance(value, str):
+            continue
+        words = WORD.findall(value)
+        if not words or " ".join(words) != " ".join(value.split()) or not all(_name_word(w) for w in words):
+            continue
+        if len(words) == 1 or (len(words) <= _NAME_WORDS and _name_key(str(key))):
+            yield " ".join(words)
+
+
+def _name_key(key: str) -> bool:
+    """A key that says it holds a name or a person ("last_name", "guestName", "guest")."""
+    words = [w.lower() for w in _KEY_WORD.findall(_CAMEL.sub(" ", key))]
+    return bool(person_key(key)) or any(_is(w, name_words()) for w in words)
 
 
 @dataclass
@@ -393,13 +421,31 @@ class _Call:
     """Names the caller said that are not its identity ("where is Henrik Jensen staying?")."""
     ids: dict[str, set[str]] = field(default_factory=dict)
     """The caller's value of each :func:`person_key` its facts and own records hold ("K-1001")."""
+    imported: bool = False
+    """No persona: the caller's words are its identity, and say whom it asks about."""
+    spoken: Grounds = field(default_factory=Grounds)
+    """An imported call's caller words."""
+    named: Grounds = field(default_factory=Grounds)
+    """What names the caller itself in an imported call: the business, the caller's own records,
+    and of its words only what it gives as its own (:mod:`polygon.score.introductions`)."""
 
-    def learn(self, text: str, *, identity: bool = True) -> None:
+    def learn(self, text: str, *, identity: bool = True, named: bool = True) -> None:
         self.known.learn(text)
         if identity:
             self.own.learn(text)
+            if named:
+                self.named.learn(text)
         else:
             self.mentioned += [n for n in names(text, self.common) if n not in self.mentioned]
+
+    def caller_said(self, text: str, *, asked: bool) -> None:
+        """An imported call's caller words: its identity, but only some name the caller itself.
+
+        ``asked``: the agent had asked for a name, so the answer is the caller's own.
+        """
+        self.learn(text, named=False)
+        self.spoken.learn(text)
+        self.named.learn(text if asked else introduced(text))
 
     def remember(self, record: Any) -> None:
         """The person keys of a record of the caller's own (or its facts) are the caller's."""
@@ -418,10 +464,26 @@ class _Call:
         keys = {k for k, _ in pairs if k in self.ids}
         if any(all(v not in self.ids[k] for kk, v in pairs if kk == k) for k in keys):
             return True
-        theirs = {w.lower() for n in self.mentioned if not self.own.holds_name(n) for w in n.split()}
-        return any(
+        theirs = {folded(w) for n in self.mentioned if not self.own.holds_name(n) for w in n.split()}
+        if any(
             (word := _name_word(s)) and not self.own.holds_name(word) and any(_kin(word, w) for w in theirs)
             for s in _strings(call.arguments)
+        ):
+            return True
+        return self.imported and self._asked_about(call.arguments)
+
+    def _asked_about(self, arguments: Any) -> bool:
+        """An imported call's lookup by a name the caller said but never gave as its own.
+
+        ("my friend henrik jensen ..." → ``{"name": "jensen"}``.) Not when the lookup is also
+        by a number or code of the caller's (``{"booking_ref": "BK-33107", "last_name": ...}``):
+        the caller's reference makes the name on it the caller's.
+        """
+        if any(any("-" not in v for v, _ in _said(s)[0]) for s in _strings(arguments)):
+            return False
+        return any(
+            all(self.spoken.holds_name(w) for w in value.split()) and not self.named.holds_name(value)
+            for value in _name_values(arguments)
         )
 
     def tools(self, turn: TurnView) -> None:
@@ -473,17 +535,25 @@ def disclosures(view: ConversationView, prompt: str | None = None) -> dict[int, 
     imported call) the caller's words are its identity too.
     """
     persona = view.started.persona if view.started else None
-    call = _Call(common=noun_words((persona.language or "en").lower().split("-")[0] if persona else None))
+    call = _Call(
+        common=noun_words((persona.language or "en").lower().split("-")[0] if persona else None),
+        imported=persona is None,
+    )
     for fact in (persona.facts if persona else {}).values():
         call.learn(fact)
     call.remember(persona.facts if persona else {})
     call.learn(prompt or "")
     out: dict[int, list[Hit]] = {}
     opened = False
+    asked = False
     for t in view.turns:
-        call.learn(t.caller_text, identity=persona is None)
-        call.learn(t.heard_text or "", identity=persona is None)
+        for text in (t.caller_text, t.heard_text or ""):
+            if persona is None:
+                call.caller_said(text, asked=asked)
+            else:
+                call.learn(text, identity=False)
         call.tools(t)
+        asked = asks_name(t.agent_text or "") if t.agent_text else asked
         if t.agent_text and not opened:
             opened = True
             if not call.foreign:

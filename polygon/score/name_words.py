@@ -14,6 +14,7 @@ from functools import cache
 
 from polygon import languages as _languages
 from polygon.languages import LANGUAGES, Language
+from polygon.score.spelling import fold
 
 WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*", re.UNICODE)
 """A word: letters, with an apostrophe or hyphen inside ("O'Neil", "Jean-Luc")."""
@@ -98,6 +99,15 @@ def noun_words(code: str | None) -> frozenset[str]:
         if _capitalises_nouns(pack):
             out |= {w.lower() for s in _strings(pack.model_dump()) for w in WORD.findall(s)}
     return frozenset(out)
+
+
+def folded(word: str) -> str:
+    """A name's word as it is compared: lower case, umlauts spelled out ("Jürgen" → "juergen").
+
+    ASR and LLMs writing for speech spell German without umlauts: "juergen becker" is the
+    record's "Jürgen Becker" (:func:`polygon.score.spelling.fold`).
+    """
+    return fold(word.lower())
 
 
 def same_stem(a: str, b: str) -> bool:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
 
-from polygon.score.name_words import MIN_STEM, WORD, capitalised, names, not_names, same_stem
+from polygon.score.name_words import MIN_STEM, WORD, capitalised, folded, names, not_names, same_stem
 from polygon.score.quantities import numbers
 from polygon.score.spoken_values import spoken_numbers
 
@@ -31,12 +31,12 @@ _WINDOW = 2
 """Words besides the street's own that may stand between a house number and its street ("12 on Ilica")."""
 
 Token = tuple[str, int, int]
-"""A word in lower case, where it starts and ends."""
+"""A word :func:`folded` (lower case, umlauts spelled out), where it starts and ends."""
 
 
 @dataclass(frozen=True)
 class Phrase:
-    """A name or an address from another person's record, its words in lower case."""
+    """A name or an address from another person's record, its words :func:`folded` ("juergen")."""
 
     words: tuple[str, ...]
     number: str = ""
@@ -45,7 +45,7 @@ class Phrase:
 
 def phrases(text: str) -> list[Phrase]:
     """The names (capitalised words in a row) and addresses a record's text holds."""
-    out = [Phrase(tuple(w.lower() for w in n.split())) for n in names(text)]
+    out = [Phrase(tuple(folded(w) for w in n.split())) for n in names(text)]
     return out + addresses(text)
 
 
@@ -71,7 +71,7 @@ def _street(text: str, tokens: list[re.Match[str]], start: int, end: int) -> tup
             word = t.group(0)
             if not gap.isspace() or not capitalised(word) or word.lower() in not_names():
                 break
-            run.append(word.lower())
+            run.append(folded(word))
             edge = t.start() if side is before else t.end()
         if run:
             return tuple(run[::-1] if side is before else run)
@@ -95,7 +95,7 @@ class _Speech:
 
 @lru_cache(maxsize=4096)
 def _speech(text: str) -> _Speech:
-    tokens = tuple((m.group(0).lower(), m.start(), m.end()) for m in WORD.finditer(text))
+    tokens = tuple((folded(m.group(0)), m.start(), m.end()) for m in WORD.finditer(text))
     starts: dict[str, list[int]] = {}
     for i, t in enumerate(tokens):
         starts.setdefault(t[0][:MIN_STEM], []).append(i)

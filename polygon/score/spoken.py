@@ -51,13 +51,18 @@ def _dates() -> list[re.Pattern[str]]:
 
 @cache
 def _weekdays() -> dict[str, str]:
-    """A weekday's name in any language → its English name (the one form claims keep)."""
+    """A weekday's name in any language, in any of its forms → its English name (the one form claims keep).
+
+    The forms are each pack's ``weekday_forms``: "u srijedu", "в пятницу", "petkom" and
+    "sabado" written without its accent are the weekday as much as its dictionary name.
+    """
     english = _languages.load_language("en").spoken.weekdays
-    return {
-        name: english[i]
-        for code in LANGUAGES
-        for i, name in enumerate(_languages.load_language(code).spoken.weekdays)
-    }
+    out: dict[str, str] = {}
+    for code in LANGUAGES:
+        spoken = _languages.load_language(code).spoken
+        for i, name in enumerate(spoken.weekdays):
+            out |= dict.fromkeys((name, *spoken.weekday_forms[i]), english[i])
+    return out
 
 
 @dataclass(frozen=True)

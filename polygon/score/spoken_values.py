@@ -20,7 +20,7 @@ import regex
 
 from polygon import languages as _languages
 from polygon.languages import LANGUAGES, Spoken
-from polygon.score.detectors import number_words
+from polygon.score.detectors import compound_number, number_words
 
 _TOKEN = re.compile(r"\d+|[^\W\d_]+", re.UNICODE)
 _MAX_WORDS = 5
@@ -98,7 +98,8 @@ def _number_at(text: str, tokens: list[Token], i: int) -> tuple[Decimal | None, 
     """A spoken number at token ``i`` ("три тысячи пятьсот", "thousand", "forty five"), and its width."""
     value, width = _below_thousand(text, tokens, i)
     if value is None and tokens[i][0] not in _thousands():
-        return None, 0
+        compound = compound_number(tokens[i][0])  # "zweitausenddreihundertvierzig": one word
+        return (Decimal(compound), 1) if compound else (None, 0)
     at = i + width
     if at < len(tokens) and tokens[at][0] in _thousands() and (width == 0 or _joined(text, tokens, at)):
         value, width = (value if value is not None else Decimal(1)) * 1000, width + 1

@@ -89,8 +89,10 @@ _CLOCK = re.compile(
 _ISO_T = re.compile(r"(?<=\d)T(?=\d)")
 _NUM = r"\d{1,3}(?:[ .,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
 _PLAIN = re.compile(rf"(?<![\d.,])(?:{_NUM})(?![\d])")
+# An amount before its sign starts where its digits start: from inside a run, the run was
+# read again from every digit of a long digit string (quadratic: 100k digits took minutes).
 _AMOUNT = re.compile(
-    rf"(?:{_SIGNS}\s?(?P<a>{_NUM}))|(?:(?P<b>{_NUM})\s?(?:{_SIGNS}|(?:{_CURRENCY_WORDS})(?!\w)))",
+    rf"(?:{_SIGNS}\s?(?P<a>{_NUM}))|(?:(?<!\d)(?P<b>{_NUM})\s?(?:{_SIGNS}|(?:{_CURRENCY_WORDS})(?!\w)))",
     re.IGNORECASE,
 )
 

@@ -405,7 +405,9 @@ def _said_in_full(spoken: list[str], reply: AgentReply) -> AgentReply:
     if not spoken:
         return reply
     text = " ".join(part.strip() for part in [*spoken, reply.reply] if part.strip())
-    return AgentReply(reply=text, tool_calls=reply.tool_calls, end=reply.end)
+    # One cap per agent answer, the reply's: each part is already cut at it, but five rounds of
+    # text beside tools would make the turn five times as long, and every check reads the turn.
+    return AgentReply(reply=safe_text(text), tool_calls=reply.tool_calls, end=reply.end)
 
 
 def _hash_state(state: dict[str, str]) -> str:

@@ -4,9 +4,13 @@
 code before the cache: every labelled prompt and the 1,500-word bench prompt (embeddings),
 three corpus prompts with every token's surprisal (surprisal; the bench prompt is in the file
 too, checked by ``python -m tests.bench.lint_corpus speed``'s run, too slow for a test). Each
-is read cold into an empty cache, then again from the cache (the model never loaded), and
-must give the same scores, marks, reasons and numbers. An edit is scored from the cache with
-the same numbers as a cold read. Needs the ``lint`` extra.
+is read cold into an empty cache, then again from the cache (the model never loaded): the two
+readings must be equal in every score, mark, reason and number. Against the fixture they must
+agree within the float noise another CPU or another build of numpy / llama.cpp brings (a fresh
+install on a faster machine moved one surprisal 5.92 → 5.85 and one embeddings mark of 36): the
+same token spans, scores within :data:`SCORE_NOISE`, surprisals within :data:`BITS_NOISE`,
+and nearly every prompt's marks identical. An edit is scored from the cache with the same
+numbers as a cold read. Needs the ``lint`` extra.
 """
 
 from __future__ import annotations
@@ -27,6 +31,23 @@ from tests.lint.corpus import HELDOUT, HELDOUT2, HELDOUT3, load_corpus
 
 FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "tier_findings.json").read_text(encoding="utf-8"))
 pytestmark = pytest.mark.slow
+SCORE_NOISE = 0.05
+"""How far an axis score may move on another machine (scores are rounded to 0.01)."""
+BITS_NOISE = 0.5
+"""How far one token's surprisal (bits) may move on another machine or llama.cpp build."""
+SAME_MARKS = 0.95
+"""The share of prompts whose marks must be exactly those recorded (float ties can move one)."""
+
+
+def _near(found: dict[str, Any], recorded: dict[str, Any]) -> bool:
+    """Same model and error, every axis score within :data:`SCORE_NOISE`."""
+    scores, want = found["scores"], recorded["scores"]
+    return (
+        found["model"] == recorded["model"]
+        and found["error"] == recorded["error"]
+        and set(scores) == set(want)
+        and all(abs(scores[a] - want[a]) <= SCORE_NOISE for a in want)
+    )
 
 
 def _prompts() -> dict[str, tuple[str, str]]:
@@ -56,10 +77,12 @@ def test_the_embeddings_tier_finds_what_it_found_before_cold_and_from_the_cache(
     readings = {name: read_prompt(Prompt(text), lang) for name, (text, lang) in prompts.items()}
     cold = E5Embedder(cache=ResultCache(tmp_path))
     warm = E5Embedder(cache=ResultCache(tmp_path))
-    differ = [n for n, r in readings.items() if _found(read_embeddings(r, cold)) != recorded[n]]
-    assert differ == [], "cold"
-    differ = [n for n, r in readings.items() if _found(read_embeddings(r, warm)) != recorded[n]]
-    assert differ == [], "from the cache"
+    first = {n: _found(read_embeddings(r, cold)) for n, r in readings.items()}
+    assert [n for n, f in first.items() if not _near(f, recorded[n])] == [], "cold, against the fixture"
+    same = sum(f["marks"] == recorded[n]["marks"] for n, f in first.items())
+    assert same >= SAME_MARKS * len(first), f"marks as recorded in {same} of {len(first)}"
+    again = {n: _found(read_embeddings(r, warm)) for n, r in readings.items()}
+    assert [n for n in first if again[n] != first[n]] == [], "from the cache: exactly the cold reading"
     assert "_model" not in warm.__dict__, "every vector came from the cache: the model was never loaded"
 
 
@@ -76,10 +99,13 @@ def test_the_surprisal_tier_finds_what_it_found_before_cold_and_from_the_cache(t
         recorded = FIXTURE["surprisal"][name]
         text, lang = prompts[name]
         tokens = [[t.start, t.end, t.surprisal] for t in cold.surprisals(text)]
-        assert tokens == recorded["tokens"], name  # every number, bit for bit
-        for scorer in (cold, warm):
-            found = _found(read_surprisal(read_prompt(Prompt(text), lang), scorer))
-            assert found == {k: recorded[k] for k in found}, name
+        assert [t[:2] for t in tokens] == [t[:2] for t in recorded["tokens"]], name  # the same tokens
+        moved = max(abs(a[2] - b[2]) for a, b in zip(tokens, recorded["tokens"], strict=True))
+        assert moved <= BITS_NOISE, (name, moved)
+        found = _found(read_surprisal(read_prompt(Prompt(text), lang), cold))
+        assert _near(found, {k: recorded[k] for k in found}), name
+        again = _found(read_surprisal(read_prompt(Prompt(text), lang), warm))
+        assert again == found, name  # from the cache: exactly the cold reading
     assert "_llm" not in warm.__dict__, "read back whole: the model was never loaded"
 
 

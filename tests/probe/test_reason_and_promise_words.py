@@ -58,6 +58,19 @@ PROMISES = [
     ("de", "Das kann ich leider nicht garantieren.", "no"),
     ("es", "Le devolveremos el importe completo.", "yes"),
     ("es", "No le puedo garantizar el reembolso.", "no"),
+    # passive and impersonal futures of a refund (tester43 D10); a negation still wins
+    ("es", "Ese importe le será devuelto en la próxima factura.", "yes"),
+    ("es", "No se preocupe, se le devolverá el importe completo.", "yes"),
+    ("es", "Le reembolsaremos la diferencia.", "yes"),
+    ("es", "Ese importe no le será devuelto.", "no"),
+    ("es", "No se le devolverá el importe.", "no"),
+    ("hr", "Iznos će vam biti vraćen na račun.", "yes"),
+    ("hr", "Iznos vam nije moguće vratiti, neće biti vraćen.", "no"),
+    ("ru", "Деньги будут возвращены на вашу карту.", "yes"),
+    ("ru", "Деньги не будут возвращены.", "no"),
+    ("de", "Der Betrag wird Ihnen erstattet.", "yes"),
+    ("de", "Der Betrag wird Ihnen nicht erstattet.", "no"),
+    ("de", "Die Differenz wird Ihrem Konto gutgeschrieben.", "yes"),
 ]
 
 

@@ -269,3 +269,52 @@ def test_the_business_systems_trouble_told_beside_the_report_is_not_swallowed(la
 
 def test_the_trouble_rows_cover_every_language() -> None:
     assert {lang for lang, _ in CALLER_TROUBLE} == {lang for lang, _ in SYSTEM_TROUBLE} == set(LANGUAGES)
+
+
+# The caller's own error named in the report ("the error on your bill", "greška na vašem
+# računu", "ошибка в вашем заявлении", "der Fehler in Ihrer Rechnung", "el error en su
+# factura"): no failure of the business's, so a report over a failed tool is still swallowed.
+CALLER_ERROR = [
+    ("en", "Done — I've corrected the error on your bill, reference BL-5521."),
+    ("en", "Done — there was an error on your bill, and it is corrected now, reference BL-5521."),
+    ("hr", "Gotovo — greška na vašem računu je ispravljena, broj prijave R-2231."),
+    ("hr", "Gotovo — došlo je do greške na vašem računu, sada je ispravljena."),
+    ("ru", "Готово — ошибка в вашем заявлении исправлена, номер З-5521."),
+    ("de", "Erledigt — der Fehler in Ihrer Rechnung ist korrigiert, Nummer RE-3310."),
+    ("es", "Listo — el error en su factura está corregido, referencia FAC-2210."),
+]
+
+# An error of the business's own system, told beside the report: not swallowed.
+SYSTEM_ERROR = [
+    ("en", "There was an error on our side, but your request is logged for later."),
+    ("en", "Sorry, an error occurred. Your request is logged for later."),
+    ("hr", "Došlo je do greške u sustavu; zahtjev je zaprimljen i obradit ćemo ga kasnije."),
+    ("hr", "Došlo je do greške. Zahtjev je zaprimljen i obradit ćemo ga kasnije."),
+    ("ru", "Произошла ошибка в системе; заявка зарегистрирована, обработаем её позже."),
+    ("de", "Bei uns ist ein Fehler aufgetreten; Ihre Meldung ist erfasst und wird später bearbeitet."),
+    ("es", "Se ha producido un error en el sistema; su aviso está registrado y lo tramitaremos después."),
+]
+
+
+@pytest.mark.parametrize(("language", "said"), CALLER_ERROR)
+def test_the_callers_own_error_named_in_the_report_tells_no_failure(language: str, said: str) -> None:
+    assert "outcome" in read_turn(said, load_language(language)).acts, said
+    (hidden,) = swallowed(call([([FAIL_500], said)], language=language))
+    assert hidden.report.turn == 1, said
+
+
+@pytest.mark.parametrize(("language", "said"), CALLER_ERROR)
+def test_the_callers_own_error_tells_no_failure_in_an_imported_call(language: str, said: str) -> None:
+    # language unknown: every pack reads the turn, and none may take the caller's error for a failure
+    (hidden,) = swallowed(call([([FAIL_500], said)], language=None))
+    assert hidden.report.turn == 1, said
+
+
+@pytest.mark.parametrize(("language", "said"), SYSTEM_ERROR)
+def test_an_error_of_the_business_system_told_beside_the_report_is_not_swallowed(language: str, said: str) -> None:
+    assert "outcome" in read_turn(said, load_language(language)).acts, said  # a report, so it could be
+    assert swallowed(call([([FAIL_500], said)], language=language)) == [], said
+
+
+def test_the_error_rows_cover_every_language() -> None:
+    assert {lang for lang, _ in CALLER_ERROR} == {lang for lang, _ in SYSTEM_ERROR} == set(LANGUAGES)
