@@ -65,7 +65,7 @@ def refuse_special_files(path: Path, what: str = "the event log") -> None:
             continue
         if not stat.S_ISREG(mode):
             kind = _KINDS.get(stat.S_IFMT(mode), "a folder" if stat.S_ISDIR(mode) else "not a file")
-            raise StorageError(f"{what} at {path} is not a log: its {name} is {kind}, not a regular file")
+            raise StorageError(f"cannot open {what} at {path}: its {name} is {kind}, not a regular file")
 
 
 def walk_pages(path: Path, *, lock: bool = True) -> str:
