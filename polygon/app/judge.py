@@ -79,7 +79,7 @@ def _gates_dropped(log: EventLog, run_id: str, chosen: LoadedRubric) -> tuple[st
         return ()
     return (
         f"warning: rubric {chosen.rubric.version} does not gate on {', '.join(dropped)}, which the "
-        f"run's own rubric {own.version} gates: a call that fails those passes under "
+        f"run's own rubric {own.version} gates: a call that breaks them can pass under "
         f"{chosen.rubric.version}; `polygon report {run_id}` keeps showing {own.version}",
     )
 
