@@ -57,6 +57,12 @@ NO_PROMISE = [
     ("de", "Der Tarif ist ohne Rückerstattung."),
     ("es", "La devolución no es posible después de la salida."),
     ("es", "La tarifa es sin reembolso."),
+    # idioms: "return the call", "get back to you", "it pays off", a claim for compensation
+    ("es", "Le devolveremos la llamada mañana."),
+    ("es", "Le compensa reservar ahora."),
+    ("hr", "Javit ćemo se, vratit ćemo vam poziv sutra."),
+    ("ru", "Мы вернёмся к вам с ответом завтра."),
+    ("en", "Your compensation claim is logged."),
 ]
 
 # The same promises said plainly still promise.
@@ -125,6 +131,7 @@ CALLERS = [
     ("ru", "Ваш номер недоступен."),
     ("de", "Ihre Zahlung ist nicht durchgegangen."),
     ("de", "Ihre Überweisung hat nicht funktioniert."),
+    ("de", "Ihre Zahlung ist fehlgeschlagen."),
     ("es", "Su pago ha fallado."),
     ("es", "Su tarjeta no ha funcionado."),
 ]
@@ -143,6 +150,8 @@ BUSINESS = [
     ("ru", "Наша диспетчерская не работает."),
     ("de", "Die Buchung hat leider nicht funktioniert."),
     ("de", "Unsere Disposition ist gerade ausgefallen."),
+    ("de", "Die Buchung ist fehlgeschlagen."),
+    ("ru", "Бронирование не сработало."),
     ("es", "Lo intenté pero ha fallado."),
     ("es", "Nuestra central de reservas no funciona."),
 ]
@@ -161,6 +170,10 @@ def test_a_failure_of_the_business_is_told(language: str, said: str) -> None:
 def test_the_caller_possessive_is_read_only_in_its_own_clause() -> None:
     # "your" in the sentence before does not make the next one's failure the caller's
     assert tells_failure("I tried your card. It failed on our side.", load_language("en"))
+
+
+def test_returning_the_call_is_a_callback_in_croatian() -> None:
+    assert read_turn("Vratit ćemo vam poziv sutra.", load_language("hr")).acts == {"callback"}
 
 
 def test_the_rows_cover_every_language() -> None:
