@@ -165,7 +165,7 @@ def modal_failure(low: str, pack: Language) -> bool:
     holds the split. A clause that matches one of the pack's ``modal_failure`` patterns is an
     honest failure; not one that waits ("noch nicht buchen"), nor "nicht nur …, sondern".
     """
-    found = _modal_patterns(pack.acts.modal_failure)
+    found = _patterns(pack.acts.modal_failure)
     if found is None:
         return False
     clauses = (f" {c.strip()} " for c in _CLAUSE.split(low))
@@ -173,7 +173,7 @@ def modal_failure(low: str, pack: Language) -> bool:
 
 
 @cache
-def _modal_patterns(patterns: tuple[str, ...]) -> regex.Pattern[str] | None:
+def _patterns(patterns: tuple[str, ...]) -> regex.Pattern[str] | None:
     return regex.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
 
 
@@ -210,7 +210,7 @@ def _promised(clause: str, pack: Language) -> bool:
 def _unpromised(clause: str, pack: Language) -> str:
     # "Anzeige erstatten" (file a police report) and "a full refund is not possible" hold a
     # promise word and promise nothing: blanked, so the words around them are still read
-    found = _modal_patterns(pack.acts.not_promise)
+    found = _patterns(pack.acts.not_promise)
     return found.sub(lambda m: " " * len(m.group()), clause) if found else clause
 
 
@@ -224,7 +224,7 @@ def tells_failure(text: str, pack: Language) -> bool:
     low = f" {_lower(text)} "
     if has(low, pack.acts.failed):
         return True
-    found = _modal_patterns(pack.acts.failed_forms)
+    found = _patterns(pack.acts.failed_forms)
     return found is not None and any(not _yours_before(low[: m.start()], pack) for m in found.finditer(low))
 
 

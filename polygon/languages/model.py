@@ -167,8 +167,9 @@ class Acts(_Strict):
     compensation ("we will refund the difference in full", "vratit ćemo vam novac")."""
     not_promise: tuple[Pattern, ...] = ()
     """Regular expressions for phrases that hold a ``promise`` word yet promise nothing: an
-    idiom ("Anzeige erstatten": file a police report), "without a refund", or a refund word
-    the clause then denies ("A full refund is not possible", "Wir erstatten den Betrag
+    idiom ("Anzeige erstatten": file a police report; "le devolveremos la llamada": we will
+    call you back), "without a refund", or a promise word the clause then denies ("A full
+    refund is not possible", "Wir erstatten den Betrag nicht", "Versprechen kann ich Ihnen das
     nicht"). A match is blanked out of its clause before the promise words are read."""
     advice: tuple[str, ...] = ()
     """Phrases telling the caller what to do ("you should", "contact your", "wenden Sie sich"):

@@ -55,6 +55,8 @@ NO_PROMISE = [
     ("de", "Wir erstatten Ihnen den Betrag nicht."),
     ("de", "Eine Rückerstattung ist leider nicht möglich."),
     ("de", "Der Tarif ist ohne Rückerstattung."),
+    ("de", "Versprechen kann ich Ihnen das nicht."),
+    ("de", "Ich verspreche Ihnen nichts."),
     ("es", "La devolución no es posible después de la salida."),
     ("es", "La tarifa es sin reembolso."),
     # idioms: "return the call", "get back to you", "it pays off", a claim for compensation
@@ -75,11 +77,24 @@ PROMISED = [
     ("ru", "Мы вернём вам деньги."),
     ("de", "Wir erstatten Ihnen den Betrag."),
     ("de", "Der Betrag wird Ihnen erstattet, keine Sorge."),
+    ("de", "Ich verspreche Ihnen, dass nichts passiert."),
     ("es", "Le devolveremos el dinero."),
 ]
 
 
-@pytest.mark.parametrize(("language", "agent"), NO_PROMISE)
+# Future and modal negatives every pack already read (pinned): no promise either.
+ALREADY_NO_PROMISE = [
+    ("en", "We won't refund the fee."),
+    ("en", "We will not refund the fee."),
+    ("ru", "Деньги вам не будут возвращены."),
+    ("es", "No se le va a devolver el dinero."),
+    ("es", "No le será devuelto el importe."),
+    ("de", "Der Betrag wird Ihnen nicht erstattet."),
+    ("hr", "Ne možemo vam vratiti novac."),
+]
+
+
+@pytest.mark.parametrize(("language", "agent"), NO_PROMISE + ALREADY_NO_PROMISE)
 def test_a_denied_or_idiomatic_promise_word_promises_nothing(language: str, agent: str) -> None:
     assert _promised(language, agent) == "no", agent
 
