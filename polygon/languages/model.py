@@ -136,6 +136,15 @@ class Acts(_Strict):
     Never a word that can name the caller's own fault ("kvar", "outage", "the problem with",
     "trouble", "ne radi", "не работает", "funktioniert nicht", "fallo"): "Gotovo — kvar je
     prijavljen" and "I've logged the problem with your boiler" tell of no failure."""
+    failed_forms: tuple[Pattern, ...] = ()
+    """Regular expressions for failure words that do not say whose thing failed ("failed",
+    "didn't go through", "ha fallado", "nije prošla") or that name the business's own service
+    ("our booking system is down", "dispatch is down"): a match tells the caller of a failure
+    unless one of ``yours`` is among the three words before it ("your payment has failed", "su
+    pago ha fallado" are the caller's trouble, not the business's)."""
+    yours: frozenset[str] = frozenset()
+    """The caller's possessives and "to you" ("your", "vaš", "vam", "ваш", "Ihre", "su"): whole
+    words; one just before a ``failed_forms`` match makes it the caller's own trouble."""
     reported: tuple[str, ...] = ()
     """Participles of an action the business took ("logged", "opened", "prijavljen",
     "оформлена"): a sentence saying one is an outcome report ("Your power cut is logged,
@@ -156,6 +165,12 @@ class Acts(_Strict):
     promise: tuple[str, ...] = ()
     """Phrases promising what an agent cannot keep: a guarantee, a price, a refund or
     compensation ("we will refund the difference in full", "vratit ćemo vam novac")."""
+    not_promise: tuple[Pattern, ...] = ()
+    """Regular expressions for phrases that hold a ``promise`` word yet promise nothing: an
+    idiom ("Anzeige erstatten": file a police report; "le devolveremos la llamada": we will
+    call you back), "without a refund", or a promise word the clause then denies ("A full
+    refund is not possible", "Wir erstatten den Betrag nicht", "Versprechen kann ich Ihnen das
+    nicht"). A match is blanked out of its clause before the promise words are read."""
     advice: tuple[str, ...] = ()
     """Phrases telling the caller what to do ("you should", "contact your", "wenden Sie sich"):
     a statement with one answers a caller who asked what to do ("find out what to do after
