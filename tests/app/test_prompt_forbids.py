@@ -1,0 +1,56 @@
+"""End to end through the CLI: a promise the agent's prompt forbids fails the call without a suite policy (D14)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from polygon.cli.main import cli
+
+LINE = Path(__file__).parent / "refund_line"
+
+
+def polygon(log: Path, *args: str) -> Result:
+    return CliRunner().invoke(cli, ["--log", str(log), *args])
+
+
+def _line(tmp_path: Path, *, off: bool = False) -> Path:
+    folder = tmp_path / "refund_line"
+    shutil.copytree(LINE, folder, ignore=shutil.ignore_patterns("__pycache__", "__init__.py"))
+    if off:
+        suite = folder / "suite.yaml"
+        suite.write_text(suite.read_text("utf-8") + "policies_from_prompt: false\n", "utf-8")
+    return folder / "suite.yaml"
+
+
+def _verdicts(log: Path, run_id: str) -> dict[str, str]:
+    report = polygon(log, "report", run_id, "--json")
+    assert report.exit_code == 0, report.output
+    rows = json.loads(report.output)["conversations"]
+    return {r["record"]["config"]: r["verdict"]["verdict"] for r in rows}
+
+
+def test_the_agent_promising_what_its_prompt_forbids_fails_and_explain_quotes_both(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    ran = polygon(log, "run", str(_line(tmp_path)), "--run-id", "rf")
+    assert ran.exit_code == 0, ran.output
+    assert _verdicts(log, "rf") == {"keeps": "pass", "promises": "fail"}
+    why = polygon(log, "explain", "rf.promises.kettle.0")
+    assert why.exit_code == 0, why.output
+    assert "check:policy          FIRED: broken: policy:prompt_forbids" in why.output
+    said = "[promised refund: \"Don't worry, you'll get a full refund.\"; "
+    assert said + "the prompt: 'Never promise a refund: the billing team decides.']" in why.output
+    kept = polygon(log, "explain", "rf.keeps.kettle.0")
+    assert "pass  policy:prompt_forbids" in kept.output
+
+
+def test_policies_from_prompt_false_turns_it_off(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    ran = polygon(log, "run", str(_line(tmp_path, off=True)), "--run-id", "ro")
+    assert ran.exit_code == 0, ran.output
+    assert _verdicts(log, "ro") == {"keeps": "pass", "promises": "pass"}
+    why = polygon(log, "explain", "ro.promises.kettle.0")
+    assert "prompt_forbids" not in why.output
