@@ -680,7 +680,7 @@ class Suite(_Strict):
             if names.count(p.name) > 1:
                 raise ValueError(f"{where}.name: the name {p.name!r} is used twice")
             if p.name in (BUILT_IN_POLICY, PROMPT_POLICY):
-                raise ValueError(f"{where}.name: {p.name!r} is a built-in policy's name; choose another")
+                raise ValueError(f"{where}.name: {p.name!r} is the built-in policy's name; choose another")
             for field, tool in p.tools():
                 if tool not in tools:
                     have = ", ".join(sorted(tools)) or "none"
