@@ -21,10 +21,11 @@ deterministically:
   it as unconditional would fail a call that kept it;
 * the agent: a clause (no question) with one of the files' ``pledges`` ("we'll refund", "you'll
   get", "dobit ćete", "Sie erhalten", "le devolveremos", "вы получите") and, at most
-  :data:`WINDOW` words after it, a forbidden object; in a question, an offer ("would you like
-  a refund?", the file's ``acts.offer``). Not when a negation comes before the object in its
-  clause ("I can't promise you a refund", "you won't get a refund"), nor when a hedge does
-  ("I'll check whether you qualify for a refund", "you'll get an email about your refund").
+  :data:`WINDOW` words after it, a forbidden object. Not in a question (as the packs' promise
+  acts: "Do you want a refund for the whole order?" may only ask what the caller wants), not
+  when a negation comes before the object in its clause ("I can't promise you a refund", "you
+  won't get a refund"), nor in a clause with a hedge ("I'll check whether you qualify for a
+  refund", "you'll get an email about your refund", "I'll raise a refund request").
 
 A prompt with no such prohibition records no check at all: such runs keep their events and
 reports. The suite's ``policies_from_prompt: false`` turns the policy off (it is recorded
@@ -183,27 +184,26 @@ def promised(text: str) -> list[Promise]:
     """Each object an agent's text promises or offers, in any language file's words."""
     found: list[Promise] = []
     for sentence in sentences(text):
-        question = "?" in sentence
+        if "?" in sentence:
+            continue  # a question promises nothing (it may only ask what the caller wants)
         low = _lower(sentence)
         for pack in _packs():
             masked = _mask(low, pack.forbids.not_objects)
             for clause in _CLAUSE.split(masked):
-                keys = _promises_in(f" {clause} ", pack, question=question)
-                found += [Promise(key, sentence.strip()) for key in keys]
+                found += [Promise(key, sentence.strip()) for key in _promises_in(f" {clause} ", pack)]
     return found
 
 
-def _promises_in(clause: str, pack: Language, *, question: bool) -> list[str]:
+def _promises_in(clause: str, pack: Language) -> list[str]:
     """The keys of the objects ``clause`` (lower case) promises."""
     f = pack.forbids
-    pledges = _phrases(pack.acts.offer) if question else _phrases(f.pledges)
-    spans = [p.span() for p in pledges.finditer(clause)]
-    if not spans:
-        return []
+    spans = [p.span() for p in _phrases(f.pledges).finditer(clause)]
+    if not spans or any(h in clause for h in f.hedges):
+        return []  # no pledge, or one that only checks, asks or passes a request on
     out = []
     for key, words in f.objects.items():
         for o in _starts(words).finditer(clause):
-            if _pledged(clause, spans, o.start()) and not _unsaid(clause[: o.start()], pack):
+            if _pledged(clause, spans, o.start()) and not _negated(clause[: o.start()], pack):
                 out.append(key)
                 break
     return out
@@ -214,10 +214,10 @@ def _pledged(clause: str, spans: list[tuple[int, int]], at: int) -> bool:
     return any(s <= at and len(_WORD.findall(clause[e:at])) <= WINDOW for s, e in spans)
 
 
-def _unsaid(head: str, pack: Language) -> bool:
-    """The clause, up to the object, negates or hedges: "you won't get a refund", "check whether"."""
+def _negated(head: str, pack: Language) -> bool:
+    """The clause negates before the object: "you won't get a refund", "Sie erhalten keine Erstattung"."""
     low = f" {head} "
-    return any(n in low for n in pack.acts.negation) or any(h in low for h in pack.forbids.hedges)
+    return any(n in low for n in pack.acts.negation)
 
 
 # --- shared -------------------------------------------------------------------------------
