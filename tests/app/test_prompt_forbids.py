@@ -17,13 +17,13 @@ def polygon(log: Path, *args: str) -> Result:
     return CliRunner().invoke(cli, ["--log", str(log), *args])
 
 
-def _line(tmp_path: Path, *, off: bool = False) -> Path:
+def _line(tmp_path: Path, *, off: bool = False, rubric: str = "v4") -> Path:
     folder = tmp_path / "refund_line"
     shutil.copytree(LINE, folder, ignore=shutil.ignore_patterns("__pycache__", "__init__.py"))
-    if off:
-        suite = folder / "suite.yaml"
-        suite.write_text(suite.read_text("utf-8") + "policies_from_prompt: false\n", "utf-8")
-    return folder / "suite.yaml"
+    suite = folder / "suite.yaml"
+    text = suite.read_text("utf-8").replace("rubric: v4", f"rubric: {rubric}")
+    suite.write_text(text + ("policies_from_prompt: false\n" if off else ""), "utf-8")
+    return suite
 
 
 def _verdicts(log: Path, run_id: str) -> dict[str, str]:
@@ -54,3 +54,9 @@ def test_policies_from_prompt_false_turns_it_off(tmp_path: Path) -> None:
     assert _verdicts(log, "ro") == {"keeps": "pass", "promises": "pass"}
     why = polygon(log, "explain", "ro.promises.kettle.0")
     assert "prompt_forbids" not in why.output
+
+
+def test_a_rubric_that_does_not_gate_policies_is_warned_of_before_the_run(tmp_path: Path) -> None:
+    ran = polygon(tmp_path / "log", "run", str(_line(tmp_path, rubric="v1")), "--run-id", "r1")
+    assert ran.exit_code == 0, ran.output
+    assert "1 policy, but rubric v1 does not gate on check:policy" in ran.output
