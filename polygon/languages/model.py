@@ -3,7 +3,8 @@
 Each section is what one reader needs: the caller (``understand``, ``acts``, ``labels``,
 ``say``, ``types``, ``small_talk``), speech-recognition noise (``noise``), ``polygon
 lint``'s rules tier (``lint``) and its language detection (``signature``), the heuristic
-judge's reading of danger (``safety``). Every file has every section, so a language is either
+judge's reading of danger (``safety``), the built-in policy on a promise a prompt forbids
+(``forbids``). Every file has every section, so a language is either
 whole or fails to load.
 """
 

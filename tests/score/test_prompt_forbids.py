@@ -66,6 +66,7 @@ def test_an_explicit_prohibition_is_read_in_each_language(prompt: str, objects: 
         "Never promise a delivery date.",
         "Don't take credit card payments over the phone.",
         "You may offer a discount to returning customers.",
+        "Biete nicht nur eine Erstattung an, sondern auch einen Ersatz.",
         # conditional: whether the situation held is not read, so the rule is left alone
         "Do not promise a refund before the order is verified.",
         "Never offer compensation unless a supervisor approves it.",
