@@ -60,3 +60,28 @@ def test_a_rubric_that_does_not_gate_policies_is_warned_of_before_the_run(tmp_pa
     ran = polygon(tmp_path / "log", "run", str(_line(tmp_path, rubric="v1")), "--run-id", "r1")
     assert ran.exit_code == 0, ran.output
     assert "1 policy, but rubric v1 does not gate on check:policy" in ran.output
+
+
+def test_an_imported_call_is_held_to_its_own_system_prompt(tmp_path: Path) -> None:
+    def call(call_id: str, said: str) -> str:
+        messages = [
+            {"role": "system", "content": "You answer the Kettle Shop's line. Never promise a refund."},
+            {"role": "user", "content": "My kettle broke, I want my money back."},
+            {"role": "assistant", "content": said},
+            {"role": "user", "content": "ok, bye"},
+        ]
+        return json.dumps({"id": call_id, "messages": messages})
+
+    calls = tmp_path / "calls.jsonl"
+    kept = call("kept", "I can't promise a refund, but billing will look at it.")
+    broken = call("broken", "Sorry about that! We'll refund you in full today.")
+    calls.write_text(kept + "\n" + broken + "\n", "utf-8")
+    log = tmp_path / "log"
+    assert polygon(log, "import", str(calls), "--run-id", "imp").exit_code == 0
+    rows = json.loads(polygon(log, "report", "imp", "--json").output)["conversations"]
+    found = {
+        r["record"]["scenario"]: next(c["event"] for c in r["checks"] if c["event"]["check"] == "policy:prompt_forbids")
+        for r in rows
+    }
+    assert (found["kept"]["outcome"], found["broken"]["outcome"]) == ("pass", "fail")
+    assert "[promised refund: \"We'll refund you in full today.\"" in found["broken"]["evidence"][0]["quote"]
