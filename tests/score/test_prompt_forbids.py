@@ -151,6 +151,9 @@ def test_a_prompt_in_english_holds_an_agent_speaking_croatian() -> None:
 def test_no_prohibition_no_prompt_or_turned_off_records_no_check() -> None:
     view = call("We'll refund you in full.")
     assert prompt_policy(view, "Be kind and brief.") == []
+    plain = run_checks(view, forbidden=[], prompt="Be kind and brief.")
+    assert [c.check for c in plain] == [c.check for c in run_checks(view, forbidden=[])]
+    assert CHECK not in [c.check for c in plain]
     assert prompt_policy(view, None) == []
     assert prompt_policy(view, "Never promise a refund.", on=False) == []
 
