@@ -3,7 +3,8 @@
 Each section is what one reader needs: the caller (``understand``, ``acts``, ``labels``,
 ``say``, ``types``, ``small_talk``), speech-recognition noise (``noise``), ``polygon
 lint``'s rules tier (``lint``) and its language detection (``signature``), the heuristic
-judge's reading of danger (``safety``). Every file has every section, so a language is either
+judge's reading of danger (``safety``), the built-in policy on a promise a prompt forbids
+(``forbids``). Every file has every section, so a language is either
 whole or fails to load.
 """
 
@@ -300,6 +301,36 @@ class Safety(_Strict):
     the switches, call 112, get behind the barrier."""
 
 
+class Forbids(_Strict):
+    """A promise an agent's prompt forbids (the built-in policy ``policy:prompt_forbids``).
+
+    How a prompt's sentence forbids promising or offering an object, and how an agent's
+    sentence promises one (:mod:`polygon.score.prompt_forbids`). Every phrase is lower case.
+    """
+
+    rules: tuple[Pattern, ...] = Field(min_length=1)
+    """A prohibition of a promise or an offer (regular expressions over a lower-case sentence):
+    its negation and its verb ("never promise", "ne obećavaj", "versprich keine"); the objects
+    follow the match, lie inside it, or come just before it ("Erstattungen dürfen nicht
+    versprochen werden")."""
+    conditions: Pattern
+    """A prohibition limited to a situation ("before verification", "unless approved"): such a
+    sentence is not read, since whether its situation held is not known."""
+    joins: tuple[str, ...] = Field(min_length=1)
+    """Words joining the objects of one list ("refunds, credits or discounts")."""
+    objects: dict[str, tuple[str, ...]] = Field(min_length=1)
+    """An object of a promise (the same English keys in every file: ``refund``,
+    ``compensation``, …) → the word starts that name it."""
+    not_objects: tuple[str, ...] = ()
+    """Phrases holding an object's word that name no such object ("credit card")."""
+    pledges: tuple[str, ...] = Field(min_length=1)
+    """How an agent commits its side to give something ("we'll refund", "you'll get",
+    "dobit ćete", "Sie erhalten"): the object follows within a few words, in its clause."""
+    hedges: tuple[str, ...] = ()
+    """Words that make a pledge's clause no promise of its object: it checks, asks, passes a
+    request on, or tells of a message about it ("I'll check whether you qualify for a refund")."""
+
+
 class RuleWords(_Strict):
     """One language's words for reading a rule: its modality, verb, order and skips."""
 
@@ -417,6 +448,7 @@ class Language(_Strict):
     spoken: Spoken
     signature: Signature
     safety: Safety
+    forbids: Forbids
 
     @model_validator(mode="after")
     def _borrows_its_own_words(self) -> Language:

@@ -19,7 +19,9 @@ from polygon.score.denial import refusal
 from polygon.score.detectors import detect
 from polygon.score.disclosure import DISCLOSURE, disclosures
 from polygon.score.hangup import SETTLING_ACTS, unsettled_hangup
-from polygon.score.policies import Policy, check_policies
+from polygon.score.policies import Policy, check_policies, turned_off
+from polygon.score.prompt_forbids import NAME as PROMPT_POLICY
+from polygon.score.prompt_forbids import prompt_policy
 from polygon.score.recorded import check_recorded as _result
 from polygon.score.says import unsaid
 from polygon.score.spelling import phrase_said
@@ -647,11 +649,12 @@ def run_checks(
     policies: Sequence[Policy] = (),
     prompt: str | None = None,
 ) -> list[CheckRecorded]:
-    """Every check in a fixed order, each suite policy's ``policy:<name>``, then the built-in one.
+    """Every check in a fixed order, each suite policy's ``policy:<name>``, then the built-in ones.
 
     ``prompt`` (the agent's, when known) is the business's own data to the ``disclosure``
-    detector, and grounds what ``agent_contradicts_tools`` reads. The built-in policy is the
-    one every simulated call holds: the agent speaks its language.
+    detector, and grounds what ``agent_contradicts_tools`` reads. The built-in policies: every
+    simulated call holds that the agent speaks its language; a call whose prompt forbids
+    promising a refund (compensation, …) holds that the agent promises none.
     """
     return (
         [forbidden_phrase(view, forbidden, prompt)]
@@ -659,4 +662,5 @@ def run_checks(
         + [agent_contradicts_tools(view, prompt)]
         + check_policies(view, policies, prompt)
         + language_policy(view)
+        + prompt_policy(view, prompt, on=not turned_off(policies, PROMPT_POLICY))
     )
