@@ -100,10 +100,10 @@ class Understand(_Strict):
     a fact named after one only qualifies the noun asked for ("the PIN of your line")."""
 
     def asks_only(self, goal: str) -> bool:
-        """The goal only wants to know something: an ``ask_goals`` verb leads it or ends it,
-        or it is itself a question ("what are your opening hours", "how much is a blood test").
+        """The goal only wants to know something: an ``ask_goals`` verb leads or ends it.
 
-        It ends a German goal ("den Stand seines Schadens erfahren"), whose verb comes last.
+        The verb ends a German goal ("den Stand seines Schadens erfahren"). A goal that is a
+        question itself ("what are your opening hours", "how much is a blood test") asks too.
         """
         said = words(goal)
         return bool(set(said[:2] + said[-1:]) & self.ask_goals) or bool(said and said[0] in self.wh_words)

@@ -83,8 +83,10 @@ _UNSETTLED = "the agent hung up without settling the caller's goal "
 
 
 def _answer(view: ConversationView, persona: PersonaSnapshot, pack: Language) -> str:
-    """The agent's statement that says a value its tools returned or an ``expect.says`` phrase;
-    without ``expect.says``, one that answers in words (:func:`_answers_in_words`)."""
+    """The agent's statement that says a value its tools returned or an ``expect.says`` phrase.
+
+    Without ``expect.says``, also one that answers in words (:func:`_answers_in_words`).
+    """
     wanted = _says(view)
     own = {v.strip().lower() for v in persona.facts.values()}
     own_typed = {(v.kind, v.value) for fact in persona.facts.values() for v in values_in(fact)}
@@ -117,7 +119,7 @@ anyone's: a phone line, a count)."""
 
 
 def _answers_in_words(sentence: str, goal: str, own: set[tuple[str, str]], pack: Language) -> bool:
-    """A statement with a time, date, day or amount the caller did not bring, or a yes/no naming the asked thing.
+    """A time, date, day or amount the caller did not bring, or a yes/no naming the asked thing.
 
     "Yes, I can check that for you" names nothing the goal asks about (its verb does not count);
     "Yes, breakfast is included" names at least half of what "check whether breakfast is

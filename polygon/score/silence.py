@@ -41,7 +41,9 @@ def agent_silent(view: ConversationView) -> list[CheckRecorded]:
     turns = ", ".join(str(t.turn) for t in silent)
     said = f"the agent said nothing at turn{'s' if len(silent) > 1 else ''} {turns}"
     if ended_on_it:
-        return [check_recorded(view, AGENT_SILENT, "fail", f"{said}; the call ended on its silence", evidence)]
-    if len(silent) > 1:
-        return [check_recorded(view, AGENT_SILENT, "fail", f"{said} (silent {len(silent)} times)", evidence)]
-    return [check_recorded(view, AGENT_SILENT, "pass", f"{said} and spoke again after it", evidence)]
+        outcome, why = "fail", f"{said}; the call ended on its silence"
+    elif len(silent) > 1:
+        outcome, why = "fail", f"{said} (silent {len(silent)} times)"
+    else:
+        outcome, why = "pass", f"{said} and spoke again after it"
+    return [check_recorded(view, AGENT_SILENT, outcome, why, evidence)]

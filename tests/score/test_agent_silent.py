@@ -74,7 +74,8 @@ def _run(tmp_path: Path, rubric: str) -> tuple[str, CliRunner]:
     if rubric:
         bundled = (Path(__file__).resolve().parents[2] / "rubrics" / "v5.yaml").read_text()
         gated = bundled.replace("version: v5", "version: quiet1").replace(
-            '  - "check:agent_contradicts_tools"', '  - "check:agent_contradicts_tools"\n  - "check:agent_silent"'
+            '  - "check:agent_contradicts_tools"',
+            '  - "check:agent_contradicts_tools"\n  - "check:agent_silent"',
         )
         assert '"check:agent_silent"' in gated
         (tmp_path / "quiet.yaml").write_text(gated)
@@ -121,8 +122,19 @@ def test_a_rubric_that_gates_on_agent_silent_fails_the_silent_call(tmp_path: Pat
 
 def _turn(n: int, text: str | None, *, tools: int = 0, end: str = "") -> TurnView:
     calls = [
-        ToolView(seq=i, at=i, index=i, tool="lookup", arguments={}, valid=True, validation_errors=[],
-                 result={}, error="", fault="", latency_ms=0.0)
+        ToolView(
+            seq=i,
+            at=i,
+            index=i,
+            tool="lookup",
+            arguments={},
+            valid=True,
+            validation_errors=[],
+            result={},
+            error="",
+            fault="",
+            latency_ms=0.0,
+        )
         for i in range(tools)
     ]
     return TurnView(turn=n, caller_text="hello", agent_text=text, agent_end=end, tools=calls)

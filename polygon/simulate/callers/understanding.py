@@ -717,7 +717,9 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
         answers = asks_only and s.act in ("read_back", "filler", "outcome")
         if answers and (said & content(goal, pack) or _gives_what_goal_asks(s.text, goal, facts, pack)):
             return True
-        if answers and (_advises(s.text, goal, facts, pack) or _states_when_or_price(s.text, goal, facts, pack)):
+        if answers and _advises(s.text, goal, facts, pack):
+            return True
+        if answers and _states_when_or_price(s.text, goal, facts, pack):
             return True
     return False
 
@@ -728,12 +730,16 @@ def _unsure(turn: Turn, pack: Language) -> bool:
 
 
 _CLOCK = re.compile(r"\b\d{1,2}\s?(?:[ap]\.?m\b\.?)", re.IGNORECASE)
-_PRICE = re.compile(r"[£$€]\s?\d|\d\s?(?:[£$€]|eur\b|euros?\b|pounds?\b|dollars?\b|kn\b|rub\b|руб)", re.IGNORECASE)
+_PRICE = re.compile(
+    r"[£$€]\s?\d|\d\s?(?:[£$€]|eur\b|euros?\b|pounds?\b|dollars?\b|kn\b|rub\b|руб)", re.IGNORECASE
+)
 
 
 def _states_when_or_price(sentence: str, goal: str, facts: Mapping[str, str], pack: Language) -> bool:
-    """A time, weekday, date or price the caller did not bring: what an opening-hours or price
-    question is answered with from the agent's prompt alone ("We're open 8:00 to 18:00")."""
+    """A time, weekday, date or price the caller did not bring ("We're open 8:00 to 18:00").
+
+    What an opening-hours or price question is answered with from the agent's prompt alone.
+    """
     own = " ".join([goal, *facts.values()])
     if _TIME.search(sentence) or _CLOCK.search(sentence) or _DATE.search(sentence) or _PRICE.search(sentence):
         return bool(set(re.findall(r"\d+", sentence)) - set(re.findall(r"\d+", own)))
