@@ -85,7 +85,9 @@ _UNSETTLED = "the agent hung up without settling the caller's goal "
 def _answer(view: ConversationView, persona: PersonaSnapshot, pack: Language) -> str:
     """The agent's statement that says a value its tools returned or an ``expect.says`` phrase.
 
-    Without ``expect.says``, also one that answers in words (:func:`_answers_in_words`).
+    Without ``expect.says`` and before any tool answered, also one that answers in words
+    (:func:`_answers_in_words`): once a tool gave the answer, "nineteen pounds" against its
+    "£29.00" is no answer, nor "Yes, it's free" against its ``{"available": false}``.
     """
     wanted = _says(view)
     own = {v.strip().lower() for v in persona.facts.values()}
@@ -93,6 +95,7 @@ def _answer(view: ConversationView, persona: PersonaSnapshot, pack: Language) ->
     asked = own_typed | {(v.kind, v.value) for v in values_in(persona.goal)}  # "open on Saturday?"
     found: set[str] = set()
     typed: set[tuple[str, str]] = set()
+    tooled = False  # a tool answered: the answer is the tool's, not the prompt's
     for t in view.turns:
         for c in t.tools:
             if c.valid and not c.error:  # a reply follows its turn's tools: they count for it
@@ -100,6 +103,7 @@ def _answer(view: ConversationView, persona: PersonaSnapshot, pack: Language) ->
                 own_typed |= {(v.kind, v.value) for v in tool_values(c.arguments)}
                 found |= set(_strings(c.result))
                 typed |= {(v.kind, v.value) for v in tool_values(c.result) if v.kind in _ANSWER_KINDS}
+        tooled = tooled or any(c.valid and not c.error for c in t.tools)
         told = [s.text for s in read_turn(t.agent_text or "", pack).sentences if s.act not in ASKING_ACTS]
         unsure = has(f" {_lower(t.agent_text or '')} ", pack.acts.unsure)
         for sentence in told:
@@ -108,7 +112,7 @@ def _answer(view: ConversationView, persona: PersonaSnapshot, pack: Language) ->
                 return sentence
             if _typed(sentence, pack) & (typed - own_typed):
                 return sentence
-            if not wanted and not unsure and _answers_in_words(sentence, persona.goal, asked, pack):
+            if not (wanted or unsure or tooled) and _answers_in_words(sentence, persona.goal, asked, pack):
                 return sentence
     return ""
 
