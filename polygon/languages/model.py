@@ -108,6 +108,21 @@ class Understand(_Strict):
         said = words(goal)
         return bool(set(said[:2] + said[-1:]) & self.ask_goals) or bool(said and said[0] in self.wh_words)
 
+    def asks_when(self, goal: str) -> bool:
+        """The goal asks about a time or a day: a question word for when, or a word naming one.
+
+        "opening hours", "Öffnungszeiten", "horario" name one (the ``time`` and ``date``
+        concepts, inside a compound too); "see a dentist about a toothache" does not, so a
+        free slot the agent names answers nothing there.
+        """
+        marks = self.concepts.get("time", ()) + self.concepts.get("date", ())
+        for w in words(goal):
+            if {"time", "date", "day"} & set(self.question_hints.get(w, ())):
+                return True
+            if any(w.startswith(m) or (len(m) >= 4 and m in w) for m in marks):
+                return True
+        return False
+
 
 class Acts(_Strict):
     """The phrases of each dialogue act an agent's sentence can do (lower case)."""

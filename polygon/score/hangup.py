@@ -104,8 +104,9 @@ def _answer(view: ConversationView, persona: PersonaSnapshot, pack: Language) ->
                 found |= set(_strings(c.result))
                 typed |= {(v.kind, v.value) for v in tool_values(c.result) if v.kind in _ANSWER_KINDS}
         tooled = tooled or any(c.valid and not c.error for c in t.tools)
-        told = [s.text for s in read_turn(t.agent_text or "", pack).sentences if s.act not in ASKING_ACTS]
-        unsure = has(f" {_lower(t.agent_text or '')} ", pack.acts.unsure)
+        heard = read_turn(t.agent_text or "", pack)
+        told = [s.text for s in heard.sentences if s.act not in ASKING_ACTS]
+        unsure = _puts_off(t.agent_text or "", heard.acts, pack)
         for sentence in told:
             low = sentence.lower()
             if any(said(sentence, w) for w in wanted) or any(_holds(low, v) for v in found - own):
@@ -115,6 +116,14 @@ def _answer(view: ConversationView, persona: PersonaSnapshot, pack: Language) ->
             if not (wanted or unsure or tooled) and _answers_in_words(sentence, persona.goal, asked, pack):
                 return sentence
     return ""
+
+
+def _puts_off(text: str, acts: frozenset[str], pack: Language) -> bool:
+    """The turn answers no question in words: the agent is not sure, or offers a slot.
+
+    "I'm not sure, maybe Tuesday"; "I have Monday 09:00 free. Shall I book it?"
+    """
+    return "offer" in acts or has(f" {_lower(text)} ", pack.acts.unsure)
 
 
 _STATED_KINDS = frozenset({DATE, DAY, TIME, AMOUNT, WEEKDAY})
@@ -129,8 +138,9 @@ def _answers_in_words(sentence: str, goal: str, own: set[tuple[str, str]], pack:
     "Yes, breakfast is included" names at least half of what "check whether breakfast is
     included in my booking" asks about.
     """
-    if {v for v in _typed(sentence, pack) if v[0] in _STATED_KINDS} - own:
-        return True
+    stated = {v[0] for v in _typed(sentence, pack) - own if v[0] in _STATED_KINDS}
+    if AMOUNT in stated or (stated and pack.understand.asks_when(goal)):
+        return True  # a price answers whatever was asked of it; a time or day, a question of when
     said = words(sentence)
     if not said or said[0] not in pack.acts.yes_no:
         return False

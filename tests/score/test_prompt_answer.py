@@ -137,10 +137,12 @@ HOURS, PRICE, BREAKFAST = (
     [
         (HOURS, "We're open Monday to Friday, 8 am to 6 pm.", True),
         (PRICE, "It costs £40.", True),
-        (BREAKFAST, "Yes, it's in every room rate from 7:00.", True),
+        ("find out when you open on Saturday", "On Saturdays it's 9:00 to 13:00.", True),
         (HOURS, "I'm not sure, maybe on Tuesday.", False),
         (PRICE, "Let me check that for you, it could be £40.", False),
         (HOURS, "Thanks for calling the clinic.", False),
+        ("see a dentist about a toothache", "I have Monday 09:00 free. Shall I book it?", False),
+        ("ask about braces for my son", "We're open Monday to Friday.", False),  # no question of when
     ],
 )
 def test_the_caller_who_asked_closes_on_a_prompt_answer(goal: str, said: str, answers: bool) -> None:

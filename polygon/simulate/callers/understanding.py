@@ -710,6 +710,7 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
     """
     about = _about(goal, tuple(facts.values()), pack)
     asks_only = pack.understand.asks_only(goal) and not _unsure(turn, pack)
+    offers = "offer" in turn.acts  # "I have Monday 09:00 free. Shall I book it?" is no answer
     for s in turn.sentences:
         said = content(s.text, pack)
         if s.act == "outcome" and said & about:
@@ -719,7 +720,7 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
             return True
         if answers and _advises(s.text, goal, facts, pack):
             return True
-        if answers and _states_when_or_price(s.text, goal, facts, pack):
+        if answers and not offers and _states_when_or_price(s.text, goal, facts, pack):
             return True
     return False
 
@@ -741,8 +742,13 @@ def _states_when_or_price(sentence: str, goal: str, facts: Mapping[str, str], pa
     What an opening-hours or price question is answered with from the agent's prompt alone.
     """
     own = " ".join([goal, *facts.values()])
-    if _TIME.search(sentence) or _CLOCK.search(sentence) or _DATE.search(sentence) or _PRICE.search(sentence):
-        return bool(set(re.findall(r"\d+", sentence)) - set(re.findall(r"\d+", own)))
+    new_digits = bool(set(re.findall(r"\d+", sentence)) - set(re.findall(r"\d+", own)))
+    if _PRICE.search(sentence):
+        return new_digits  # a price answers whatever was asked of it; a time or day, only "when"
+    if not pack.understand.asks_when(goal):
+        return False
+    if _TIME.search(sentence) or _CLOCK.search(sentence) or _DATE.search(sentence):
+        return new_digits
     return bool(set(words(sentence)) & pack.weekdays - set(words(own)))
 
 
