@@ -18,12 +18,13 @@ from polygon.score.agent_language import language_policy
 from polygon.score.denial import refusal
 from polygon.score.detectors import detect
 from polygon.score.disclosure import DISCLOSURE, disclosures
-from polygon.score.hangup import SETTLING_ACTS, unsettled_hangup
+from polygon.score.hangup import SETTLING_ACTS, answer_to_ask, unsettled_hangup
 from polygon.score.policies import Policy, check_policies, turned_off
 from polygon.score.prompt_forbids import NAME as PROMPT_POLICY
 from polygon.score.prompt_forbids import prompt_policy
 from polygon.score.recorded import check_recorded as _result
 from polygon.score.says import unsaid
+from polygon.score.silence import agent_silent
 from polygon.score.spelling import phrase_said
 from polygon.score.spoken import allowed_by, invented_against
 from polygon.score.swallowed import Swallowed, swallowed
@@ -46,6 +47,7 @@ AGENT_CHECKS = (
     "agent_contradicts_tools",
     "latency",
     "policy",
+    "agent_silent",
 )
 """Checks on the agent (a rubric may gate on them as ``check:<id>``); ``caller_outside_facts``
 is a check on the simulator and never gates the agent."""
@@ -486,11 +488,12 @@ def _outcome(view: ConversationView, persona: PersonaSnapshot) -> tuple[bool, st
     claims = _claimed_for_caller(view, persona)
     has_state = bool(view.started and view.started.initial_state)
     if persona.outcome == "success":
-        if has_state:
-            return bool(claims), (
-                "booked: " + ", ".join(claims)
-            ) if claims else "nothing was booked for the caller"
-        return e.reason == "caller_done", f"ended {e.reason}"
+        if claims or (not has_state and e.reason == "caller_done"):
+            return True, "booked: " + ", ".join(claims) if claims else f"ended {e.reason}"
+        if e.reason in ("hangup", "caller_done") and (answer := answer_to_ask(view, persona)):
+            # a caller who only asked wanted an answer, not a booking (opening hours, a price)
+            return True, f"the caller only asked, and the agent answered: {answer!r}"
+        return False, "nothing was booked for the caller" if has_state else f"ended {e.reason}"
     if persona.outcome == "transfer":
         return e.reason == "transfer", f"ended {e.reason}"
     if persona.outcome == "callback":
@@ -663,4 +666,5 @@ def run_checks(
         + check_policies(view, policies, prompt)
         + language_policy(view)
         + prompt_policy(view, prompt, on=not turned_off(policies, PROMPT_POLICY))
+        + agent_silent(view)  # only for a call with a silent agent turn: other calls keep their events
     )
