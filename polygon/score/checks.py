@@ -355,7 +355,7 @@ def goal_reached(view: ConversationView) -> CheckRecorded:
             misses.append(_swallow_detail(hidden))
         if misses:
             return _result(view, "goal_reached", "fail", "expect: " + "; ".join(misses), _with(hidden, ev))
-        return _result(view, "goal_reached", "pass", "expect: every expected end state was met", ev)
+        return _result(view, "goal_reached", "pass", _met(view, expect, e.reason), ev)
     ok, why = _outcome(view, persona)
     if ok and hidden:
         ok, why = False, _swallow_detail(hidden)
@@ -364,6 +364,12 @@ def goal_reached(view: ConversationView) -> CheckRecorded:
     # a failing gate's detail says what was not reached, never just the outcome's name
     detail = f"{persona.outcome} not reached ({FALLBACK}): {why}"
     return _result(view, "goal_reached", "fail", detail, _with(hidden, ev))
+
+
+def _met(view: ConversationView, expect: Expectation, reason: str) -> str:
+    if _fell_back(view, expect, reason):
+        return f"expect: met by fallback_end ({reason} after every call of an expected tool failed)"
+    return "expect: every expected end state was met"
 
 
 def _swallow_detail(hidden: list[Swallowed]) -> str:
@@ -380,7 +386,8 @@ def unmet(view: ConversationView, expect: Expectation, facts: dict[str, str]) ->
     e = view.ended
     assert e is not None
     if _fell_back(view, expect, e.reason):  # the tool was down and the agent handed the caller on
-        return _unmet_order(view, expect) + unsaid(view, expect)
+        fell = _failed_with_other_args(view, expect, facts)
+        return fell + _unmet_order(view, expect) + unsaid(view, expect)
     out = []
     if expect.end and e.reason not in expect.end:
         out.append(f"ended {e.reason}, expected {' or '.join(expect.end)}")
@@ -421,6 +428,25 @@ def _fell_back(view: ConversationView, expect: Expectation, reason: str) -> bool
         if tried and all(c.error for c in tried):
             return True
     return False
+
+
+def _failed_with_other_args(view: ConversationView, expect: Expectation, facts: dict[str, str]) -> list[str]:
+    """The expected tools whose failed calls carried none of the expected arguments.
+
+    ``fallback_end`` stands in for the call's success, not for its arguments: a payment plan
+    sent with 100 where the caller said 50 is the agent's error whether or not the tool was down
+    (trial45 D11).
+    """
+    out = []
+    for tool, args in expect.calls.items():
+        tried = [c for t in view.turns for c in t.tools if c.tool == tool]
+        if not tried or not args:
+            continue
+        if not any(all(_meets(c.arguments, a, cond, facts) for a, cond in args.items()) for c in tried):
+            wanted = ", ".join(f"{a} {describe(cond, facts)}" for a, cond in args.items())
+            last = _args_of(tried[-1].arguments)
+            out.append(f"no {tool} call with {wanted} (the last one, which failed, had {last})")
+    return out
 
 
 def _no_call(view: ConversationView, tool: str, made: list[ToolView]) -> tuple[str, str]:
