@@ -138,7 +138,7 @@ def rerun_conversation(
         rubric_version=loaded.suite.judge.rubric,
         polygon_version=__version__,
         forbidden_phrases=list(loaded.suite.forbidden_phrases),
-        policies=[p.model_dump(mode="json", exclude_defaults=True) for p in loaded.suite.policies],
+        policies=loaded.suite.recorded_policies(),
     )
     start_run(log, started, now)
     seed = source.started.seed if source.started else 0
