@@ -208,3 +208,25 @@ def test_the_german_opening_keeps_its_verb_before_a_goal_that_holds_a_clause() -
         == "Guten Tag, hier spricht Jonas Weber. Ich rufe an, denn ich möchte erfahren, wo mein Paket ist."
     )
     assert not opening.endswith("möchte.")
+
+
+# -- D10b: a request whose relative clause holds a done word ----------------------------------
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "и фамилию пассажира, на которого оформлен билет",
+        "спасибо. и фамилию пассажира, на которого оформлен билет",
+        "это нужно, чтобы найти ваш билет. спасибо. и фамилию пассажира, на которого оформлен билет",
+    ],
+)
+def test_the_surname_is_given_however_the_turn_starts(turn: str) -> None:
+    facts = {"name": "Мария Орлова", "booking_no": "RZ-60344", "surname": "Орлова"}
+    caller = _caller("ru", "вернуть деньги за билет", facts, kind="chatty", outcome="refusal")
+    assert caller.next(turn).text.startswith("Фамилия — Орлова.")
+
+
+def test_a_report_that_starts_like_an_ellipsis_still_reports() -> None:
+    turn = heard_turn("и ваш заказ оформлен, номер RX-204881", caller_language("ru"))
+    assert "question" not in turn.acts

@@ -149,7 +149,7 @@ def heard_turn(text: str, pack: Language) -> Turn:
 
 
 def _heard_turn(turn: Turn, marked: bool, pack: Language) -> Turn:
-    if marked or not turn.acts & {"filler", "greeting", "question"}:
+    if marked or not turn.acts & {"filler", "greeting", "question", "outcome"}:
         return turn  # a turn that marks its questions is read by its marks
     parts = tuple(replace(s, act=_heard_act(s.text, s.act, pack)) for s in turn.sentences)
     return Turn(parts, turn.reason)
@@ -158,9 +158,23 @@ def _heard_turn(turn: Turn, marked: bool, pack: Language) -> Turn:
 def _heard_act(sentence: str, act: str, pack: Language) -> str:
     if act in ("filler", "greeting") and asks_by_form(sentence, pack):
         return _act_by_form(sentence, pack)
+    if act == "outcome" and _asks_before_a_report(sentence, pack):
+        return "question"
     if act == "question" and _instructs(sentence, pack):
         return "instruction"
     return act
+
+
+def _asks_before_a_report(sentence: str, pack: Language) -> bool:
+    """A request whose done word is only in a clause about the thing asked for.
+
+    "и фамилию пассажира, на которого оформлен билет" (the surname the ticket is issued to)
+    asks: its first clause opens a request and holds no done word; "и ваш заказ оформлен"
+    reports.
+    """
+    first = _CLAUSE_MARKS.split(sentence)[0]
+    low = f" {first.lower()} "
+    return asks_by_form(first, pack) and not has(low, pack.acts.done + pack.acts.reported)
 
 
 def _instructs(sentence: str, pack: Language) -> bool:
