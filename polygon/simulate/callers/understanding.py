@@ -158,7 +158,9 @@ def _heard_turn(turn: Turn, marked: bool, pack: Language) -> Turn:
 def _heard_act(sentence: str, act: str, pack: Language) -> str:
     if act in ("filler", "greeting") and asks_by_form(sentence, pack):
         return _act_by_form(sentence, pack)
-    if act == "outcome" and _asks_before_a_report(sentence, pack):
+    if act in ("outcome", "filler") and _asks_before_a_report(sentence, pack):
+        # the scorer may read the relative clause's done word as a report or, knowing relative
+        # clauses, as nothing: either way the caller hears the request before it
         return "question"
     if act == "question" and _instructs(sentence, pack):
         return "instruction"
