@@ -180,6 +180,8 @@ def test_the_scenario_names_her_danger_when_the_caller_has_not_yet() -> None:
 )
 def test_idioms_and_negations_are_no_danger(language: str, caller: str) -> None:
     assert named_danger(call(language, caller, OFFER[language])) is None
+    # an imported call is read in every language: no pack's words may take an idiom for danger
+    assert named_danger(call("xx", caller, OFFER[language])) is None
 
 
 @pytest.mark.parametrize("language", sorted(TRAIN_SAFE))
