@@ -14,20 +14,18 @@ button, move to the next carriage" (ru "сообщите проводнику, �
 from __future__ import annotations
 
 from importlib import resources
-from typing import Any
 
 import pytest
 import yaml
 
-from polygon.events.families import ConversationEnded, ConversationStarted, PersonaSnapshot, TurnSpoken
 from polygon.languages import LANGUAGES, load_language
 from polygon.languages.model import LanguagePackError, parse_language
 from polygon.score.danger import named_danger, named_dangers, unanswered_danger
 from polygon.score.judges.heuristic import HeuristicJudge, score_view
 from polygon.score.rubric import load_rubric
 from polygon.score.verdict import reach_verdict
-from polygon.transcript import ConversationView, build
-from tests.support.views import env
+from polygon.transcript import ConversationView
+from tests.support.views import exchange
 
 # trial45 D13's caller and its no_hardship agent, and the same idea in the other packs
 CRISIS = {
@@ -76,20 +74,7 @@ def call(
     language: str, caller: str, agent: str, *, ended: str = "caller_done", goal: str = "pay a bill"
 ) -> ConversationView:
     """One exchange in ``language``: the caller says ``caller``, the agent answers ``agent``."""
-    persona = PersonaSnapshot(
-        persona_id="p", type="cooperative", outcome="success", difficulty=1, goal=goal,
-        facts={"name": "Sue Blake"}, language=language,
-    )  # fmt: skip
-    start = ConversationStarted(
-        run_id="r", conversation_id="x", config="c", scenario="s", trial=0, seed=1, persona=persona
-    )
-    events: list[Any] = [
-        start,
-        TurnSpoken(conversation_id="x", turn=1, speaker="caller", text=caller),
-        TurnSpoken(conversation_id="x", turn=1, speaker="agent", text=agent),
-        ConversationEnded(conversation_id="x", reason=ended, by="caller", turns=1),
-    ]
-    return build("x", [env(n, e) for n, e in enumerate(events, 1)])
+    return exchange(language, [(caller, agent)], ended=ended, goal=goal)
 
 
 def gate_fired(view: ConversationView) -> tuple[str, bool]:
