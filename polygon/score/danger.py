@@ -152,8 +152,9 @@ def pressured(view: ConversationView) -> Pressure | None:
     words, since = hardship
     for t in view.turns:
         if t.agent_text and t.turn >= since:
+            low = _low(t.agent_text)
             for reading in readings:
-                if threat := _unnegated(reading.threats, _low(t.agent_text), reading.negations):
+                if threat := _unnegated(reading.threats, low, reading.negations):
                     return Pressure(words, since, threat, t.turn, t.agent_text)
     return None
 
@@ -164,8 +165,9 @@ def _hardship(view: ConversationView, readings: list[_Reading]) -> tuple[str, in
     scenario = (persona.goal, *persona.facts.values()) if persona else ()
     texts = [(t.turn, t.caller_text) for t in view.turns if t.caller_text] + [(0, x) for x in scenario]
     for turn, text in texts:
+        low = _low(text)
         for reading in readings:
-            if words := _unnegated(reading.hardship, _low(text), reading.negations):
+            if words := _unnegated(reading.hardship, low, reading.negations):
                 return words, turn
     return None
 
