@@ -101,12 +101,28 @@ class Understand(_Strict):
     a fact named after one only qualifies the noun asked for ("the PIN of your line")."""
 
     def asks_only(self, goal: str) -> bool:
-        """The goal only wants to know something: an ``ask_goals`` verb leads it or ends it.
+        """The goal only wants to know something: an ``ask_goals`` verb leads or ends it.
 
-        It ends a German goal ("den Stand seines Schadens erfahren"), whose verb comes last.
+        The verb ends a German goal ("den Stand seines Schadens erfahren"). A goal that is a
+        question itself ("what are your opening hours", "how much is a blood test") asks too.
         """
         said = words(goal)
-        return bool(set(said[:2] + said[-1:]) & self.ask_goals)
+        return bool(set(said[:2] + said[-1:]) & self.ask_goals) or bool(said and said[0] in self.wh_words)
+
+    def asks_when(self, goal: str) -> bool:
+        """The goal asks about a time or a day: a question word for when, or a word naming one.
+
+        "opening hours", "Öffnungszeiten", "horario" name one (the ``time`` and ``date``
+        concepts, inside a compound too); "see a dentist about a toothache" does not, so a
+        free slot the agent names answers nothing there.
+        """
+        marks = self.concepts.get("time", ()) + self.concepts.get("date", ())
+        for w in words(goal):
+            if {"time", "date", "day"} & set(self.question_hints.get(w, ())):
+                return True
+            if any(w.startswith(m) or (len(m) >= 4 and m in w) for m in marks):
+                return True
+        return False
 
 
 class Acts(_Strict):
@@ -176,6 +192,14 @@ class Acts(_Strict):
     """Phrases telling the caller what to do ("you should", "contact your", "wenden Sie sich"):
     a statement with one answers a caller who asked what to do ("find out what to do after
     losing the passport"), unless it asks for one of the caller's facts."""
+    unsure: tuple[str, ...] = ()
+    """Phrases of an agent that does not know or puts the answer off ("I don't know", "I'm not
+    sure", "let me check", "weiß ich nicht"): a turn saying one answers no question, whatever
+    time or day it names beside."""
+    yes_no: frozenset[str] = frozenset()
+    """Words that open a yes/no answer ("yes", "no", "ja", "нет"), whole words: such a statement
+    naming what the caller asked ("Yes, breakfast is included.") answers a question the
+    agent's prompt alone could answer (no tool, no ``expect.says``)."""
 
 
 class Say(_Strict):
