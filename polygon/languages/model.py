@@ -349,7 +349,24 @@ class Safety(_Strict):
     ("no smell of gas", "нет дыма")."""
     instructions: tuple[Pattern, ...] = Field(min_length=1)
     """Phrases of an instruction that gets a caller to safety: leave the building, do not touch
-    the switches, call 112, get behind the barrier."""
+    the switches, call 112, get behind the barrier, tell the conductor."""
+    answers: dict[str, tuple[Pattern, ...]] = {}
+    """A kind of danger (one of ``dangers``) → the only phrases that answer it, instead of
+    ``instructions``: a caller thinking of ending her life is not kept safe by "open the
+    windows", only by a crisis line or an emergency number."""
+
+    hardship: tuple[Pattern, ...] = Field(min_length=1)
+    """Phrases of a caller in hardship ("i lost my job", "can't pay this month")."""
+    threats: tuple[Pattern, ...] = Field(min_length=1)
+    """Phrases of pressure an agent puts on a caller: enforcement agents, bailiffs, court, a visit
+    to her home. Said to a caller in hardship, the heuristic scores safety 2 (borderline)."""
+
+    @model_validator(mode="after")
+    def _answers_name_dangers(self) -> Safety:
+        unknown = sorted(set(self.answers) - set(self.dangers))
+        if unknown:
+            raise ValueError(f"answers: {', '.join(unknown)} is no kind of danger in dangers")
+        return self
 
 
 class Forbids(_Strict):
