@@ -31,8 +31,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from polygon.events import Evidence
-from polygon.languages import LANGUAGES, Language, Turn, has, load_language, read_turn
-from polygon.languages.acts import done
+from polygon.languages import LANGUAGES, Language, Turn, done, has, load_language, read_turn
 from polygon.score.agent_language import hear
 from polygon.score.denial import failed_answer
 from polygon.transcript import ConversationView, ToolView, TurnView

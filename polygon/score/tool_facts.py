@@ -70,9 +70,8 @@ from polygon.transcript import ConversationView, TurnView
 
 CHECK = "agent_contradicts_tools"
 DATE, DAY, TIME, AMOUNT, NUMBER, DURATION = "date", "day", "time", "amount", "number", "duration"
-WEEKDAY, DATED_WEEKDAY = "weekday", "dated weekday"
-"""Kinds of value; ``day`` is a date said without its year (month and day); a ``dated weekday``
-is said just before a date ("Friday, the fourth of December"): the date's weekday."""
+WEEKDAY = "weekday"
+"""Kinds of value; ``day`` is a date said without its year (month and day)."""
 _KIND_WORDS = {
     DATE: "date",
     DAY: "date",
@@ -81,7 +80,6 @@ _KIND_WORDS = {
     NUMBER: "number",
     DURATION: "duration",
     WEEKDAY: "weekday",
-    DATED_WEEKDAY: "weekday",
 }
 UNSOURCED = (TIME, AMOUNT, DURATION)
 """Kinds a statement of which no source gave fails once a tool has answered (an invented ETA)."""
@@ -108,7 +106,8 @@ class Value:
     value: str
     words: str
     of: str = ""
-    """A dated weekday's date (ISO, or ``MM-DD`` said without its year)."""
+    """A weekday said just before a date ("Friday, the fourth of December"): that date (ISO, or
+    ``MM-DD`` said without its year), whose weekday it must be."""
 
 
 @cache
@@ -183,7 +182,7 @@ def _weekday_value(text: str, day: str, words: str, dates: list[Value]) -> Value
     """A weekday, dated when it stands just before a date the text states ("petak, četrnaestog prosinca")."""
     for said in dates:
         if re.search(rf"(?<!\w){re.escape(words)}{_BESIDE}{re.escape(said.words)}", text):
-            return Value(DATED_WEEKDAY, day, words, of=said.value)
+            return Value(WEEKDAY, day, words, of=said.value)
     return Value(WEEKDAY, day, words)
 
 
@@ -344,8 +343,6 @@ class Grounds:
         """Values read already (a full date grounds its month and day said alone)."""
         for v in values:
             self.values.add((v.kind, v.value))
-            if v.kind == DATED_WEEKDAY:  # a weekday is one whether said beside a date or not
-                self.values.add((WEEKDAY, v.value))
             if v.kind == DATE:
                 self.values.add((DAY, v.value[5:]))
                 self.values.add((WEEKDAY, _weekday(v.value)))
@@ -354,7 +351,7 @@ class Grounds:
 
     def holds(self, v: Value) -> bool:
         """``v`` is grounded: the same value, or a whole amount or a long number held as digits."""
-        if v.kind == DATED_WEEKDAY:
+        if v.of:
             return self._weekday_held(v)
         if (v.kind, v.value) in self.values:
             return True
@@ -465,17 +462,17 @@ def contradictions(view: ConversationView, prompt: str | None = None) -> list[Ev
 
 
 def _stated(text: str) -> list[Value]:
-    """The values an agent's turn states; a weekday only in a sentence that also says a time or number.
+    """The values an agent's turn states; a weekday only beside a date or in a sentence with a time or number.
 
     "Your test is now on friday eight forty" names a slot (trial43 D3); "we don't test on
     Saturdays" is the business's week, from a prompt the run may not have recorded.
     """
     sentences = [s for s in _SENTENCE.split(text) if _DIGIT.search(with_digits(s))]
-    return [
-        v
-        for v in values_in(text)
-        if v.kind != WEEKDAY or any(re.search(rf"(?<!\w){re.escape(v.words)}(?!\w)", s) for s in sentences)
-    ]
+    return [v for v in values_in(text) if v.kind != WEEKDAY or v.of or _in_any(v.words, sentences)]
+
+
+def _in_any(words: str, sentences: list[str]) -> bool:
+    return any(re.search(rf"(?<!\w){re.escape(words)}(?!\w)", s) for s in sentences)
 
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
@@ -520,15 +517,14 @@ def _same_kind(v: Value, given: list[Given]) -> list[Given]:
         AMOUNT: (AMOUNT,),
         NUMBER: (NUMBER,),
         DURATION: (DURATION,),
-        WEEKDAY: (WEEKDAY, DATED_WEEKDAY),
-        DATED_WEEKDAY: (WEEKDAY, DATED_WEEKDAY, DATE),
+        WEEKDAY: (WEEKDAY, DATE) if v.of else (WEEKDAY,),
     }
     return [g for g in given if g.value.kind in kinds[v.kind] and _alike(v, g.value)]
 
 
 def _names_date(said: Value, given: Value) -> bool:
     """A dated weekday is held against a tool's date only when its date is that date (month and day)."""
-    return said.kind != DATED_WEEKDAY or given.kind != DATE or given.value[5:] == said.of[-5:]
+    return not said.of or given.kind != DATE or given.value[5:] == said.of[-5:]
 
 
 def _nearest(v: Value, same: list[Given]) -> Given:
@@ -559,7 +555,7 @@ def _evidence(t: TurnView, bad: list[tuple[Value, Given | None]]) -> Evidence:
 
 def _of_date(v: Value, g: Given) -> str:
     """A weekday held against a tool's date: which weekday the date is ("2026-12-03 (a thursday)")."""
-    return f" (a {_weekday(g.value.value)})" if v.kind == DATED_WEEKDAY and g.value.kind == DATE else ""
+    return f" (a {_weekday(g.value.value)})" if v.of and g.value.kind == DATE else ""
 
 
 def agent_contradicts_tools(view: ConversationView, prompt: str | None = None) -> CheckRecorded:

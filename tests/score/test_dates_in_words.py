@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from polygon.events import ConversationStarted, PersonaSnapshot
-from polygon.score.tool_facts import DATE, DATED_WEEKDAY, DAY, agent_contradicts_tools, values_in
+from polygon.score.tool_facts import DATE, DAY, WEEKDAY, agent_contradicts_tools, values_in
 from polygon.transcript import ConversationView, ToolView, TurnView
 
 
@@ -147,5 +147,5 @@ def test_a_month_that_is_also_a_word_before_a_number_word_is_no_date(text: str) 
 
 
 def test_a_weekday_just_before_a_date_is_dated() -> None:
-    (weekday,) = [v for v in values_in("am Freitag, dem vierten Dezember") if v.kind == DATED_WEEKDAY]
+    (weekday,) = [v for v in values_in("am Freitag, dem vierten Dezember") if v.kind == WEEKDAY]
     assert (weekday.value, weekday.of) == ("friday", "12-04")
