@@ -125,6 +125,14 @@ def _month_words() -> str:
     return "(?P<month>" + "|".join(sorted(map(re.escape, months()), key=len, reverse=True)) + r")\.?"
 
 
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _names_month(text: str) -> bool:
+    """A word of ``text`` names a month: only then may a day be said in words (long texts read fast)."""
+    return not months().keys().isdisjoint(_LETTERS.findall(text.lower()))
+
+
 _VERB_MONTHS = r"(?!(?:may|march|mar)\s+(?!the\s))"
 """A month's name that is also a word of its own ("you may first call"): no date before a day word
 unless "the" stands between ("May the first")."""
@@ -193,7 +201,7 @@ _BESIDE = r"[\s,]+(?:[^\W\d_]{1,4}[\s,]+)?"
 def _take(text: str) -> tuple[list[Value], str]:
     """Yearless dates, amounts and times out of ``text``, and what is left of it."""
     out: list[Value] = []
-    for pattern in _in_words():
+    for pattern in _in_words() if _names_month(text) else ():
         for m in pattern.finditer(text):
             out += _word_date(m)
         text = pattern.sub(" ; ", text)
