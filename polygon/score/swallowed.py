@@ -16,9 +16,9 @@ recovered", the caller was left waiting for a truck never sent. The reading is d
 - the report *swallowed* the failure when the last tool call made before it failed, no later
   call of that tool succeeded, and the turn itself told the caller nothing went to plan: no
   refusal, transfer or callback act (a callback beside "done" is a follow-up, no failure told)
-  and none of the language's ``acts.failed`` phrases
-  ("the system is down", "не удалось"; never the caller's own trouble: "the problem with your
-  boiler", "grijanje ne radi").
+  and none of the language's ``acts.failed`` phrases or ``acts.failed_forms`` ("the system is
+  down", "не удалось", "dispatch is down"; never the caller's own trouble: "the problem with
+  your boiler", "grijanje ne radi", "your payment failed": :func:`polygon.languages.tells_failure`).
 
 An agent that tells the caller the tool failed, retries successfully, transfers or promises a
 callback is fine; so is one that reports an outcome a later successful call delivered.
@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from polygon.events import Evidence
-from polygon.languages import LANGUAGES, Language, Turn, done, has, load_language, read_turn
+from polygon.languages import LANGUAGES, Language, Turn, done, has, load_language, read_turn, tells_failure
 from polygon.score.agent_language import hear
 from polygon.score.denial import failed_answer
 from polygon.transcript import ConversationView, ToolView, TurnView
@@ -93,9 +93,8 @@ def _reports_unhedged(text: str, packs: list[Language]) -> bool:
     claims = [(pack, turn.acts, _says_done(turn, pack)) for pack, turn in reads]
     if not any("outcome" in acts or said for _, acts, said in claims):
         return False
-    low = f" {text.lower()} "
     return not any(
-        acts & (TELLING_ACTS - {"callback"} if said else TELLING_ACTS) or has(low, pack.acts.failed)
+        acts & (TELLING_ACTS - {"callback"} if said else TELLING_ACTS) or tells_failure(text, pack)
         for pack, acts, said in claims
     )
 
