@@ -233,7 +233,7 @@ def _word_date(m: re.Match[str]) -> list[Value]:
         return []
     if m.group("year"):
         return [Value(DATE, f"{m.group('year')}-{month:02d}-{day:02d}", m.group(0))]
-    return [Value(DAY, f"{month:02d}-{day:02d}", m.group(0))]
+    return [Value(DAY, f"{month:02d}-{day:02d}", m.group(0).rstrip("."))]  # "… the fifth of december."
 
 
 def _spoken_values(text: str) -> tuple[list[Value], str]:
