@@ -271,6 +271,7 @@ FACES: dict[str, list[str]] = {
         "Turn",
         "Understand",
         "caller_language",
+        "done",
         "has",
         "load_language",
         "parse_language",

@@ -308,6 +308,9 @@ class Spoken(_Strict):
 
     months: tuple[tuple[str, ...], ...] = Field(min_length=12, max_length=12)
     """January to December, each with every way it is said (lower case)."""
+    month_days: tuple[tuple[str, ...], ...] = Field(min_length=31, max_length=31)
+    """The 1st to the 31st in words as said before a month's name ("vierten Dezember", "четвёртого
+    декабря", Spanish "cuatro de diciembre"), each with every form (lower case): a date."""
     weekdays: tuple[str, ...] = Field(min_length=7, max_length=7)
     """Monday to Sunday (lower case)."""
     weekday_forms: tuple[Words, ...] = Field(min_length=7, max_length=7)
