@@ -277,6 +277,7 @@ FACES: dict[str, list[str]] = {
         "parse_language",
         "promises",
         "read_turn",
+        "reports",
         "tells_failure",
     ],
     "polygon.lint": [

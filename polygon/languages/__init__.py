@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         has,
         promises,
         read_turn,
+        reports,
         tells_failure,
     )
     from polygon.languages.model import (
@@ -82,6 +83,7 @@ _FACE = {
     "has": "polygon.languages.acts",
     "promises": "polygon.languages.acts",
     "read_turn": "polygon.languages.acts",
+    "reports": "polygon.languages.acts",
     "tells_failure": "polygon.languages.acts",
 }
 __getattr__ = face_getattr(__name__, _FACE)
@@ -112,5 +114,6 @@ __all__ = [
     "parse_language",
     "promises",
     "read_turn",
+    "reports",
     "tells_failure",
 ]

@@ -31,7 +31,17 @@ from collections import Counter
 from dataclasses import dataclass
 
 from polygon.events import Evidence
-from polygon.languages import LANGUAGES, Language, Turn, done, has, load_language, read_turn, tells_failure
+from polygon.languages import (
+    LANGUAGES,
+    Language,
+    Turn,
+    done,
+    has,
+    load_language,
+    read_turn,
+    reports,
+    tells_failure,
+)
 from polygon.score.agent_language import hear
 from polygon.score.denial import failed_answer
 from polygon.transcript import ConversationView, ToolView, TurnView
@@ -106,12 +116,13 @@ def _says_done(turn: Turn, pack: Language) -> bool:
     """A statement of the turn says it is done in a clause that names no callback.
 
     "Gotovo, tehničar je rezerviran, javit ćemo vam se porukom": the sentence reads as a
-    callback, yet "gotovo" tells the caller the technician is booked; the callback that
+    callback, yet "gotovo" (or the participle "je rezerviran" alone, the pack's ``done_forms``)
+    tells the caller the technician is booked; the callback that
     follows is how they hear the time, not the failure told. "A colleague will call you back
     once it's booked" says nothing is done.
     """
     clauses = (f" {c.lower()} " for s in turn.sentences if "?" not in s.text for c in _CLAUSE.split(s.text))
-    return any(done(c, pack) and not has(c, pack.acts.callback) for c in clauses)
+    return any((done(c, pack) or reports(c, pack)) and not has(c, pack.acts.callback) for c in clauses)
 
 
 def _packs(view: ConversationView) -> list[Language]:

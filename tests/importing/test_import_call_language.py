@@ -54,6 +54,7 @@ HR = (
     "rezerviraj_tehnicara",
 )
 HR_DONE = "Gotovo, tehničar je rezerviran, javit ćemo vam se porukom s točnim terminom. Doviđenja."
+HR_BOOKED = "Tehničar je rezerviran, javit ćemo vam se porukom s točnim terminom. Doviđenja."
 EN = ("Smile Dental, this is Mia. How can I help?", "I'd like to book a cleaning on Wednesday.", "book_slot")
 EN_DONE = "Done, you're booked, we'll call you back with the exact time. See you then!"
 
@@ -71,7 +72,7 @@ def _verdict(tmp_path: Path, call: dict[str, object]) -> dict[str, object]:
     return verdict
 
 
-@pytest.mark.parametrize(("call", "done"), [(HR, HR_DONE), (EN, EN_DONE)])
+@pytest.mark.parametrize(("call", "done"), [(HR, HR_DONE), (HR, HR_BOOKED), (EN, EN_DONE)])
 def test_done_beside_a_callback_after_a_failed_tool_fails(
     tmp_path: Path, call: tuple[str, str, str], done: str
 ) -> None:
