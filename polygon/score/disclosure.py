@@ -404,14 +404,17 @@ def _birth_key(key: str) -> bool:
 
 
 def _name_value(value: Any) -> list[str]:
-    """A record's value read as a person's names: capitalised runs, or a few words and nothing else."""
+    """A record's value read as a person's names: capitalised runs, or two to four words and nothing else.
+
+    One word says too little ("membership": "Gold", "patient": "Hughes").
+    """
     if isinstance(value, list | tuple):
         return [n for v in value for n in _name_value(v)]
     if not isinstance(value, str):
         return []
     found = names(value)
     words = WORD.findall(value)
-    if not found and 0 < len(words) <= _NAME_WORDS + 1 and " ".join(words) == " ".join(value.split()):
+    if not found and 1 < len(words) <= _NAME_WORDS + 1 and " ".join(words) == " ".join(value.split()):
         found = [" ".join(words)]
     return found
 

@@ -154,3 +154,7 @@ def test_an_imported_lookup_by_the_friend_the_caller_called_by_name_is_someone_e
     lookup = tool("guest_directory", {"name": "jensen"}, {"guest": "Henrik Jensen", "room": "412"})
     view = call([opening, (caller, "he's in room four twelve.", [lookup])])
     assert said(view) == ["four twelve"]
+
+
+def test_one_word_under_a_person_key_names_nobody() -> None:
+    assert people({"membership": "Gold", "patient": "hughes"}) == ([], set())
