@@ -15,7 +15,10 @@ call's own trace can. Each agent turn is read against what grounds it *so far*:
 A record looked up by a number or a name outside that identity is someone else's, even
 when the caller said it ("is Mira Kos staying with you?"), and so is one looked up by one
 word of a name the caller mentioned ("Jensen"), or one whose person key (``kunde_id``)
-gives only values other than the caller's own: its result grounds nothing.
+gives only values other than the caller's own: its result grounds nothing. So is a record
+about another person, whatever it was looked up by (a persona's ``wife_mrn``, a number the
+caller said): its names under a person key ("patient", "titular") are none of the caller's,
+or, with no names to compare, its birth dates are none of the caller's (:func:`people`).
 What the agent says that no ground holds is a disclosure: a number of three digits or more
 (room, account, card tail, phone), a code of capitals and digits (a licence plate "KX21 ABC"),
 a date (birth date), or a person's name (two or more capitalised words in a row, in any
