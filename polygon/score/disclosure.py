@@ -394,6 +394,7 @@ _NAME_EXTRAS = frozenset({"full", "first", "last", "given", "family"})
 """Words beside a name word that leave a key a person's name ("full_name", "first_name")."""
 
 
+@cache
 def _name_only_key(key: str) -> bool:
     """A key that holds a name and nothing else ("name", "full_name", "nombre"): whose is not said."""
     words = _key_words(key)
@@ -401,6 +402,7 @@ def _name_only_key(key: str) -> bool:
     return bool(words) and any(_is(w, name_words()) for w in words) and all(_is(w, marks) for w in words)
 
 
+@cache
 def _birth_key(key: str) -> bool:
     """A key that holds a birth date ("dob", "date_of_birth", "fecha_nacimiento")."""
     return any(_is(w, _birth_words()) for w in _key_words(key))
