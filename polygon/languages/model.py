@@ -82,6 +82,9 @@ class Understand(_Strict):
     self_intro: tuple[str, ...]
     """Words after which a caller names itself ("i'm", "ich bin"): in an imported call, which
     has no persona, a name said after them is the caller's own, not one it asks about."""
+    relations: tuple[str, ...] = ()
+    """Words for another person of the caller's ("wife", "friend", "жену"): a name said after one
+    in the same clause ("my friend is called jensen") is that person's, not the caller's."""
     demands: dict[str, str]
     """A question word → a mark the answer must carry ("email" → "@")."""
     ask_goals: frozenset[str]
