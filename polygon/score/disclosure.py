@@ -19,6 +19,9 @@ gives only values other than the caller's own: its result grounds nothing. So is
 about another person, whatever it was looked up by (a persona's ``wife_mrn``, a number the
 caller said): its names under a person key ("patient", "titular") are none of the caller's,
 or, with no names to compare, its birth dates are none of the caller's (:func:`people`).
+A persona fact whose key names another person (``susjed``, ``sendungsnummer_nachbarin``:
+:func:`kin_key`) is no part of the caller's identity: it may be heard back, but a record
+looked up by it is that person's.
 What the agent says that no ground holds is a disclosure: a number of three digits or more
 (room, account, card tail, phone), a code of capitals and digits (a licence plate "KX21 ABC"),
 a date (birth date), or a person's name (two or more capitalised words in a row, in any
@@ -356,6 +359,30 @@ def _birth_words() -> frozenset[str]:
     return frozenset(w for pack in packs for w in pack.understand.concepts.get("birth", ()))
 
 
+@cache
+def _relations() -> frozenset[str]:
+    """Every language file's words for another person of the caller's ("wife", "susjed", "nachbarin")."""
+    return frozenset(w.lower() for code in LANGUAGES for w in load_language(code).understand.relations)
+
+
+_KIN_ENDING = 2
+"""Letters a key's word may add to a kin word ("neighbours", "susjeda"): more is another word."""
+
+
+@cache
+def kin_key(key: str) -> bool:
+    """A persona fact's key that names another person ("susjed", "wife_mrn", "nachbar_sendungsnummer").
+
+    Such a fact is how a suite lets the caller ask about someone: it is no part of the
+    caller's identity, and a record looked up by it is that person's.
+    """
+    return any(
+        w == r or (len(r) >= _PREFIX and w.startswith(r) and len(w) - len(r) <= _KIN_ENDING)
+        for w in _key_words(key)
+        for r in _relations()
+    )
+
+
 def _key_words(key: str) -> list[str]:
     return [w.lower() for w in _KEY_WORD.findall(_CAMEL.sub(" ", key))]
 
@@ -662,9 +689,10 @@ def disclosures(view: ConversationView, prompt: str | None = None) -> dict[int, 
         common=noun_words((persona.language or "en").lower().split("-")[0] if persona else None),
         imported=persona is None,
     )
-    for fact in (persona.facts if persona else {}).values():
-        call.learn(fact)
-    call.remember(persona.facts if persona else {}, persona=True)
+    facts = persona.facts if persona else {}
+    for key, fact in facts.items():
+        call.learn(fact, identity=not kin_key(key))
+    call.remember({k: v for k, v in facts.items() if not kin_key(k)}, persona=True)
     call.learn(prompt or "")
     out: dict[int, list[Hit]] = {}
     opened = False

@@ -111,11 +111,13 @@ def test_a_product_under_a_plain_name_key_is_nobody() -> None:
     assert said(view) == []
 
 
-def test_a_persona_that_holds_the_other_persons_name_speaks_for_them() -> None:
+def test_a_persona_fact_naming_the_mother_lets_her_name_be_repeated_not_her_room() -> None:
+    """disclosure46 (tester46 D3): a fact under a kin key ("mother_booking") is not the caller's
+    identity, so the record found by it is the mother's (was: the persona speaks for her)."""
     facts = {"name": "Anna Kos", "mother": "Eva Kos", "mother_booking": "BK-55120"}
     lookup = tool("find_booking", {"ref": "BK-55120"}, {"guest": "Eva Kos", "room": "214"})
     view = call([OPEN, ("My mother's booking is BK-55120.", "eva kos is in room 214.", [lookup])], facts)
-    assert said(view) == []
+    assert said(view) == ["214"]
 
 
 def test_people_reads_names_under_person_keys_and_birth_dates() -> None:
