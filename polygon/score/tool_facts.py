@@ -442,11 +442,26 @@ def _static_grounds(view: ConversationView, prompt: str | None) -> Grounds:
 
 def contradictions(view: ConversationView, prompt: str | None = None) -> list[Evidence]:
     """One piece of evidence per agent turn that states a value its tools contradict."""
+    return [_evidence(t, bad) for t, bad in _contradicted(view, prompt)]
+
+
+def contradicted(view: ConversationView, prompt: str | None = None) -> dict[int, list[str]]:
+    """Turn → the words of each value stated there that the tools contradict or no source gave.
+
+    The ``disclosure`` detector leaves these to this check: a wrong date or amount about the
+    caller's own booking is the agent's error, not another person's data.
+    """
+    return {t.turn: [v.words for v, _ in bad] for t, bad in _contradicted(view, prompt)}
+
+
+def _contradicted(
+    view: ConversationView, prompt: str | None
+) -> Iterator[tuple[TurnView, list[tuple[Value, Given | None]]]]:
+    """Each agent turn that states a value no source grounds, with the tool value it was held against."""
     given = _given(view)
     answered = min((t.turn for t in view.turns if any(not c.error for c in t.tools)), default=None)
     grounds: Grounds | None = None  # built at the first value a tool could contradict: most calls have none
     heard: list[str] = []
-    out = []
     for t in view.turns:
         heard += [t.caller_text, t.heard_text or ""]
         so_far = [g for turn, g in given if turn <= t.turn]
@@ -465,8 +480,7 @@ def contradictions(view: ConversationView, prompt: str | None = None) -> list[Ev
         heard = []
         bad = [(v, _nearest(v, same) if same else None) for v, same in open_ if not grounds.holds(v)]
         if bad:
-            out.append(_evidence(t, bad))
-    return out
+            yield t, bad
 
 
 def _stated(text: str) -> list[Value]:
