@@ -63,7 +63,7 @@ are checked by the test suite instead: see :func:`load_language`)."""
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Understand(_Strict):

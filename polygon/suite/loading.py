@@ -23,7 +23,7 @@ from polygon.suite.schema import ConfigSpec, LintSpec, PersonaSpec, ScenarioSpec
 class LoadedSuite(BaseModel):
     """A validated suite plus what was read beside it (prompts) and its content hash."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     path: Path
     suite: Suite

@@ -26,7 +26,7 @@ Outcome = Literal["success", "refusal", "callback", "transfer"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class LatencySpec(_Strict):
