@@ -63,6 +63,8 @@ are checked by the test suite instead: see :func:`load_language`)."""
 
 
 class _Strict(BaseModel):
+    # defer_build: the validator is built on the first validation, not on import; a nested model
+    # validates inside its root's and never builds its own (tests/test_real_starts.py).
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 

@@ -27,6 +27,8 @@ CHECK_GATE = "check:"
 class Criterion(BaseModel):
     """One criterion of the rubric."""
 
+    # defer_build: the validator is built on the first validation, not on import; a nested model
+    # validates inside its root's and never builds its own (tests/test_real_starts.py).
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     id: Literal[
         "goal_achievement",

@@ -36,6 +36,8 @@ NAMED = ("temperature", "top_p", "max_tokens", "model", "prompt_file", "prompt")
 
 
 class _Strict(BaseModel):
+    # defer_build: the validator is built on the first validation, not on import; a nested model
+    # validates inside its root's and never builds its own (tests/test_real_starts.py).
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
