@@ -276,6 +276,7 @@ FACES: dict[str, list[str]] = {
         "parse_language",
         "promises",
         "read_turn",
+        "tells_failure",
     ],
     "polygon.lint": [
         "AXES",
