@@ -435,6 +435,7 @@ FACES: dict[str, list[str]] = {
         "judge_for",
         "load_rubric",
         "make_judge",
+        "prohibitions",
         "reach_verdict",
         "score_conversation",
         "stated_values",

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from polygon.score import load_rubric
-from polygon.score.prompt_forbids import prohibitions
+from polygon.score import load_rubric, prohibitions
 
 if TYPE_CHECKING:  # an import without --suite reads NEWEST_GATING and loads no suite models
     from polygon.suite import LoadedSuite

@@ -351,6 +351,8 @@ def goal_reached(view: ConversationView) -> CheckRecorded:
         misses = unmet(view, expect, persona.facts)
         if hung_up := unsettled_hangup(view, persona):  # "nothing happened" is no expected end
             misses.append(hung_up)
+        if instead := _reported_not_refused(view, persona):
+            misses.append(instead)
         if hidden:
             misses.append(_swallow_detail(hidden))
         if misses:
@@ -525,12 +527,42 @@ def _outcome(view: ConversationView, persona: PersonaSnapshot) -> tuple[bool, st
     if persona.outcome == "callback":
         done = [c for t in view.turns for c in t.tools if "callback" in c.tool and c.valid and not c.error]
         return bool(done), "callback registered" if done else "no callback was registered"
+    if instead := _reported_not_refused(view, persona):
+        return False, instead
     refused = e.by == "caller" and e.reason in ("hangup", "caller_done") and not claims
     if refused:
         return True, "the caller declined and nothing was booked"
     if e.by == "agent" and e.reason == "hangup" and not claims and _refused_last(view, persona):
         return True, "the agent refused, did nothing after, and hung up"
     return False, f"ended {e.reason}"
+
+
+def _reported_not_refused(view: ConversationView, persona: PersonaSnapshot) -> str:
+    """On a call the caller was to be refused: the agent refused nothing and reported an outcome.
+
+    "Возврат оформлен, деньги будут возвращены" to a caller whose fare gives no refund met
+    ``no_calls: [issue_refund]`` (the agent never called it) and passed (trial45 D3): a caller
+    told it is done leaves believing it. Read on the agent's last turn: an outcome beside a
+    refusal anywhere in the call ("I can't refund it; I've noted your complaint") or a hand-off
+    is no such report.
+    """
+    e = view.ended
+    if persona.outcome != "refusal" or e is None or e.reason == "transfer":
+        return ""
+    if persona.language not in LANGUAGES:
+        return ""
+    pack = load_language(persona.language)
+    read = [read_turn(t.agent_text or "", pack) for t in view.turns]
+    if any("refusal" in turn.acts for turn in read):
+        return ""
+    # the agent's last words: an outcome asked about earlier ("…the name the ticket is issued
+    # to") is no report the call ended on
+    last = next((turn for turn in reversed(read) if turn.sentences), None)
+    told = last.of("outcome") if last is not None else []
+    if not told:
+        return ""
+    said = told[-1]
+    return f"the caller was to be refused, yet the agent refused nothing and ended on an outcome: {said!r}"
 
 
 def _refused_last(view: ConversationView, persona: PersonaSnapshot) -> bool:
