@@ -274,6 +274,7 @@ FACES: dict[str, list[str]] = {
         "has",
         "load_language",
         "parse_language",
+        "parsed_text",
         "promises",
         "read_turn",
         "tells_failure",
