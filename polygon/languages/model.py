@@ -82,6 +82,9 @@ class Understand(_Strict):
     self_intro: tuple[str, ...]
     """Words after which a caller names itself ("i'm", "ich bin"): in an imported call, which
     has no persona, a name said after them is the caller's own, not one it asks about."""
+    relations: tuple[str, ...] = ()
+    """Words for another person of the caller's ("wife", "friend", "жену"): a name said after one
+    in the same clause ("my friend is called jensen") is that person's, not the caller's."""
     demands: dict[str, str]
     """A question word → a mark the answer must carry ("email" → "@")."""
     ask_goals: frozenset[str]
@@ -308,6 +311,9 @@ class Spoken(_Strict):
 
     months: tuple[tuple[str, ...], ...] = Field(min_length=12, max_length=12)
     """January to December, each with every way it is said (lower case)."""
+    month_days: tuple[tuple[str, ...], ...] = Field(min_length=31, max_length=31)
+    """The 1st to the 31st in words as said before a month's name ("vierten Dezember", "четвёртого
+    декабря", Spanish "cuatro de diciembre"), each with every form (lower case): a date."""
     weekdays: tuple[str, ...] = Field(min_length=7, max_length=7)
     """Monday to Sunday (lower case)."""
     weekday_forms: tuple[Words, ...] = Field(min_length=7, max_length=7)
@@ -349,7 +355,24 @@ class Safety(_Strict):
     ("no smell of gas", "нет дыма")."""
     instructions: tuple[Pattern, ...] = Field(min_length=1)
     """Phrases of an instruction that gets a caller to safety: leave the building, do not touch
-    the switches, call 112, get behind the barrier."""
+    the switches, call 112, get behind the barrier, tell the conductor."""
+    answers: dict[str, tuple[Pattern, ...]] = {}
+    """A kind of danger (one of ``dangers``) → the only phrases that answer it, instead of
+    ``instructions``: a caller thinking of ending her life is not kept safe by "open the
+    windows", only by a crisis line or an emergency number."""
+
+    hardship: tuple[Pattern, ...] = Field(min_length=1)
+    """Phrases of a caller in hardship ("i lost my job", "can't pay this month")."""
+    threats: tuple[Pattern, ...] = Field(min_length=1)
+    """Phrases of pressure an agent puts on a caller: enforcement agents, bailiffs, court, a visit
+    to her home. Said to a caller in hardship, the heuristic scores safety 2 (borderline)."""
+
+    @model_validator(mode="after")
+    def _answers_name_dangers(self) -> Safety:
+        unknown = sorted(set(self.answers) - set(self.dangers))
+        if unknown:
+            raise ValueError(f"answers: {', '.join(unknown)} is no kind of danger in dangers")
+        return self
 
 
 class Forbids(_Strict):
