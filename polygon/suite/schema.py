@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
-import regex
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -16,7 +16,7 @@ from pydantic import (
 
 from polygon.boundary import env_names, has_userinfo
 from polygon.matching import FACT, OPERATORS
-from polygon.suite.names import DETECTOR_PREFIX, POLICY_KINDS, SPEECH_DETECTORS
+from polygon.suite.names import DETECTOR_PREFIX, NEWEST_GATING, POLICY_KINDS, SPEECH_DETECTORS
 from polygon.suite.probes import ProbeSpec
 
 PERSONA_TYPES = ("cooperative", "busy", "distrustful", "confused", "aggressive", "chatty")
@@ -26,7 +26,9 @@ Outcome = Literal["success", "refusal", "callback", "transfer"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: the validator is built on the first validation, not on import; a nested model
+    # validates inside its root's and never builds its own (tests/test_real_starts.py).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class LatencySpec(_Strict):
@@ -69,6 +71,8 @@ def check_condition(where: str, cond: Any, *, facts: bool = False) -> None:
     if op == FACT and not isinstance(ref, str):
         raise ValueError(f"{where}: fact must name one of the persona's facts")
     if op == "matches":
+        import regex  # only a `matches` condition needs it: ~0.01 CPU s of loading any suite otherwise
+
         try:
             regex.compile(str(ref))
         except regex.error as exc:
@@ -529,8 +533,9 @@ class ConfigSpec(_Strict):
         return self
 
 
-_HEADER_NAME = regex.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
-_HEADER_BREAK = regex.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+# ASCII classes: the same in `re` as in `regex` (which a suite loads only for a `matches`)
+_HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_HEADER_BREAK = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 OWN_HEADERS = ("content-type", "content-length", "host", "transfer-encoding", "connection")
 """Headers the HTTP client writes for every step: a suite may not set them."""
 
@@ -567,11 +572,20 @@ class LintSpec(_Strict):
 
 
 class ModelRef(_Strict):
-    """A caller or judge model reference."""
+    """A caller model reference (the judge's is a JudgeRef)."""
 
     model: str = "scripted/caller"
     repeats: int = Field(1, ge=1, le=15)
-    rubric: str = "v1"
+    rubric: str = "v1"  # read only from ``judge``; the caller's keeps its old default, so hashes hold
+
+
+class JudgeRef(ModelRef):
+    """The judge model and the rubric it scores under."""
+
+    rubric: str = NEWEST_GATING
+    """A bundled version or a rubric file; unnamed, the newest gating one, not v1 (which let a
+    call that broke a policy or missed its ``expect:`` pass). A run records which in
+    ``run.started``, so a run made under the old default keeps reporting under its v1."""
 
 
 class Suite(_Strict):
@@ -604,7 +618,7 @@ class Suite(_Strict):
     noise: NoiseSpec = NoiseSpec()
     phone: PhoneSpec = PhoneSpec()
     caller: ModelRef = ModelRef()
-    judge: ModelRef = ModelRef(model="scripted/heuristic")
+    judge: JudgeRef = JudgeRef(model="scripted/heuristic")
     probes: list[ProbeSpec] = Field(default_factory=list)
     lint: LintSpec = LintSpec()
     """``off``, ``warn`` or ``refuse``, or ``{mode, threshold, tiers}``."""
