@@ -112,11 +112,14 @@ class Value:
 
 @cache
 def _yearless() -> list[re.Pattern[str]]:
-    """A day and a month said without a year, either order ("14 June", "June 14th", "14. lipnja")."""
+    """A day and a month said without a year, either order ("14 June", "June 14th", "14. lipnja").
+
+    With each pack's ``date_words`` between them: "12th of December", "el 12 de diciembre" (trial47 D13).
+    """
     month = _month_words()
     day = r"(?P<day>\d{1,2})(?:st|nd|rd|th|\.)?"
     return [
-        re.compile(rf"(?<![\w.]){day}\s+(?:of\s+)?{month}(?!\w)", re.IGNORECASE),
+        re.compile(rf"(?<![\w.]){day}\s+{_date_words()}{month}(?!\w)", re.IGNORECASE),
         re.compile(rf"(?<!\w){month}\s+{day}(?![\d:])", re.IGNORECASE),
     ]
 
