@@ -65,6 +65,7 @@ from polygon.score.spoken_values import (
     numeric_string,
     spoken_numbers,
     word_amounts,
+    word_clocks,
 )
 from polygon.transcript import ConversationView, TurnView
 
@@ -108,6 +109,8 @@ class Value:
     of: str = ""
     """A weekday said just before a date ("Friday, the fourth of December"): that date (ISO, or
     ``MM-DD`` said without its year), whose weekday it must be."""
+    twelve: bool = False
+    """A time said in words ("a quarter past seven"): on a 12-hour clock, either half of the day."""
 
 
 @cache
@@ -222,6 +225,8 @@ def _take(text: str) -> tuple[list[Value], str]:
     text = _AMOUNT.sub(" ; ", text)
     spoken, text = _spoken_values(text)
     out += spoken
+    clocks, text = _word_clocks(text)
+    out += clocks
     for m in _CLOCK.finditer(text):
         if m.group("m") is None and m.group("ap") is None:
             continue  # a bare number is not a time
@@ -255,6 +260,15 @@ def _spoken_values(text: str) -> tuple[list[Value], str]:
     for _, start, end in sorted(kept, key=lambda f: -f[1]):
         text = text[:start] + " ; " + text[end:]
     return [v for v, _, _ in kept], text
+
+
+def _word_clocks(text: str) -> tuple[list[Value], str]:
+    """Clock times said in words ("at a quarter to eight", trial47 D4), and the rest of ``text``."""
+    found = list(word_clocks(text))
+    out = [Value(TIME, hhmm, text[start:end], twelve=True) for hhmm, start, end in found]
+    for _, start, end in reversed(found):
+        text = text[:start] + " ; " + text[end:]
+    return out, text
 
 
 def _clock(m: re.Match[str]) -> str:
@@ -364,7 +378,7 @@ class Grounds:
         """``v`` is grounded: the same value, or a whole amount or a long number held as digits."""
         if v.of:
             return self._weekday_held(v)
-        if (v.kind, v.value) in self.values:
+        if (v.kind, v.value) in self.values or (v.twelve and (TIME, _other_half(v.value)) in self.values):
             return True
         if v.kind == AMOUNT:
             return v.value.isdigit() and v.value in self.numbers
@@ -489,6 +503,12 @@ def _in_any(words: str, sentences: list[str]) -> bool:
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _DIGIT = re.compile(r"\d")
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _other_half(hhmm: str) -> str:
+    """The same time on the other half of the day ("07:15" and "19:15")."""
+    hour, minute = hhmm.split(":")
+    return f"{(int(hour) + 12) % 24:02d}:{minute}"
 
 
 def _weekday(iso: str) -> str:

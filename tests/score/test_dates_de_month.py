@@ -19,7 +19,9 @@ PAY = {"estado": "aprobado", "importe": "1850.00", "pago_previsto": "2026-12-10"
 
 
 def _check(result: dict[str, Any], said: str) -> tuple[str, str]:
-    found = agent_contradicts_tools(call([("¿Cómo va mi siniestro?", said, [tool("estado_siniestro", {}, result)])], {}))
+    found = agent_contradicts_tools(
+        call([("¿Cómo va mi siniestro?", said, [tool("estado_siniestro", {}, result)])], {})
+    )
     return found.outcome, found.detail
 
 
