@@ -186,17 +186,17 @@ def _ordinals() -> dict[str, int]:
 
 
 @cache
-def _clock_pattern() -> tuple[regex.Pattern[str], tuple[int, ...]]:
+def _clock_pattern(context: bool) -> tuple[re.Pattern[str], tuple[int, ...]]:
     """Every pack's clock times in words after a word that makes them a time, as one pattern.
 
     Each phrase is group ``tN`` (its hour ``hN``, minutes ``mN`` / ``lessN``, ordinal ``nthN``);
-    with the minutes each adds to its hour.
+    with the minutes each adds to its hour. Without ``context``, wherever they are said.
     """
     fills = {
         "h": _said(*HOURS, digits=True),
         "m": _said(*MINUTES_SAID, digits=False),
         "less": _said(*LESS, digits=False),
-        "nth": "|".join(map(regex.escape, sorted(_ordinals(), key=len, reverse=True))),
+        "nth": "|".join(map(re.escape, sorted(_ordinals(), key=len, reverse=True))),
     }
     said = {(p, add) for s in _spoken() for p, add in s.clock_times.items()}
     phrases = sorted(said, key=lambda p: (-len(p[0]), p))  # "без двадцати пяти" before "без двадцати"
@@ -209,22 +209,25 @@ def _clock_pattern() -> tuple[regex.Pattern[str], tuple[int, ...]]:
         parts[alone].append(f"(?P<t{i}>{phrase})")
     before = {w for s in _spoken() for w in (*s.clock_before, *s.relative_days, *s.weekdays)}
     before |= {w for s in _spoken() for forms in s.weekday_forms for w in forms}
-    context = "|".join(map(regex.escape, sorted(before, key=len, reverse=True)))
-    body = rf"(?<!\w)(?:{context})[\s,]+(?:{'|'.join(parts[False])})"
+    words = "|".join(map(re.escape, sorted(before, key=len, reverse=True)))
+    lead = rf"(?:{words})[\s,]+" if context else ""
+    body = rf"(?<!\w){lead}(?:{'|'.join(parts[False])})"
     if parts[True]:
         body += rf"|(?<!\w)(?:{'|'.join(parts[True])})"
-    pattern = regex.compile(rf"(?:{body})(?!\w)", regex.IGNORECASE)
+    pattern = re.compile(rf"(?:{body})(?!\w)", re.IGNORECASE)
     return pattern, tuple(add for _, add in phrases)
 
 
-def word_clocks(text: str) -> Iterator[tuple[str, int, int]]:
+def word_clocks(text: str, context: bool = True) -> Iterator[tuple[str, int, int]]:
     """Clock times said in words ("at a quarter to eight", "um halb acht", "в половине восьмого").
 
     Each as ``HH:MM`` and where its words stand; only after a word that makes it a time ("at",
-    "um", "u", "a las", "в", a weekday, "tomorrow"), and not when a number goes on after it
-    ("at one twenty three four" spells a number out).
+    "um", "u", "a las", "в", a weekday, "tomorrow"; without ``context`` anywhere: what a caller
+    or a prompt says grounds the same time however it is said), and not when a number or a unit
+    of time goes on after it ("at one twenty three four" spells a number out, "do dva i pol sata"
+    is a wait).
     """
-    pattern, adds = _clock_pattern()
+    pattern, adds = _clock_pattern(context)
     for m in pattern.finditer(text):
         i = next(int(k[1:]) for k, v in m.groupdict().items() if v is not None and k.startswith("t"))
         minutes = _clock_minutes(m, i, adds[i])
@@ -233,7 +236,7 @@ def word_clocks(text: str) -> Iterator[tuple[str, int, int]]:
         yield f"{minutes // 60 % 24:02d}:{minutes % 60:02d}", m.start(f"t{i}"), m.end()
 
 
-def _clock_minutes(m: regex.Match[str], i: int, add: int) -> int | None:
+def _clock_minutes(m: re.Match[str], i: int, add: int) -> int | None:
     """The minutes of the day phrase ``i`` of ``m`` says (None: no hour of the clock)."""
     groups = m.groupdict()
     nth = groups.get(f"nth{i}")
@@ -254,6 +257,8 @@ def _value(said: str | None) -> int | None:
 
 
 def _number_follows(text: str, end: int) -> bool:
-    """Another number goes on after ``end`` ("at one two three four" is a number spelt out)."""
+    """A number or a unit of time goes on after ``end`` ("at one two three four", "i pol sata")."""
     tokens = _tokens(text[end : end + 40])
-    return bool(tokens) and (tokens[0][0].isdigit() or (tokens[0][0],) in number_words())
+    return bool(tokens) and (
+        tokens[0][0].isdigit() or (tokens[0][0],) in number_words() or tokens[0][0] in _units()
+    )

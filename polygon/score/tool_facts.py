@@ -349,6 +349,12 @@ def _text_numbers(text: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]
     return numbers, amounts
 
 
+@lru_cache(maxsize=4096)
+def _any_clocks(text: str) -> frozenset[tuple[str, str]]:
+    """The clock times a text says in words, with or without a word making them a time (kept per text)."""
+    return frozenset((TIME, hhmm) for hhmm, _, _ in word_clocks(text, context=False))
+
+
 class Grounds:
     """What the call's legitimate sources hold, in the forms a statement is compared in."""
 
@@ -360,6 +366,7 @@ class Grounds:
         """What a text says, and every number in it (digits or number words) as bare digits."""
         self.add(values_in(text))
         self.values |= {(WEEKDAY, day) for day in claims(text).weekdays}  # "tomorrow, Friday" too
+        self.values |= _any_clocks(text)  # the caller's "for half past seven" grounds the agent's
         numbers, amounts = _text_numbers(text)
         self.numbers |= numbers
         self.values |= amounts

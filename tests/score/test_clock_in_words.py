@@ -81,3 +81,17 @@ def test_a_time_in_words_is_either_half_of_the_day() -> None:
 )
 def test_numbers_not_said_as_a_time_are_no_time(said: str) -> None:
     assert TIME not in {v.kind for v in values_in(said)}
+
+
+def test_a_time_the_caller_said_in_words_grounds_the_agents() -> None:
+    turn = (
+        "Can I book for half past seven?",
+        "Done, you're booked at half past seven.",
+        [tool("book", {}, {"ok": 1})],
+    )
+    found = agent_contradicts_tools(call([turn], {}))
+    assert found.outcome == "pass", found.detail
+
+
+def test_a_wait_in_hours_is_no_clock_time() -> None:
+    assert TIME not in {v.kind for v in values_in("popravak traje do dva i pol sata.")}
