@@ -198,8 +198,8 @@ def _clock_pattern(context: bool) -> tuple[re.Pattern[str], tuple[int, ...]]:
         "less": _said(*LESS, digits=False),
         "nth": "|".join(map(re.escape, sorted(_ordinals(), key=len, reverse=True))),
     }
-    said = {(p, add) for s in _spoken() for p, add in s.clock_times.items()}
-    phrases = sorted(said, key=lambda p: (-len(p[0]), p))  # "без двадцати пяти" before "без двадцати"
+    known = {(p, add) for s in _spoken() for p, add in s.clock_times.items()}
+    phrases = sorted(known, key=lambda p: (-len(p[0]), p))  # "без двадцати пяти" before "без двадцати"
     parts: dict[bool, list[str]] = {True: [], False: []}
     for i, (phrase, _) in enumerate(phrases):
         alone = phrase.startswith("!")  # its own words make it a time ("без четверти восемь")
@@ -209,7 +209,7 @@ def _clock_pattern(context: bool) -> tuple[re.Pattern[str], tuple[int, ...]]:
         parts[alone].append(f"(?P<t{i}>{phrase})")
     before = {w for s in _spoken() for w in (*s.clock_before, *s.relative_days, *s.weekdays)}
     before |= {w for s in _spoken() for forms in s.weekday_forms for w in forms}
-    words = "|".join(map(re.escape, sorted(before, key=len, reverse=True)))
+    words = "|".join(map(re.escape, sorted(before, key=lambda w: (-len(w), w))))
     lead = rf"(?:{words})[\s,]+" if context else ""
     body = rf"(?<!\w){lead}(?:{'|'.join(parts[False])})"
     if parts[True]:
