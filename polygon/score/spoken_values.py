@@ -90,8 +90,21 @@ def _below_thousand(text: str, tokens: list[Token], i: int) -> tuple[Decimal | N
             continue
         found = words.get(tuple(t[0] for t in tokens[i : i + width]))
         if found is not None:
-            return Decimal(found), width
+            return _and_tens(text, tokens, i + width, Decimal(found), width)
     return None, 0
+
+
+def _and_tens(text: str, tokens: list[Token], at: int, value: Decimal, width: int) -> tuple[Decimal, int]:
+    """A pack's own word for hundreds and the tens after it ("dvjesta četrdeset": 240), else as read."""
+    if value % 100 or not 100 <= value <= 900 or at >= len(tokens) or not _joined(text, tokens, at):
+        return value, width
+    for more in (2, 1):  # "četrdeset pet" before "četrdeset"
+        if more == 2 and not _joined(text, tokens, at + 1):
+            continue
+        tens = number_words().get(tuple(t[0] for t in tokens[at : at + more]))
+        if tens is not None and 0 < int(tens) < 100:
+            return value + int(tens), width + more
+    return value, width
 
 
 def _number_at(text: str, tokens: list[Token], i: int) -> tuple[Decimal | None, int]:
@@ -132,6 +145,60 @@ def word_amounts(text: str, currency: re.Pattern[str]) -> Iterator[tuple[Decimal
         after = currency.match(text, end)
         if after:
             yield value, start, after.end()
+
+
+def said_amounts(text: str, currency: re.Pattern[str]) -> Iterator[tuple[tuple[Decimal, ...], int, int]]:
+    """Amounts said in words before a currency, each with every reading it may have, and where.
+
+    The first reading is the likeliest. People say a price in pairs and its pence after the
+    currency: "twelve forty pounds fifty" is 1240.50 (or 1240, 40.50, 40); "nineteen
+    ninety-nine pounds" is 1999 (or 19.99, 99). Which one the agent meant is the one a source
+    gives; the reading of the words before the currency alone is always one of them.
+    """
+    said = [n for n in spoken_numbers(text) if not text[n[1] : n[2]].strip().isdigit()]
+    for i, (value, start, end) in enumerate(said):
+        after = currency.match(text, end)
+        if not after:
+            continue
+        pair = _pair_before(text, said, i)
+        cents, stop = _cents_after(text, said, i, after.end())
+        high = [p for p in (pair,) if p is not None]
+        readings = [h * 100 + value for h in high] + [value]
+        first = [r + cents for r in readings] if cents else []
+        dotted = [h + value / 100 for h in high if not cents]
+        yield tuple(dict.fromkeys(first + readings + dotted)), said[i - 1][1] if high else start, stop
+
+
+def _pair_before(text: str, said: list[tuple[Decimal, int, int]], i: int) -> Decimal | None:
+    """The first half of a pair ("twelve" in "twelve forty pounds"): 1-99 right before a 10-99."""
+    if i == 0 or not 10 <= said[i][0] <= 99:
+        return None
+    value, _, end = said[i - 1]
+    joined = _JOIN.fullmatch(text, end, said[i][1]) is not None
+    return value if joined and 1 <= value <= 99 and value == int(value) else None
+
+
+def _cents_after(text: str, said: list[tuple[Decimal, int, int]], i: int, at: int) -> tuple[Decimal, int]:
+    """The pence said after the currency ("pounds fifty"): 1-99 right after it, else none."""
+    if i + 1 >= len(said):
+        return Decimal(0), at
+    value, start, end = said[i + 1]
+    pence = 1 <= value <= 99 and value == int(value)
+    if not pence or not _PENCE_GAP.fullmatch(text, at, start) or _counted(text, end):
+        return Decimal(0), at
+    return value / 100, end
+
+
+_PENCE_GAP = re.compile(r"\s+(?:(?:and|und|i|и|y|con)\s+)?", re.IGNORECASE)
+"""Between a currency and its pence: "pounds fifty", "pounds and fifty pence", "euros con cincuenta"."""
+
+
+def _counted(text: str, end: int) -> bool:
+    """A currency or a duration unit follows: "pounds fifty pounds", "pounds fifty minutes" say no pence."""
+    from polygon.score.quantities import CURRENCY_AFTER  # quantities reads this module's amounts
+
+    m = re.match(r"\s*([^\W\d_]+)", text[end:])
+    return bool(CURRENCY_AFTER.match(text, end)) or bool(m and m.group(1).lower() in _units())
 
 
 def durations(text: str) -> Iterator[tuple[Decimal, Decimal, int, int]]:

@@ -1,0 +1,83 @@
+"""Amounts said in pairs and with their pence after the currency (tester45 D15).
+
+get_balance answered 1240.50 and the agent said "you've got twelve forty pounds fifty left on
+the loan", as people say £1,240.50: ``agent_contradicts_tools`` failed it ("said 'forty
+pounds', get_balance gave the amount '1240.50'"). A pair before the currency ("twelve forty",
+"nineteen ninety-nine") and a number after it ("pounds fifty") are read as the amount they say
+when a source gives that reading; a wrong pair ("twelve fourteen pounds fifty") still fails.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from polygon.score.tool_facts import AMOUNT, agent_contradicts_tools, values_in
+from tests.support.calls import call, tool
+
+
+def judged(result: Any, agent: str) -> tuple[str, str]:
+    """The check's outcome and detail for one turn: the caller asks, get_balance answers, the agent says."""
+    view = call([("What's left on my loan?", agent, [tool("get_balance", {}, result)])], facts={})
+    recorded = agent_contradicts_tools(view)
+    return recorded.outcome, recorded.detail
+
+
+BALANCE = {"balance": 1240.50, "currency": "GBP"}
+
+
+@pytest.mark.parametrize(
+    ("result", "agent"),
+    [
+        (BALANCE, "Okay so you've got twelve forty pounds fifty left on the loan."),
+        (BALANCE, "That's twelve forty pounds and fifty pence, give or take nothing."),
+        ({"balance": "1,240.50"}, "You owe twelve forty pounds fifty."),
+        ({"balance": 1240}, "You owe twelve forty pounds."),
+        ({"price": 19.99}, "It's nineteen ninety-nine pounds a month."),
+        ({"price": 1999}, "It's nineteen ninety-nine pounds in total."),
+        ({"price": 4.12}, "That comes to four twelve pounds."),
+        ({"price": 40}, "I have two accounts here, the second is forty pounds."),
+        ({"saldo": 1240.50}, "Vaše stanje je tisuću dvjesta četrdeset eura pedeset."),
+        ({"saldo": 1240.50}, "Ваш остаток тысяча двести сорок рублей пятьдесят копеек."),
+    ],
+)
+def test_an_amount_said_as_people_say_it_agrees(result: Any, agent: str) -> None:
+    assert judged(result, agent)[0] == "pass"
+
+
+@pytest.mark.parametrize(
+    ("result", "agent", "words"),
+    [
+        (
+            BALANCE,
+            "Okay so you've got twelve fourteen pounds fifty left on the loan.",
+            "twelve fourteen pounds fifty",
+        ),
+        (BALANCE, "You've got twelve forty pounds twenty left.", "twelve forty pounds twenty"),
+        (BALANCE, "You've got thirteen forty pounds fifty left.", "thirteen forty pounds fifty"),
+        ({"price": 19.99}, "It's eighteen ninety-nine pounds a month.", "eighteen ninety-nine pounds"),
+    ],
+)
+def test_a_wrong_pair_still_contradicts(result: Any, agent: str, words: str) -> None:
+    outcome, detail = judged(result, agent)
+    assert outcome == "fail"
+    assert f"said {words!r}, get_balance gave the amount" in detail
+
+
+def test_the_pair_reading_comes_first_and_keeps_the_old_one() -> None:
+    (v,) = values_in("you've got twelve forty pounds fifty left")
+    assert (v.kind, v.value, v.words) == (AMOUNT, "1240.5", "twelve forty pounds fifty")
+    assert "40" in v.alts
+
+
+@pytest.mark.parametrize(
+    ("text", "amounts"),
+    [
+        ("forty pounds fifty minutes later", {"40"}),  # a wait, not pence
+        ("forty pounds fifty pounds", {"40", "50"}),  # two amounts
+        ("room four, twelve pounds", {"12"}),  # a comma parts them
+    ],
+)
+def test_no_pair_or_pence_where_none_is_said(text: str, amounts: set[str]) -> None:
+    assert {v.value for v in values_in(text) if v.kind == AMOUNT} == amounts
