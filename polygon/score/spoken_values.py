@@ -45,6 +45,11 @@ def _thousands() -> frozenset[str]:
 
 
 @cache
+def _hundreds() -> frozenset[str]:
+    return frozenset(w for s in _spoken() for w in s.hundreds)
+
+
+@cache
 def _halves() -> frozenset[str]:
     return frozenset(w for s in _spoken() for w in s.halves)
 
@@ -109,9 +114,9 @@ def _and_tens(text: str, tokens: list[Token], at: int, value: Decimal, width: in
 
 def _number_at(text: str, tokens: list[Token], i: int) -> tuple[Decimal | None, int]:
     """A spoken number at token ``i`` ("три тысячи пятьсот", "thousand", "forty five"), and its width."""
-    value, width = _below_thousand(text, tokens, i)
+    value, width = _hundreds_at(text, tokens, i, *_below_thousand(text, tokens, i))
     if value is None and tokens[i][0] not in _thousands():
-        compound = compound_number(tokens[i][0])  # "zweitausenddreihundertvierzig": one word
+        compound = compound_number(tokens[i][0]) or _hundreds_word(tokens[i][0])  # one word
         return (Decimal(compound), 1) if compound else (None, 0)
     at = i + width
     if at < len(tokens) and tokens[at][0] in _thousands() and (width == 0 or _joined(text, tokens, at)):
@@ -122,6 +127,35 @@ def _number_at(text: str, tokens: list[Token], i: int) -> tuple[Decimal | None, 
             if more is not None:
                 value, width = value + more, rest - i + more_width
     return value, width
+
+
+def _hundreds_at(
+    text: str, tokens: list[Token], i: int, value: Decimal | None, width: int
+) -> tuple[Decimal | None, int]:
+    """A number 10-99 before "hundred" is that many hundreds, and the tens after ("twelve hundred forty")."""
+    at = i + width
+    if value is None or not 10 <= value <= 99 or at >= len(tokens) or tokens[at][0] not in _hundreds():
+        return value, width
+    if not _joined(text, tokens, at):
+        return value, width
+    value, width = value * 100, width + 1
+    rest = at + 1 + (1 if at + 1 < len(tokens) and tokens[at + 1][0] in _AND else 0)
+    if rest < len(tokens) and _joined(text, tokens, rest):
+        more, more_width = _below_thousand(text, tokens, rest)
+        if more is not None and more < 100:
+            return value + more, rest - i + more_width
+    return value, width
+
+
+def _hundreds_word(word: str) -> str | None:
+    """The digits of one word that is hundreds said as a price ("zwölfhundertvierzig": 1240), else None."""
+    words = number_words()
+    for hundred in _hundreds():
+        head, found, tail = word.partition(hundred)
+        high, rest = words.get((head,)), words.get((tail,)) if tail else "0"
+        if found and high and rest and 10 <= int(high) <= 99 and int(rest) < 100:
+            return str(int(high) * 100 + int(rest))
+    return None
 
 
 def spoken_numbers(text: str) -> Iterator[tuple[Decimal, int, int]]:

@@ -38,7 +38,12 @@ BALANCE = {"balance": 1240.50, "currency": "GBP"}
         ({"price": 1999}, "It's nineteen ninety-nine pounds in total."),
         ({"price": 4.12}, "That comes to four twelve pounds."),
         ({"price": 40}, "I have two accounts here, the second is forty pounds."),
+        (BALANCE, "That's twelve hundred and forty pounds fifty."),
+        ({"saldo": 1240.50}, "Ihr Saldo beträgt zwölfhundertvierzig Euro fünfzig."),
+        ({"saldo": 1240.50}, "Ihr Saldo beträgt tausendzweihundertvierzig Euro und fünfzig Cent."),
         ({"saldo": 1240.50}, "Vaše stanje je tisuću dvjesta četrdeset eura pedeset."),
+        ({"saldo": 1240.50}, "Vaše stanje je dvanaest stotina četrdeset eura i pedeset centi."),
+        ({"saldo": 1240.50}, "Su saldo es de mil doscientos cuarenta euros con cincuenta."),
         ({"saldo": 1240.50}, "Ваш остаток тысяча двести сорок рублей пятьдесят копеек."),
     ],
 )
@@ -57,6 +62,21 @@ def test_an_amount_said_as_people_say_it_agrees(result: Any, agent: str) -> None
         (BALANCE, "You've got twelve forty pounds twenty left.", "twelve forty pounds twenty"),
         (BALANCE, "You've got thirteen forty pounds fifty left.", "thirteen forty pounds fifty"),
         ({"price": 19.99}, "It's eighteen ninety-nine pounds a month.", "eighteen ninety-nine pounds"),
+        (
+            BALANCE,
+            "That's twelve hundred and fourteen pounds fifty.",
+            "twelve hundred and fourteen pounds fifty",
+        ),
+        (
+            BALANCE,
+            "Ihr Saldo beträgt zwölfhundertvierzehn Euro fünfzig.",
+            "zwölfhundertvierzehn Euro fünfzig",
+        ),
+        (
+            BALANCE,
+            "Vaše stanje je tisuću dvjesta četrnaest eura pedeset.",
+            "tisuću dvjesta četrnaest eura pedeset",
+        ),
     ],
 )
 def test_a_wrong_pair_still_contradicts(result: Any, agent: str, words: str) -> None:
