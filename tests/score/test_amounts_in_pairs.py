@@ -101,3 +101,15 @@ def test_the_pair_reading_comes_first_and_keeps_the_old_one() -> None:
 )
 def test_no_pair_or_pence_where_none_is_said(text: str, amounts: set[str]) -> None:
     assert {v.value for v in values_in(text) if v.kind == AMOUNT} == amounts
+
+
+@pytest.mark.parametrize(
+    ("result", "agent"),
+    [
+        ({"slot": "2026-12-04T08:40:00"}, "You're booked for Friday at eight forty."),
+        ({"time": "08:40", "fee": 12.40}, "Your slot is at eight forty, and the fee is twelve pounds forty."),
+        ({"time": "20:40"}, "See you at eight forty pm, the fee is twelve forty."),
+    ],
+)
+def test_a_time_said_in_pairs_is_no_amount(result: Any, agent: str) -> None:
+    assert judged(result, agent)[0] == "pass"
