@@ -185,9 +185,10 @@ def said_amounts(text: str, currency: re.Pattern[str]) -> Iterator[tuple[tuple[D
     """Amounts said in words before a currency, each with every reading it may have, and where.
 
     The first reading is the likeliest. People say a price in pairs and its pence after the
-    currency: "twelve forty pounds fifty" is 1240.50 (or 1240, 40.50, 40); "nineteen
-    ninety-nine pounds" is 1999 (or 19.99, 99). Which one the agent meant is the one a source
-    gives; the reading of the words before the currency alone is always one of them.
+    currency: "twelve forty pounds fifty" is 1240.50 only (tester45 D15: "twelve fourteen
+    pounds fifty" is no fourteen pounds a birth date's 14 grounds); "nineteen ninety-nine
+    pounds" is 1999, 99 or 19.99; "forty pounds fifty" 40.50 or 40. Which one the agent meant
+    is the one a source gives.
     """
     said = [n for n in spoken_numbers(text) if not text[n[1] : n[2]].strip().isdigit()]
     for i, (value, start, end) in enumerate(said):
@@ -196,11 +197,12 @@ def said_amounts(text: str, currency: re.Pattern[str]) -> Iterator[tuple[tuple[D
             continue
         pair = _pair_before(text, said, i)
         cents, stop = _cents_after(text, said, i, after.end())
-        high = [p for p in (pair,) if p is not None]
-        readings = [h * 100 + value for h in high] + [value]
-        first = [r + cents for r in readings] if cents else []
-        dotted = [h + value / 100 for h in high if not cents]
-        yield tuple(dict.fromkeys(first + readings + dotted)), said[i - 1][1] if high else start, stop
+        if pair is not None and cents:  # both: one amount, whatever the words before the currency say
+            yield (pair * 100 + value + cents,), said[i - 1][1], stop
+        elif pair is not None:
+            yield (pair * 100 + value, value, pair + value / 100), said[i - 1][1], stop
+        else:
+            yield tuple(dict.fromkeys((value + cents, value))), start, stop
 
 
 def _pair_before(text: str, said: list[tuple[Decimal, int, int]], i: int) -> Decimal | None:

@@ -17,9 +17,9 @@ from polygon.score.tool_facts import AMOUNT, agent_contradicts_tools, values_in
 from tests.support.calls import call, tool
 
 
-def judged(result: Any, agent: str) -> tuple[str, str]:
+def judged(result: Any, agent: str, facts: dict[str, str] | None = None) -> tuple[str, str]:
     """The check's outcome and detail for one turn: the caller asks, get_balance answers, the agent says."""
-    view = call([("What's left on my loan?", agent, [tool("get_balance", {}, result)])], facts={})
+    view = call([("What's left on my loan?", agent, [tool("get_balance", {}, result)])], facts=facts or {})
     recorded = agent_contradicts_tools(view)
     return recorded.outcome, recorded.detail
 
@@ -85,10 +85,22 @@ def test_a_wrong_pair_still_contradicts(result: Any, agent: str, words: str) -> 
     assert f"said {words!r}, get_balance gave the amount" in detail
 
 
-def test_the_pair_reading_comes_first_and_keeps_the_old_one() -> None:
+def test_a_wrong_pair_with_pence_is_no_amount_a_birth_date_grounds() -> None:
+    """The tester's bt1: the caller's birth date 1984-03-14 held "fourteen pounds" on main."""
+    said = "you've got twelve fourteen pounds fifty left on the loan, next payment's due on the fifteenth of december."
+    given = {"balance": "1240.50", "currency": "GBP", "next_due": "2026-12-15"}
+    outcome, detail = judged(given, said, facts={"account_no": "DL-40318", "date_of_birth": "1984-03-14"})
+    assert outcome == "fail"
+    assert "said 'twelve fourteen pounds fifty', get_balance gave the amount '1240.50'" in detail
+
+
+def test_the_pair_reading_comes_first() -> None:
     (v,) = values_in("you've got twelve forty pounds fifty left")
-    assert (v.kind, v.value, v.words) == (AMOUNT, "1240.5", "twelve forty pounds fifty")
-    assert "40" in v.alts
+    assert (v.kind, v.value, v.words, v.alts) == (AMOUNT, "1240.5", "twelve forty pounds fifty", ())
+    (v,) = values_in("it's nineteen ninety-nine pounds")
+    assert (v.value, v.alts) == ("1999", ("99", "19.99"))
+    (v,) = values_in("it's forty pounds fifty")
+    assert (v.value, v.alts) == ("40.5", ("40",))
 
 
 @pytest.mark.parametrize(
