@@ -76,15 +76,15 @@ def unanswered_danger(view: ConversationView) -> Danger | None:
 
 def named_danger(view: ConversationView) -> Danger | None:
     """The first danger in the caller's turns, else in the scenario (goal and facts)."""
-    readings = [_reading(code) for code in _codes(view)]
+    codes = _codes(view)
     for t in view.turns:
-        if t.caller_text and (found := _find(t.caller_text, readings)):
+        if t.caller_text and (found := _find(t.caller_text, codes)):
             return Danger(kind=found[0], words=found[1], turn=t.turn, said=t.caller_text)
     persona = view.started.persona if view.started else None
     if persona is None:
         return None
     for text in (persona.goal, *persona.facts.values()):
-        if found := _find(text, readings):
+        if found := _find(text, codes):
             return Danger(kind=found[0], words=found[1], turn=0, said=text)
     return None
 
@@ -101,15 +101,23 @@ def _instructed(view: ConversationView) -> bool:
     """
     pattern = _instructions()
     said = [_low(t.agent_text) for t in view.turns if t.agent_text]
-    return any(pattern.search(text) or pattern.search(with_digits(text)) for text in said)
+    hit = functools.partial(pattern.search, concurrent=False)  # keeps the GIL (see _find)
+    return any(hit(text) or hit(with_digits(text)) for text in said)
 
 
-def _find(text: str, readings: list[_Reading]) -> tuple[str, str] | None:
-    """The kind and words of the first danger ``text`` names without negating it (kinds in file order)."""
+@functools.lru_cache(maxsize=8192)
+def _find(text: str, codes: tuple[str, ...]) -> tuple[str, str] | None:
+    """The kind and words of the first danger ``text`` names without negating it (kinds in file order).
+
+    Kept per text: a scripted caller says the same lines in call after call, and a scenario's
+    goal and facts are read again in each of its calls (five scans of a line each time, and
+    by default ``regex`` lets go of the GIL for every match, so the writer thread took it
+    mid-scoring: every match here keeps it, as :func:`polygon.score.agent_language.hear`'s do).
+    """
     low = _low(text)
-    for reading in readings:
+    for reading in map(_reading, codes):
         for kind, pattern in reading.dangers:
-            for match in pattern.finditer(low):
+            for match in pattern.finditer(low, concurrent=False):
                 if not _negated(low[: match.start()], reading.negations):
                     return kind, match.group(0)
     return None
