@@ -105,7 +105,10 @@ def _instructed(view: ConversationView) -> bool:
     return any(hit(text) or hit(with_digits(text)) for text in said)
 
 
-@functools.lru_cache(maxsize=8192)
+KEPT_CHARS = 1_000
+"""Longest text whose reading is kept: 8,192 kept 100,000-character turns would hold ~800 MB."""
+
+
 def _find(text: str, codes: tuple[str, ...]) -> tuple[str, str] | None:
     """The kind and words of the first danger ``text`` names without negating it (kinds in file order).
 
@@ -114,6 +117,15 @@ def _find(text: str, codes: tuple[str, ...]) -> tuple[str, str] | None:
     by default ``regex`` lets go of the GIL for every match, so the writer thread took it
     mid-scoring: every match here keeps it, as :func:`polygon.score.agent_language.hear`'s do).
     """
+    return _kept_find(text, codes) if len(text) <= KEPT_CHARS else _scan(text, codes)
+
+
+@functools.lru_cache(maxsize=8192)
+def _kept_find(text: str, codes: tuple[str, ...]) -> tuple[str, str] | None:
+    return _scan(text, codes)
+
+
+def _scan(text: str, codes: tuple[str, ...]) -> tuple[str, str] | None:
     low = _low(text)
     for reading in map(_reading, codes):
         for kind, pattern in reading.dangers:

@@ -144,3 +144,23 @@ def test_noise_is_what_the_word_by_word_draw_gave() -> None:
                 assert got == (*_noise_word_by_word(line, intensity, language, seed), seed)
                 seen += len(got[1])
     assert seen > 100  # the draws did distort: digits, sound-alikes, drops and fillers were compared
+
+
+def test_a_long_text_is_read_as_before_but_not_kept() -> None:
+    from polygon.score import danger
+
+    long = "Sorry, I can smell gas in the kitchen, what is your phone number? " * 20
+    assert len(long) > danger.KEPT_CHARS
+    _words.cache_clear()
+    got = apply_noise(long, intensity=1.0, language="en", run_seed=5, conversation="c", turn=1)
+    assert got == (*_noise_word_by_word(long, 1.0, "en", noise_seed(5, "c", 1)), noise_seed(5, "c", 1))
+    assert _words.cache_info().currsize == 0
+    kept = danger._kept_find.cache_info().currsize
+    assert danger._find(long, ("en",)) == ("gas", "smell gas")
+    assert danger._kept_find.cache_info().currsize == kept
+    pack_en = caller_language("en")
+    memo = u._marks(pack_en)
+    sizes = len(memo.about), len(memo.wanting), len(memo.asking)
+    assert u.asks_something(long, pack_en) and u.asked_about(long, pack_en) == u._asked_about(long, pack_en)
+    assert u.asks_what_wanted(long, pack_en) == u._asks_what_wanted(long, pack_en)
+    assert (len(memo.about), len(memo.wanting), len(memo.asking)) == sizes

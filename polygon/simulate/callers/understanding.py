@@ -246,6 +246,8 @@ class _Marks:
 
 _MARKS: dict[int, _Marks] = {}
 _KEYS_HELD = 4096
+_KEPT_CHARS = 1_000
+"""Longest sentence whose reading a pack keeps (a kept 100,000-character reply would be 100 KB)."""
 
 
 def _marks(pack: Language) -> _Marks:
@@ -503,6 +505,8 @@ def asked_about(question: str, pack: Language) -> frozenset[str]:
     "Sorry, which day was that? We're open Monday to Friday." do; "What is your date of
     birth?" and "What does the meter show?" do not. Kept per pack and question.
     """
+    if len(question) > _KEPT_CHARS:
+        return _asked_about(question, pack)
     memo = _marks(pack).about
     found = memo.get(question)
     if found is None:
@@ -539,6 +543,8 @@ def asks_what_wanted(sentence: str, pack: Language) -> bool:
     → "trebate"), so "which medicine" asks what the caller came for, not for a fact. Kept per
     pack and sentence.
     """
+    if len(sentence) > _KEPT_CHARS:
+        return _asks_what_wanted(sentence, pack)
     memo = _marks(pack).wanting
     found = memo.get(sentence)
     if found is None:
@@ -583,6 +589,8 @@ def asks_something(sentence: str, pack: Language) -> bool:
     By a question word, an asking phrase, or a personal identifier named ("And the last
     four digits of the card you pay with?"). Kept per pack and sentence.
     """
+    if len(sentence) > _KEPT_CHARS:
+        return _asks_something(sentence, pack)
     memo = _marks(pack).asking
     found = memo.get(sentence)
     if found is None:

@@ -42,7 +42,8 @@ def apply_noise(
         return text, [], seed
     rng = random.Random(seed)
     ops: list[NoiseOp] = []
-    out = _distorted(_words(text, language), intensity, rng.random, ops)
+    words = _words(text, language) if len(text) <= KEPT_CHARS else _read_words(text, language)
+    out = _distorted(words, intensity, rng.random, ops)
     if rng.random() < P_FILLER * intensity:
         filler = rng.choice(pack(language).fillers)
         out.insert(0, filler)
@@ -79,9 +80,17 @@ def _distorted(
     return out
 
 
+KEPT_CHARS = 1_000
+"""Longest turn whose words are kept: 4,096 kept 100,000-character turns would hold gigabytes."""
+
+
 @lru_cache(maxsize=4096)
 def _words(text: str, language: str) -> tuple[tuple[str, _Parts], ...]:
     """A turn's words, each with :func:`_parts`: a scripted caller says the same lines call after call."""
+    return _read_words(text, language)
+
+
+def _read_words(text: str, language: str) -> tuple[tuple[str, _Parts], ...]:
     return tuple((word, _parts(word, language)) for word in _TOKEN.findall(text))
 
 
