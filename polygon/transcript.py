@@ -10,6 +10,7 @@ a tag this projection has never heard of stops the fold with its sequence number
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -196,6 +197,19 @@ def agent_reply_rest(t: TurnView) -> str:
     text = t.agent_text or ""
     before = " ".join(x.text.strip() for x in t.beside_tools if x.text.strip())
     return text[len(before) :].strip() if before and text.startswith(before) else text
+
+
+def silent_reply(t: TurnView) -> bool:
+    """The agent answered this turn with silence: no word, no tool call, and it did not end the call.
+
+    Empty, whitespace or punctuation only ("", " ", "..."): what a model that returns an
+    empty reply makes the caller hear. A lookup without words is work, and a wordless
+    hang-up or transfer ends the call: neither is silence (``check:agent_silent``).
+    """
+    return t.agent_text is not None and not _WORD.search(t.agent_text) and not t.tools and not t.agent_end
+
+
+_WORD = re.compile(r"\w")
 
 
 def build(conversation_id: str, events: Iterable[Envelope]) -> ConversationView:

@@ -276,6 +276,7 @@ FACES: dict[str, list[str]] = {
         "parse_language",
         "promises",
         "read_turn",
+        "tells_failure",
     ],
     "polygon.lint": [
         "AXES",
@@ -434,6 +435,7 @@ FACES: dict[str, list[str]] = {
         "judge_for",
         "load_rubric",
         "make_judge",
+        "prohibitions",
         "reach_verdict",
         "score_conversation",
         "stated_values",

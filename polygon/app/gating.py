@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from polygon.score import load_rubric
+from polygon.score import load_rubric, prohibitions
 
 if TYPE_CHECKING:  # an import without --suite reads NEWEST_GATING and loads no suite models
     from polygon.suite import LoadedSuite
@@ -27,7 +27,7 @@ def ungated_rules(loaded: LoadedSuite) -> list[str]:
     rubric = load_rubric(suite.judge.rubric).rubric
     gates = set(rubric.gates)
     stated = {
-        "check:policy": (len(suite.policies), "policy", "policies"),
+        "check:policy": (len(suite.policies) + _from_prompts(loaded), "policy", "policies"),
         "check:goal_reached": (
             sum(1 for s in suite.scenarios if s.expect is not None),
             "scenario with expect:",
@@ -44,3 +44,9 @@ def ungated_rules(loaded: LoadedSuite) -> list[str]:
                 f"(rubric {NEWEST_GATING} gates on it: judge: {{rubric: {NEWEST_GATING}}})"
             )
     return warnings
+
+
+def _from_prompts(loaded: LoadedSuite) -> int:
+    """1 when the built-in ``policy:prompt_forbids`` holds: a prompt forbids a promise, and it is on."""
+    on = loaded.suite.policies_from_prompt
+    return int(on and any(prohibitions(prompt) for prompt in loaded.prompts.values()))

@@ -305,9 +305,7 @@ def _run_started(run_id: str, options: ImportOptions, scenarios: list[str]) -> R
         rubric_version=import_rubric(suite),
         polygon_version=__version__,
         forbidden_phrases=list(suite.suite.forbidden_phrases) if suite else [],
-        policies=[p.model_dump(mode="json", exclude_defaults=True) for p in suite.suite.policies]
-        if suite
-        else [],
+        policies=suite.suite.recorded_policies() if suite else [],
         judge_model="scripted/heuristic",
         probes=[p.model_dump() for p in suite.suite.probes] if suite else [],
     )

@@ -52,10 +52,12 @@ from polygon.suite import LoadedSuite
 from polygon.transcript import ConversationView, TurnView
 
 
-def _parts(turn: int, source: TurnView | None, reply: AgentReply, tools: list[ToolCall]) -> str | None:
+def _parts(
+    turn: int, source: TurnView | None, reply: AgentReply, tools: list[ToolCall], language: str
+) -> str | None:
     """Why this agent turn parts from the source's (the divergence rules), or None."""
     found = agent_turn_divergence(
-        source, turn, reply.reply, reply.end or "", [(c.name, c.arguments) for c in tools]
+        source, turn, reply.reply, reply.end or "", [(c.name, c.arguments) for c in tools], language
     )
     if found is None:
         return None
@@ -136,7 +138,7 @@ def rerun_conversation(
         rubric_version=loaded.suite.judge.rubric,
         polygon_version=__version__,
         forbidden_phrases=list(loaded.suite.forbidden_phrases),
-        policies=[p.model_dump(mode="json", exclude_defaults=True) for p in loaded.suite.policies],
+        policies=loaded.suite.recorded_policies(),
     )
     start_run(log, started, now)
     seed = source.started.seed if source.started else 0
@@ -235,11 +237,13 @@ async def _drive(job: RedriveJob, hub: ModelHub) -> Redriven:
     caller = ReplayCaller(source, ScriptedCaller(persona, plan.seed) if job.keep_going and persona else None)
     by_turn = {t.turn: t for t in source.turns}
     parted: list[tuple[int, str]] = []
+    said_in = source.started.persona if source.started else None
+    language = said_in.language if said_in else "en"
 
     def monitor(turn: int, reply: AgentReply, tools: list[ToolCall]) -> str | None:
         if caller.live or parted:
             return None
-        why = _parts(turn, by_turn.get(turn), reply, tools)
+        why = _parts(turn, by_turn.get(turn), reply, tools, language)
         if why is None:
             return None
         parted.append((turn, why))

@@ -114,7 +114,7 @@ def _run_started(loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str
         rubric_version=loaded.suite.judge.rubric,
         polygon_version=__version__,
         forbidden_phrases=list(loaded.suite.forbidden_phrases),
-        policies=[p.model_dump(mode="json", exclude_defaults=True) for p in loaded.suite.policies],
+        policies=loaded.suite.recorded_policies(),
         judge_model=loaded.suite.judge.model,
         judge_repeats=loaded.suite.judge.repeats,
         probes=[p.model_dump() for p in loaded.suite.probes],

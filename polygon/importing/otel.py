@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from json import dumps
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +149,8 @@ def _conversation(path: Path, line: int, key: str, spans: list[Span]) -> Parsed:
         system = system or _system(span.attrs.get("gen_ai.system_instructions"))
         tools = tools or _messages(span.attrs.get("gen_ai.tool.definitions"))
         inputs = _messages(span.attrs.get("gen_ai.input.messages"))
-        cumulative = inputs[: len(seen)] == seen and len(inputs) >= len(seen)
+        cumulative = [_said(m) for m in inputs[: len(seen)]] == [_said(m) for m in seen]
+        cumulative = cumulative and len(inputs) >= len(seen)
         new = inputs[len(seen) :] if cumulative else inputs
         outputs = _messages(span.attrs.get("gen_ai.output.messages"))
         # the caller finished speaking when the model was first asked; the reply is out when it answers
@@ -184,6 +186,16 @@ def _conversation(path: Path, line: int, key: str, spans: list[Span]) -> Parsed:
             if t.get("name")
         ],
     )
+
+
+def _said(message: dict[str, Any]) -> str:
+    """A message as history repeats it: role and parts, not ``finish_reason``.
+
+    The conventions give only output messages a ``finish_reason``; a reply carried into the next
+    span's input history without it is the same message, not a new one (else every span
+    re-imported the whole call and a correct call failed as a loop).
+    """
+    return dumps({k: v for k, v in message.items() if k != "finish_reason"}, sort_keys=True, default=str)
 
 
 def _system(value: Any) -> str:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from polygon.lazy import face_getattr
 
 if TYPE_CHECKING:
-    from polygon.languages.acts import CODE, DATE, NUMBER, TIME, Turn, has, promises, read_turn
+    from polygon.languages.acts import CODE, DATE, NUMBER, TIME, Turn, has, promises, read_turn, tells_failure
     from polygon.languages.model import (
         Acts,
         Language,
@@ -70,6 +70,7 @@ _FACE = {
     "has": "polygon.languages.acts",
     "promises": "polygon.languages.acts",
     "read_turn": "polygon.languages.acts",
+    "tells_failure": "polygon.languages.acts",
 }
 __getattr__ = face_getattr(__name__, _FACE)
 
@@ -98,4 +99,5 @@ __all__ = [
     "parse_language",
     "promises",
     "read_turn",
+    "tells_failure",
 ]

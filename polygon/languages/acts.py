@@ -165,7 +165,7 @@ def modal_failure(low: str, pack: Language) -> bool:
     holds the split. A clause that matches one of the pack's ``modal_failure`` patterns is an
     honest failure; not one that waits ("noch nicht buchen"), nor "nicht nur …, sondern".
     """
-    found = _modal_patterns(pack.acts.modal_failure)
+    found = _patterns(pack.acts.modal_failure)
     if found is None:
         return False
     clauses = (f" {c.strip()} " for c in _CLAUSE.split(low))
@@ -173,7 +173,7 @@ def modal_failure(low: str, pack: Language) -> bool:
 
 
 @cache
-def _modal_patterns(patterns: tuple[str, ...]) -> regex.Pattern[str] | None:
+def _patterns(patterns: tuple[str, ...]) -> regex.Pattern[str] | None:
     return regex.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
 
 
@@ -202,9 +202,37 @@ def promises(text: str, pack: Language) -> bool:
 
 
 def _promised(clause: str, pack: Language) -> bool:
-    low = f" {clause} "
+    low = f" {_unpromised(clause, pack)} "
     at = min((low.find(p) for p in pack.acts.promise if p in low), default=-1)
     return at >= 0 and not has(low[: at + 1], pack.acts.negation)
+
+
+def _unpromised(clause: str, pack: Language) -> str:
+    # "Anzeige erstatten" (file a police report) and "a full refund is not possible" hold a
+    # promise word and promise nothing: blanked, so the words around them are still read
+    found = _patterns(pack.acts.not_promise)
+    return found.sub(lambda m: " " * len(m.group()), clause) if found else clause
+
+
+def tells_failure(text: str, pack: Language) -> bool:
+    """The agent's ``text`` tells the caller something went wrong on the business's side.
+
+    One of ``acts.failed``'s phrases ("the system is down", "не удалось"), or a match of
+    ``acts.failed_forms`` ("it failed", "dispatch is down") not said of the caller's own thing:
+    "your payment failed", "su pago ha fallado", "vaša uplata nije prošla" tell of no failure.
+    """
+    low = f" {_lower(text)} "
+    if has(low, pack.acts.failed):
+        return True
+    found = _patterns(pack.acts.failed_forms)
+    return found is not None and any(not _yours_before(low[: m.start()], pack) for m in found.finditer(low))
+
+
+def _yours_before(before: str, pack: Language) -> bool:
+    # the three words just before ("your payment has failed", "Ihre Zahlung ist nicht
+    # durchgegangen"), not across a sentence or clause mark ("… your card. It failed")
+    near = re.split(r"[.,;:!?—–]", before)[-1].split()[-3:]
+    return any(w in pack.acts.yours for w in near)
 
 
 def read_turn(text: str, pack: Language) -> Turn:

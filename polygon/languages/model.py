@@ -3,7 +3,8 @@
 Each section is what one reader needs: the caller (``understand``, ``acts``, ``labels``,
 ``say``, ``types``, ``small_talk``), speech-recognition noise (``noise``), ``polygon
 lint``'s rules tier (``lint``) and its language detection (``signature``), the heuristic
-judge's reading of danger (``safety``). Every file has every section, so a language is either
+judge's reading of danger (``safety``), the built-in policy on a promise a prompt forbids
+(``forbids``). Every file has every section, so a language is either
 whole or fails to load.
 """
 
@@ -100,12 +101,28 @@ class Understand(_Strict):
     a fact named after one only qualifies the noun asked for ("the PIN of your line")."""
 
     def asks_only(self, goal: str) -> bool:
-        """The goal only wants to know something: an ``ask_goals`` verb leads it or ends it.
+        """The goal only wants to know something: an ``ask_goals`` verb leads or ends it.
 
-        It ends a German goal ("den Stand seines Schadens erfahren"), whose verb comes last.
+        The verb ends a German goal ("den Stand seines Schadens erfahren"). A goal that is a
+        question itself ("what are your opening hours", "how much is a blood test") asks too.
         """
         said = words(goal)
-        return bool(set(said[:2] + said[-1:]) & self.ask_goals)
+        return bool(set(said[:2] + said[-1:]) & self.ask_goals) or bool(said and said[0] in self.wh_words)
+
+    def asks_when(self, goal: str) -> bool:
+        """The goal asks about a time or a day: a question word for when, or a word naming one.
+
+        "opening hours", "Öffnungszeiten", "horario" name one (the ``time`` and ``date``
+        concepts, inside a compound too); "see a dentist about a toothache" does not, so a
+        free slot the agent names answers nothing there.
+        """
+        marks = self.concepts.get("time", ()) + self.concepts.get("date", ())
+        for w in words(goal):
+            if {"time", "date", "day"} & set(self.question_hints.get(w, ())):
+                return True
+            if any(w.startswith(m) or (len(m) >= 4 and m in w) for m in marks):
+                return True
+        return False
 
 
 class Acts(_Strict):
@@ -136,6 +153,15 @@ class Acts(_Strict):
     Never a word that can name the caller's own fault ("kvar", "outage", "the problem with",
     "trouble", "ne radi", "не работает", "funktioniert nicht", "fallo"): "Gotovo — kvar je
     prijavljen" and "I've logged the problem with your boiler" tell of no failure."""
+    failed_forms: tuple[Pattern, ...] = ()
+    """Regular expressions for failure words that do not say whose thing failed ("failed",
+    "didn't go through", "ha fallado", "nije prošla") or that name the business's own service
+    ("our booking system is down", "dispatch is down"): a match tells the caller of a failure
+    unless one of ``yours`` is among the three words before it ("your payment has failed", "su
+    pago ha fallado" are the caller's trouble, not the business's)."""
+    yours: frozenset[str] = frozenset()
+    """The caller's possessives and "to you" ("your", "vaš", "vam", "ваш", "Ihre", "su"): whole
+    words; one just before a ``failed_forms`` match makes it the caller's own trouble."""
     reported: tuple[str, ...] = ()
     """Participles of an action the business took ("logged", "opened", "prijavljen",
     "оформлена"): a sentence saying one is an outcome report ("Your power cut is logged,
@@ -156,10 +182,24 @@ class Acts(_Strict):
     promise: tuple[str, ...] = ()
     """Phrases promising what an agent cannot keep: a guarantee, a price, a refund or
     compensation ("we will refund the difference in full", "vratit ćemo vam novac")."""
+    not_promise: tuple[Pattern, ...] = ()
+    """Regular expressions for phrases that hold a ``promise`` word yet promise nothing: an
+    idiom ("Anzeige erstatten": file a police report; "le devolveremos la llamada": we will
+    call you back), "without a refund", or a promise word the clause then denies ("A full
+    refund is not possible", "Wir erstatten den Betrag nicht", "Versprechen kann ich Ihnen das
+    nicht"). A match is blanked out of its clause before the promise words are read."""
     advice: tuple[str, ...] = ()
     """Phrases telling the caller what to do ("you should", "contact your", "wenden Sie sich"):
     a statement with one answers a caller who asked what to do ("find out what to do after
     losing the passport"), unless it asks for one of the caller's facts."""
+    unsure: tuple[str, ...] = ()
+    """Phrases of an agent that does not know or puts the answer off ("I don't know", "I'm not
+    sure", "let me check", "weiß ich nicht"): a turn saying one answers no question, whatever
+    time or day it names beside."""
+    yes_no: frozenset[str] = frozenset()
+    """Words that open a yes/no answer ("yes", "no", "ja", "нет"), whole words: such a statement
+    naming what the caller asked ("Yes, breakfast is included.") answers a question the
+    agent's prompt alone could answer (no tool, no ``expect.says``)."""
 
 
 class Say(_Strict):
@@ -285,6 +325,36 @@ class Safety(_Strict):
     the switches, call 112, get behind the barrier."""
 
 
+class Forbids(_Strict):
+    """A promise an agent's prompt forbids (the built-in policy ``policy:prompt_forbids``).
+
+    How a prompt's sentence forbids promising or offering an object, and how an agent's
+    sentence promises one (:mod:`polygon.score.prompt_forbids`). Every phrase is lower case.
+    """
+
+    rules: tuple[Pattern, ...] = Field(min_length=1)
+    """A prohibition of a promise or an offer (regular expressions over a lower-case sentence):
+    its negation and its verb ("never promise", "ne obećavaj", "versprich keine"); the objects
+    follow the match, lie inside it, or come just before it ("Erstattungen dürfen nicht
+    versprochen werden")."""
+    conditions: Pattern
+    """A prohibition limited to a situation ("before verification", "unless approved"): such a
+    sentence is not read, since whether its situation held is not known."""
+    joins: tuple[str, ...] = Field(min_length=1)
+    """Words joining the objects of one list ("refunds, credits or discounts")."""
+    objects: dict[str, tuple[str, ...]] = Field(min_length=1)
+    """An object of a promise (the same English keys in every file: ``refund``,
+    ``compensation``, …) → the word starts that name it."""
+    not_objects: tuple[str, ...] = ()
+    """Phrases holding an object's word that name no such object ("credit card")."""
+    pledges: tuple[str, ...] = Field(min_length=1)
+    """How an agent commits its side to give something ("we'll refund", "you'll get",
+    "dobit ćete", "Sie erhalten"): the object follows within a few words, in its clause."""
+    hedges: tuple[str, ...] = ()
+    """Words that make a pledge's clause no promise of its object: it checks, asks, passes a
+    request on, or tells of a message about it ("I'll check whether you qualify for a refund")."""
+
+
 class RuleWords(_Strict):
     """One language's words for reading a rule: its modality, verb, order and skips."""
 
@@ -402,6 +472,7 @@ class Language(_Strict):
     spoken: Spoken
     signature: Signature
     safety: Safety
+    forbids: Forbids
 
     @model_validator(mode="after")
     def _borrows_its_own_words(self) -> Language:

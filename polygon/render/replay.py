@@ -12,7 +12,7 @@ from typing import Any
 
 from polygon.boundary import shown_url
 from polygon.events import CheckRecorded, to_builtins
-from polygon.transcript import ConversationView, ToolView, TurnView, agent_reply_rest
+from polygon.transcript import ConversationView, ToolView, TurnView, agent_reply_rest, silent_reply
 
 BASELINE_CALLER = "scripted/caller"
 
@@ -82,6 +82,8 @@ def replay_turn_lines(t: TurnView) -> Iterator[str]:
         end = f"  [ends call: {t.agent_end}]" if t.agent_end else ""
         took = f"  ({t.agent_latency_ms:.0f} ms)" if t.agent_latency_ms else ""
         text = (agent_reply_rest(t) or "(nothing more)") if t.beside_tools else t.agent_text
+        if silent_reply(t):  # an empty model reply: the caller heard nothing (check agent_silent)
+            text = f"(silence — said nothing: {t.agent_text!r})"
         yield f"  AGENT said   #{t.agent_seq}: {text}{end}{took}"
 
 

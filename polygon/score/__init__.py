@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from polygon.score.criteria import CRITERIA as CRITERIA
     from polygon.score.judges import JudgeContext as JudgeContext
     from polygon.score.policies import decode as decode
+    from polygon.score.prompt_forbids import prohibitions as prohibitions
     from polygon.score.rubric import BUILTIN_GATES as BUILTIN_GATES
     from polygon.score.rubric import CHECK_GATE as CHECK_GATE
     from polygon.score.rubric import LoadedRubric as LoadedRubric
@@ -50,6 +51,7 @@ _FACE = {
     "judge_for": "polygon.score.conversation",
     "load_rubric": "polygon.score.rubric",
     "make_judge": "polygon.score.conversation",
+    "prohibitions": "polygon.score.prompt_forbids",
     "reach_verdict": "polygon.score.verdict",
     "score_conversation": "polygon.score.conversation",
     "stated_values": "polygon.score.spoken",

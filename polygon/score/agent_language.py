@@ -42,6 +42,7 @@ import regex
 from polygon.events import CheckRecorded, Evidence
 from polygon.languages import LANGUAGES, load_language
 from polygon.score.recorded import check_recorded
+from polygon.similarity import sentences
 from polygon.transcript import ConversationView, TurnView
 
 CHECK = "policy:agent_language"
@@ -76,6 +77,8 @@ class Heard:
 
     language: str
     words: tuple[str, ...]
+    sentence: str = ""
+    """The sentence told in another language when the turn as a whole was not."""
 
 
 @functools.cache
@@ -225,7 +228,7 @@ def agent_language(view: ConversationView, call: str) -> CheckRecorded:
     if call not in LANGUAGES:
         return check_recorded(view, CHECK, "n/a", f"no language file for the call's language {call!r}")
     said = [t for t in view.turns if t.agent_text]
-    heard = [(t, hear(t.agent_text or "", call)) for t in said]
+    heard = [(t, _told(t.agent_text or "", call)) for t in said]
     told = [(t, h) for t, h in heard if h is not None]
     wrong = [(t, h) for t, h in told if h.language != call]
     if wrong:
@@ -243,7 +246,31 @@ def agent_language(view: ConversationView, call: str) -> CheckRecorded:
     return check_recorded(view, CHECK, "pass", detail)
 
 
+def _told(text: str, call: str) -> Heard | None:
+    """The turn's language, or the other language one of its sentences is clearly in.
+
+    A turn of the call's language can hold the one answer that mattered in another: "Секунду,
+    проверяю. i checked your fare rules. the fare is non refundable … спасибо за звонок" is
+    Russian by its letters as a whole (the words said beside the tools and the closing), yet
+    the caller heard its answer in English. Each sentence is told on its own with the same
+    thresholds, so a short courtesy ("Hvala, have a nice day") still tells nothing.
+    """
+    whole = hear(text, call)
+    if whole is not None and whole.language != call:
+        return whole
+    parts = sentences(text)
+    if len(parts) < 2:
+        return whole
+    for part in parts:
+        heard = hear(part, call)
+        if heard is not None and heard.language != call:
+            return Heard(heard.language, heard.words, part)
+    return whole
+
+
 def _evidence(t: TurnView, h: Heard) -> Evidence:
     words = ", ".join(dict.fromkeys(h.words))
-    return Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text} [heard {h.language}: {words}]")
+    where = f" in “{h.sentence}”" if h.sentence else ""
+    quote = f"AGENT: {t.agent_text} [heard {h.language}{where}: {words}]"
+    return Evidence(turn=t.turn, at=t.agent_at, quote=quote)
 

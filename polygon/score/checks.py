@@ -18,10 +18,13 @@ from polygon.score.agent_language import language_policy
 from polygon.score.denial import refusal
 from polygon.score.detectors import detect
 from polygon.score.disclosure import DISCLOSURE, disclosures
-from polygon.score.hangup import SETTLING_ACTS, unsettled_hangup
-from polygon.score.policies import Policy, check_policies
+from polygon.score.hangup import SETTLING_ACTS, answer_to_ask, unsettled_hangup
+from polygon.score.policies import Policy, check_policies, turned_off
+from polygon.score.prompt_forbids import NAME as PROMPT_POLICY
+from polygon.score.prompt_forbids import prompt_policy
 from polygon.score.recorded import check_recorded as _result
 from polygon.score.says import unsaid
+from polygon.score.silence import agent_silent
 from polygon.score.spelling import phrase_said
 from polygon.score.spoken import allowed_by, invented_against
 from polygon.score.swallowed import Swallowed, swallowed
@@ -44,6 +47,7 @@ AGENT_CHECKS = (
     "agent_contradicts_tools",
     "latency",
     "policy",
+    "agent_silent",
 )
 """Checks on the agent (a rubric may gate on them as ``check:<id>``); ``caller_outside_facts``
 is a check on the simulator and never gates the agent."""
@@ -347,11 +351,13 @@ def goal_reached(view: ConversationView) -> CheckRecorded:
         misses = unmet(view, expect, persona.facts)
         if hung_up := unsettled_hangup(view, persona):  # "nothing happened" is no expected end
             misses.append(hung_up)
+        if instead := _reported_not_refused(view, persona):
+            misses.append(instead)
         if hidden:
             misses.append(_swallow_detail(hidden))
         if misses:
             return _result(view, "goal_reached", "fail", "expect: " + "; ".join(misses), _with(hidden, ev))
-        return _result(view, "goal_reached", "pass", "expect: every expected end state was met", ev)
+        return _result(view, "goal_reached", "pass", _met(view, expect, e.reason), ev)
     ok, why = _outcome(view, persona)
     if ok and hidden:
         ok, why = False, _swallow_detail(hidden)
@@ -360,6 +366,12 @@ def goal_reached(view: ConversationView) -> CheckRecorded:
     # a failing gate's detail says what was not reached, never just the outcome's name
     detail = f"{persona.outcome} not reached ({FALLBACK}): {why}"
     return _result(view, "goal_reached", "fail", detail, _with(hidden, ev))
+
+
+def _met(view: ConversationView, expect: Expectation, reason: str) -> str:
+    if _fell_back(view, expect, reason):
+        return f"expect: met by fallback_end ({reason} after every call of an expected tool failed)"
+    return "expect: every expected end state was met"
 
 
 def _swallow_detail(hidden: list[Swallowed]) -> str:
@@ -376,7 +388,8 @@ def unmet(view: ConversationView, expect: Expectation, facts: dict[str, str]) ->
     e = view.ended
     assert e is not None
     if _fell_back(view, expect, e.reason):  # the tool was down and the agent handed the caller on
-        return _unmet_order(view, expect) + unsaid(view, expect)
+        fell = _failed_with_other_args(view, expect, facts)
+        return fell + _unmet_order(view, expect) + unsaid(view, expect)
     out = []
     if expect.end and e.reason not in expect.end:
         out.append(f"ended {e.reason}, expected {' or '.join(expect.end)}")
@@ -417,6 +430,25 @@ def _fell_back(view: ConversationView, expect: Expectation, reason: str) -> bool
         if tried and all(c.error for c in tried):
             return True
     return False
+
+
+def _failed_with_other_args(view: ConversationView, expect: Expectation, facts: dict[str, str]) -> list[str]:
+    """The expected tools whose failed calls carried none of the expected arguments.
+
+    ``fallback_end`` stands in for the call's success, not for its arguments: a payment plan
+    sent with 100 where the caller said 50 is the agent's error whether or not the tool was down
+    (trial45 D11).
+    """
+    out = []
+    for tool, args in expect.calls.items():
+        tried = [c for t in view.turns for c in t.tools if c.tool == tool]
+        if not tried or not args:
+            continue
+        if not any(all(_meets(c.arguments, a, cond, facts) for a, cond in args.items()) for c in tried):
+            wanted = ", ".join(f"{a} {describe(cond, facts)}" for a, cond in args.items())
+            last = _args_of(tried[-1].arguments)
+            out.append(f"no {tool} call with {wanted} (the last one, which failed, had {last})")
+    return out
 
 
 def _no_call(view: ConversationView, tool: str, made: list[ToolView]) -> tuple[str, str]:
@@ -484,22 +516,53 @@ def _outcome(view: ConversationView, persona: PersonaSnapshot) -> tuple[bool, st
     claims = _claimed_for_caller(view, persona)
     has_state = bool(view.started and view.started.initial_state)
     if persona.outcome == "success":
-        if has_state:
-            return bool(claims), (
-                "booked: " + ", ".join(claims)
-            ) if claims else "nothing was booked for the caller"
-        return e.reason == "caller_done", f"ended {e.reason}"
+        if claims or (not has_state and e.reason == "caller_done"):
+            return True, "booked: " + ", ".join(claims) if claims else f"ended {e.reason}"
+        if e.reason in ("hangup", "caller_done") and (answer := answer_to_ask(view, persona)):
+            # a caller who only asked wanted an answer, not a booking (opening hours, a price)
+            return True, f"the caller only asked, and the agent answered: {answer!r}"
+        return False, "nothing was booked for the caller" if has_state else f"ended {e.reason}"
     if persona.outcome == "transfer":
         return e.reason == "transfer", f"ended {e.reason}"
     if persona.outcome == "callback":
         done = [c for t in view.turns for c in t.tools if "callback" in c.tool and c.valid and not c.error]
         return bool(done), "callback registered" if done else "no callback was registered"
+    if instead := _reported_not_refused(view, persona):
+        return False, instead
     refused = e.by == "caller" and e.reason in ("hangup", "caller_done") and not claims
     if refused:
         return True, "the caller declined and nothing was booked"
     if e.by == "agent" and e.reason == "hangup" and not claims and _refused_last(view, persona):
         return True, "the agent refused, did nothing after, and hung up"
     return False, f"ended {e.reason}"
+
+
+def _reported_not_refused(view: ConversationView, persona: PersonaSnapshot) -> str:
+    """On a call the caller was to be refused: the agent refused nothing and reported an outcome.
+
+    "Возврат оформлен, деньги будут возвращены" to a caller whose fare gives no refund met
+    ``no_calls: [issue_refund]`` (the agent never called it) and passed (trial45 D3): a caller
+    told it is done leaves believing it. Read on the agent's last turn: an outcome beside a
+    refusal anywhere in the call ("I can't refund it; I've noted your complaint") or a hand-off
+    is no such report.
+    """
+    e = view.ended
+    if persona.outcome != "refusal" or e is None or e.reason == "transfer":
+        return ""
+    if persona.language not in LANGUAGES:
+        return ""
+    pack = load_language(persona.language)
+    read = [read_turn(t.agent_text or "", pack) for t in view.turns]
+    if any("refusal" in turn.acts for turn in read):
+        return ""
+    # the agent's last words: an outcome asked about earlier ("…the name the ticket is issued
+    # to") is no report the call ended on
+    last = next((turn for turn in reversed(read) if turn.sentences), None)
+    told = last.of("outcome") if last is not None else []
+    if not told:
+        return ""
+    said = told[-1]
+    return f"the caller was to be refused, yet the agent refused nothing and ended on an outcome: {said!r}"
 
 
 def _refused_last(view: ConversationView, persona: PersonaSnapshot) -> bool:
@@ -647,11 +710,12 @@ def run_checks(
     policies: Sequence[Policy] = (),
     prompt: str | None = None,
 ) -> list[CheckRecorded]:
-    """Every check in a fixed order, each suite policy's ``policy:<name>``, then the built-in one.
+    """Every check in a fixed order, each suite policy's ``policy:<name>``, then the built-in ones.
 
     ``prompt`` (the agent's, when known) is the business's own data to the ``disclosure``
-    detector, and grounds what ``agent_contradicts_tools`` reads. The built-in policy is the
-    one every simulated call holds: the agent speaks its language.
+    detector, and grounds what ``agent_contradicts_tools`` reads. The built-in policies: every
+    simulated call holds that the agent speaks its language; a call whose prompt forbids
+    promising a refund (compensation, …) holds that the agent promises none.
     """
     return (
         [forbidden_phrase(view, forbidden, prompt)]
@@ -659,4 +723,6 @@ def run_checks(
         + [agent_contradicts_tools(view, prompt)]
         + check_policies(view, policies, prompt)
         + language_policy(view)
+        + prompt_policy(view, prompt, on=not turned_off(policies, PROMPT_POLICY))
+        + agent_silent(view)  # only for a call with a silent agent turn: other calls keep their events
     )

@@ -14,6 +14,14 @@ a statement that says a value one of the agent's tools returned (a claim's statu
 appointment), or one of the scenario's ``expect.says`` phrases (the advice the author
 requires). A brush-off that says neither still fails. A tool's value counts however the
 agent spells it (trial43 D4): "twenty nine pounds" says ``£29.00``, "14 Uhr" says ``14:00``.
+
+A question the agent's prompt alone answers (opening hours, a price: no tool, and no
+``expect.says``) is settled by a statement that says a time, a date, a weekday or an amount
+that neither the caller's facts nor its goal hold ("We're open Monday to Friday, 8:00 to
+18:00", "A blood test is £40"), or a yes/no that names what was asked ("Yes, breakfast is
+included."). A turn in which the agent does not know or puts the answer off ("I'm not sure,
+maybe Tuesday", "let me check") answers nothing, nor does a question back. Where the
+scenario has ``expect.says``, its phrases stay the rule.
 """
 
 from __future__ import annotations
@@ -23,10 +31,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from polygon.events import PersonaSnapshot
-from polygon.languages import LANGUAGES, Language, load_language, read_turn
+from polygon.languages import LANGUAGES, Language, has, load_language, read_turn
 from polygon.score.policies import Speech, said
 from polygon.score.spelling import with_digits
 from polygon.score.tool_facts import AMOUNT, DATE, DAY, NUMBER, TIME, WEEKDAY, tool_values, values_in
+from polygon.similarity import words
 from polygon.transcript import ConversationView
 
 SETTLING_ACTS = frozenset({"outcome", "refusal", "transfer", "callback"})
@@ -46,25 +55,47 @@ def unsettled_hangup(view: ConversationView, persona: PersonaSnapshot) -> str:
         return ""
     if not pack.understand.asks_only(persona.goal):
         return _UNSETTLED + "(it said no outcome, refusal, transfer or callback)"
-    if _answered(view, persona, pack):
+    if _answer(view, persona, pack):
         return ""
     return _UNSETTLED + (
         "(it said no outcome, refusal, transfer or callback, nor answered: "
-        "no value its tools returned, no phrase of expect.says)"
+        "no value its tools returned, no phrase of expect.says"
+        + ("" if _says(view) else ", no time, date, day or amount, no yes/no naming what was asked")
+        + ")"
     )
+
+
+def answer_to_ask(view: ConversationView, persona: PersonaSnapshot) -> str:
+    """The agent's sentence that answered a caller who only asked ("" when none did, or it asked more)."""
+    if persona.language not in LANGUAGES:
+        return ""
+    pack = load_language(persona.language)
+    return _answer(view, persona, pack) if pack.understand.asks_only(persona.goal) else ""
+
+
+def _says(view: ConversationView) -> list[Speech]:
+    """The scenario's ``expect.says`` phrase groups (none without ``expect``)."""
+    expect = view.started.expect if view.started else None
+    return [Speech(phrases=list(p)) for p in expect.says] if expect is not None else []
 
 
 _UNSETTLED = "the agent hung up without settling the caller's goal "
 
 
-def _answered(view: ConversationView, persona: PersonaSnapshot, pack: Language) -> bool:
-    """A statement of the agent's says a value its tools returned, or an ``expect.says`` phrase."""
-    expect = view.started.expect if view.started else None
-    wanted = [Speech(phrases=list(p)) for p in expect.says] if expect is not None else []
+def _answer(view: ConversationView, persona: PersonaSnapshot, pack: Language) -> str:
+    """The agent's statement that says a value its tools returned or an ``expect.says`` phrase.
+
+    Without ``expect.says`` and before any tool answered, also one that answers in words
+    (:func:`_answers_in_words`): once a tool gave the answer, "nineteen pounds" against its
+    "£29.00" is no answer, nor "Yes, it's free" against its ``{"available": false}``.
+    """
+    wanted = _says(view)
     own = {v.strip().lower() for v in persona.facts.values()}
     own_typed = {(v.kind, v.value) for fact in persona.facts.values() for v in values_in(fact)}
+    asked = own_typed | {(v.kind, v.value) for v in values_in(persona.goal)}  # "open on Saturday?"
     found: set[str] = set()
     typed: set[tuple[str, str]] = set()
+    tooled = False  # a tool answered: the answer is the tool's, not the prompt's
     for t in view.turns:
         for c in t.tools:
             if c.valid and not c.error:  # a reply follows its turn's tools: they count for it
@@ -72,14 +103,60 @@ def _answered(view: ConversationView, persona: PersonaSnapshot, pack: Language) 
                 own_typed |= {(v.kind, v.value) for v in tool_values(c.arguments)}
                 found |= set(_strings(c.result))
                 typed |= {(v.kind, v.value) for v in tool_values(c.result) if v.kind in _ANSWER_KINDS}
-        told = [s.text for s in read_turn(t.agent_text or "", pack).sentences if s.act not in ASKING_ACTS]
+        tooled = tooled or any(c.valid and not c.error for c in t.tools)
+        heard = read_turn(t.agent_text or "", pack)
+        told = [s.text for s in heard.sentences if s.act not in ASKING_ACTS]
+        unsure = _puts_off(t.agent_text or "", heard.acts, pack)
         for sentence in told:
             low = sentence.lower()
             if any(said(sentence, w) for w in wanted) or any(_holds(low, v) for v in found - own):
-                return True
+                return sentence
             if _typed(sentence, pack) & (typed - own_typed):
-                return True
-    return False
+                return sentence
+            if not (wanted or unsure or tooled) and _answers_in_words(sentence, persona.goal, asked, pack):
+                return sentence
+    return ""
+
+
+def _puts_off(text: str, acts: frozenset[str], pack: Language) -> bool:
+    """The turn answers no question in words: the agent is not sure, or offers a slot.
+
+    "I'm not sure, maybe Tuesday"; "I have Monday 09:00 free. Shall I book it?"
+    """
+    return "offer" in acts or has(f" {_lower(text)} ", pack.acts.unsure)
+
+
+_STATED_KINDS = frozenset({DATE, DAY, TIME, AMOUNT, WEEKDAY})
+"""What a prompt-grounded answer states: opening hours, a date, a price (a bare number may be
+anyone's: a phone line, a count)."""
+
+
+def _answers_in_words(sentence: str, goal: str, own: set[tuple[str, str]], pack: Language) -> bool:
+    """A time, date, day or amount the caller did not bring, or a yes/no naming the asked thing.
+
+    "Yes, I can check that for you" names nothing the goal asks about (its verb does not count);
+    "Yes, breakfast is included" names at least half of what "check whether breakfast is
+    included in my booking" asks about.
+    """
+    stated = {v[0] for v in _typed(sentence, pack) - own if v[0] in _STATED_KINDS}
+    if AMOUNT in stated or (stated and pack.understand.asks_when(goal)):
+        return True  # a price answers whatever was asked of it; a time or day, a question of when
+    said = words(sentence)
+    if not said or said[0] not in pack.acts.yes_no:
+        return False
+    asked = _content(goal, pack) - {w[: pack.understand.stem] for w in pack.understand.ask_goals}
+    named = asked & _content(sentence, pack)
+    return bool(asked) and 2 * len(named) >= len(asked)
+
+
+def _content(text: str, pack: Language) -> set[str]:
+    """Stems of the words of ``text`` that carry meaning (the caller's own reading, simplified)."""
+    size = pack.understand.stem
+    return {w[:size] for w in words(text) if w not in pack.stop_words and len(w) > 1}
+
+
+def _lower(text: str) -> str:
+    return text.lower().replace("\u2019", "'")
 
 
 _ANSWER_KINDS = frozenset({DATE, DAY, TIME, AMOUNT, NUMBER, WEEKDAY})

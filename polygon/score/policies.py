@@ -81,6 +81,9 @@ class Policy(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     max_calls: MaxCalls | None = None
     never_say: Speech | None = None
     must_say: Speech | None = None
+    off: bool = False
+    """A built-in policy the suite turned off (``policies_from_prompt: false`` records
+    ``{name: prompt_forbids, off: true}``): no kind, no check of its own."""
 
     def kind(self) -> str:
         """Which of :data:`KINDS` this policy is."""
@@ -122,7 +125,12 @@ def check_policies(
     ``prompt`` is the agent's prompt: the ``disclosure`` detector takes what it states as the
     business's own data.
     """
-    return [_check(view, p, prompt) for p in policies]
+    return [_check(view, p, prompt) for p in policies if not p.off]
+
+
+def turned_off(policies: Sequence[Policy], name: str) -> bool:
+    """The suite turned the built-in policy ``name`` off."""
+    return any(p.off and p.name == name for p in policies)
 
 
 def _check(view: ConversationView, policy: Policy, prompt: str | None) -> CheckRecorded:

@@ -12,9 +12,10 @@ recovered", the caller was left waiting for a truck never sent. The reading is d
   for an imported call, whose language is unknown);
 - the report *swallowed* the failure when the last tool call made before it failed, no later
   call of that tool succeeded, and the turn itself told the caller nothing went to plan: no
-  refusal, transfer or callback act and none of the language's ``acts.failed`` phrases
-  ("the system is down", "не удалось"; never the caller's own trouble: "the problem with your
-  boiler", "grijanje ne radi").
+  refusal, transfer or callback act and none of the language's ``acts.failed`` phrases or
+  ``acts.failed_forms`` ("the system is down", "не удалось", "dispatch is down"; never the
+  caller's own trouble: "the problem with your boiler", "grijanje ne radi", "your payment
+  failed": :func:`polygon.languages.tells_failure`).
 
 An agent that tells the caller the tool failed, retries successfully, transfers or promises a
 callback is fine; so is one that reports an outcome a later successful call delivered.
@@ -25,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from polygon.events import Evidence
-from polygon.languages import LANGUAGES, Language, has, load_language, read_turn
+from polygon.languages import LANGUAGES, Language, load_language, read_turn, tells_failure
 from polygon.score.denial import failed_answer
 from polygon.transcript import ConversationView, ToolView, TurnView
 
@@ -85,8 +86,7 @@ def _reports_unhedged(text: str, packs: list[Language]) -> bool:
     reads = [(pack, read_turn(text, pack).acts) for pack in packs]
     if not any("outcome" in acts for _, acts in reads):
         return False
-    low = f" {text.lower()} "
-    return not any(acts & TELLING_ACTS or has(low, pack.acts.failed) for pack, acts in reads)
+    return not any(acts & TELLING_ACTS or tells_failure(text, pack) for pack, acts in reads)
 
 
 def _packs(view: ConversationView) -> list[Language]:

@@ -82,6 +82,8 @@ def _hash(suite: Suite, prompts: dict[str, str]) -> str:
         del dumped["lint"]  # a suite that says nothing of lint keeps the hash it had before lint existed
     if not suite.policies:
         del dumped["policies"]  # likewise for policies and expect's order
+    if suite.policies_from_prompt:
+        del dumped["policies_from_prompt"]  # and for the prompt's own policy, left on
     for scenario in dumped["scenarios"]:
         if scenario.get("expect") and not scenario["expect"]["before"]:
             del scenario["expect"]["before"]

@@ -172,6 +172,9 @@ class ToolSpec(_Strict):
 
 BUILT_IN_POLICY = "agent_language"
 """The policy every simulated call holds (polygon/score/agent_language.py): no suite's may share its name."""
+PROMPT_POLICY = "prompt_forbids"
+"""The policy a call holds when its prompt forbids promising a refund, compensation, …
+(polygon/score/prompt_forbids.py): no suite's may share its name either."""
 
 
 class PersonaSpec(_Strict):
@@ -590,6 +593,12 @@ class Suite(_Strict):
         description="Declarative rules over each call's trace (tools and speech), each a check "
         "``policy:<name>``; the rubric gate ``check:policy`` fails a call that broke any.",
     )
+    policies_from_prompt: bool = Field(
+        True,
+        description="Read each configuration's prompt for explicit prohibitions of a promise "
+        "(\"Never promise a refund\") and fail a call whose agent makes one (the built-in "
+        "``policy:prompt_forbids``, docs/policies.md); ``false`` turns it off.",
+    )
     latency_budget_ms: float = Field(0.0, ge=0, le=600_000)
     """Budget for the p95 of the agent's turn latency in one call (the ``latency`` check); 0: none."""
     noise: NoiseSpec = NoiseSpec()
@@ -670,7 +679,7 @@ class Suite(_Strict):
             where = f"policies[{p.name}]"
             if names.count(p.name) > 1:
                 raise ValueError(f"{where}.name: the name {p.name!r} is used twice")
-            if p.name == BUILT_IN_POLICY:
+            if p.name in (BUILT_IN_POLICY, PROMPT_POLICY):
                 raise ValueError(f"{where}.name: {p.name!r} is the built-in policy's name; choose another")
             for field, tool in p.tools():
                 if tool not in tools:
@@ -688,6 +697,13 @@ class Suite(_Strict):
                 raise ValueError(
                     f"forbidden_phrases.{i}: no detector {name!r} (have: {', '.join(SPEECH_DETECTORS)})"
                 )
+
+    def recorded_policies(self) -> list[dict[str, Any]]:
+        """The policies a run records (``run.started``), with a built-in one the suite turned off."""
+        recorded = [p.model_dump(mode="json", exclude_defaults=True) for p in self.policies]
+        if not self.policies_from_prompt:
+            recorded.append({"name": PROMPT_POLICY, "off": True})
+        return recorded
 
     @model_validator(mode="after")
     def _references(self, info: ValidationInfo) -> Suite:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from polygon.compare.divergence import find_divergence
+from polygon.compare.divergence import agent_turn_divergence, find_divergence
 from polygon.similarity import bigram_jaccard
 from tests.support.views import BASE, conv
 
@@ -96,3 +96,46 @@ def test_a_sentence_reworded_one_for_one_is_not_a_sentence_more() -> None:
     assert bigram_jaccard(a, b) >= 0.5
     turn_a, turn_b = BASE[:3] + [(2, "agent", a)], BASE[:3] + [(2, "agent", b)]
     assert find_divergence(conv("a", turn_a), conv("b", turn_b)) is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # a closing replaced by a refund promise: one for one, yet another answer
+        (DISPUTE + " Thanks for calling us today.", DISPUTE + " Don't worry, we will refund the difference."),
+        # a neighbour's gossip replaced by a promise (trial41's leak_lower vs promise_refund)
+        (
+            DISPUTE + " jane doe on your street said the same about hers.",
+            DISPUTE + " We will refund the whole amount, guaranteed.",
+        ),
+        # an offer where the other turn closed
+        (DISPUTE + " Thanks for calling us today.", DISPUTE + " Would you like me to transfer you to billing?"),
+    ],
+)
+def test_a_sentence_replaced_by_one_that_does_another_thing_parts_the_calls(a: str, b: str) -> None:
+    assert bigram_jaccard(a, b) >= 0.5
+    turn_a, turn_b = BASE[:3] + [(2, "agent", a)], BASE[:3] + [(2, "agent", b)]
+    found = find_divergence(conv("a", turn_a), conv("b", turn_b))
+    assert found is not None and (found.turn, found.reason) == (2, "sentences")
+    assert "says another thing" in found.detail and b.rsplit(". ", 1)[-1][:20] in found.detail
+
+
+def test_two_wordings_of_the_same_promise_do_not_part() -> None:
+    a = DISPUTE + " Don't worry, we will refund the difference."
+    b = DISPUTE + " You are guaranteed your money back on that."
+    assert bigram_jaccard(a, b) >= 0.5
+    turn_a, turn_b = BASE[:3] + [(2, "agent", a)], BASE[:3] + [(2, "agent", b)]
+    assert find_divergence(conv("a", turn_a), conv("b", turn_b)) is None
+
+
+def test_the_rerun_monitor_reads_a_replaced_sentence_in_the_calls_language() -> None:
+    opened = (
+        "Otvorila sam reklamaciju na vaš zadnji račun, broj DSP-4471. "
+        "Naš stručnjak za naplatu pregledat će je u roku od deset radnih dana."
+    )
+    said, live = opened + " Hvala vam na pozivu danas.", opened + " Vratit ćemo vam cijeli iznos novca."
+    assert bigram_jaccard(said, live) >= 0.5
+    source = conv("a", BASE[:3] + [(2, "agent", said)]).turns[-1]
+    found = agent_turn_divergence(source, 2, live, "", [], "hr")
+    assert found is not None and found.reason == "sentences" and "Vratit" in found.detail
+    assert agent_turn_divergence(source, 2, said, "", [], "hr") is None

@@ -137,3 +137,34 @@ def test_a_turn_in_a_script_is_told_by_its_words_in_that_script() -> None:
     mixed = hear("Hello there, my name is Anna, how can I help you today, привет")
     assert mixed is not None and mixed.language == "en"
     assert "привет" not in mixed.words
+
+
+RU_ANSWER_IN_ENGLISH = (
+    "секунду, проверяю бронирование. сейчас посмотрю правила тарифа. i checked your fare rules. "
+    "the fare is non refundable, so the ticket price can't be returned, only the service fee if you "
+    "cancel a day ahead. спасибо за звонок, хорошей поездки."
+)
+
+
+def test_the_one_answer_in_english_inside_a_russian_turn_fails() -> None:
+    # trial45 D4: the Russian words beside the tools and the closing made the whole turn Russian.
+    assert hear(RU_ANSWER_IN_ENGLISH, "ru") is not None and hear(RU_ANSWER_IN_ENGLISH, "ru").language == "ru"
+    found = agent_language(
+        call("ru", "Здравствуйте, железная дорога, чем могу помочь?", RU_ANSWER_IN_ENGLISH), "ru"
+    )
+    assert found.outcome == "fail" and found.detail.startswith("turn 2: the agent spoke en")
+    assert "in “the fare is non refundable" in found.evidence[0].quote
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Vaš termin je potvrđen za utorak u deset sati. Hvala, have a nice day!",
+        "Vaš termin je potvrđen. OK. Super Plus paket vrijedi do petka.",
+    ],
+)
+def test_a_croatian_turn_with_a_short_english_courtesy_sentence_still_passes(said: str) -> None:
+    assert (
+        agent_language(call("hr", "Dobar dan, ovdje Elektra. Kako vam mogu pomoći?", said), "hr").outcome
+        == "pass"
+    )

@@ -95,3 +95,14 @@ def test_a_loop_or_a_crash_is_refused_as_a_fallback_end(tmp_path: Path, end: str
         )
     )
     assert load_suite(path).suite.scenarios[0].expect.fallback_end == ["transfer"]
+
+
+def test_the_fallback_stands_in_for_success_not_for_the_arguments() -> None:
+    # trial45 D11: a payment plan sent with the wrong amount failed, the agent transferred: it passed.
+    wrong = msgspec.structs.replace(_call("500 Internal Server Error"), arguments={"booking_ref": "R-9"})
+    found = unmet(_view("transfer", wrong), EXPECT, {})
+    assert found == [
+        "no dispatch_tow call with booking_ref = 'R-1' (the last one, which failed, had booking_ref='R-9')"
+    ]
+    right_then_wrong = [_call("500 Internal Server Error"), wrong]
+    assert unmet(_view("transfer", *right_then_wrong), EXPECT, {}) == []  # one failed call carried them

@@ -318,3 +318,45 @@ def test_an_error_of_the_business_system_told_beside_the_report_is_not_swallowed
 
 def test_the_error_rows_cover_every_language() -> None:
     assert {lang for lang, _ in CALLER_ERROR} == {lang for lang, _ in SYSTEM_ERROR} == set(LANGUAGES)
+
+
+# A failure word said of the caller's own thing ("your payment failed", "su pago ha fallado",
+# "vaša uplata nije prošla"): no failure of the business's, so the report over a failed tool is
+# still swallowed (acts45; each row read as told before).
+CALLER_FAILED = [
+    ("en", "Done — your payment failed, so I've logged a fresh request, reference PM-5521."),
+    ("en", "Done — your card didn't go through, so the order is logged for cash on delivery."),
+    ("hr", "Gotovo — vaša uplata nije prošla, narudžba je zaprimljena za plaćanje pouzećem."),
+    ("ru", "Готово — ваш номер недоступен, заказ оформлен с оплатой при получении."),
+    ("de", "Erledigt — Ihre Zahlung ist nicht durchgegangen, der Termin ist für Barzahlung gebucht."),
+    ("es", "Listo — su pago ha fallado, así que la cita está reservada para pagar en la clínica."),
+]
+
+# The business's own service down, told beside the report: not swallowed (each row read as
+# telling nothing before: "dispatch is down" alone was no failure told).
+BUSINESS_DOWN = [
+    ("en", "Dispatch is down, so your request is logged for later."),
+    ("en", "Our booking service is down right now; your request is logged for later."),
+    ("hr", "Dispečerska služba ne radi; zahtjev je zaprimljen i obradit ćemo ga kasnije."),
+    ("ru", "Наша диспетчерская не работает; заявка зарегистрирована, обработаем её позже."),
+    ("de", "Unsere Disposition ist gerade ausgefallen; Ihre Meldung ist erfasst und wird später bearbeitet."),
+    ("es", "Nuestra central de reservas no funciona; su aviso está registrado y lo tramitaremos después."),
+]
+
+
+@pytest.mark.parametrize(("language", "said"), CALLER_FAILED)
+@pytest.mark.parametrize("imported", [False, True])
+def test_a_failure_of_the_callers_own_thing_in_the_report_tells_none(language: str, said: str, imported: bool) -> None:
+    assert "outcome" in read_turn(said, load_language(language)).acts, said
+    (hidden,) = swallowed(call([([FAIL_500], said)], language=None if imported else language))
+    assert hidden.report.turn == 1, said
+
+
+@pytest.mark.parametrize(("language", "said"), BUSINESS_DOWN)
+def test_the_business_service_down_told_beside_the_report_is_not_swallowed(language: str, said: str) -> None:
+    assert "outcome" in read_turn(said, load_language(language)).acts, said  # a report, so it could be
+    assert swallowed(call([([FAIL_500], said)], language=language)) == [], said
+
+
+def test_the_failed_and_down_rows_cover_every_language() -> None:
+    assert {lang for lang, _ in CALLER_FAILED} == {lang for lang, _ in BUSINESS_DOWN} == set(LANGUAGES)

@@ -754,7 +754,8 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
     (not a greeting, a question or a refusal) that answers about what the goal asks.
     """
     about = _about(goal, tuple(facts.values()), pack)
-    asks_only = pack.understand.asks_only(goal)
+    asks_only = pack.understand.asks_only(goal) and not _unsure(turn, pack)
+    offers = "offer" in turn.acts  # "I have Monday 09:00 free. Shall I book it?" is no answer
     for s in turn.sentences:
         said = content(s.text, pack)
         if s.act == "outcome" and said & about:
@@ -764,7 +765,36 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
             return True
         if answers and _advises(s.text, goal, facts, pack):
             return True
+        if answers and not offers and _states_when_or_price(s.text, goal, facts, pack):
+            return True
     return False
+
+
+def _unsure(turn: Turn, pack: Language) -> bool:
+    """The agent does not know or puts the answer off ("I'm not sure", "let me check"): no answer."""
+    return any(has(f" {s.text.lower()} ".replace("\u2019", "'"), pack.acts.unsure) for s in turn.sentences)
+
+
+_CLOCK = re.compile(r"\b\d{1,2}\s?(?:[ap]\.?m\b\.?)", re.IGNORECASE)
+_PRICE = re.compile(
+    r"[£$€]\s?\d|\d\s?(?:[£$€]|eur\b|euros?\b|pounds?\b|dollars?\b|kn\b|rub\b|руб)", re.IGNORECASE
+)
+
+
+def _states_when_or_price(sentence: str, goal: str, facts: Mapping[str, str], pack: Language) -> bool:
+    """A time, weekday, date or price the caller did not bring ("We're open 8:00 to 18:00").
+
+    What an opening-hours or price question is answered with from the agent's prompt alone.
+    """
+    own = " ".join([goal, *facts.values()])
+    new_digits = bool(set(re.findall(r"\d+", sentence)) - set(re.findall(r"\d+", own)))
+    if _PRICE.search(sentence):
+        return new_digits  # a price answers whatever was asked of it; a time or day, only "when"
+    if not pack.understand.asks_when(goal):
+        return False
+    if _TIME.search(sentence) or _CLOCK.search(sentence) or _DATE.search(sentence):
+        return new_digits
+    return bool(set(words(sentence)) & pack.weekdays - set(words(own)))
 
 
 def _advises(sentence: str, goal: str, facts: Mapping[str, str], pack: Language) -> bool:

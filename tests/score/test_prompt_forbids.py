@@ -1,0 +1,183 @@
+"""The built-in policy ``policy:prompt_forbids``: a promise the agent's prompt forbids fails the call (D14).
+
+A prompt saying "Never promise a refund" is the team's spec: an agent that promises one
+passed before (the judge scores instruction_adherence, no gate). Both sides are read with the
+language files' ``forbids`` section, in en, hr, de, es and ru.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from polygon.errors import SuiteError
+from polygon.score.checks import run_checks
+from polygon.score.policies import decode
+from polygon.score.prompt_forbids import CHECK, prohibitions, promised, prompt_policy
+from polygon.suite.loading import load_suite
+from polygon.transcript import ConversationView
+from tests.support.views import conv
+
+LINE = Path(__file__).parents[1] / "app" / "refund_line"
+
+
+def call(*agent: str) -> ConversationView:
+    """A call whose agent says each of ``agent``, one turn each."""
+    lines: list[tuple[int, str, str]] = []
+    for i, text in enumerate(agent, start=1):
+        lines += [(i, "caller", "..."), (i, "agent", text)]
+    return conv("x", lines)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "objects"),
+    [
+        ("You answer the shop's line. Never promise a refund.", ("refund",)),
+        ("Do not offer compensation.", ("compensation",)),
+        ("Don't guarantee a discount to anyone.", ("discount",)),
+        ("You must not promise refunds, credits or discounts to callers.", ("refund", "credit", "discount")),
+        ("Under no circumstances should you promise compensation.", ("compensation",)),
+        ("Never promise a refund, even if the caller insists.", ("refund",)),
+        ("Refunds and credits must never be promised.", ("refund", "credit")),
+        ("Ne obećavaj povrat novca.", ("refund",)),
+        ("Nemojte nuditi popust ni odštetu.", ("discount", "compensation")),
+        ("Versprich keine Erstattung.", ("refund",)),
+        ("Sie dürfen keine Gutschrift anbieten.", ("credit",)),
+        ("Erstattungen dürfen nicht versprochen werden.", ("refund",)),
+        ("No prometas reembolsos.", ("refund",)),
+        ("Nunca ofrezcas compensación ni descuentos.", ("compensation", "discount")),
+        ("Никогда не обещайте возврат денег.", ("refund",)),
+        ("Нельзя обещать скидку.", ("discount",)),
+    ],
+)
+def test_an_explicit_prohibition_is_read_in_each_language(prompt: str, objects: tuple[str, ...]) -> None:
+    (found,) = prohibitions(prompt)
+    assert found.objects == objects
+    assert found.sentence in prompt
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Refunds are decided by the billing team.",
+        "No refund is promised by this line; transfer refund questions to billing.",
+        "Billing handles refunds and you should never promise a delivery date.",
+        "Never promise a delivery date.",
+        "Don't take credit card payments over the phone.",
+        "You may offer a discount to returning customers.",
+        "Biete nicht nur eine Erstattung an, sondern auch einen Ersatz.",
+        # conditional: whether the situation held is not read, so the rule is left alone
+        "Do not promise a refund before the order is verified.",
+        "Never offer compensation unless a supervisor approves it.",
+        "Never promise a refund to a caller who has not verified.",
+        "Ne obećavaj povrat novca prije provjere narudžbe.",
+        "Versprich keine Erstattung, bevor der Schaden geprüft ist.",
+        "No prometas reembolsos sin la aprobación del supervisor.",
+        "Не обещайте компенсацию, пока заявка не рассмотрена.",
+    ],
+)
+def test_no_prohibition_or_a_conditional_one_is_not_read(prompt: str) -> None:
+    assert prohibitions(prompt) == ()
+
+
+@pytest.mark.parametrize(
+    ("said", "objects"),
+    [
+        ("I'm sorry about that. We'll refund you in full.", ["refund"]),
+        ("Don't worry, you'll get a full refund within five days.", ["refund"]),
+        ("I can offer you a 10% discount on your next order.", ["discount"]),
+        ("We'll waive the late fee this time.", ["waiver"]),
+        ("Dobit ćete povrat novca u roku od pet dana.", ["refund"]),
+        ("Sie erhalten eine Erstattung über den vollen Betrag.", ["refund"]),
+        ("Le devolveremos su dinero: recibirá un reembolso completo.", ["refund"]),
+        ("Вы получите полный возврат денег.", ["refund"]),
+    ],
+)
+def test_an_agent_promise_is_read_in_each_language(said: str, objects: list[str]) -> None:
+    assert sorted({p.object for p in promised(said)}) == objects
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I can't promise you a refund.",
+        "You won't get a refund, I'm afraid.",
+        "No refund is promised.",
+        "Refunds are decided by the billing team.",
+        "I'll check whether you qualify for a refund.",
+        "You'll receive an email about your refund request.",
+        "Do you want me to check if you can get a refund?",
+        "Do you want a refund for the whole order or just the kettle?",
+        "I'll raise a refund request with billing.",
+        "I'll transfer you to billing, who handle refunds.",
+        "I'll take your credit card details.",
+        "Nažalost, ne mogu obećati povrat novca.",
+        "Sie erhalten keine Erstattung.",
+        "No le puedo prometer un reembolso.",
+        "Я не могу обещать возврат денег.",
+    ],
+)
+def test_a_negated_hedged_or_absent_promise_is_none(said: str) -> None:
+    assert promised(said) == []
+
+
+def test_the_agent_promising_what_the_prompt_forbids_fails_quoting_both() -> None:
+    view = call("Hello, Kettle Shop.", "Don't worry, you'll get a full refund.")
+    (found,) = prompt_policy(view, "Be kind. Never promise a refund: billing decides.")
+    assert found.check == CHECK == "policy:prompt_forbids"
+    assert found.outcome == "fail"
+    assert found.detail == "broken in 1 turn(s): promised refund; the prompt says 'Never promise a refund: billing decides.'"
+    assert [e.turn for e in found.evidence] == [2]
+    assert found.evidence[0].quote.endswith(
+        "[promised refund: \"Don't worry, you'll get a full refund.\"; "
+        "the prompt: 'Never promise a refund: billing decides.']"
+    )
+
+
+def test_an_agent_keeping_it_passes_and_a_promise_of_another_object_is_not_its_business() -> None:
+    view = call("I can't promise a refund, but I can offer you a discount.")
+    (found,) = prompt_policy(view, "Never promise a refund.")
+    assert found.outcome == "pass"
+    assert found.detail == "kept (the prompt forbids promising refund: 'Never promise a refund.')"
+
+
+def test_a_prompt_in_english_holds_an_agent_speaking_croatian() -> None:
+    view = call("Ne brinite, dobit ćete povrat novca.")
+    (found,) = prompt_policy(view, "Never promise a refund.")
+    assert found.outcome == "fail"
+
+
+def test_no_prohibition_no_prompt_or_turned_off_records_no_check() -> None:
+    view = call("We'll refund you in full.")
+    assert prompt_policy(view, "Be kind and brief.") == []
+    plain = run_checks(view, forbidden=[], prompt="Be kind and brief.")
+    assert [c.check for c in plain] == [c.check for c in run_checks(view, forbidden=[])]
+    assert CHECK not in [c.check for c in plain]
+    assert prompt_policy(view, None) == []
+    assert prompt_policy(view, "Never promise a refund.", on=False) == []
+
+
+def test_the_off_switch_is_recorded_with_the_policies_and_read_by_run_checks() -> None:
+    view = call("We'll refund you in full.")
+    prompt = "Never promise a refund."
+    on = [c.check for c in run_checks(view, forbidden=[], prompt=prompt)]
+    off = decode([{"name": "prompt_forbids", "off": True}])
+    assert on[-1] == CHECK
+    assert CHECK not in [c.check for c in run_checks(view, forbidden=[], policies=off, prompt=prompt)]
+
+
+def test_the_suite_switch_is_recorded_and_a_built_in_name_is_refused(tmp_path: Path) -> None:
+    text = (LINE / "suite.yaml").read_text("utf-8")
+    (tmp_path / "refund_agents.py").write_text((LINE / "refund_agents.py").read_text("utf-8"), "utf-8")
+    on, off = tmp_path / "on.yaml", tmp_path / "off.yaml"
+    on.write_text(text, "utf-8")
+    off.write_text(text + "policies_from_prompt: false\n", "utf-8")
+    kept, turned = load_suite(on), load_suite(off)
+    assert kept.suite.recorded_policies() == []
+    assert turned.suite.recorded_policies() == [{"name": "prompt_forbids", "off": True}]
+    assert kept.suite_hash != turned.suite_hash
+    named = tmp_path / "named.yaml"
+    named.write_text(text + "policies:\n  - {name: prompt_forbids, never_say: {phrases: [refund]}}\n", "utf-8")
+    with pytest.raises(SuiteError, match=r"policies\[prompt_forbids\]\.name: 'prompt_forbids' is the built-in"):
+        load_suite(named)
