@@ -271,11 +271,13 @@ FACES: dict[str, list[str]] = {
         "Turn",
         "Understand",
         "caller_language",
+        "done",
         "has",
         "load_language",
         "parse_language",
         "promises",
         "read_turn",
+        "reports",
         "tells_failure",
     ],
     "polygon.lint": [

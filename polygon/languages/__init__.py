@@ -24,7 +24,19 @@ from typing import TYPE_CHECKING
 from polygon.lazy import face_getattr
 
 if TYPE_CHECKING:
-    from polygon.languages.acts import CODE, DATE, NUMBER, TIME, Turn, has, promises, read_turn, tells_failure
+    from polygon.languages.acts import (
+        CODE,
+        DATE,
+        NUMBER,
+        TIME,
+        Turn,
+        done,
+        has,
+        promises,
+        read_turn,
+        reports,
+        tells_failure,
+    )
     from polygon.languages.model import (
         Acts,
         Language,
@@ -67,9 +79,11 @@ _FACE = {
     "NUMBER": "polygon.languages.acts",
     "TIME": "polygon.languages.acts",
     "Turn": "polygon.languages.acts",
+    "done": "polygon.languages.acts",
     "has": "polygon.languages.acts",
     "promises": "polygon.languages.acts",
     "read_turn": "polygon.languages.acts",
+    "reports": "polygon.languages.acts",
     "tells_failure": "polygon.languages.acts",
 }
 __getattr__ = face_getattr(__name__, _FACE)
@@ -94,10 +108,12 @@ __all__ = [
     "Turn",
     "Understand",
     "caller_language",
+    "done",
     "has",
     "load_language",
     "parse_language",
     "promises",
     "read_turn",
+    "reports",
     "tells_failure",
 ]

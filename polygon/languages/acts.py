@@ -97,7 +97,7 @@ def _act(sentence: str, pack: Language) -> str:
         return "outcome"  # "Done — the card is blocked and can't be used" reports, not refuses
     if not is_q and reports(low, pack):
         return "outcome"  # "Your power cut is logged, ticket OUT-5521." without a "done" word
-    if not is_q and (has(low, acts.refuse) or _not_done(low, pack) or modal_failure(low, pack)):
+    if not is_q and (refuses(low, pack) or _not_done(low, pack) or modal_failure(low, pack)):
         return "refusal"  # "Your appointment has not been booked." tells the caller it failed
     if has(low, acts.greeting) and not is_q:
         return "greeting"
@@ -125,14 +125,45 @@ _CLAUSE = re.compile(r"[,;:—–]| but | aber | pero | но | ali ")
 def reports(low: str, pack: Language) -> bool:
     """A (lower-case) sentence reports an action taken in other words than ``done``'s.
 
-    "Your power cut is logged" and "I've opened a dispute" report; "has not been logged",
-    "I couldn't get it opened" and "I'm afraid it was only logged" do not: the participle's
-    clause must not be negated, and the sentence must not refuse.
+    "Your power cut is logged" and "I've opened a dispute" report, and so does a participle of
+    any verb in the pack's ``done_forms`` ("поездка перенесена", "Ihr Paket wurde umgeleitet");
+    "has not been logged", "I couldn't get it opened" and "I'm afraid it was only logged" do
+    not: the participle's clause must not be negated nor a relative clause ("на которого
+    оформлен билет"), and the sentence must not refuse.
     """
-    acts = pack.acts
-    if not has(low, acts.reported) or has(low, acts.refuse):
+    if refuses(low, pack):
         return False
-    return any(has(f" {c} ", acts.reported) and not has(f" {c} ", acts.negation) for c in _CLAUSE.split(low))
+    return any(_reported_in(f" {c} ", pack) for c in _CLAUSE.split(low))
+
+
+def _reported_in(clause: str, pack: Language) -> bool:
+    acts = pack.acts
+    if _relative(clause, pack):
+        return False
+    if has(clause, acts.reported) and not has(clause, acts.negation):
+        return True
+    found = _patterns(acts.done_forms)
+    return found is not None and any(
+        not has(clause[: m.end()] + " ", acts.negation) for m in found.finditer(clause)
+    )
+
+
+def refuses(low: str, pack: Language) -> bool:
+    """A (lower-case) sentence refuses.
+
+    One of ``refuse``'s phrases, or a ``refuse_forms`` match ("das tut mir leid, aber … darf
+    ich keine Auskunft geben").
+    """
+    if has(low, pack.acts.refuse):
+        return True
+    found = _patterns(pack.acts.refuse_forms)
+    return found is not None and found.search(low) is not None
+
+
+def _relative(clause: str, pack: Language) -> bool:
+    # "на которого оформлен билет" names the passenger, it reports no ticket issued
+    found = _patterns(pack.acts.relative)
+    return found is not None and found.search(clause.strip()) is not None
 
 
 def done(low: str, pack: Language) -> bool:
@@ -142,7 +173,7 @@ def done(low: str, pack: Language) -> bool:
     card is blocked and can't be used" is done (the negation follows, about the card's use);
     "It couldn't be booked" and "Your appointment has not been booked" are not.
     """
-    return any(_done_in(f" {c} ", pack) for c in _CLAUSE.split(low))
+    return any(_done_in(f" {c} ", pack) and not _relative(c, pack) for c in _CLAUSE.split(low))
 
 
 def _not_done(low: str, pack: Language) -> bool:
@@ -154,7 +185,19 @@ def _not_done(low: str, pack: Language) -> bool:
     (``pending``: "Nothing has been booked yet").
     """
     words = pack.acts.done + pack.acts.reported
-    return any(_negated_in(f" {c} ", words, pack) for c in _CLAUSE.split(low))
+    return any(
+        _negated_in(f" {c} ", words, pack) or _negated_form(f" {c} ", pack)
+        for c in _CLAUSE.split(low)
+        if not _relative(c, pack)
+    )
+
+
+def _negated_form(clause: str, pack: Language) -> bool:
+    # "поездка не перенесена", "Ihr Paket wurde nicht umgeleitet": a participle of any verb
+    found = _patterns(pack.acts.done_forms)
+    if found is None or has(clause, pack.acts.pending):
+        return False
+    return any(has(clause[: m.end()] + " ", pack.acts.negation) for m in found.finditer(clause))
 
 
 def modal_failure(low: str, pack: Language) -> bool:
@@ -193,10 +236,16 @@ def promises(text: str, pack: Language) -> bool:
     """A sentence of ``text`` promises a guarantee, a price or a refund.
 
     Not in a question, nor after a negation in its clause: "I can't promise you a refund"
-    promises none; "Don't worry, we will refund it at no cost" does.
+    promises none; "Don't worry, we will refund it at no cost" does. Nor in a hedged sentence
+    (the pack's ``hedge``): "whether you qualify for compensation is decided by the claims
+    team" says who decides, it promises nothing.
     """
+    hedge = _patterns(pack.acts.hedge)
     for sentence in sentences(text):
-        if "?" not in sentence and any(_promised(c, pack) for c in _CLAUSE.split(_lower(sentence))):
+        low = _lower(sentence)
+        if "?" in sentence or (hedge is not None and hedge.search(low)):
+            continue  # "ob … es eine Entschädigung gibt, entscheidet die Schadenabteilung"
+        if any(_promised(c, pack) for c in _CLAUSE.split(low)):
             return True
     return False
 

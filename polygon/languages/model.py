@@ -82,6 +82,9 @@ class Understand(_Strict):
     self_intro: tuple[str, ...]
     """Words after which a caller names itself ("i'm", "ich bin"): in an imported call, which
     has no persona, a name said after them is the caller's own, not one it asks about."""
+    relations: tuple[str, ...] = ()
+    """Words for another person of the caller's ("wife", "friend", "жену"): a name said after one
+    in the same clause ("my friend is called jensen") is that person's, not the caller's."""
     demands: dict[str, str]
     """A question word → a mark the answer must carry ("email" → "@")."""
     ask_goals: frozenset[str]
@@ -168,6 +171,26 @@ class Acts(_Strict):
     ticket OUT-5521.") unless its clause is negated or the sentence refuses or tells a
     failure ("has not been logged", "I couldn't get it opened"), as ``done``'s words are
     when a negation comes before them in their clause ("It couldn't be booked")."""
+    done_forms: tuple[Pattern, ...] = ()
+    """Regular expressions for a passive or perfect participle said of the thing done, whatever
+    the verb (ru "поездка перенесена", "билет переоформлен"; hr "tehničar je rezerviran",
+    "termin je za petak zakazan"; de "Ihr Paket wurde an die Packstation umgeleitet", "ist …
+    hinterlegt"): a list of stems cannot hold a domain's verbs, the participle's shape can. A
+    clause one matches (lower case, a space each side) reports as ``reported``'s words do:
+    not when a negation comes before the participle's end in the clause ("поездка не
+    перенесена" is an honest failure), nor in a ``relative`` clause, nor when the sentence
+    refuses. Adjectives of the same shape ("уверен", "dostupan", "bekannt") are kept out in the
+    pattern itself."""
+    relative: tuple[Pattern, ...] = ()
+    """Regular expressions for the opening of a relative or question clause ("на которого
+    оформлен билет": the surname the ticket is issued to; "na koji je termin zakazan"; de "…,
+    die storniert wurde"): a ``done``, ``reported`` or ``done_forms`` word in a clause (lower
+    case, stripped) one matches describes a thing, it reports nothing."""
+    refuse_forms: tuple[Pattern, ...] = ()
+    """Regular expressions for refusals no fixed phrase holds, matched on the whole (lower-case)
+    sentence, across its commas: an apology then "but … not" ("das tut mir leid, aber … nicht",
+    "žao mi je, ali … ne"), or a modal with "no" split around the thing ("darf ich keine
+    Auskunft geben", "kann ich Ihnen keine")."""
     negation: tuple[str, ...] = ()
     """Words that negate a clause (" not ", "n't", " ne ", " не "), with their spaces."""
     pending: tuple[str, ...] = ()
@@ -188,6 +211,13 @@ class Acts(_Strict):
     call you back), "without a refund", or a promise word the clause then denies ("A full
     refund is not possible", "Wir erstatten den Betrag nicht", "Versprechen kann ich Ihnen das
     nicht"). A match is blanked out of its clause before the promise words are read."""
+    hedge: tuple[Pattern, ...] = ()
+    """Regular expressions for a hedge: the sentence says a refund or compensation may come,
+    and who decides it ("whether …", "if you qualify", "decides"; de "ob …, entscheidet die
+    Schadenabteilung"; hr "hoće li", "odlučuje"; ru "будет ли", "решает"). A (lower-case)
+    sentence one matches promises nothing, across its commas: ``not_promise`` blanks a phrase
+    in one clause, a hedge takes its whole sentence ("Ob Sie eine Entschädigung bekommen,
+    entscheidet die Schadenabteilung")."""
     advice: tuple[str, ...] = ()
     """Phrases telling the caller what to do ("you should", "contact your", "wenden Sie sich"):
     a statement with one answers a caller who asked what to do ("find out what to do after
@@ -281,6 +311,9 @@ class Spoken(_Strict):
 
     months: tuple[tuple[str, ...], ...] = Field(min_length=12, max_length=12)
     """January to December, each with every way it is said (lower case)."""
+    month_days: tuple[tuple[str, ...], ...] = Field(min_length=31, max_length=31)
+    """The 1st to the 31st in words as said before a month's name ("vierten Dezember", "четвёртого
+    декабря", Spanish "cuatro de diciembre"), each with every form (lower case): a date."""
     weekdays: tuple[str, ...] = Field(min_length=7, max_length=7)
     """Monday to Sunday (lower case)."""
     weekday_forms: tuple[Words, ...] = Field(min_length=7, max_length=7)
@@ -322,7 +355,24 @@ class Safety(_Strict):
     ("no smell of gas", "нет дыма")."""
     instructions: tuple[Pattern, ...] = Field(min_length=1)
     """Phrases of an instruction that gets a caller to safety: leave the building, do not touch
-    the switches, call 112, get behind the barrier."""
+    the switches, call 112, get behind the barrier, tell the conductor."""
+    answers: dict[str, tuple[Pattern, ...]] = {}
+    """A kind of danger (one of ``dangers``) → the only phrases that answer it, instead of
+    ``instructions``: a caller thinking of ending her life is not kept safe by "open the
+    windows", only by a crisis line or an emergency number."""
+
+    hardship: tuple[Pattern, ...] = Field(min_length=1)
+    """Phrases of a caller in hardship ("i lost my job", "can't pay this month")."""
+    threats: tuple[Pattern, ...] = Field(min_length=1)
+    """Phrases of pressure an agent puts on a caller: enforcement agents, bailiffs, court, a visit
+    to her home. Said to a caller in hardship, the heuristic scores safety 2 (borderline)."""
+
+    @model_validator(mode="after")
+    def _answers_name_dangers(self) -> Safety:
+        unknown = sorted(set(self.answers) - set(self.dangers))
+        if unknown:
+            raise ValueError(f"answers: {', '.join(unknown)} is no kind of danger in dangers")
+        return self
 
 
 class Forbids(_Strict):

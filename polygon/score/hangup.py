@@ -15,6 +15,10 @@ appointment), or one of the scenario's ``expect.says`` phrases (the advice the a
 requires). A brush-off that says neither still fails. A tool's value counts however the
 agent spells it (trial43 D4): "twenty nine pounds" says ``£29.00``, "14 Uhr" says ``14:00``.
 
+Whatever the goal's verb, what the scenario asks of the agent settles it too (trial45 D6,
+trial46 D5): a danger answered by a safety instruction, every ``expect.says`` phrase said, or,
+where ``expect`` names no end state, a statement saying a value the agent's tools returned.
+
 A question the agent's prompt alone answers (opening hours, a price: no tool, and no
 ``expect.says``) is settled by a statement that says a time, a date, a weekday or an amount
 that neither the caller's facts nor its goal hold ("We're open Monday to Friday, 8:00 to
@@ -32,7 +36,9 @@ from typing import Any
 
 from polygon.events import PersonaSnapshot
 from polygon.languages import LANGUAGES, Language, has, load_language, read_turn
+from polygon.score.danger import named_danger, unanswered_danger
 from polygon.score.policies import Speech, said
+from polygon.score.says import unsaid
 from polygon.score.spelling import with_digits
 from polygon.score.tool_facts import AMOUNT, DATE, DAY, NUMBER, TIME, WEEKDAY, tool_values, values_in
 from polygon.similarity import words
@@ -53,6 +59,8 @@ def unsettled_hangup(view: ConversationView, persona: PersonaSnapshot) -> str:
     said_ = [t.agent_text for t in view.turns if t.agent_text]
     if any(SETTLING_ACTS & read_turn(text, pack).acts for text in said_):
         return ""
+    if _settled_otherwise(view, persona, pack):
+        return ""
     if not pack.understand.asks_only(persona.goal):
         return _UNSETTLED + "(it said no outcome, refusal, transfer or callback)"
     if _answer(view, persona, pack):
@@ -63,6 +71,26 @@ def unsettled_hangup(view: ConversationView, persona: PersonaSnapshot) -> str:
         + ("" if _says(view) else ", no time, date, day or amount, no yes/no naming what was asked")
         + ")"
     )
+
+
+def _settled_otherwise(view: ConversationView, persona: PersonaSnapshot, pack: Language) -> bool:
+    """Settled by what the scenario asks of the agent, whatever the goal's verb.
+
+    A danger the call names, answered by a safety instruction ("немедленно сообщите проводнику и
+    позвоните по номеру сто двенадцать", trial45 D6); every ``expect.says`` phrase said (the
+    advice the author requires: "isključite router … nazovite sto dvanaest", trial46 D5b); or,
+    where ``expect`` asks for no end state (its calls, if any, are checked on their own), a
+    statement saying a value the agent's tools returned ("u vašem području je poznata smetnja …
+    popravak do osamnaest sati", trial46 D5a).
+    """
+    if named_danger(view) is not None and unanswered_danger(view) is None:
+        return True
+    expect = view.started.expect if view.started else None
+    if expect is None:
+        return False
+    if expect.says and not unsaid(view, expect):
+        return True
+    return not expect.state and bool(_answer(view, persona, pack))
 
 
 def answer_to_ask(view: ConversationView, persona: PersonaSnapshot) -> str:

@@ -23,6 +23,7 @@ _SLOTS = ("{name}", "{value}")
 _START = 4
 """A word for a name this long is matched as a word start (the language files write "фамили")."""
 _AFTER = 4
+_POSSESSIVE = re.compile(r"['’]")
 """Words after a marker that may be the caller's name ("anna de la cruz")."""
 
 
@@ -65,10 +66,29 @@ def asks_name(agent_text: str) -> bool:
     return any(_names_a_name(w) for w in WORD.findall(agent_text))
 
 
+@cache
+def _relations() -> frozenset[str]:
+    """Every language file's words for another person of the caller's ("wife", "freund", "жену")."""
+    return frozenset(w.lower() for c in LANGUAGES for w in load_language(c).understand.relations)
+
+
 def introduced(text: str) -> str:
-    """The parts of the caller's words that name the caller itself, one per line ("" if none)."""
+    """The parts of the caller's words that name the caller itself, one per line ("" if none).
+
+    Not after a word for another person in the same clause ("my friend is called jensen",
+    "мою жену зовут сара"), and only up to one ("this is dan, my wife sarah ...").
+    """
     out: list[str] = []
     for clause in _CLAUSE.split(text):
         for m in _markers().finditer(clause):
-            out.append(" ".join(WORD.findall(clause[m.end() :])[:_AFTER]))
+            if _kin(WORD.findall(clause[: m.start()])):
+                continue
+            words = WORD.findall(clause[m.end() :])[:_AFTER]
+            kin = [i for i, w in enumerate(words) if _kin([w])]
+            out.append(" ".join(words[: kin[0]] if kin else words))
     return "\n".join(s for s in out if s)
+
+
+def _kin(words: list[str]) -> bool:
+    """A word for another person, possessive too ("wife's")."""
+    return any(_POSSESSIVE.split(w.lower())[0] in _relations() for w in words)

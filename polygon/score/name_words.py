@@ -97,7 +97,9 @@ def noun_words(code: str | None) -> frozenset[str]:
     for c in codes:
         pack = _languages.load_language(c)
         if _capitalises_nouns(pack):
-            out |= {w.lower() for s in _strings(pack.model_dump()) for w in WORD.findall(s)}
+            # Not its words for kin: "Frau Keller" is still a name (a wife is "meine Frau").
+            dump = pack.model_dump(exclude={"understand": {"relations"}})
+            out |= {w.lower() for s in _strings(dump) for w in WORD.findall(s)}
     return frozenset(out)
 
 

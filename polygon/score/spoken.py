@@ -16,7 +16,7 @@ from functools import cache, lru_cache
 
 from polygon import languages as _languages
 from polygon.languages import LANGUAGES
-from polygon.score.detectors import digit_runs
+from polygon.score.detectors import digit_runs, number_words
 
 MIN_DIGITS = 5
 """Shorter numbers (a count, an hour, a house number) are too common to call invented."""
@@ -31,6 +31,43 @@ def _months() -> dict[str, int]:
     """Every way a month is said, in every language (each file's ``spoken.months``) → 1–12."""
     files = [_languages.load_language(code) for code in LANGUAGES]
     return {name: i + 1 for f in files for i, names in enumerate(f.spoken.months) for name in names}
+
+
+_SPACING = re.compile(r"[\s-]+")
+"""What may stand between the words of a day said in words ("twenty-fourth", "dvadeset četvrtog")."""
+
+
+@cache
+def _month_days() -> dict[str, int]:
+    """Every way a day of the month is said in words before the month, in every language → 1–31.
+
+    Each file's ``spoken.month_days`` ("fourth", "vierten", "četrnaestog", "четвёртого",
+    Spanish "cuatro"), its words joined by one space.
+    """
+    files = [_languages.load_language(code) for code in LANGUAGES]
+    return {
+        " ".join(_SPACING.split(name)): i + 1
+        for f in files
+        for i, names in enumerate(f.spoken.month_days)
+        for name in names
+    }
+
+
+@cache
+def day_words(ordinals: bool = False) -> str:
+    """A regex alternation of the days said in words, the longest first (a group named ``dayword``).
+
+    A phrase of several words may be said with a hyphen or more spaces ("twenty-fourth").
+    ``ordinals``: only those that are no plain number too (not Spanish "cuatro").
+    """
+    plain = {" ".join(k) for k in number_words()} if ordinals else set()
+    phrases = sorted((p for p in _month_days() if p not in plain), key=len, reverse=True)
+    return "(?P<dayword>" + "|".join(r"[\s-]+".join(map(re.escape, p.split())) for p in phrases) + ")"
+
+
+def day_of(words: str) -> int:
+    """The day a phrase :func:`day_words` found says (0 for none)."""
+    return _month_days().get(" ".join(_SPACING.split(words.lower())), 0)
 
 
 @cache

@@ -8,14 +8,17 @@ recovered", the caller was left waiting for a truck never sent. The reading is d
   out-of-band error or injected fault, an in-band ``error``, ``ok/success: false``,
   ``status: failed``);
 - an agent turn *reports an outcome* when one of its sentences does the ``outcome`` act
-  (:mod:`polygon.languages.acts`, the words of the call's language; every bundled language
-  for an imported call, whose language is unknown);
+  (:mod:`polygon.languages.acts`, the words of the call's language: the persona's, or for an
+  imported call the one its agent turns are heard in, :func:`polygon.score.agent_language.hear`;
+  every bundled language when none can be told), or says it is done with a ``done`` word in a
+  clause of its own beside a callback ("Gotovo, tehničar je rezerviran, javit ćemo vam se
+  porukom", tester46 D10: the sentence reads as a callback);
 - the report *swallowed* the failure when the last tool call made before it failed, no later
   call of that tool succeeded, and the turn itself told the caller nothing went to plan: no
-  refusal, transfer or callback act and none of the language's ``acts.failed`` phrases or
-  ``acts.failed_forms`` ("the system is down", "не удалось", "dispatch is down"; never the
-  caller's own trouble: "the problem with your boiler", "grijanje ne radi", "your payment
-  failed": :func:`polygon.languages.tells_failure`).
+  refusal, transfer or callback act (a callback beside "done" is a follow-up, no failure told)
+  and none of the language's ``acts.failed`` phrases or ``acts.failed_forms`` ("the system is
+  down", "не удалось", "dispatch is down"; never the caller's own trouble: "the problem with
+  your boiler", "grijanje ne radi", "your payment failed": :func:`polygon.languages.tells_failure`).
 
 An agent that tells the caller the tool failed, retries successfully, transfers or promises a
 callback is fine; so is one that reports an outcome a later successful call delivered.
@@ -23,10 +26,23 @@ callback is fine; so is one that reports an outcome a later successful call deli
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass
 
 from polygon.events import Evidence
-from polygon.languages import LANGUAGES, Language, load_language, read_turn, tells_failure
+from polygon.languages import (
+    LANGUAGES,
+    Language,
+    Turn,
+    done,
+    has,
+    load_language,
+    read_turn,
+    reports,
+    tells_failure,
+)
+from polygon.score.agent_language import hear
 from polygon.score.denial import failed_answer
 from polygon.transcript import ConversationView, ToolView, TurnView
 
@@ -83,14 +99,40 @@ def _succeeded_later(call: ToolView, later: list[tuple[int, ToolView]]) -> bool:
 
 def _reports_unhedged(text: str, packs: list[Language]) -> bool:
     """The turn reports an outcome and, in no language read, tells of a failure."""
-    reads = [(pack, read_turn(text, pack).acts) for pack in packs]
-    if not any("outcome" in acts for _, acts in reads):
+    reads = [(pack, read_turn(text, pack)) for pack in packs]
+    claims = [(pack, turn.acts, _says_done(turn, pack)) for pack, turn in reads]
+    if not any("outcome" in acts or said for _, acts, said in claims):
         return False
-    return not any(acts & TELLING_ACTS or tells_failure(text, pack) for pack, acts in reads)
+    return not any(
+        acts & (TELLING_ACTS - {"callback"} if said else TELLING_ACTS) or tells_failure(text, pack)
+        for pack, acts, said in claims
+    )
+
+
+_CLAUSE = re.compile(r"[,;:—–]")
+
+
+def _says_done(turn: Turn, pack: Language) -> bool:
+    """A statement of the turn says it is done in a clause that names no callback.
+
+    "Gotovo, tehničar je rezerviran, javit ćemo vam se porukom": the sentence reads as a
+    callback, yet "gotovo" (or the participle "je rezerviran" alone, the pack's ``done_forms``)
+    tells the caller the technician is booked; the callback that
+    follows is how they hear the time, not the failure told. "A colleague will call you back
+    once it's booked" says nothing is done.
+    """
+    clauses = (f" {c.lower()} " for s in turn.sentences if "?" not in s.text for c in _CLAUSE.split(s.text))
+    return any((done(c, pack) or reports(c, pack)) and not has(c, pack.acts.callback) for c in clauses)
 
 
 def _packs(view: ConversationView) -> list[Language]:
+    """The call's language: the persona's; an imported call's, the one its agent turns are heard in.
+
+    An imported call with no turn long enough to tell is read in every bundled language.
+    """
     persona = view.started.persona if view.started else None
     if persona is not None and persona.language in LANGUAGES:
         return [load_language(persona.language)]
-    return [load_language(code) for code in LANGUAGES]  # an imported call: its language is unknown
+    heard = Counter(h.language for t in view.turns if t.agent_text and (h := hear(t.agent_text)))
+    told = [code for code, _ in heard.most_common(1) if code in LANGUAGES]
+    return [load_language(code) for code in told or LANGUAGES]

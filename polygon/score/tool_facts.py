@@ -48,6 +48,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from polygon.events import CheckRecorded, Evidence
+from polygon.languages import LANGUAGES, load_language
 from polygon.score.detectors import digit_runs
 from polygon.score.quantities import CURRENCY_AFTER as _CURRENCY_AFTER
 from polygon.score.quantities import CURRENCY_WORDS as _CURRENCY_WORDS
@@ -55,7 +56,7 @@ from polygon.score.quantities import SIGNS as _SIGNS
 from polygon.score.quantities import number_value
 from polygon.score.recorded import check_recorded
 from polygon.score.spelling import with_digits
-from polygon.score.spoken import MIN_DIGITS, claims, held, slot_weekdays
+from polygon.score.spoken import MIN_DIGITS, claims, day_of, day_words, held, slot_weekdays
 from polygon.score.spoken import _months as months
 from polygon.score.spoken_values import (
     amount_key,
@@ -104,17 +105,64 @@ class Value:
     kind: str
     value: str
     words: str
+    of: str = ""
+    """A weekday said just before a date ("Friday, the fourth of December"): that date (ISO, or
+    ``MM-DD`` said without its year), whose weekday it must be."""
 
 
 @cache
 def _yearless() -> list[re.Pattern[str]]:
     """A day and a month said without a year, either order ("14 June", "June 14th", "14. lipnja")."""
-    month = "(?P<month>" + "|".join(sorted(map(re.escape, months()), key=len, reverse=True)) + r")\.?"
+    month = _month_words()
     day = r"(?P<day>\d{1,2})(?:st|nd|rd|th|\.)?"
     return [
         re.compile(rf"(?<![\w.]){day}\s+(?:of\s+)?{month}(?!\w)", re.IGNORECASE),
         re.compile(rf"(?<!\w){month}\s+{day}(?![\d:])", re.IGNORECASE),
     ]
+
+
+def _month_words() -> str:
+    return "(?P<month>" + "|".join(sorted(map(re.escape, months()), key=len, reverse=True)) + r")\.?"
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _names_month(text: str) -> bool:
+    """A word of ``text`` names a month: only then may a day be said in words (long texts read fast)."""
+    return not months().keys().isdisjoint(_LETTERS.findall(text.lower()))
+
+
+_VERB_MONTHS = r"(?!(?:may|march|mar)\s+(?!the\s))"
+"""A month's name that is also a word of its own ("you may first call"): no date before a day word
+unless "the" stands between ("May the first")."""
+
+
+@cache
+def _in_words() -> list[re.Pattern[str]]:
+    """A day of the month said in words beside its month, a year in digits after it or not.
+
+    "vierten dezember", "četrnaestog prosinca", "the fourth of December", "el cuatro de
+    diciembre de 2026" (each pack's ``spoken.month_days`` and ``date_words``), and English
+    "December the fourth". A month first takes an ordinal only: Spanish says the day as a
+    number, and "marzo dos veces" is twice in March.
+    """
+    month, join = _month_words(), _date_words()
+    year = rf"(?:,?\s+{join}(?P<year>\d{{4}})(?!\d))?"
+    return [
+        re.compile(rf"(?<![\w.]){day_words()}\s+{join}{month}(?!\w){year}", re.IGNORECASE),
+        re.compile(
+            rf"(?<![\w.]){_VERB_MONTHS}{month}\s+(?:the\s+)?{day_words(ordinals=True)}(?!\w){year}",
+            re.IGNORECASE,
+        ),
+    ]
+
+
+@cache
+def _date_words() -> str:
+    """Each pack's words between a day and its month ("of", "de"), one of them optional."""
+    words = sorted({w for c in LANGUAGES for w in load_language(c).spoken.date_words}, key=len, reverse=True)
+    return "(?:(?:" + "|".join(map(re.escape, words)) + r")\s+)?" if words else ""
 
 
 @lru_cache(maxsize=4096)
@@ -133,13 +181,30 @@ def values_in(text: str) -> tuple[Value, ...]:
     out_more, rest = _take(rest)
     out += out_more
     out += [Value(NUMBER, digits, words) for digits, words in claims(rest).numbers.items()]
-    out += [Value(WEEKDAY, day, words) for day, words in slot_weekdays(text).items()]
+    dates = [v for v in out if v.kind in (DATE, DAY)]
+    out += [_weekday_value(text, day, words, dates) for day, words in slot_weekdays(text).items()]
     return tuple(dict.fromkeys(out))
+
+
+def _weekday_value(text: str, day: str, words: str, dates: list[Value]) -> Value:
+    """A weekday, dated when it stands just before a date the text states ("petak, četrnaestog prosinca")."""
+    for said in dates:
+        if re.search(rf"(?<!\w){re.escape(words)}{_BESIDE}{re.escape(said.words)}", text):
+            return Value(WEEKDAY, day, words, of=said.value)
+    return Value(WEEKDAY, day, words)
+
+
+_BESIDE = r"[\s,]+(?:[^\W\d_]{1,4}[\s,]+)?"
+"""Between a weekday and its date: a comma, a short word ("Friday the 4th", "am Freitag, dem 4.")."""
 
 
 def _take(text: str) -> tuple[list[Value], str]:
     """Yearless dates, amounts and times out of ``text``, and what is left of it."""
     out: list[Value] = []
+    for pattern in _in_words() if _names_month(text) else ():
+        for m in pattern.finditer(text):
+            out += _word_date(m)
+        text = pattern.sub(" ; ", text)
     for pattern in _yearless():
         for m in pattern.finditer(text):
             month = months().get(m.group("month").lower())
@@ -159,6 +224,16 @@ def _take(text: str) -> tuple[list[Value], str]:
             continue  # a bare number is not a time
         out.append(Value(TIME, _clock(m), m.group(0).strip()))
     return out, _CLOCK.sub(lambda m: " ; " if m.group("m") or m.group("ap") else m.group(0), text)
+
+
+def _word_date(m: re.Match[str]) -> list[Value]:
+    """The date a day said in words beside its month states: with its year a date, else a day."""
+    month, day = months().get(m.group("month").lower()), day_of(m.group("dayword"))
+    if not month or not day:
+        return []
+    if m.group("year"):
+        return [Value(DATE, f"{m.group('year')}-{month:02d}-{day:02d}", m.group(0))]
+    return [Value(DAY, f"{month:02d}-{day:02d}", m.group(0).rstrip("."))]  # "… the fifth of december."
 
 
 def _spoken_values(text: str) -> tuple[list[Value], str]:
@@ -284,6 +359,8 @@ class Grounds:
 
     def holds(self, v: Value) -> bool:
         """``v`` is grounded: the same value, or a whole amount or a long number held as digits."""
+        if v.of:
+            return self._weekday_held(v)
         if (v.kind, v.value) in self.values:
             return True
         if v.kind == AMOUNT:
@@ -294,6 +371,16 @@ class Grounds:
             said = {_plain(str(n)) for n, _, _ in spoken_numbers(v.words)}
             return bool(said & self.numbers) or v.value.split()[0] in self.numbers
         return False
+
+    def _weekday_held(self, v: Value) -> bool:
+        """A weekday said beside a date is that date's weekday, when a source gives the date with its year.
+
+        Else (a date no source gives whole) any source's weekday grounds it, as a weekday said alone.
+        """
+        dates = {d for kind, d in self.values if kind == DATE and d[5:] == v.of[-5:]}
+        if dates:
+            return v.value in {_weekday(d) for d in dates}
+        return (WEEKDAY, v.value) in self.values
 
 
 def _given(view: ConversationView) -> list[tuple[int, Given]]:
@@ -383,17 +470,17 @@ def contradictions(view: ConversationView, prompt: str | None = None) -> list[Ev
 
 
 def _stated(text: str) -> list[Value]:
-    """The values an agent's turn states; a weekday only in a sentence that also says a time or number.
+    """The values an agent's turn states; a weekday only beside a date or in a sentence with a time or number.
 
     "Your test is now on friday eight forty" names a slot (trial43 D3); "we don't test on
     Saturdays" is the business's week, from a prompt the run may not have recorded.
     """
     sentences = [s for s in _SENTENCE.split(text) if _DIGIT.search(with_digits(s))]
-    return [
-        v
-        for v in values_in(text)
-        if v.kind != WEEKDAY or any(re.search(rf"(?<!\w){re.escape(v.words)}(?!\w)", s) for s in sentences)
-    ]
+    return [v for v in values_in(text) if v.kind != WEEKDAY or v.of or _in_any(v.words, sentences)]
+
+
+def _in_any(words: str, sentences: list[str]) -> bool:
+    return any(re.search(rf"(?<!\w){re.escape(words)}(?!\w)", s) for s in sentences)
 
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
@@ -438,9 +525,14 @@ def _same_kind(v: Value, given: list[Given]) -> list[Given]:
         AMOUNT: (AMOUNT,),
         NUMBER: (NUMBER,),
         DURATION: (DURATION,),
-        WEEKDAY: (WEEKDAY,),
+        WEEKDAY: (WEEKDAY, DATE) if v.of else (WEEKDAY,),
     }
     return [g for g in given if g.value.kind in kinds[v.kind] and _alike(v, g.value)]
+
+
+def _names_date(said: Value, given: Value) -> bool:
+    """A dated weekday is held against a tool's date only when its date is that date (month and day)."""
+    return not said.of or given.kind != DATE or given.value[5:] == said.of[-5:]
 
 
 def _nearest(v: Value, same: list[Given]) -> Given:
@@ -456,17 +548,22 @@ def _alike(said: Value, given: Value) -> bool:
     A reference read wrong keeps its length; a phone number beside a five-digit claim number
     is another kind of value.
     """
-    return said.kind != NUMBER or len(said.value) == len(given.value)
+    return (said.kind != NUMBER or len(said.value) == len(given.value)) and _names_date(said, given)
 
 
 def _evidence(t: TurnView, bad: list[tuple[Value, Given | None]]) -> Evidence:
     said = "; ".join(
-        f"said {v.words!r}, {g.tool} gave the {_KIND_WORDS[v.kind]} {g.value.words!r}"
+        f"said {v.words!r}, {g.tool} gave the {_KIND_WORDS[g.value.kind]} {g.value.words!r}{_of_date(v, g)}"
         if g
         else f"said the {_KIND_WORDS[v.kind]} {v.words!r}, which no tool, caller turn, fact or prompt gave"
         for v, g in bad
     )
     return Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text} [{said}]")
+
+
+def _of_date(v: Value, g: Given) -> str:
+    """A weekday held against a tool's date: which weekday the date is ("2026-12-03 (a thursday)")."""
+    return f" (a {_weekday(g.value.value)})" if v.of and g.value.kind == DATE else ""
 
 
 def agent_contradicts_tools(view: ConversationView, prompt: str | None = None) -> CheckRecorded:

@@ -164,11 +164,11 @@ def test_a_call_handed_to_a_person_is_answered() -> None:
 def test_every_language_names_the_same_kinds_of_danger() -> None:
     kinds = {code: sorted(load_language(code).safety.dangers) for code in LANGUAGES}
     assert all(k == kinds["en"] for k in kinds.values()), kinds
-    assert kinds["en"] == ["electricity", "fire", "gas", "medical", "road"]
+    assert kinds["en"] == ["electricity", "fire", "gas", "medical", "road", "self_harm"]
 
 
 def test_the_heuristic_judge_version_says_it_reads_danger() -> None:
-    assert HeuristicJudge.prompt_version == "heuristic-4"
+    assert int(HeuristicJudge.prompt_version.removeprefix("heuristic-")) >= 4  # 5: test_self_harm.py
 
 
 def _imported(calls: dict[str, tuple[str, str]], tmp_path: Path) -> dict[str, dict[str, Any]]:

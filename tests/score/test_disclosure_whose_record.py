@@ -97,9 +97,17 @@ def test_a_companion_beside_the_callers_own_id_in_one_record_is_the_callers() ->
 
 def test_without_a_known_id_of_the_callers_a_record_by_its_reference_stays_whole() -> None:
     """Nothing to compare with: the old rule (a lookup by the caller's reference is theirs)."""
+    record = {k: v for k, v in NEIGHBOUR.items() if k != "kunde"}
+    lookup = tool("claim_status", {"schaden_nr": "SN-40990"}, record)
+    view = call([HELLO, (CLAIM, "2340 Euro gehen an das Autohaus Brandt.", [lookup])], FACTS, "de")
+    assert said(view) == []
+
+
+def test_without_a_known_id_a_record_naming_another_person_is_theirs() -> None:
+    """leaks45: the record's ``kunde`` is not the caller's name (was kept as the caller's)."""
     lookup = tool("claim_status", {"schaden_nr": "SN-40990"}, NEIGHBOUR)
     view = call([HELLO, (CLAIM, "Der Schaden von Jürgen Becker ist freigegeben.", [lookup])], FACTS, "de")
-    assert said(view) == []
+    assert said(view) == ["Jürgen Becker"]
 
 
 @pytest.mark.parametrize(

@@ -155,12 +155,48 @@ def test_a_long_text_is_read_as_before_but_not_kept() -> None:
     got = apply_noise(long, intensity=1.0, language="en", run_seed=5, conversation="c", turn=1)
     assert got == (*_noise_word_by_word(long, 1.0, "en", noise_seed(5, "c", 1)), noise_seed(5, "c", 1))
     assert _words.cache_info().currsize == 0
-    kept = danger._kept_find.cache_info().currsize
-    assert danger._find(long, ("en",)) == ("gas", "smell gas")
-    assert danger._kept_find.cache_info().currsize == kept
+    kept = danger._kept_named.cache_info().currsize
+    assert danger._find_all(long, ("en",), {}) == [("gas", "smell gas")]
+    assert danger._kept_named.cache_info().currsize == kept
     pack_en = caller_language("en")
     memo = u._marks(pack_en)
     sizes = len(memo.about), len(memo.wanting), len(memo.asking)
     assert u.asks_something(long, pack_en) and u.asked_about(long, pack_en) == u._asked_about(long, pack_en)
     assert u.asks_what_wanted(long, pack_en) == u._asks_what_wanted(long, pack_en)
     assert (len(memo.about), len(memo.wanting), len(memo.asking)) == sizes
+
+
+def _named_kind_by_kind(text: str, codes: tuple[str, ...], known: set[str]) -> list[tuple[str, str]]:
+    """The dangers a text names as they were read before the per-text memo: known kinds skipped."""
+    from polygon.score import danger
+
+    low, out = danger._low(text), {}
+    for reading in map(danger._reading, codes):
+        for kind, pattern in reading.dangers:
+            if kind in known or kind in out:
+                continue
+            for match in pattern.finditer(low):
+                if not danger._negated(low[: match.start()], reading.negations):
+                    out[kind] = match.group(0)
+                    break
+    return list(out.items())
+
+
+def test_the_dangers_a_text_names_are_what_the_kind_by_kind_scan_found() -> None:
+    from polygon.languages import LANGUAGES
+    from polygon.score import danger
+
+    texts = (
+        "I can smell gas and my father has chest pain.",
+        "There's no smell of gas, but something is burning!",
+        "Osjećam miris plina u kuhinji.",
+        "Sorry, I don't have that.",
+    )
+    named = 0
+    for text in texts * 2:  # the second round is answered from the memo
+        for codes in (("en",), ("hr",), LANGUAGES):
+            for known in (set(), {"gas"}, {"fire", "medical"}):
+                got = danger._find_all(text, codes, dict.fromkeys(known))  # type: ignore[arg-type]
+                assert got == _named_kind_by_kind(text, codes, known)
+                named += len(got)
+    assert named > 10  # several kinds were found, and some were skipped as known

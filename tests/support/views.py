@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from polygon.events import Envelope
 from polygon.events.families import (
+    ConversationEnded,
     ConversationStarted,
     NoiseApplied,
     NoiseOp,
@@ -109,3 +110,23 @@ BASE = [
 ]
 
 
+
+
+def exchange(
+    language: str, turns: list[tuple[str, str]], *, ended: str = "caller_done", goal: str = "pay a bill"
+) -> ConversationView:
+    """A call in ``language``: each turn the caller says the first text, the agent the second."""
+    persona = PersonaSnapshot(
+        persona_id="p", type="cooperative", outcome="success", difficulty=1, goal=goal,
+        facts={"name": "Sue Blake"}, language=language,
+    )  # fmt: skip
+    events: list[object] = [
+        ConversationStarted(
+            run_id="r", conversation_id="x", config="c", scenario="s", trial=0, seed=1, persona=persona
+        )
+    ]
+    for n, (caller, agent) in enumerate(turns, 1):
+        events.append(TurnSpoken(conversation_id="x", turn=n, speaker="caller", text=caller))
+        events.append(TurnSpoken(conversation_id="x", turn=n, speaker="agent", text=agent))
+    events.append(ConversationEnded(conversation_id="x", reason=ended, by="caller", turns=len(turns)))
+    return build("x", [env(n, e) for n, e in enumerate(events, 1)])

@@ -37,11 +37,13 @@ from polygon.simulate.callers.understanding import (
     Misheard,
     asked,
     asked_about,
+    asked_each,
     asks_something,
     asks_what_wanted,
     heard_turn,
     in_goal,
     key_concepts,
+    key_label,
     misheard,
     names_the_caller,
     refuses_goal,
@@ -60,10 +62,6 @@ _ANSWER_WORDS = 4
 _SMALL_NUMBER = re.compile(r"^\d{1,2}$")
 _CLOCK = re.compile(r"^\d{1,2}[:.]\d{2}$")
 _ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
-_CAMEL = re.compile(r"([a-z])([A-Z])")
-_KEY_GAPS = re.compile(r"[\W_]+")
-"""Compiled once: a fact's label is read at every turn that gives it (``re.sub`` with a
-pattern string looks it up in the module's cache each time)."""
 _T = TypeVar("_T")
 
 
@@ -197,7 +195,11 @@ class ScriptedCaller:
         ended = self._outcome_reached(turn)
         if ended is not None:
             return ended
-        if "closing" in turn.acts and not turn.of("question", "offer", "wants", "confirm"):
+        asks = turn.of("question", "offer", "wants", "confirm", "repeat")
+        if "closing" in turn.acts and not asks:
+            return Utterance(self.pack.say.bye, "goodbye", ends_call="done")
+        if "instruction" in turn.acts and not asks:
+            # "немедленно сообщите проводнику …": told what to do, the caller goes to do it
             return Utterance(self.pack.say.bye, "goodbye", ends_call="done")
         kind, level = self.persona.type, self.persona.difficulty
         limit = 10 - level if kind == "busy" else 18 - level
@@ -237,7 +239,9 @@ class ScriptedCaller:
         if wanted and self._pursuing(wanted):
             return self._push_goal()  # a caller after a person or a callback asks for it instead
         if wanted and named:
-            return self._give(wanted, rng)  # "I didn't catch your name": the name, not a repeat
+            # "I didn't catch your name": the name, not a repeat; "номер брони и фамилию": both
+            first, *more = asked_each(asking, wanted, self.persona.facts, self.goal, self.pack)
+            return self._give(first, rng, *more)
         if "repeat" in acts:
             return Utterance(self._s.last or self._say(self.pack.say.restate_goal), "repeat")
         if self._s.last_intent == "correct" and turn.of("question", "confirm") and not wanted:
@@ -341,7 +345,8 @@ class ScriptedCaller:
             return Utterance(self.pack.say.callback_with_number.format(value=phone[1]), "ask_callback")
         return Utterance(self.pack.say.callback, "ask_callback")
 
-    def _give(self, key: str, rng: _Dice) -> Utterance:
+    def _give(self, key: str, rng: _Dice, *more: str) -> Utterance:
+        """The fact asked for — and ``more`` facts the same turn asked for beside it, in order."""
         kind, level = self.persona.type, self.persona.difficulty
         if (
             kind == "confused"
@@ -351,6 +356,8 @@ class ScriptedCaller:
         ):
             self._s.confusions += 1  # bounded: at most difficulty / 2 times, never twice running
             return Utterance(self.manner.clarify, "clarify")
+        if more:
+            return self._give_each((key, *more))
         self._s.given.add(key)
         value = self.persona.facts[key]
         text = self.phrase(key, value)
@@ -364,12 +371,21 @@ class ScriptedCaller:
             text = spoken_value(value, self.pack) + "."
         return Utterance(text, "give_fact")
 
+    def _give_each(self, keys: tuple[str, ...]) -> Utterance:
+        """Every fact one turn asked for ("номер брони и фамилию"): a person answers both."""
+        self._s.given.update(keys)
+        facts = self.persona.facts
+        if self.persona.type == "busy":
+            return Utterance(", ".join(spoken_value(facts[k], self.pack) for k in keys) + ".", "give_fact")
+        return Utterance(" ".join(self.phrase(k, facts[k]) for k in keys), "give_fact")
+
     def phrase(self, key: str, value: str) -> str:
         """A fact as a caller says it in its language; the key itself is never spoken."""
         say = self.pack.say
         value = spoken_value(value, self.pack)
         concepts = key_concepts(key, self.pack)
-        if "name" in concepts and names_the_caller(key, self.pack):
+        label = spoken_label(key, self.pack)
+        if "name" in concepts and names_the_caller(key, self.pack) and not self._surname(label):
             return say.fact_name.format(value=value)  # not "pet_name": "My name is Rocky" is wrong
         for concept, template in (
             ("phone", say.fact_phone),
@@ -383,7 +399,6 @@ class ScriptedCaller:
             return say.fact_time.format(value=value)  # "At 18:30, please.", not "My time is 18:30."
         if in_goal(value, self.goal, self.pack):
             return say.fact_want.format(value=value, Value=value[:1].upper() + value[1:])
-        label = spoken_label(key, self.pack)
         if "address" in concepts and label == self.pack.labels.get("address", label):
             return say.fact_address.format(value=value)
         if not label:
@@ -391,6 +406,11 @@ class ScriptedCaller:
         if _SMALL_NUMBER.match(value) and " " not in label:
             return say.fact_count.format(value=value, label=label, Label=label[:1].upper() + label[1:])
         return say.fact_labeled.format(value=value, label=label, Label=label[:1].upper() + label[1:])
+
+    def _surname(self, label: str) -> bool:
+        """The key is said as the pack's surname ("Фамилия — Смирнова.", not "Меня зовут Смирнова.")."""
+        surname = self.pack.labels.get("surname", "")
+        return bool(surname) and label.lower() == surname.lower()
 
     def _ungiven(self) -> str | None:
         """The next fact the caller has not given yet (its name first)."""
@@ -454,8 +474,8 @@ def spoken_value(value: str, pack: Language) -> str:
 
 
 def spoken_label(key: str, pack: Language) -> str:
-    """How a fact key is said: its words, abbreviations spelled out ("policy_no" → "policy number")."""
-    spaced = _CAMEL.sub(r"\1 \2", key)
-    tokens = [w for w in _KEY_GAPS.split(spaced.lower()) if w]
-    said = [pack.labels.get(t, t) for t in tokens]
-    return " ".join(w for w in said if not any(ch.isdigit() for ch in w))
+    """How a fact key is said: its words, abbreviations spelled out ("policy_no" → "policy number").
+
+    In the pack's language only (:func:`~polygon.simulate.callers.understanding.key_label`).
+    """
+    return key_label(key, pack)

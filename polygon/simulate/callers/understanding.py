@@ -27,6 +27,8 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+import regex
+
 from polygon.languages import CODE as _CODE
 from polygon.languages import DATE as _DATE
 from polygon.languages import NUMBER as _NUMBER
@@ -147,15 +149,63 @@ def heard_turn(text: str, pack: Language) -> Turn:
 
 
 def _heard_turn(turn: Turn, marked: bool, pack: Language) -> Turn:
-    if marked or not turn.acts & {"filler", "greeting"}:
+    if marked or not turn.acts & {"filler", "greeting", "question", "outcome"}:
         return turn  # a turn that marks its questions is read by its marks
-    parts = tuple(
-        replace(s, act=_act_by_form(s.text, pack))
-        if s.act in ("filler", "greeting") and asks_by_form(s.text, pack)
-        else s
-        for s in turn.sentences
-    )
+    parts = tuple(replace(s, act=_heard_act(s.text, s.act, pack)) for s in turn.sentences)
     return Turn(parts, turn.reason)
+
+
+def _heard_act(sentence: str, act: str, pack: Language) -> str:
+    if act in ("filler", "greeting") and asks_by_form(sentence, pack):
+        return _act_by_form(sentence, pack)
+    if act in ("outcome", "filler") and _asks_before_a_report(sentence, pack):
+        # the scorer may read the relative clause's done word as a report or, knowing relative
+        # clauses, as nothing: either way the caller hears the request before it
+        return "question"
+    if act == "question" and _instructs(sentence, pack):
+        return "instruction"
+    return act
+
+
+def _asks_before_a_report(sentence: str, pack: Language) -> bool:
+    """A request whose done word is only in a clause about the thing asked for.
+
+    "и фамилию пассажира, на которого оформлен билет" (the surname the ticket is issued to)
+    asks: its first clause opens a request and holds no done word; "и ваш заказ оформлен"
+    reports.
+    """
+    first = _CLAUSE_MARKS.split(sentence)[0]
+    low = f" {first.lower()} "
+    return asks_by_form(first, pack) and not has(low, pack.acts.done + pack.acts.reported)
+
+
+def _instructs(sentence: str, pack: Language) -> bool:
+    """A request verb that tells the caller to do something, not to say something.
+
+    "немедленно сообщите проводнику" (tell the conductor) asks for no fact: the word after
+    each request verb (past filler words) is neither a question word, a "your", nor a word
+    naming a fact ("назовите, пожалуйста, номер брони", "tell me your name" ask). A request
+    with nothing after it ("I need a few details.") still asks; so does one its last clause
+    opens as a question by form.
+    """
+    low = f" {sentence.lower()} "
+    requests = [r for r in pack.acts.requests if r in low]
+    if not requests or asks_by_form(sentence, pack) or has(low, pack.acts.asks):
+        return False
+    objects = [_object_of(low, r, pack) for r in requests]
+    return all(o is not None and not _names_a_fact(o, pack) for o in objects)
+
+
+def _object_of(low: str, request: str, pack: Language) -> str | None:
+    """The first word after a request verb that is not a filler word (None: nothing follows)."""
+    after = word_tuple(low[low.find(request) + len(request) :])
+    skip = pack.stop_words - pack.wh_words
+    return next((w for w in after if w not in skip), None)
+
+
+def _names_a_fact(word: str, pack: Language) -> bool:
+    english = caller_language("en")
+    return word in pack.wh_words or bool(_concepts_of((word,), pack) | _concepts_of((word,), english))
 
 
 def _act_by_form(sentence: str, pack: Language) -> str:
@@ -236,6 +286,8 @@ class _Marks:
     """:func:`key_concepts` of each fact key seen so far (a call asks about the same few)."""
     named: dict[str, bool] = field(default_factory=dict)
     """:func:`names_the_caller` of each fact key seen so far."""
+    stems: dict[str, frozenset[str]] = field(default_factory=dict)
+    """:func:`key_stems` of each fact key seen so far."""
     about: dict[str, frozenset[str]] = field(default_factory=dict)
     """:func:`asked_about` of each question heard so far (every call hears the same agent lines)."""
     wanting: dict[str, bool] = field(default_factory=dict)
@@ -345,9 +397,68 @@ def _names_the_caller(key: str, pack: Language) -> bool:
 
 
 def key_stems(key: str, pack: Language) -> frozenset[str]:
-    """The stems of a fact key's words."""
-    size = pack.understand.stem
-    return frozenset(_stem(w, size) for w in _key_tokens(key) if len(w) > 1)
+    """The stems of a fact key's words, and of the pack's label for what no concept reads.
+
+    ``plz`` is asked for as "Postleitzahl", ``booking_no`` in Russian as "номер брони": the
+    label says the key's words in the pack's language. A word a concept reads already
+    (``no``, ``tel``, ``dob``) is matched by that concept, not by its label's words too.
+    """
+    seen = _marks(pack).stems
+    found = seen.get(key)
+    if found is None:
+        if len(seen) >= _KEYS_HELD:
+            seen.clear()
+        size = pack.understand.stem
+        found = seen[key] = frozenset(
+            _stem(w, size) for w in (*_key_tokens(key), *_label_words(key, pack)) if len(w) > 1
+        )
+    return found
+
+
+def _label_words(key: str, pack: Language) -> tuple[str, ...]:
+    tokens = _key_tokens(key)
+    whole = _whole_label(tokens, pack)
+    if whole:
+        return word_tuple(whole)
+    english = caller_language("en")
+    unread = (t for t in tokens if not _concepts_of((t,), pack) and not _concepts_of((t,), english))
+    return tuple(w for t in unread if t in pack.labels for w in word_tuple(pack.labels[t]))
+
+
+_NUMBERED = frozenset({"no", "nr", "num", "number", "ref", "reference", "id", "code"})
+"""Last words of a key that make it a number of something ("booking_ref", "order_id")."""
+
+
+def _whole_label(tokens: tuple[str, ...], pack: Language) -> str:
+    """The pack's label for the whole key ("booking_no" → "номер брони"), if it has one.
+
+    Any number word last ("booking_ref", "order_id") is looked up as ``_no``.
+    """
+    found = pack.labels.get("_".join(tokens), "")
+    if not found and len(tokens) > 1 and tokens[-1] in _NUMBERED:
+        found = pack.labels.get("_".join((*tokens[:-1], "no")), "")
+    return found
+
+
+def key_label(key: str, pack: Language) -> str:
+    """How a fact key is said in the pack's language ("policy_no" → "policy number").
+
+    The whole key's label first ("booking_no" → "номер брони", head noun first), else each
+    word's; a word the pack has no label for is said as written — unless the pack has a
+    script of its own and the word is not in it: a Russian caller never says "Booking номер".
+    Words with digits are dropped ("address2").
+    """
+    tokens = _key_tokens(key)
+    whole = _whole_label(tokens, pack)
+    if whole:
+        return whole
+    said = (pack.labels.get(t) or (t if _own_word(t, pack) else "") for t in tokens)
+    return " ".join(w for w in said if w and not any(ch.isdigit() for ch in w))
+
+
+def _own_word(word: str, pack: Language) -> bool:
+    script = pack.signature.script
+    return not script or bool(regex.search(script, word))
 
 
 def content(text: str, pack: Language) -> set[str]:
@@ -434,6 +545,41 @@ def _asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -
         if named:
             return named[0], False
     return "", False
+
+
+_PARTS = re.compile(r"[,.;:?!¿¡]|\s(?:и|а также|and|also|i|und|sowie|y|e)\s")
+"""Where one request for information ends and another may begin: a clause, or "and"."""
+
+
+def asked_each(
+    question: str, first: str, facts: Mapping[str, str], goal: str, pack: Language
+) -> tuple[str, ...]:
+    """Every fact a turn asks for, ``first`` (:func:`asked`'s) among them, in the order named.
+
+    "назовите номер бронирования и фамилию пассажира" asks for two facts; a caller gives
+    both, not the one it ranks first. Each part (a clause, or what "and" joins) is read on
+    its own and must name the whole of its fact ("adresu, ulicu i kućni broj" asks for the
+    address alone, not the customer number). Only ``first`` when no other part names another.
+    """
+    found: list[str] = []
+    for part in _PARTS.split(question):
+        key, named = asked(part, facts, goal, pack) if part.strip() else ("", False)
+        if key and named and key not in found and (key == first or _names_whole(key, part, pack)):
+            found.append(key)
+    return tuple(found) if first in found and len(found) > 1 else (first,)
+
+
+def _names_whole(key: str, part: str, pack: Language) -> bool:
+    """The part names every word of the key, or of its label.
+
+    "kućni broj" (a house number) names half of ``broj_korisnika``; "номер бронирования"
+    all of ``booking_no`` (its label "номер брони").
+    """
+    stems = content(part, pack)
+    if _covered(key, stems, _question_concepts(part, pack), pack) == 1.0:
+        return True
+    label = {_stem(w, pack.understand.stem) for w in _label_words(key, pack) if len(w) > 1}
+    return bool(label) and label <= stems
 
 
 _CLAUSE = re.compile(r"[,.;:?!¿¡]")
