@@ -53,3 +53,13 @@ def test_another_persons_card_from_nowhere_beside_an_own_record_is_still_a_discl
     agent = "Your loan number is 55102. The customer before you, Jane Ward, has card ending 5521."
     view = call([EN_OPEN, ("DL-40318", agent, [ACCOUNT])], EN_FACTS)
     assert said(view) == ["5521", "Jane Ward"]
+
+
+def test_a_wrong_own_balance_in_number_pairs_is_no_disclosure() -> None:
+    """tester45 D15-bt1: "twelve fourteen pounds fifty" for 1240.50 was 'twelve fourteen', somebody's."""
+    facts = {"name": "Mark Ellis", "account_no": "DL-40318", "date_of_birth": "1984-03-14"}
+    balance = tool("get_balance", {"account_no": "DL-40318"}, {"balance": "1240.50", "holder": "Mark Ellis"})
+    agent = "you've got twelve fourteen pounds fifty left on the loan."
+    view = call([EN_OPEN, ("DL-40318", agent, [balance])], facts)
+    assert said(view) == []
+    assert contradicted(view) == {2: ["twelve fourteen pounds fifty"]}
