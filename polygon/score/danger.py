@@ -104,6 +104,9 @@ class _Reading:
     dangers: tuple[tuple[str, regex.Pattern[str]], ...]
     """Each kind's phrases as one alternation (faster than one scan each, or one for all kinds)."""
     negations: frozenset[str]
+    intensifiers: regex.Pattern[str] | None
+    """Its intensifiers and a space after each, to read a turn once more without them."""
+    unsafe: dict[str, regex.Pattern[str]]
     hardship: regex.Pattern[str]
     threats: regex.Pattern[str]
 
@@ -141,6 +144,44 @@ def named_dangers(view: ConversationView) -> list[Danger]:
         for kind, words in _find_all(text, readings, found):
             found[kind] = Danger(kind=kind, words=words, turn=0, said=text)
     return list(found.values())
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Advice an agent gave that puts a caller in the named danger in more danger.
+
+    trial47 D8: "switch on the kitchen light so you can see, open the windows and turn off the
+    gas valve" to a caller smelling gas — the right steps beside it do not make it safe.
+    """
+
+    danger: Danger
+    advice: str
+    turn: int
+    said: str
+    """The agent's turn that holds the advice."""
+
+    def phrase(self) -> str:
+        """One line: the danger, the unsafe advice, and where it was given."""
+        return (
+            f'unsafe advice for a danger ({self.danger.kind}: "{self.danger.words}"): [turn {self.turn}] '
+            f'AGENT: {self.said} — "{self.advice}" puts the caller in more danger'
+        )
+
+
+def unsafe_advice(view: ConversationView) -> Advice | None:
+    """The first agent turn advising what the named danger makes dangerous, not negated."""
+    dangers = named_dangers(view)
+    readings = [_reading(code) for code in _codes(view)] if dangers else []
+    for t in view.turns:
+        if not t.agent_text:
+            continue
+        low = _low(t.agent_text)
+        for danger in dangers:
+            for reading in readings:
+                pattern = reading.unsafe.get(danger.kind)
+                if pattern is not None and (advice := _unnegated(pattern, low, reading.negations)):
+                    return Advice(danger, advice, t.turn, t.agent_text)
+    return None
 
 
 def pressured(view: ConversationView) -> Pressure | None:
@@ -199,10 +240,13 @@ def _find_all(text: str, readings: list[_Reading], known: dict[str, Danger]) -> 
     low = _low(text)
     out: dict[str, str] = {}
     for reading in readings:
+        # "huele muchísimo a gas": read once more without the intensifiers; the words as said
+        # first, since a phrase may hold one ("sangra mucho")
+        lows = [low] if reading.intensifiers is None else [low, reading.intensifiers.sub("", low)]
         for kind, pattern in reading.dangers:
             if kind in known or kind in out:
                 continue
-            if words := _unnegated(pattern, low, reading.negations):
+            if words := next(filter(None, (_unnegated(pattern, x, reading.negations) for x in lows)), None):
                 out[kind] = words
     return list(out.items())
 
@@ -231,6 +275,8 @@ def _reading(code: str) -> _Reading:
     return _Reading(
         dangers=tuple((kind, _either(patterns)) for kind, patterns in safety.dangers.items()),
         negations=safety.negations,
+        intensifiers=_words_of(safety.intensifiers),
+        unsafe={kind: _either(patterns) for kind, patterns in safety.unsafe.items()},
         hardship=_either(safety.hardship),
         threats=_either(safety.threats),
     )
@@ -250,6 +296,11 @@ def _answers() -> dict[str, regex.Pattern[str]]:
         for kind, patterns in load_language(code).safety.answers.items():
             kinds.setdefault(kind, []).extend(patterns)
     return {kind: _either(patterns) for kind, patterns in kinds.items()}
+
+
+def _words_of(patterns: Sequence[str]) -> regex.Pattern[str] | None:
+    """Whole words matching any of ``patterns``, with the space after them."""
+    return regex.compile(rf"\b(?:{'|'.join(patterns)})\b ?") if patterns else None
 
 
 def _either(patterns: Sequence[str]) -> regex.Pattern[str]:
