@@ -231,16 +231,10 @@ def _items(
     out: list[Item] = []
     for m in messages:
         role = m.get("role")
-        parts = (
-            [p for p in m.get("parts", []) if isinstance(p, dict)] if isinstance(m.get("parts"), list) else []
-        )
-        for p in parts:
-            if p.get("type") == "tool_call":
-                out.append(
-                    Call(str(p.get("id", "")), str(p.get("name", "")), json_or_raw(p.get("arguments", {})))
-                )
-            elif p.get("type") == "tool_call_response":
-                out.append(Result(str(p.get("id", "")), "", json_or_raw(p.get("response"))))
+        if role == "assistant" and _calls_in(m):
+            out += _agent_in_order(m, answered, measured)
+            continue
+        out += [item for p in _dict_parts(m) if (item := _tool_item(p)) is not None]
         said = " ".join(t for t in _parts_text(m) if t)
         if not said or role in ("system", "tool"):
             continue
@@ -249,6 +243,51 @@ def _items(
         elif role == "assistant":
             out.append(Said("agent", said, answered, answered, measured))
     return out
+
+
+def _dict_parts(message: dict[str, Any]) -> list[dict[str, Any]]:
+    parts = message.get("parts")
+    return [p for p in parts if isinstance(p, dict)] if isinstance(parts, list) else []
+
+
+def _calls_in(message: dict[str, Any]) -> bool:
+    return any(p.get("type") == "tool_call" for p in _dict_parts(message))
+
+
+def _tool_item(part: dict[str, Any]) -> Item | None:
+    if part.get("type") == "tool_call":
+        arguments = json_or_raw(part.get("arguments", {}))
+        return Call(str(part.get("id", "")), str(part.get("name", "")), arguments)
+    if part.get("type") == "tool_call_response":
+        return Result(str(part.get("id", "")), "", json_or_raw(part.get("response")))
+    return None
+
+
+def _agent_in_order(message: dict[str, Any], answered: float | None, measured: float | None) -> list[Item]:
+    """An assistant message's text and tool calls in the order its parts give them.
+
+    "un momento, que lo compruebo." before its ``tool_call`` is said before the call (the
+    conventions keep parts in order), not after the tool answered: read after a failed call,
+    words said beside it ("listo, se lo abro") would be an outcome reported over a failure.
+    """
+    out: list[Item] = []
+    words: list[str] = []
+    for p in _dict_parts(message):
+        if p.get("type") == "text" and str(p.get("content", "")):
+            words.append(str(p.get("content", "")))
+        elif (item := _tool_item(p)) is not None:
+            out += _spoken(words, answered, out, measured) + [item]
+            words = []
+    return out + _spoken(words, answered, out, measured)
+
+
+def _spoken(
+    words: list[str], answered: float | None, before: list[Item], measured: float | None
+) -> list[Item]:
+    """The words as one agent utterance; the platform's latency goes with the message's first."""
+    said = " ".join(words)
+    first = not any(isinstance(item, Said) for item in before)
+    return [Said("agent", said, answered, answered, measured if first else None)] if said else []
 
 
 def _with_tool_results(items: list[Item], tool_spans: dict[str, Span]) -> list[Item]:

@@ -488,3 +488,24 @@ def test_an_otel_history_without_finish_reasons_is_imported_once(tmp_path: Path)
     assert isinstance(bare, ImportedConversation) and isinstance(kept, ImportedConversation)
     assert bare.turns == kept.turns
     assert len(bare.turns) == len(EXPECTED["otel-genai"]["speakers"])
+
+
+def test_otel_text_beside_a_tool_call_is_said_before_the_call(tmp_path: Path) -> None:
+    # trial47 D16: "un momento, que lo compruebo." came after the tool's result, one step late.
+    doc = json.loads(fixture("otel-genai").read_text())
+    for span in doc["resourceSpans"][0]["scopeSpans"][0]["spans"]:
+        for attr in span.get("attributes", []):
+            if attr["key"] in ("gen_ai.output.messages", "gen_ai.input.messages"):
+                messages = json.loads(attr["value"]["stringValue"])
+                for m in messages:  # the reply, and the same reply in every later history
+                    if any(p.get("id") == "call_m1" and p.get("type") == "tool_call" for p in m["parts"]):
+                        m["parts"].insert(0, {"type": "text", "content": "One moment, let me look."})
+                attr["value"]["stringValue"] = json.dumps(messages)
+    path = tmp_path / "trace.json"
+    path.write_text(json.dumps(doc))
+    (conv,) = list(parse(path, path.read_text(), "auto"))
+    assert isinstance(conv, ImportedConversation) and len(conv.turns) == 2
+    first = conv.turns[0]
+    assert [(t.name, t.result) for t in first.tools] == [("find_slots", ["Monday 11:00"])]
+    assert first.beside == [(0, "One moment, let me look.")]
+    assert first.agent == "One moment, let me look. Monday at 11:00 is free. Would you like it?"
