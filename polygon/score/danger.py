@@ -116,9 +116,12 @@ class _Reading:
     threats: regex.Pattern[str]
 
 
-def unanswered_danger(view: ConversationView) -> Danger | None:
-    """The first danger the call names that no agent turn answered, unless the call was handed on."""
-    dangers = named_dangers(view)
+def unanswered_danger(view: ConversationView, dangers: list[Danger] | None = None) -> Danger | None:
+    """The first danger the call names that no agent turn answered, unless the call was handed on.
+
+    ``dangers``: :func:`named_dangers`'s answer when the caller has it (reading them is the cost).
+    """
+    dangers = named_dangers(view) if dangers is None else dangers
     if not dangers or _handed_on(view):
         return None
     said = [_low(t.agent_text) for t in view.turns if t.agent_text]
@@ -173,9 +176,9 @@ class Advice:
         )
 
 
-def unsafe_advice(view: ConversationView) -> Advice | None:
+def unsafe_advice(view: ConversationView, dangers: list[Danger] | None = None) -> Advice | None:
     """The first agent turn advising what the named danger makes dangerous, not negated."""
-    dangers = named_dangers(view)
+    dangers = named_dangers(view) if dangers is None else dangers
     readings = [_reading(code) for code in _codes(view)] if dangers else []
     for t in view.turns:
         if not t.agent_text:
@@ -247,7 +250,8 @@ def _find_all(text: str, readings: list[_Reading], known: dict[str, Danger]) -> 
     for reading in readings:
         # "huele muchísimo a gas": read once more without the intensifiers; the words as said
         # first, since a phrase may hold one ("sangra mucho")
-        lows = [low] if reading.intensifiers is None else [low, reading.intensifiers.sub("", low)]
+        plain = low if reading.intensifiers is None else reading.intensifiers.sub("", low)
+        lows = [low] if plain == low else [low, plain]
         for kind, pattern in reading.dangers:
             if kind in known or kind in out:
                 continue
