@@ -35,6 +35,7 @@ from polygon.importing import (
     ImportProblem,
     parse,
 )
+from polygon.languages import LANGUAGES, parsed_text
 from polygon.matching import FACT, OPERATORS
 from polygon.score import AGENT_CHECKS, BUILTIN_GATES, CHECK_GATE, CRITERIA, Rubric, bundled_versions
 from polygon.simulate import (
@@ -1148,7 +1149,13 @@ def outputs() -> dict[str, str]:
         "events.md": events_page,
     }
     out.update({f"docs/reference/{name}": make() for name, make in pages.items()})
+    out.update({f"polygon/languages/{code}.json": _language_form(code) for code in LANGUAGES})
     return out
+
+
+def _language_form(code: str) -> str:
+    """A shipped language file's parsed form (read in its place while it is current)."""
+    return parsed_text((ROOT / "polygon" / "languages" / f"{code}.yaml").read_text(encoding="utf-8"))
 
 
 def stale(root: Path = ROOT) -> list[str]:

@@ -275,6 +275,7 @@ FACES: dict[str, list[str]] = {
         "has",
         "load_language",
         "parse_language",
+        "parsed_text",
         "promises",
         "read_turn",
         "reports",

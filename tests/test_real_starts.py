@@ -136,3 +136,57 @@ def test_the_checks_see_a_heavy_import() -> None:
     ]
     fold = "from polygon.projections.compare import bootstrap_mean\nbootstrap_mean([1.0, 2.0])"
     assert _loaded(fold, ("numpy",)) == ["numpy"]
+
+
+def _built(code: str, models: tuple[str, ...]) -> list[str]:
+    """Which of ``models`` (``module:Class``) have their validator built after running ``code``
+    (a model whose module was never imported has none)."""
+    probe = (
+        f"{code}\nimport json, sys\n"
+        f"loaded = [m.split(':') for m in {list(models)!r} if m.split(':')[0] in sys.modules]\n"
+        "print(json.dumps([f'{m}:{c}' for m, c in loaded if getattr(sys.modules[m], c).__pydantic_complete__]))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
+    found: list[str] = json.loads(done.stdout.splitlines()[-1])
+    return found
+
+
+ROOT_MODELS = (
+    "polygon.suite.schema:Suite",
+    "polygon.suite.schema:ConfigSpec",
+    "polygon.suite.schema:PersonaSpec",
+    "polygon.languages.model:Language",
+    "polygon.languages.model:Acts",
+    "polygon.score.rubric:Rubric",
+)
+
+
+@pytest.mark.parametrize("command", ["run", "judge", "import", "personas", "sweep"])
+def test_a_commands_start_builds_no_validator(command: str) -> None:
+    """A pydantic model builds its validator when it first validates (``defer_build``), not when
+    its module is imported: a start used to compile ~40 (each nested model's subtree again), and
+    a command validates with a few roots (a suite, a language, a rubric)."""
+    assert _built(_real_start(command), ROOT_MODELS) == []
+
+
+def test_a_validation_builds_only_its_root_model() -> None:
+    """Live: loading a suite builds Suite's validator; its nested models validate inside it and
+    build none of their own."""
+    code = "from polygon.suite import load_suite\nload_suite('examples/pizza/suite.yaml')"
+    assert _built(code, ROOT_MODELS[:3]) == ["polygon.suite.schema:Suite"]
+
+
+@pytest.mark.parametrize("command", ["personas", "scenarios"])
+def test_a_suite_without_matches_loads_without_regex(command: str) -> None:
+    """Only a ``matches`` condition needs the ``regex`` module (~0.01 CPU s to import): neither the
+    start nor loading a suite without one imports it."""
+    code = f"{_real_start(command)}\nfrom polygon.suite import load_suite\nload_suite('examples/pizza/suite.yaml')"
+    assert _loaded(code, ("regex",)) == []
+
+
+def test_a_matches_condition_loads_regex() -> None:
+    """Live: checking or matching a ``matches`` condition does load it."""
+    check = "from polygon.suite.schema import check_condition\ncheck_condition('x', {'matches': 'a+'})"
+    assert _loaded(check, ("regex",)) == ["regex"]
+    match = "from polygon.matching import compare\nassert compare('matches', 'aa', 'a+')"
+    assert _loaded(match, ("regex",)) == ["regex"]

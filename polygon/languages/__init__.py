@@ -52,6 +52,7 @@ if TYPE_CHECKING:
         caller_language,
         load_language,
         parse_language,
+        parsed_text,
     )
 
 CALLER_TYPES = ("cooperative", "busy", "distrustful", "confused", "aggressive", "chatty")
@@ -74,6 +75,7 @@ _FACE = {
     "caller_language": "polygon.languages.model",
     "load_language": "polygon.languages.model",
     "parse_language": "polygon.languages.model",
+    "parsed_text": "polygon.languages.model",
     "CODE": "polygon.languages.acts",
     "DATE": "polygon.languages.acts",
     "NUMBER": "polygon.languages.acts",
@@ -112,6 +114,7 @@ __all__ = [
     "has",
     "load_language",
     "parse_language",
+    "parsed_text",
     "promises",
     "read_turn",
     "reports",

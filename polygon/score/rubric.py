@@ -27,7 +27,9 @@ CHECK_GATE = "check:"
 class Criterion(BaseModel):
     """One criterion of the rubric."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: the validator is built on the first validation, not on import; a nested model
+    # validates inside its root's and never builds its own (tests/test_real_starts.py).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     id: Literal[
         "goal_achievement",
         "instruction_adherence",
@@ -52,7 +54,7 @@ class Criterion(BaseModel):
 class Rubric(BaseModel):
     """A whole rubric version."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     version: str = Field(pattern=r"^[A-Za-z0-9_.-]{1,32}$")
     pass_at: float = Field(75, ge=0, le=100)
     warn_at: float = Field(50, ge=0, le=100)
@@ -95,7 +97,7 @@ class Rubric(BaseModel):
 class LoadedRubric(BaseModel):
     """A rubric and the hash of the file it came from."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     rubric: Rubric
     rubric_hash: str
     source: str

@@ -23,7 +23,9 @@ from polygon.suite.schema import ConfigSpec, LintSpec, PersonaSpec, ScenarioSpec
 class LoadedSuite(BaseModel):
     """A validated suite plus what was read beside it (prompts) and its content hash."""
 
-    model_config = ConfigDict(frozen=True)
+    # defer_build: the validator is built on the first validation, not on import; a nested model
+    # validates inside its root's and never builds its own (tests/test_real_starts.py).
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     path: Path
     suite: Suite

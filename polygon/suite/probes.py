@@ -18,7 +18,9 @@ from polygon.suite.names import PROBE_DETECTORS
 class ProbeSpec(BaseModel):
     """A probe as written in the library or a suite."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: the validator is built on the first validation, not on import; a nested model
+    # validates inside its root's and never builds its own (tests/test_real_starts.py).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
     question: str = Field(min_length=5)
     polarity: Literal["desired", "guardrail"]

@@ -36,7 +36,9 @@ NAMED = ("temperature", "top_p", "max_tokens", "model", "prompt_file", "prompt")
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: the validator is built on the first validation, not on import; a nested model
+    # validates inside its root's and never builds its own (tests/test_real_starts.py).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 # The event log stores integers as msgpack does: a value beyond is refused at load, not met
@@ -128,7 +130,7 @@ class SweepSpec(_Strict):
 class LoadedSweep(BaseModel):
     """A validated sweep, its suite, and the content hash of both."""
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, defer_build=True)
 
     path: Path
     spec: SweepSpec

@@ -237,6 +237,16 @@ def command_start_figures() -> list[Figure]:
     return startup_figures(interleaved(command_start_cases()), "start")
 
 
+def command_first_work_figures(tmp: Path) -> list[Figure]:
+    """The start and then the first validation (suite, languages and rubric, probe file): where the
+    validators a start no longer builds (pydantic's ``defer_build``) are paid, held to no goal."""
+    from tests.bench.startup import command_first_work_cases
+
+    (tmp / "first").mkdir()
+    got = interleaved(command_first_work_cases(tmp / "first"))
+    return [Figure(f"  polygon {name} start + first work (CPU)", got[name], "s", 0) for name in sorted(got)]
+
+
 def command_whole_figures(tmp: Path) -> list[Figure]:
     """The same commands run to their end on a small input: context for the start figures (a
     cost moved from import to first use is no saving there), held to no goal."""
@@ -307,6 +317,7 @@ def main() -> None:
         figures.append(Figure("polygon --help (CPU)", got.pop("--help"), "s", 0.3, higher_is_better=False))
         figures.extend(startup_figures(got))
         figures.extend(command_start_figures())
+        figures.extend(command_first_work_figures(tmp))
         figures.extend(command_whole_figures(tmp))
 
         from tests.bench.model_calls import measure as measure_calls

@@ -76,15 +76,47 @@ def command_start_cases() -> dict[str, Callable[[], float]]:
     from polygon.cli.main import COMMANDS
 
     compile_bytecode()
+    return {name: _python(start_code(name)) for name in sorted(COMMANDS)}
+
+
+def start_code(command: str) -> str:
+    """The source of ``command``'s real start: the CLI, its module and what its functions import."""
+    from polygon.cli.main import COMMANDS
+
     spec = importlib.util.find_spec("polygon.cli")
     folder = Path(next(iter(spec.submodule_search_locations or ()))) if spec else Path("cli")
-    cases: dict[str, Callable[[], float]] = {}
-    for name, target in sorted(COMMANDS.items()):
-        module = target.split(":")[0]
-        imports = lazy_imports((folder / f"{module}.py").read_text())
-        code = "\n".join(["import polygon.cli.main", f"import polygon.cli.{module}", *imports])
-        cases[name] = _python(code)
-    return cases
+    module = COMMANDS[command].split(":")[0]
+    imports = lazy_imports((folder / f"{module}.py").read_text())
+    return "\n".join(["import polygon.cli.main", f"import polygon.cli.{module}", *imports])
+
+
+def command_first_work_cases(tmp: Path) -> dict[str, Callable[[], float]]:
+    """A command's real start and then the first thing it validates, in a fresh interpreter.
+
+    Beside the start: a pydantic model builds its validator on first use (``defer_build``), so
+    the validators a start no longer builds are paid here, where the command first needs them.
+    ``run`` and ``personas`` load the pizza suite; ``judge`` and ``import`` read every language
+    and the newest bundled rubric (what scoring validates); ``probe`` reads a probe file.
+    """
+    compile_bytecode()
+    return {name: _python(f"{start_code(name)}\n{first}") for name, first in _first_work(tmp).items()}
+
+
+def _first_work(tmp: Path) -> dict[str, str]:
+    probes = tmp / "probes.yaml"
+    probes.write_text(
+        "- id: p1\n  question: Did the agent refuse without a reason?\n"
+        "  polarity: guardrail\n  detector: reason_for_refusal\n"
+    )
+    suite = f"from polygon.suite import load_suite\nload_suite({str(EXAMPLES / 'pizza' / 'suite.yaml')!r})"
+    scoring = (
+        "from polygon.languages import LANGUAGES, load_language\n"
+        "from polygon.score.rubric import bundled_versions, load_rubric\n"
+        "for code in LANGUAGES:\n    load_language(code)\n"
+        "load_rubric(bundled_versions()[-1])"
+    )
+    probe = f"from pathlib import Path\nfrom polygon.app import load_probes\nload_probes(Path({str(probes)!r}))"
+    return {"run": suite, "personas": suite, "judge": scoring, "import": scoring, "probe": probe}
 
 
 def _python(code: str) -> Callable[[], float]:

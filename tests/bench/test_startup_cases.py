@@ -7,7 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from polygon.cli.main import COMMANDS
-from tests.bench.startup import command_start_cases, command_whole_cases, lazy_imports
+from tests.bench.startup import (
+    command_first_work_cases,
+    command_start_cases,
+    command_whole_cases,
+    lazy_imports,
+)
 
 
 def test_a_commands_start_is_its_function_level_imports() -> None:
@@ -44,3 +49,12 @@ def test_every_whole_command_case_runs_to_its_end(tmp_path: Path, monkeypatch) -
     probe_id = "p" + next(tmp_path.glob("probe-*.yaml")).stem.removeprefix("probe-")
     with open_log(tmp_path / "made", readonly=True) as log:
         assert len(probe_answers(log, "r", probe_id)) == 12  # every call of the pizza run answered it
+
+
+def test_every_first_work_case_runs_to_its_end(tmp_path: Path, monkeypatch) -> None:
+    """Each start + first validation exits 0 (cpu_seconds checks) for the commands it names."""
+    monkeypatch.setattr("tests.bench.startup.compile_bytecode", lambda: None)
+    cases = command_first_work_cases(tmp_path)
+    assert sorted(cases) == ["import", "judge", "personas", "probe", "run"]
+    for case in cases.values():
+        assert case() > 0
