@@ -51,7 +51,7 @@ from polygon.simulate import (
     ToolResult,
     tool_definitions,
 )
-from polygon.suite import NAMED, OUTCOMES, PERSONA_TYPES, Suite, SweepSpec, ToolSpec
+from polygon.suite import NAMED, NEWEST_GATING, OUTCOMES, PERSONA_TYPES, Suite, SweepSpec, ToolSpec
 
 _GATE_TEXT = {
     "forbidden_phrase": "a forbidden phrase appeared in the agent's speech",
@@ -554,6 +554,7 @@ def _suite_fields() -> list[str]:
                 "NoiseSpec",
                 "PhoneSpec",
                 "ModelRef",
+                "JudgeRef",
                 "LintSpec",
                 "ProbeSpec",
             ],
@@ -588,8 +589,9 @@ def rubric_page() -> str:
         "A rubric says what the judge scores (eight criteria, 1–5 each), how much each weighs, the",
         "composite thresholds, and the gates that fail a call whatever its composite. Name one with",
         f"`judge.rubric` in a suite or `--rubric` (bundled: {', '.join(f'`{v}`' for v in bundled_versions())},",
-        "or a path to a YAML file). A rubric is identified by its version and content hash: the same",
-        "version with other content is refused, so a change of weights is a new version.",
+        f"or a path to a YAML file; a suite that names none is scored under `{NEWEST_GATING}`, the newest",
+        "that gates on policies and `expect:`). A rubric is identified by its version and content hash:",
+        "the same version with other content is refused, so a change of weights is a new version.",
         "`polygon schema rubric` prints its JSON Schema.",
         "",
         "The composite is `100 × Σ weight × (score − 1) / 4 / Σ scored weight`: a call passes at",

@@ -482,6 +482,7 @@ FACES: dict[str, list[str]] = {
         "LoadedSuite",
         "LoadedSweep",
         "NAMED",
+        "NEWEST_GATING",
         "OFFLINE_GENERATOR",
         "OUTCOMES",
         "PERSONA_TYPES",

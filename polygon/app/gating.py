@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from polygon.score import load_rubric, prohibitions
+from polygon.suite import NEWEST_GATING  # the face loads only polygon.suite.names, no models
 
 if TYPE_CHECKING:  # an import without --suite reads NEWEST_GATING and loads no suite models
     from polygon.suite import LoadedSuite
 
-NEWEST_GATING = "v5"
-"""The newest bundled rubric: it gates on policies, expect:, loops and values a tool contradicts."""
+__all__ = ["NEWEST_GATING", "ungated_rules"]
 
 
 def ungated_rules(loaded: LoadedSuite) -> list[str]:
@@ -26,27 +26,37 @@ def ungated_rules(loaded: LoadedSuite) -> list[str]:
     suite = loaded.suite
     rubric = load_rubric(suite.judge.rubric).rubric
     gates = set(rubric.gates)
+    built_in = _built_in(loaded)
+    policies = len(suite.policies) + len(built_in)
     stated = {
-        "check:policy": (len(suite.policies) + _from_prompts(loaded), "policy", "policies"),
-        "check:goal_reached": (
+        "check:policy": (_counted(policies, "policy", "policies") + f" (built in: {', '.join(built_in)})"),
+        "check:goal_reached": _counted(
             sum(1 for s in suite.scenarios if s.expect is not None),
             "scenario with expect:",
             "scenarios with expect:",
         ),
     }
-    warnings = []
-    for gate, (count, one, many) in stated.items():
-        if count and gate not in gates:
-            what = f"{count} {one if count == 1 else many}"
-            warnings.append(
-                f"warning: {loaded.path}: {what}, but rubric {rubric.version} does not gate on "
-                f"{gate}: a call that breaks one is graded by its score alone and can pass "
-                f"(rubric {NEWEST_GATING} gates on it: judge: {{rubric: {NEWEST_GATING}}})"
-            )
-    return warnings
+    return [
+        f"warning: {loaded.path}: {what}, but rubric {rubric.version} does not gate on "
+        f"{gate}: a call that breaks one is graded by its score alone and can pass "
+        f"(rubric {NEWEST_GATING} gates on it: judge: {{rubric: {NEWEST_GATING}}})"
+        for gate, what in stated.items()
+        if what and gate not in gates
+    ]
 
 
-def _from_prompts(loaded: LoadedSuite) -> int:
-    """1 when the built-in ``policy:prompt_forbids`` holds: a prompt forbids a promise, and it is on."""
+def _counted(count: int, one: str, many: str) -> str:
+    """``"2 policies"``, or ``""`` for none."""
+    return f"{count} {one if count == 1 else many}" if count else ""
+
+
+def _built_in(loaded: LoadedSuite) -> list[str]:
+    """The built-in policies the run's calls hold without the suite naming them.
+
+    ``policy:agent_language`` is on every simulated call (so a suite that chooses v1–v3 is
+    always told: its calls can answer in the wrong language and pass), and
+    ``policy:prompt_forbids`` when a prompt forbids a promise and it is on.
+    """
     on = loaded.suite.policies_from_prompt
-    return int(on and any(prohibitions(prompt) for prompt in loaded.prompts.values()))
+    forbids = on and any(prohibitions(prompt) for prompt in loaded.prompts.values())
+    return ["policy:agent_language"] + (["policy:prompt_forbids"] if forbids else [])

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from polygon import __version__
-from polygon.app.gating import ungated_rules
+from polygon.app.gating import NEWEST_GATING, ungated_rules
 from polygon.app.jobs import calls_kept, jobs_share, run_recipe, simulate_on, visit_on
 from polygon.app.lint import lint_before_run
 from polygon.app.log import call_damage, check_run_intact, recorded_answers
@@ -139,6 +139,7 @@ def _check_resume(log: EventLog, run_id: str, fresh: RunStarted) -> None:
     if head is None:
         raise UnknownIdError(f"no run {run_id!r} in the log to resume")
     old = head.started
+    _check_same_rubric(run_id, old, fresh)
     for what, a, b in (
         ("suite", old.suite_hash, fresh.suite_hash),
         ("prompt", old.prompt_hashes, fresh.prompt_hashes),
@@ -150,6 +151,16 @@ def _check_resume(log: EventLog, run_id: str, fresh: RunStarted) -> None:
             raise ResumeRefusedError(
                 f"cannot resume run {run_id}: the {what} changed since it started; start a new run"
             )
+
+
+def _check_same_rubric(run_id: str, old: RunStarted, fresh: RunStarted) -> None:
+    """Name the rubric when it is what changed: a suite that names none moved from v1 to the newest."""
+    if old.rubric_version and old.rubric_version != fresh.rubric_version:
+        raise ResumeRefusedError(
+            f"cannot resume run {run_id}: it started under rubric {old.rubric_version} and the suite "
+            f"now scores under {fresh.rubric_version} (a suite that names no judge.rubric is scored "
+            f"under {NEWEST_GATING}); to resume it, state judge: {{rubric: {old.rubric_version}}}"
+        )
 
 
 def _start(

@@ -107,6 +107,15 @@ class Understand(_Strict):
     qualifiers: tuple[str, ...] = ()
     """Words that open a complement saying whose a thing is ("of your", "de su", "Ihrer"):
     a fact named after one only qualifies the noun asked for ("the PIN of your line")."""
+    first_person: dict[str, str] = Field(default_factory=dict)
+    """A persona goal's third person → the caller's own words ("his" → "my", "su" → "mi"; a
+    phrase of two words first: "he gets" → "I get"). Said up to the first ``relations`` word,
+    the possessive before it included: "his colleague Daniel Mercer has" → "my colleague …
+    has" (what comes after is the other person's)."""
+    troubles: tuple[str, ...] = ()
+    """Words for what went wrong, in the past ("cancelled", "delayed", "broken"): a sentence that
+    says the caller's own trouble back ("your flight was cancelled"), a goal holding the word,
+    restates the problem; it reports no outcome."""
 
     def asks_only(self, goal: str) -> bool:
         """The goal only wants to know something: an ``ask_goals`` verb leads or ends it.

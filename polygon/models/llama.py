@@ -7,6 +7,7 @@ run time). Both are the optional extra ``polygon-eval[local]``.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from pathlib import Path
 from typing import Any, cast
@@ -35,6 +36,10 @@ class LocalLlamaClient:
     """Chat completions from an in-process llama.cpp model (one at a time)."""
 
     def __init__(self, model_path: Path | None = None, n_ctx: int = 4096) -> None:
+        # libgomp's idle threads spin by default: on a busy machine they take the cores the
+        # model needs (a 300-token judge prompt: 48 s wall spinning, 12 s passive at load ~10 on
+        # two cores). Only the waiting changes; must be set before libgomp loads; a user's is kept.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         try:
             import llama_cpp
         except ImportError:

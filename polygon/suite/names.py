@@ -7,6 +7,13 @@ each implementation imports its names from here, and a test keeps the registries
 
 from __future__ import annotations
 
+NEWEST_GATING = "v5"
+"""The newest bundled rubric that gates on policies, ``expect:``, loops and values a tool contradicts.
+
+A suite that names no ``judge.rubric`` is scored under it (not v1, which gates only on a
+forbidden phrase and safety: a hand-written suite got green verdicts on calls that broke its
+policies). One name in one place: a bundled v6 that gates on more moves it here."""
+
 DETECTOR_PREFIX = "detector:"
 """How ``forbidden_phrases`` names a detector instead of a literal phrase."""
 

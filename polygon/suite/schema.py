@@ -16,7 +16,7 @@ from pydantic import (
 
 from polygon.boundary import env_names, has_userinfo
 from polygon.matching import FACT, OPERATORS
-from polygon.suite.names import DETECTOR_PREFIX, POLICY_KINDS, SPEECH_DETECTORS
+from polygon.suite.names import DETECTOR_PREFIX, NEWEST_GATING, POLICY_KINDS, SPEECH_DETECTORS
 from polygon.suite.probes import ProbeSpec
 
 PERSONA_TYPES = ("cooperative", "busy", "distrustful", "confused", "aggressive", "chatty")
@@ -572,11 +572,20 @@ class LintSpec(_Strict):
 
 
 class ModelRef(_Strict):
-    """A caller or judge model reference."""
+    """A caller model reference (the judge's is a JudgeRef)."""
 
     model: str = "scripted/caller"
     repeats: int = Field(1, ge=1, le=15)
-    rubric: str = "v1"
+    rubric: str = "v1"  # read only from ``judge``; the caller's keeps its old default, so hashes hold
+
+
+class JudgeRef(ModelRef):
+    """The judge model and the rubric it scores under."""
+
+    rubric: str = NEWEST_GATING
+    """A bundled version or a rubric file; unnamed, the newest gating one, not v1 (which let a
+    call that broke a policy or missed its ``expect:`` pass). A run records which in
+    ``run.started``, so a run made under the old default keeps reporting under its v1."""
 
 
 class Suite(_Strict):
@@ -609,7 +618,7 @@ class Suite(_Strict):
     noise: NoiseSpec = NoiseSpec()
     phone: PhoneSpec = PhoneSpec()
     caller: ModelRef = ModelRef()
-    judge: ModelRef = ModelRef(model="scripted/heuristic")
+    judge: JudgeRef = JudgeRef(model="scripted/heuristic")
     probes: list[ProbeSpec] = Field(default_factory=list)
     lint: LintSpec = LintSpec()
     """``off``, ``warn`` or ``refuse``, or ``{mode, threshold, tiers}``."""

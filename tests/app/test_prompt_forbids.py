@@ -59,7 +59,8 @@ def test_policies_from_prompt_false_turns_it_off(tmp_path: Path) -> None:
 def test_a_rubric_that_does_not_gate_policies_is_warned_of_before_the_run(tmp_path: Path) -> None:
     ran = polygon(tmp_path / "log", "run", str(_line(tmp_path, rubric="v1")), "--run-id", "r1")
     assert ran.exit_code == 0, ran.output
-    assert "1 policy, but rubric v1 does not gate on check:policy" in ran.output
+    built_in = "policy:agent_language, policy:prompt_forbids"
+    assert f"2 policies (built in: {built_in}), but rubric v1 does not gate on check:policy" in ran.output
 
 
 def test_an_imported_call_is_held_to_its_own_system_prompt(tmp_path: Path) -> None:

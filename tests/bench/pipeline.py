@@ -50,6 +50,8 @@ def suite(conversations: int, turns: int) -> LoadedSuite:
         "max_turns": turns,
         "configs": {"t": {"agent": "python:tests.bench.pipeline:make"}},
         "noise": {"intensity": 0.3},
+        # v1, as before the default moved to the newest gating rubric: the figures stay comparable
+        "judge": {"model": "scripted/heuristic", "rubric": "v1"},
         "personas": personas,
     }
     return LoadedSuite(

@@ -28,6 +28,7 @@ from polygon.events.families import ConversationEnded, ConversationStarted
 from polygon.execute.ray import RayExecutor
 from tests.support.fault_server import serve
 from tests.support.runs import pizza
+from tests.support.text import without_rubric_warning
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -90,7 +91,7 @@ def test_a_worker_without_the_key_stops_the_run_and_a_resume_runs_every_call(
     with serve(["401echo"]) as (url, server):
         res = CliRunner().invoke(cli, [*args, "--base-url", url, "--executor", "ray"])
         assert res.exit_code == 2, res.output
-        line = res.output.strip()
+        line = without_rubric_warning(res.output)
         assert len(line.splitlines()) == 1 and "Traceback" not in line, line
         assert "answered 401" in line and "OPENAI_API_KEY is not set there" in line and "--resume k" in line
         assert "sk-driver-secret-123" not in line
@@ -132,7 +133,7 @@ def test_a_worker_that_cannot_make_the_agent_stops_the_run(
     args = ["--log", str(log), "run", str(suite), "--config", "good", "--run-id", "m", "--no-progress"]
     res = CliRunner().invoke(cli, [*args, "--executor", "ray"])
     assert res.exit_code == 2, res.output
-    line = res.output.strip()
+    line = without_rubric_warning(res.output)
     assert len(line.splitlines()) == 1 and "cannot make the agent" in line and "--resume m" in line, line
     assert _started(log) == 0
 
@@ -239,5 +240,5 @@ def test_a_dead_raylet_stops_a_run_with_a_resume_hint(
         ],
     )
     assert res.exit_code == 2 and res.exception is not None and isinstance(res.exception, SystemExit)
-    line = res.output.strip()
+    line = without_rubric_warning(res.output)
     assert len(line.splitlines()) == 1 and "LocalRayletDiedError" in line and "--resume d" in line, line

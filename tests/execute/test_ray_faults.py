@@ -16,6 +16,7 @@ from polygon.events import LmdbLog
 from polygon.events.families import ConversationEnded
 from tests.support.fault_server import serve
 from tests.support.runs import pizza
+from tests.support.text import without_rubric_warning
 
 ray = pytest.importorskip("ray")
 PIZZA_AGENTS = Path(__file__).parents[1] / "app" / "fixtures" / "pizza" / "pizza_agents.py"
@@ -48,7 +49,7 @@ def _fault_ends(log: Path) -> list[str]:
 def _run(log: Path, suite: Path, *extra: str) -> tuple[int, str]:
     args = ["--log", str(log), "run", str(suite), "--config", "good", "--run-id", "r", "--no-progress"]
     res = CliRunner().invoke(cli, [*args, "--executor", "ray", *extra])
-    return res.exit_code, res.output.strip()
+    return res.exit_code, without_rubric_warning(res.output)
 
 
 def test_workers_without_the_key(cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

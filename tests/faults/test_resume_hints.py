@@ -18,6 +18,7 @@ from polygon.errors import UserInputError
 from polygon.events import LmdbLog, TurnSpoken
 from polygon.events.streams import run_stream
 from tests.support.faults import failing_append, run_cli, small_suite
+from tests.support.text import without_rubric_warning
 
 ARGS = ("--run-id", "fx", "--no-progress")
 
@@ -28,7 +29,7 @@ def test_a_commit_failing_before_the_run_started_says_run_it_again(tmp_path: Pat
     with failing_append(1) as fault:
         res = run_cli(log, "run", str(suite), *ARGS)
     assert fault.failed and res.exit_code == 2, res.output
-    line = res.output.strip()
+    line = without_rubric_warning(res.output)
     assert "Input/output error" in line and "The run did not start" in line, line
     assert f"`polygon run {suite}` again" in line and "--resume" not in line, line
     with LmdbLog(log, readonly=True) as opened:
@@ -83,7 +84,7 @@ def test_resume_refuses_a_run_whose_events_changed_on_disk(tmp_path: Path) -> No
 
     res = run_cli(log, "run", str(suite), "--resume", "fx", "--no-progress")
     assert res.exit_code == 2, res.output
-    line = res.output.strip()
+    line = without_rubric_warning(res.output)
     assert line.startswith("error: cannot resume run fx: the event log") and "is damaged" in line, line
     assert "no longer matches its content hash" in line and "nothing was written" in line, line
     with LmdbLog(log, readonly=True) as opened:

@@ -41,6 +41,7 @@ from polygon.simulate.callers.understanding import (
     asks_something,
     asks_what_wanted,
     heard_turn,
+    in_first_person,
     in_goal,
     key_concepts,
     key_label,
@@ -121,6 +122,8 @@ class ScriptedCaller:
         self.pack: Language = caller_language(persona.language)
         self.manner = self.pack.manner(persona.type)
         self.goal = persona.goal.strip().rstrip(".")
+        self._goal_said = in_first_person(self.goal, self.pack)
+        """The goal as the caller says it: in its own words, the persona's third person made "I"."""
         self._s = _State()
         own = word_tuple(" ".join((self.goal, *persona.facts.values())))
         self._spelled = spelling_map(self.pack, own)
@@ -153,7 +156,7 @@ class ScriptedCaller:
         self._s.cut = True
 
     def _say(self, template: str, **fill: str) -> str:
-        return template.format(goal=self.goal, **fill)
+        return template.format(goal=self._goal_said, **fill)
 
     # -- opening ---------------------------------------------------------------------
 

@@ -225,7 +225,7 @@ def asks_by_form(sentence: str, pack: Language) -> bool:
     only in a short clause with no verb of being ("and the surname on the reservation", not
     "and the room is on the fourth floor").
     """
-    said = word_tuple(_CLAUSE_MARKS.split(sentence)[-1])
+    said = _last_clause(sentence, pack)
     leads = pack.understand.lead_ins
     for start in range(min(_LEADS, len(said)) + 1):
         if _opens(said[start:], said, pack):
@@ -233,6 +233,17 @@ def asks_by_form(sentence: str, pack: Language) -> bool:
         if start < len(said) and said[start] not in leads:
             break
     return False
+
+
+def _last_clause(sentence: str, pack: Language) -> tuple[str, ...]:
+    """The words of the sentence's last clause that says something.
+
+    A courtesy after the request ("me indica su número de póliza, por favor", "…, please") is
+    a clause of filler words only: the request is the clause before it.
+    """
+    filler = pack.stop_words - pack.wh_words
+    clauses = [word_tuple(c) for c in _CLAUSE_MARKS.split(sentence)]
+    return next((c for c in reversed(clauses) if set(c) - filler), clauses[-1])
 
 
 def _opens(rest: tuple[str, ...], clause: tuple[str, ...], pack: Language) -> bool:
@@ -265,6 +276,41 @@ def _openers(pack: Language) -> tuple[tuple[str, ...], ...]:
         found = tuple(word_tuple(o) for o in pack.understand.openers if word_tuple(o))
         hit = _OPENERS[id(pack)] = (pack, found)
     return hit[1]
+
+
+# -- whose the goal is ------------------------------------------------------------------------
+
+_WORD_OR_NOT = re.compile(r"([^\W\d_][\w'’]*)")
+
+
+def in_first_person(goal: str, pack: Language) -> str:
+    """A persona goal written about the persona, as the caller says it ("his" → "my", "su" → "mi").
+
+    Suite authors write "get rebooked after her flight was cancelled", "saber cómo va su
+    siniestro": said as written, "her"/"su" is someone else's ("your claim"). Words are
+    replaced up to the first word for another person (``relations``): "his colleague Daniel
+    Mercer has" keeps the colleague's "has", "su vecino … le van a pagar" the neighbour's "le".
+    """
+    table = pack.understand.first_person
+    if not table:
+        return goal
+    parts = _WORD_OR_NOT.split(goal)  # words at odd places, what lies between at even ones
+    i = 1
+    while i < len(parts):
+        word = parts[i].lower()
+        if word in pack.understand.relations:
+            break
+        pair = f"{word} {parts[i + 2].lower()}" if i + 2 < len(parts) and parts[i + 1] == " " else ""
+        if pair in table:
+            parts[i : i + 3] = [_cased(table[pair], parts[i]), "", ""]
+        elif word in table:
+            parts[i] = _cased(table[word], parts[i])
+        i += 2
+    return "".join(parts)
+
+
+def _cased(said: str, written: str) -> str:
+    return said[:1].upper() + said[1:] if written[:1].isupper() else said
 
 
 # -- concepts -------------------------------------------------------------------------
@@ -859,7 +905,7 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
     offers = "offer" in turn.acts  # "I have Monday 09:00 free. Shall I book it?" is no answer
     for s in turn.sentences:
         said = content(s.text, pack)
-        if s.act == "outcome" and said & about:
+        if s.act == "outcome" and said & about and not restates_problem(s.text, goal, pack):
             return True
         answers = asks_only and s.act in ("read_back", "filler", "outcome")
         if answers and (said & content(goal, pack) or _gives_what_goal_asks(s.text, goal, facts, pack)):
@@ -869,6 +915,25 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
         if answers and not offers and _states_when_or_price(s.text, goal, facts, pack):
             return True
     return False
+
+
+def restates_problem(sentence: str, goal: str, pack: Language) -> bool:
+    """The sentence reads as an outcome only through the caller's own trouble said back.
+
+    "okay, so your flight was cancelled, i'm really sorry" (a goal "get rebooked after her
+    flight was cancelled") tells the caller what it said itself: the parts holding a trouble
+    word of the goal's (``understand.troubles``) are left out, and the rest reports nothing.
+    "your flight was cancelled and i've rebooked you" still reports; so does "your booking is
+    cancelled" to a caller who came to cancel (its goal says "cancel", no trouble word).
+    """
+    own = set(pack.understand.troubles) & set(word_tuple(goal))
+    if not own:
+        return False
+    parts = _PARTS.split(sentence)
+    rest = [p for p in parts if not own & set(word_tuple(p))]
+    if len(rest) == len(parts):
+        return False
+    return "outcome" not in read_turn(", ".join(p.strip() for p in rest if p.strip()) + ".", pack).acts
 
 
 def _unsure(turn: Turn, pack: Language) -> bool:
