@@ -352,6 +352,16 @@ class Spoken(_Strict):
     """Words that make the number before them an hour ("14 Uhr", "3 o'clock"): 14:00, 03:00."""
     relative_days: Words
     """Today, tomorrow, yesterday: a weekday beside one names the day of the call, not a slot."""
+    clock_times: dict[str, int]
+    """Clock times said in words: a phrase (a regular expression, lower case) → minutes added to
+    its hour. In the phrase ``{h}`` is the hour (a number, words or digits), ``{nth}`` the hour as
+    an ordinal of ``month_days`` (Russian "половина восьмого": 7:30), ``{m}`` minutes added
+    ("seven forty five"), ``{less}`` minutes taken off: "quarter to {h}" is -15, German "halb {h}"
+    -30 ("halb acht" is 7:30). Read only after ``clock_before``, unless the phrase starts with "!"
+    (its own words make it a time: "без четверти восемь")."""
+    clock_before: Words
+    """Words that make a clock time in words after them a time ("at", "um", "u", "a", "в"); a
+    weekday or a word for today or tomorrow does too. Elsewhere "seven forty five" is a number."""
 
 
 class Safety(_Strict):

@@ -164,3 +164,101 @@ def amount_key(key: object) -> bool:
 def numeric_string(value: str) -> bool:
     """A string that holds only a number ("3500", "45.00"): under an amount key, an amount."""
     return _NUMERIC.fullmatch(value) is not None
+
+
+HOURS, MINUTES_SAID, LESS = (0, 23), (10, 59), (1, 59)
+"""The numbers a clock time in words holds: an hour, minutes said after it (from ten: "at seven
+five" is no time anyone says, "at one two three" is a number spelt out), minutes taken off."""
+
+
+def _said(low: int, high: int, digits: bool) -> str:
+    """A regex alternation of the numbers ``low``–``high`` in words (digits too), the longest first."""
+    phrases = {" ".join(k) for k, v in number_words().items() if low <= int(v) <= high}
+    out = [r"[\s-]+".join(map(re.escape, p.split())) for p in sorted(phrases, key=len, reverse=True)]
+    return "|".join(([r"\d{1,2}(?![\d:.,])"] if digits else []) + out)
+
+
+@cache
+def _ordinals() -> dict[str, int]:
+    """Each pack's days of the month in words (``month_days``), as the hours 1–23 they name ("восьмого")."""
+    days = [(i + 1, names) for s in _spoken() for i, names in enumerate(s.month_days[: HOURS[1]])]
+    return {" ".join(name.split()): hour for hour, names in days for name in names}
+
+
+@cache
+def _clock_pattern(context: bool) -> tuple[re.Pattern[str], tuple[int, ...]]:
+    """Every pack's clock times in words after a word that makes them a time, as one pattern.
+
+    Each phrase is group ``tN`` (its hour ``hN``, minutes ``mN`` / ``lessN``, ordinal ``nthN``);
+    with the minutes each adds to its hour. Without ``context``, wherever they are said.
+    """
+    fills = {
+        "h": _said(*HOURS, digits=True),
+        "m": _said(*MINUTES_SAID, digits=False),
+        "less": _said(*LESS, digits=False),
+        "nth": "|".join(map(re.escape, sorted(_ordinals(), key=len, reverse=True))),
+    }
+    known = {(p, add) for s in _spoken() for p, add in s.clock_times.items()}
+    phrases = sorted(known, key=lambda p: (-len(p[0]), p))  # "без двадцати пяти" before "без двадцати"
+    parts: dict[bool, list[str]] = {True: [], False: []}
+    for i, (phrase, _) in enumerate(phrases):
+        alone = phrase.startswith("!")  # its own words make it a time ("без четверти восемь")
+        phrase = phrase.removeprefix("!")
+        for name, said in fills.items():
+            phrase = phrase.replace("{" + name + "}", f"(?P<{name}{i}>{said})")
+        parts[alone].append(f"(?P<t{i}>{phrase})")
+    before = {w for s in _spoken() for w in (*s.clock_before, *s.relative_days, *s.weekdays)}
+    before |= {w for s in _spoken() for forms in s.weekday_forms for w in forms}
+    words = "|".join(map(re.escape, sorted(before, key=lambda w: (-len(w), w))))
+    lead = rf"(?:{words})[\s,]+" if context else ""
+    body = rf"(?<!\w){lead}(?:{'|'.join(parts[False])})"
+    if parts[True]:
+        body += rf"|(?<!\w)(?:{'|'.join(parts[True])})"
+    pattern = re.compile(rf"(?:{body})(?!\w)", re.IGNORECASE)
+    return pattern, tuple(add for _, add in phrases)
+
+
+def word_clocks(text: str, context: bool = True) -> Iterator[tuple[str, int, int]]:
+    """Clock times said in words ("at a quarter to eight", "um halb acht", "в половине восьмого").
+
+    Each as ``HH:MM`` and where its words stand; only after a word that makes it a time ("at",
+    "um", "u", "a las", "в", a weekday, "tomorrow"; without ``context`` anywhere: what a caller
+    or a prompt says grounds the same time however it is said), and not when a number or a unit
+    of time goes on after it ("at one twenty three four" spells a number out, "do dva i pol sata"
+    is a wait).
+    """
+    pattern, adds = _clock_pattern(context)
+    for m in pattern.finditer(text):
+        i = next(int(k[1:]) for k, v in m.groupdict().items() if v is not None and k.startswith("t"))
+        minutes = _clock_minutes(m, i, adds[i])
+        if minutes is None or _number_follows(text, m.end()):
+            continue
+        yield f"{minutes // 60 % 24:02d}:{minutes % 60:02d}", m.start(f"t{i}"), m.end()
+
+
+def _clock_minutes(m: re.Match[str], i: int, add: int) -> int | None:
+    """The minutes of the day phrase ``i`` of ``m`` says (None: no hour of the clock)."""
+    groups = m.groupdict()
+    nth = groups.get(f"nth{i}")
+    hour = _value(groups.get(f"h{i}")) if nth is None else _ordinals().get(" ".join(nth.lower().split()))
+    if hour is None or not HOURS[0] <= hour <= HOURS[1]:
+        return None
+    return hour * 60 + add + (_value(groups.get(f"m{i}")) or 0) - (_value(groups.get(f"less{i}")) or 0)
+
+
+def _value(said: str | None) -> int | None:
+    """The number a phrase says, in digits or words (None: none)."""
+    if said is None:
+        return None
+    if said.isdigit():
+        return int(said)
+    found = number_words().get(tuple(re.split(r"[\s-]+", said.lower())))
+    return int(found) if found is not None else None
+
+
+def _number_follows(text: str, end: int) -> bool:
+    """A number or a unit of time goes on after ``end`` ("at one two three four", "i pol sata")."""
+    tokens = _tokens(text[end : end + 40])
+    return bool(tokens) and (
+        tokens[0][0].isdigit() or (tokens[0][0],) in number_words() or tokens[0][0] in _units()
+    )

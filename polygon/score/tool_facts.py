@@ -65,6 +65,7 @@ from polygon.score.spoken_values import (
     numeric_string,
     spoken_numbers,
     word_amounts,
+    word_clocks,
 )
 from polygon.transcript import ConversationView, TurnView
 
@@ -108,15 +109,20 @@ class Value:
     of: str = ""
     """A weekday said just before a date ("Friday, the fourth of December"): that date (ISO, or
     ``MM-DD`` said without its year), whose weekday it must be."""
+    twelve: bool = False
+    """A time said in words ("a quarter past seven"): on a 12-hour clock, either half of the day."""
 
 
 @cache
 def _yearless() -> list[re.Pattern[str]]:
-    """A day and a month said without a year, either order ("14 June", "June 14th", "14. lipnja")."""
+    """A day and a month said without a year, either order ("14 June", "June 14th", "14. lipnja").
+
+    With each pack's ``date_words`` between them: "12th of December", "el 12 de diciembre" (trial47 D13).
+    """
     month = _month_words()
     day = r"(?P<day>\d{1,2})(?:st|nd|rd|th|\.)?"
     return [
-        re.compile(rf"(?<![\w.]){day}\s+(?:of\s+)?{month}(?!\w)", re.IGNORECASE),
+        re.compile(rf"(?<![\w.]){day}\s+{_date_words()}{month}(?!\w)", re.IGNORECASE),
         re.compile(rf"(?<!\w){month}\s+{day}(?![\d:])", re.IGNORECASE),
     ]
 
@@ -219,6 +225,8 @@ def _take(text: str) -> tuple[list[Value], str]:
     text = _AMOUNT.sub(" ; ", text)
     spoken, text = _spoken_values(text)
     out += spoken
+    clocks, text = _word_clocks(text)
+    out += clocks
     for m in _CLOCK.finditer(text):
         if m.group("m") is None and m.group("ap") is None:
             continue  # a bare number is not a time
@@ -252,6 +260,15 @@ def _spoken_values(text: str) -> tuple[list[Value], str]:
     for _, start, end in sorted(kept, key=lambda f: -f[1]):
         text = text[:start] + " ; " + text[end:]
     return [v for v, _, _ in kept], text
+
+
+def _word_clocks(text: str) -> tuple[list[Value], str]:
+    """Clock times said in words ("at a quarter to eight", trial47 D4), and the rest of ``text``."""
+    found = list(word_clocks(text))
+    out = [Value(TIME, hhmm, text[start:end], twelve=True) for hhmm, start, end in found]
+    for _, start, end in reversed(found):
+        text = text[:start] + " ; " + text[end:]
+    return out, text
 
 
 def _clock(m: re.Match[str]) -> str:
@@ -332,6 +349,12 @@ def _text_numbers(text: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]
     return numbers, amounts
 
 
+@lru_cache(maxsize=4096)
+def _any_clocks(text: str) -> frozenset[tuple[str, str]]:
+    """The clock times a text says in words, with or without a word making them a time (kept per text)."""
+    return frozenset((TIME, hhmm) for hhmm, _, _ in word_clocks(text, context=False))
+
+
 class Grounds:
     """What the call's legitimate sources hold, in the forms a statement is compared in."""
 
@@ -343,6 +366,7 @@ class Grounds:
         """What a text says, and every number in it (digits or number words) as bare digits."""
         self.add(values_in(text))
         self.values |= {(WEEKDAY, day) for day in claims(text).weekdays}  # "tomorrow, Friday" too
+        self.values |= _any_clocks(text)  # the caller's "for half past seven" grounds the agent's
         numbers, amounts = _text_numbers(text)
         self.numbers |= numbers
         self.values |= amounts
@@ -361,7 +385,7 @@ class Grounds:
         """``v`` is grounded: the same value, or a whole amount or a long number held as digits."""
         if v.of:
             return self._weekday_held(v)
-        if (v.kind, v.value) in self.values:
+        if (v.kind, v.value) in self.values or (v.twelve and (TIME, _other_half(v.value)) in self.values):
             return True
         if v.kind == AMOUNT:
             return v.value.isdigit() and v.value in self.numbers
@@ -486,6 +510,12 @@ def _in_any(words: str, sentences: list[str]) -> bool:
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _DIGIT = re.compile(r"\d")
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _other_half(hhmm: str) -> str:
+    """The same time on the other half of the day ("07:15" and "19:15")."""
+    hour, minute = hhmm.split(":")
+    return f"{(int(hour) + 12) % 24:02d}:{minute}"
 
 
 def _weekday(iso: str) -> str:

@@ -30,7 +30,16 @@ def _raw(code: str) -> dict[str, object]:
 
 
 # Maps keyed by words of the language, not by field names: their keys differ by design.
-_WORD_KEYED = {"question_hints", "demands", "labels", "soundalikes", "number_words", "spellings", "first_person"}
+_WORD_KEYED = {
+    "question_hints",
+    "demands",
+    "labels",
+    "soundalikes",
+    "number_words",
+    "spellings",
+    "first_person",
+    "clock_times",
+}
 
 
 def _fields(value: object) -> object:
