@@ -340,6 +340,9 @@ class Spoken(_Strict):
     """Every form of "thousand" ("три тысячи", "dvije tisuće"): a number before it is multiplied."""
     halves: Words
     """One word for one and a half ("полторы тысячи" is 1500)."""
+    hundreds: Words
+    """Every form of "hundred" said after a number 10-99 ("twelve hundred and forty", "zwölfhundertvierzig"):
+    that number times a hundred, as a price is said."""
     durations: tuple[Words, ...] = Field(min_length=3, max_length=3)
     """Minutes, hours and days, each with every form it is said in ("in 20 minutes")."""
     free: tuple[Pattern, ...]

@@ -130,7 +130,7 @@ def _answer(view: ConversationView, persona: PersonaSnapshot, pack: Language) ->
                 own |= {str(v).strip().lower() for v in c.arguments.values()}
                 own_typed |= {(v.kind, v.value) for v in tool_values(c.arguments)}
                 found |= set(_strings(c.result))
-                typed |= {(v.kind, v.value) for v in tool_values(c.result) if v.kind in _ANSWER_KINDS}
+                typed |= _answer_values(c.result)
         tooled = tooled or any(c.valid and not c.error for c in t.tools)
         heard = read_turn(t.agent_text or "", pack)
         told = [s.text for s in heard.sentences if s.act not in ASKING_ACTS]
@@ -139,11 +139,24 @@ def _answer(view: ConversationView, persona: PersonaSnapshot, pack: Language) ->
             low = sentence.lower()
             if any(said(sentence, w) for w in wanted) or any(_holds(low, v) for v in found - own):
                 return sentence
-            if _typed(sentence, pack) & (typed - own_typed):
+            if _typed(sentence, pack) & (typed - _with_days(own_typed)):
                 return sentence
             if not (wanted or unsure or tooled) and _answers_in_words(sentence, persona.goal, asked, pack):
                 return sentence
     return ""
+
+
+def _answer_values(result: object) -> set[tuple[str, str]]:
+    """The values of a tool result that answer when said, a date also as its day said without its year.
+
+    "first one on the fifteenth of december" tells ``"first_payment": "2026-12-15"`` (tester45 D14c).
+    """
+    return _with_days({(v.kind, v.value) for v in tool_values(result) if v.kind in _ANSWER_KINDS})
+
+
+def _with_days(values: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """``values`` and the day (``MM-DD``) of each of its dates."""
+    return values | {(DAY, value[5:]) for kind, value in values if kind == DATE}
 
 
 def _puts_off(text: str, acts: frozenset[str], pack: Language) -> bool:

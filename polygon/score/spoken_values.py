@@ -45,6 +45,11 @@ def _thousands() -> frozenset[str]:
 
 
 @cache
+def _hundreds() -> frozenset[str]:
+    return frozenset(w for s in _spoken() for w in s.hundreds)
+
+
+@cache
 def _halves() -> frozenset[str]:
     return frozenset(w for s in _spoken() for w in s.halves)
 
@@ -90,15 +95,28 @@ def _below_thousand(text: str, tokens: list[Token], i: int) -> tuple[Decimal | N
             continue
         found = words.get(tuple(t[0] for t in tokens[i : i + width]))
         if found is not None:
-            return Decimal(found), width
+            return _and_tens(text, tokens, i + width, Decimal(found), width)
     return None, 0
+
+
+def _and_tens(text: str, tokens: list[Token], at: int, value: Decimal, width: int) -> tuple[Decimal, int]:
+    """A pack's own word for hundreds and the tens after it ("dvjesta četrdeset": 240), else as read."""
+    if value % 100 or not 100 <= value <= 900 or at >= len(tokens) or not _joined(text, tokens, at):
+        return value, width
+    for more in (2, 1):  # "četrdeset pet" before "četrdeset"
+        if more == 2 and not _joined(text, tokens, at + 1):
+            continue
+        tens = number_words().get(tuple(t[0] for t in tokens[at : at + more]))
+        if tens is not None and 0 < int(tens) < 100:
+            return value + int(tens), width + more
+    return value, width
 
 
 def _number_at(text: str, tokens: list[Token], i: int) -> tuple[Decimal | None, int]:
     """A spoken number at token ``i`` ("три тысячи пятьсот", "thousand", "forty five"), and its width."""
-    value, width = _below_thousand(text, tokens, i)
+    value, width = _hundreds_at(text, tokens, i, *_below_thousand(text, tokens, i))
     if value is None and tokens[i][0] not in _thousands():
-        compound = compound_number(tokens[i][0])  # "zweitausenddreihundertvierzig": one word
+        compound = compound_number(tokens[i][0]) or _hundreds_word(tokens[i][0])  # one word
         return (Decimal(compound), 1) if compound else (None, 0)
     at = i + width
     if at < len(tokens) and tokens[at][0] in _thousands() and (width == 0 or _joined(text, tokens, at)):
@@ -109,6 +127,35 @@ def _number_at(text: str, tokens: list[Token], i: int) -> tuple[Decimal | None, 
             if more is not None:
                 value, width = value + more, rest - i + more_width
     return value, width
+
+
+def _hundreds_at(
+    text: str, tokens: list[Token], i: int, value: Decimal | None, width: int
+) -> tuple[Decimal | None, int]:
+    """A number 10-99 before "hundred" is that many hundreds, and the tens after ("twelve hundred forty")."""
+    at = i + width
+    if value is None or not 10 <= value <= 99 or at >= len(tokens) or tokens[at][0] not in _hundreds():
+        return value, width
+    if not _joined(text, tokens, at):
+        return value, width
+    value, width = value * 100, width + 1
+    rest = at + 1 + (1 if at + 1 < len(tokens) and tokens[at + 1][0] in _AND else 0)
+    if rest < len(tokens) and _joined(text, tokens, rest):
+        more, more_width = _below_thousand(text, tokens, rest)
+        if more is not None and more < 100:
+            return value + more, rest - i + more_width
+    return value, width
+
+
+def _hundreds_word(word: str) -> str | None:
+    """The digits of one word that is hundreds said as a price ("zwölfhundertvierzig": 1240), else None."""
+    words = number_words()
+    for hundred in _hundreds():
+        head, found, tail = word.partition(hundred)
+        high, rest = words.get((head,)), words.get((tail,)) if tail else "0"
+        if found and high and rest and 10 <= int(high) <= 99 and int(rest) < 100:
+            return str(int(high) * 100 + int(rest))
+    return None
 
 
 def spoken_numbers(text: str) -> Iterator[tuple[Decimal, int, int]]:
@@ -132,6 +179,62 @@ def word_amounts(text: str, currency: re.Pattern[str]) -> Iterator[tuple[Decimal
         after = currency.match(text, end)
         if after:
             yield value, start, after.end()
+
+
+def said_amounts(text: str, currency: re.Pattern[str]) -> Iterator[tuple[tuple[Decimal, ...], int, int]]:
+    """Amounts said in words before a currency, each with every reading it may have, and where.
+
+    The first reading is the likeliest. People say a price in pairs and its pence after the
+    currency: "twelve forty pounds fifty" is 1240.50 only (tester45 D15: "twelve fourteen
+    pounds fifty" is no fourteen pounds a birth date's 14 grounds); "nineteen ninety-nine
+    pounds" is 1999, 99 or 19.99; "forty pounds fifty" 40.50 or 40. Which one the agent meant
+    is the one a source gives.
+    """
+    said = [n for n in spoken_numbers(text) if not text[n[1] : n[2]].strip().isdigit()]
+    for i, (value, start, end) in enumerate(said):
+        after = currency.match(text, end)
+        if not after:
+            continue
+        pair = _pair_before(text, said, i)
+        cents, stop = _cents_after(text, said, i, after.end())
+        if pair is not None and cents:  # both: one amount, whatever the words before the currency say
+            yield (pair * 100 + value + cents,), said[i - 1][1], stop
+        elif pair is not None:
+            yield (pair * 100 + value, value, pair + value / 100), said[i - 1][1], stop
+        else:
+            yield tuple(dict.fromkeys((value + cents, value))), start, stop
+
+
+def _pair_before(text: str, said: list[tuple[Decimal, int, int]], i: int) -> Decimal | None:
+    """The first half of a pair ("twelve" in "twelve forty pounds"): 1-99 right before a 10-99."""
+    if i == 0 or not 10 <= said[i][0] <= 99:
+        return None
+    value, _, end = said[i - 1]
+    joined = _JOIN.fullmatch(text, end, said[i][1]) is not None
+    return value if joined and 1 <= value <= 99 and value == int(value) else None
+
+
+def _cents_after(text: str, said: list[tuple[Decimal, int, int]], i: int, at: int) -> tuple[Decimal, int]:
+    """The pence said after the currency ("pounds fifty"): 1-99 right after it, else none."""
+    if i + 1 >= len(said):
+        return Decimal(0), at
+    value, start, end = said[i + 1]
+    pence = 1 <= value <= 99 and value == int(value)
+    if not pence or not _PENCE_GAP.fullmatch(text, at, start) or _counted(text, end):
+        return Decimal(0), at
+    return value / 100, end
+
+
+_PENCE_GAP = re.compile(r"\s+(?:(?:and|und|i|и|y|con)\s+)?", re.IGNORECASE)
+"""Between a currency and its pence: "pounds fifty", "pounds and fifty pence", "euros con cincuenta"."""
+
+
+def _counted(text: str, end: int) -> bool:
+    """A currency or a duration unit follows: "pounds fifty pounds", "pounds fifty minutes" say no pence."""
+    from polygon.score.quantities import CURRENCY_AFTER  # quantities reads this module's amounts
+
+    m = re.match(r"\s*([^\W\d_]+)", text[end:])
+    return bool(CURRENCY_AFTER.match(text, end)) or bool(m and m.group(1).lower() in _units())
 
 
 def durations(text: str) -> Iterator[tuple[Decimal, Decimal, int, int]]:

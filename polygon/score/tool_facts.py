@@ -63,8 +63,8 @@ from polygon.score.spoken_values import (
     durations,
     free_phrases,
     numeric_string,
+    said_amounts,
     spoken_numbers,
-    word_amounts,
     word_clocks,
 )
 from polygon.transcript import ConversationView, TurnView
@@ -111,6 +111,9 @@ class Value:
     ``MM-DD`` said without its year), whose weekday it must be."""
     twelve: bool = False
     """A time said in words ("a quarter past seven"): on a 12-hour clock, either half of the day."""
+    alts: tuple[str, ...] = ()
+    """Other amounts the same words may say ("twelve forty pounds fifty": 1240.5, also 40):
+    the statement holds when a source gives any of them."""
 
 
 @cache
@@ -247,8 +250,9 @@ def _word_date(m: re.Match[str]) -> list[Value]:
 def _spoken_values(text: str) -> tuple[list[Value], str]:
     """Amounts in words, charges said to be nothing (amount 0) and durations; and the rest of ``text``."""
     found: list[tuple[Value, int, int]] = []
-    for value, start, end in word_amounts(text, _CURRENCY_AFTER):
-        found.append((Value(AMOUNT, _plain(str(value)), text[start:end]), start, end))
+    for readings, start, end in said_amounts(text, _CURRENCY_AFTER):
+        first, *alts = (_plain(str(r)) for r in readings)
+        found.append((Value(AMOUNT, first, text[start:end], alts=tuple(alts)), start, end))
     for start, end in free_phrases(text):
         found.append((Value(AMOUNT, "0", text[start:end]), start, end))
     for minutes, _, start, end in durations(text):
@@ -375,26 +379,30 @@ class Grounds:
         """Values read already (a full date grounds its month and day said alone)."""
         for v in values:
             self.values.add((v.kind, v.value))
+            self.values |= {(v.kind, a) for a in v.alts}  # a caller's "twelve forty pounds" grounds 40 too
             if v.kind == DATE:
                 self.values.add((DAY, v.value[5:]))
                 self.values.add((WEEKDAY, _weekday(v.value)))
-            if v.kind in (NUMBER, AMOUNT) and v.value.isdigit():
-                self.numbers.add(v.value.lstrip("0") or "0")
+            if v.kind in (NUMBER, AMOUNT):
+                self.numbers |= {a.lstrip("0") or "0" for a in (v.value, *v.alts) if a.isdigit()}
 
     def holds(self, v: Value) -> bool:
         """``v`` is grounded: the same value, or a whole amount or a long number held as digits."""
         if v.of:
             return self._weekday_held(v)
+        if v.kind == AMOUNT:
+            return any(self._amount_held(a) for a in (v.value, *v.alts))
         if (v.kind, v.value) in self.values or (v.twelve and (TIME, _other_half(v.value)) in self.values):
             return True
-        if v.kind == AMOUNT:
-            return v.value.isdigit() and v.value in self.numbers
         if v.kind == NUMBER:
             return held(v.value, self.numbers)
         if v.kind == DURATION:  # lenient: any source saying the number ("eta": 20, "20-30 min") grounds it
             said = {_plain(str(n)) for n, _, _ in spoken_numbers(v.words)}
             return bool(said & self.numbers) or v.value.split()[0] in self.numbers
         return False
+
+    def _amount_held(self, amount: str) -> bool:
+        return (AMOUNT, amount) in self.values or (amount.isdigit() and amount in self.numbers)
 
     def _weekday_held(self, v: Value) -> bool:
         """A weekday said beside a date is that date's weekday, when a source gives the date with its year.

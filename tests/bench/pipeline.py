@@ -72,6 +72,20 @@ class Pipeline:
     whole_s: float
     events: int
     """Events the run committed to its log."""
+    main_cpu_s: float = 0.0
+    """CPU seconds of the run's own thread (simulation, checks, judge, probes, handing over)."""
+    cpu_s: float = 0.0
+    """CPU seconds of the whole process during the run (the main thread, the log's writer thread)."""
+
+    @property
+    def main_ms_per_call(self) -> float:
+        """The run thread's CPU per call: the figure callgrind's instruction counts track."""
+        return 1000 * self.main_cpu_s / self.calls
+
+    @property
+    def writer_ms_per_call(self) -> float:
+        """CPU per call of the other threads (the group writer): what the main thread waits on."""
+        return 1000 * (self.cpu_s - self.main_cpu_s) / self.calls
 
     @property
     def exchanges_per_s(self) -> float:
@@ -99,13 +113,13 @@ def measure(conversations: int = 300, turns: int = 10) -> Pipeline:
             marks.setdefault("simulated", time.perf_counter())
 
     with tempfile.TemporaryDirectory() as tmp, LmdbLog(Path(tmp) / "log", map_size=1 << 30) as log:
-        t0 = time.perf_counter()
+        t0, main0, cpu0 = time.perf_counter(), time.thread_time(), time.process_time()
         run_suite(loaded, log, RunOptions(run_id="bench", concurrency=32), now=lambda: "", progress=simulated)
-        end = time.perf_counter()
+        end, main_cpu, cpu = time.perf_counter(), time.thread_time() - main0, time.process_time() - cpu0
         exchanges = sum(
             1
             for env in log.read_all()
             if isinstance(env.payload, TurnSpoken) and env.payload.speaker == "agent"
         )
         events = log.last_seq()
-    return Pipeline(conversations, exchanges, marks["simulated"] - t0, end - t0, events)
+    return Pipeline(conversations, exchanges, marks["simulated"] - t0, end - t0, events, main_cpu, cpu)

@@ -300,6 +300,8 @@ def main() -> None:
         figures.append(
             Figure("whole run (calls of 10 exchanges)", [r.calls_per_s for r in runs], "calls/s", 300)
         )
+        figures.append(Figure("  main thread CPU per call", [r.main_ms_per_call for r in runs], "ms", 0))
+        figures.append(Figure("  writer thread CPU per call", [r.writer_ms_per_call for r in runs], "ms", 0))
         run_rates = [r.events_per_s for r in runs]
         figures.append(Figure("  its events committed", run_rates, "events/s", 0))
         figures.append(

@@ -334,10 +334,18 @@ class _Marks:
     """:func:`names_the_caller` of each fact key seen so far."""
     stems: dict[str, frozenset[str]] = field(default_factory=dict)
     """:func:`key_stems` of each fact key seen so far."""
+    about: dict[str, frozenset[str]] = field(default_factory=dict)
+    """:func:`asked_about` of each question heard so far (every call hears the same agent lines)."""
+    wanting: dict[str, bool] = field(default_factory=dict)
+    """:func:`asks_what_wanted` of each sentence heard so far."""
+    asking: dict[str, bool] = field(default_factory=dict)
+    """:func:`asks_something` of each sentence heard so far."""
 
 
 _MARKS: dict[int, _Marks] = {}
 _KEYS_HELD = 4096
+_KEPT_CHARS = 1_000
+"""Longest sentence whose reading a pack keeps (a kept 100,000-character reply would be 100 KB)."""
 
 
 def _marks(pack: Language) -> _Marks:
@@ -687,8 +695,20 @@ def asked_about(question: str, pack: Language) -> frozenset[str]:
 
     Two questions that share one ask for the same thing: "Which day would you prefer?" and
     "Sorry, which day was that? We're open Monday to Friday." do; "What is your date of
-    birth?" and "What does the meter show?" do not.
+    birth?" and "What does the meter show?" do not. Kept per pack and question.
     """
+    if len(question) > _KEPT_CHARS:
+        return _asked_about(question, pack)
+    memo = _marks(pack).about
+    found = memo.get(question)
+    if found is None:
+        if len(memo) >= _KEYS_HELD:
+            memo.clear()
+        found = memo[question] = _asked_about(question, pack)
+    return found
+
+
+def _asked_about(question: str, pack: Language) -> frozenset[str]:
     concepts = _question_concepts(question, pack)
     if concepts:
         return frozenset(f"concept:{c}" for c in concepts)
@@ -712,8 +732,21 @@ def asks_what_wanted(sentence: str, pack: Language) -> bool:
     """A question word with a verb of wanting: "Koji lijek trebate?", "Which size do you need?".
 
     The verbs are the language's `wants` phrases less their question words ("što trebate"
-    → "trebate"), so "which medicine" asks what the caller came for, not for a fact.
+    → "trebate"), so "which medicine" asks what the caller came for, not for a fact. Kept per
+    pack and sentence.
     """
+    if len(sentence) > _KEPT_CHARS:
+        return _asks_what_wanted(sentence, pack)
+    memo = _marks(pack).wanting
+    found = memo.get(sentence)
+    if found is None:
+        if len(memo) >= _KEYS_HELD:
+            memo.clear()
+        found = memo[sentence] = _asks_what_wanted(sentence, pack)
+    return found
+
+
+def _asks_what_wanted(sentence: str, pack: Language) -> bool:
     low = sentence.lower()
     return bool(set(words(sentence)) & pack.wh_words) and has(low, _want_verbs(pack))
 
@@ -746,8 +779,20 @@ def asks_something(sentence: str, pack: Language) -> bool:
     """A question that asks the caller for information (not "anything else?").
 
     By a question word, an asking phrase, or a personal identifier named ("And the last
-    four digits of the card you pay with?").
+    four digits of the card you pay with?"). Kept per pack and sentence.
     """
+    if len(sentence) > _KEPT_CHARS:
+        return _asks_something(sentence, pack)
+    memo = _marks(pack).asking
+    found = memo.get(sentence)
+    if found is None:
+        if len(memo) >= _KEYS_HELD:
+            memo.clear()
+        found = memo[sentence] = _asks_something(sentence, pack)
+    return found
+
+
+def _asks_something(sentence: str, pack: Language) -> bool:
     low = sentence.lower()
     said = set(words(sentence))
     if said & pack.wh_words or has(low, pack.acts.asks):

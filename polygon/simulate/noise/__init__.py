@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from polygon.events import NoiseOp
@@ -40,25 +41,64 @@ def apply_noise(
     if intensity <= 0 or not text.strip():
         return text, [], seed
     rng = random.Random(seed)
-    lp = pack(language)
-    words = _TOKEN.findall(text)
     ops: list[NoiseOp] = []
-    out: list[str] = []
-    for word in words:
-        replaced = _distort_word(word, _parts(word, language), len(out), intensity, rng, ops)
-        out.extend(replaced)
+    words = _words(text, language) if len(text) <= KEPT_CHARS else _read_words(text, language)
+    out = _distorted(words, intensity, rng.random, ops)
     if rng.random() < P_FILLER * intensity:
-        filler = rng.choice(lp.fillers)
+        filler = rng.choice(pack(language).fillers)
         out.insert(0, filler)
         ops.append(NoiseOp(kind="filler", position=0, before="", after=filler))
     return " ".join(out), ops, seed
 
 
+_Parts = tuple[str, str, str, str | None, tuple[str, ...], str | None]
+"""(lead, core, trail, the number read digit by digit, those words, the sound-alike)."""
+
+
+def _distorted(
+    words: tuple[tuple[str, _Parts], ...], intensity: float, draw: Callable[[], float], ops: list[NoiseOp]
+) -> list[str]:
+    """The words as heard, each dropped, read digit by digit, swapped for a sound-alike or kept.
+
+    One loop, no call per word: it runs for every word of every caller turn of a run.
+    """
+    p_digits, p_sound, p_drop = P_DIGITS * intensity, P_SOUNDALIKE * intensity, P_DROP * intensity
+    out: list[str] = []
+    for word, (lead, core, trail, spoken, spoken_words, swapped) in words:
+        # Draw every decision, used or not, so one distortion never shifts another's randomness.
+        drop, digits, sound = draw(), draw(), draw()
+        if spoken is not None and digits < p_digits:
+            ops.append(NoiseOp(kind="digits", position=len(out), before=word, after=spoken))
+            out.extend(spoken_words)
+        elif swapped is not None and sound < p_sound:
+            ops.append(NoiseOp(kind="soundalike", position=len(out), before=word, after=swapped))
+            out.append(lead + swapped + trail)
+        elif drop < p_drop and core:
+            ops.append(NoiseOp(kind="drop", position=len(out), before=word, after=""))
+        else:
+            out.append(word)
+    return out
+
+
+KEPT_CHARS = 1_000
+"""Longest turn whose words are kept: 4,096 kept 100,000-character turns would hold gigabytes."""
+
+
+@lru_cache(maxsize=4096)
+def _words(text: str, language: str) -> tuple[tuple[str, _Parts], ...]:
+    """A turn's words, each with :func:`_parts`: a scripted caller says the same lines call after call."""
+    return _read_words(text, language)
+
+
+def _read_words(text: str, language: str) -> tuple[tuple[str, _Parts], ...]:
+    return tuple((word, _parts(word, language)) for word in _TOKEN.findall(text))
+
+
 @lru_cache(maxsize=8192)
-def _parts(word: str, language: str) -> tuple[str, str, str, str | None, str | None]:
+def _parts(word: str, language: str) -> _Parts:
     """What noise can do to one word, whatever the dice say.
 
-    (lead, core, trail, the number read digit by digit, the sound-alike). Kept per word: a
+    (lead, core, trail, the number read digit by digit, its words, the sound-alike). Kept per word: a
     caller says the same words in every call of a suite, and these depend only on the word
     and the language.
     """
@@ -67,30 +107,7 @@ def _parts(word: str, language: str) -> tuple[str, str, str, str | None, str | N
     low = core.lower()
     number = _as_number(low, lp)
     spoken = " ".join(lp.digits[int(d)] for d in number) if number is not None else None
-    return lead, core, trail, spoken, lp.soundalikes.get(low)
-
-
-def _distort_word(
-    word: str,
-    parts: tuple[str, str, str, str | None, str | None],
-    position: int,
-    intensity: float,
-    rng: random.Random,
-    ops: list[NoiseOp],
-) -> list[str]:
-    lead, core, trail, spoken, swapped = parts
-    # Draw every decision, used or not, so one distortion never shifts another's randomness.
-    drop, digits, sound = rng.random(), rng.random(), rng.random()
-    if spoken is not None and digits < P_DIGITS * intensity:
-        ops.append(NoiseOp(kind="digits", position=position, before=word, after=spoken))
-        return spoken.split()
-    if swapped is not None and sound < P_SOUNDALIKE * intensity:
-        ops.append(NoiseOp(kind="soundalike", position=position, before=word, after=swapped))
-        return [lead + swapped + trail]
-    if drop < P_DROP * intensity and len(core) > 0:
-        ops.append(NoiseOp(kind="drop", position=position, before=word, after=""))
-        return []
-    return [word]
+    return lead, core, trail, spoken, tuple(spoken.split()) if spoken else (), lp.soundalikes.get(low)
 
 
 def _split_edges(word: str) -> tuple[str, str, str]:
