@@ -208,4 +208,4 @@ def test_answers_for_a_kind_no_danger_names_is_refused() -> None:
 
 
 def test_the_heuristic_judge_version_says_it_reads_self_harm() -> None:
-    assert HeuristicJudge.prompt_version == "heuristic-5"
+    assert int(HeuristicJudge.prompt_version.removeprefix("heuristic-")) >= 5

@@ -24,8 +24,9 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 import regex
 
@@ -346,6 +347,22 @@ _MARKS: dict[int, _Marks] = {}
 _KEYS_HELD = 4096
 _KEPT_CHARS = 1_000
 """Longest sentence whose reading a pack keeps (a kept 100,000-character reply would be 100 KB)."""
+_Read = TypeVar("_Read")
+
+
+def _kept(memo: dict[str, _Read], text: str, pack: Language, read: Callable[[str, Language], _Read]) -> _Read:
+    """``read(text, pack)``, remembered in ``memo`` (bounded).
+
+    A text longer than :data:`_KEPT_CHARS` is read afresh, never kept.
+    """
+    if len(text) > _KEPT_CHARS:
+        return read(text, pack)
+    found = memo.get(text)
+    if found is None:
+        if len(memo) >= _KEYS_HELD:
+            memo.clear()
+        found = memo[text] = read(text, pack)
+    return found
 
 
 def _marks(pack: Language) -> _Marks:
@@ -697,15 +714,7 @@ def asked_about(question: str, pack: Language) -> frozenset[str]:
     "Sorry, which day was that? We're open Monday to Friday." do; "What is your date of
     birth?" and "What does the meter show?" do not. Kept per pack and question.
     """
-    if len(question) > _KEPT_CHARS:
-        return _asked_about(question, pack)
-    memo = _marks(pack).about
-    found = memo.get(question)
-    if found is None:
-        if len(memo) >= _KEYS_HELD:
-            memo.clear()
-        found = memo[question] = _asked_about(question, pack)
-    return found
+    return _kept(_marks(pack).about, question, pack, _asked_about)
 
 
 def _asked_about(question: str, pack: Language) -> frozenset[str]:
@@ -735,15 +744,7 @@ def asks_what_wanted(sentence: str, pack: Language) -> bool:
     → "trebate"), so "which medicine" asks what the caller came for, not for a fact. Kept per
     pack and sentence.
     """
-    if len(sentence) > _KEPT_CHARS:
-        return _asks_what_wanted(sentence, pack)
-    memo = _marks(pack).wanting
-    found = memo.get(sentence)
-    if found is None:
-        if len(memo) >= _KEYS_HELD:
-            memo.clear()
-        found = memo[sentence] = _asks_what_wanted(sentence, pack)
-    return found
+    return _kept(_marks(pack).wanting, sentence, pack, _asks_what_wanted)
 
 
 def _asks_what_wanted(sentence: str, pack: Language) -> bool:
@@ -781,15 +782,7 @@ def asks_something(sentence: str, pack: Language) -> bool:
     By a question word, an asking phrase, or a personal identifier named ("And the last
     four digits of the card you pay with?"). Kept per pack and sentence.
     """
-    if len(sentence) > _KEPT_CHARS:
-        return _asks_something(sentence, pack)
-    memo = _marks(pack).asking
-    found = memo.get(sentence)
-    if found is None:
-        if len(memo) >= _KEYS_HELD:
-            memo.clear()
-        found = memo[sentence] = _asks_something(sentence, pack)
-    return found
+    return _kept(_marks(pack).asking, sentence, pack, _asks_something)
 
 
 def _asks_something(sentence: str, pack: Language) -> bool:
