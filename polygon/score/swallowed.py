@@ -36,7 +36,6 @@ from polygon.languages import (
     Language,
     Turn,
     done,
-    has,
     load_language,
     read_turn,
     reports,
@@ -113,16 +112,23 @@ _CLAUSE = re.compile(r"[,;:—–]")
 
 
 def _says_done(turn: Turn, pack: Language) -> bool:
-    """A statement of the turn says it is done in a clause that names no callback.
+    """A statement of the turn says it is done before any callback it names.
 
     "Gotovo, tehničar je rezerviran, javit ćemo vam se porukom": the sentence reads as a
     callback, yet "gotovo" (or the participle "je rezerviran" alone, the pack's ``done_forms``)
-    tells the caller the technician is booked; the callback that
-    follows is how they hear the time, not the failure told. "A colleague will call you back
-    once it's booked" says nothing is done.
+    tells the caller the technician is booked; the callback that follows is how they hear the
+    time, not the failure told. So does "su parte ha quedado abierto y un perito le llamará"
+    in one clause (trial47: an es import passed). "A colleague will call you back once it's
+    booked" says nothing is done: what comes before its callback holds no done word.
     """
     clauses = (f" {c.lower()} " for s in turn.sentences if "?" not in s.text for c in _CLAUSE.split(s.text))
-    return any((done(c, pack) or reports(c, pack)) and not has(c, pack.acts.callback) for c in clauses)
+    return any(_done_before_callback(c, pack) for c in clauses)
+
+
+def _done_before_callback(clause: str, pack: Language) -> bool:
+    at = min((clause.find(p) for p in pack.acts.callback if p in clause), default=len(clause))
+    head = clause[:at] + " "
+    return done(head, pack) or reports(head, pack)
 
 
 def _packs(view: ConversationView) -> list[Language]:

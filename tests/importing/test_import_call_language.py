@@ -56,6 +56,14 @@ HR = (
 HR_DONE = "Gotovo, tehničar je rezerviran, javit ćemo vam se porukom s točnim terminom. Doviđenja."
 HR_BOOKED = "Tehničar je rezerviran, javit ćemo vam se porukom s točnim terminom. Doviđenja."
 EN = ("Smile Dental, this is Mia. How can I help?", "I'd like to book a cleaning on Wednesday.", "book_slot")
+ES = (
+    "Hogar Seguro, línea de siniestros, le atiende Marta. ¿En qué puedo ayudarle?",
+    "Hola, tengo una fuga de agua debajo del fregadero, quiero abrir un parte.",
+    "abrir_siniestro",
+)
+ES_OPENED = (
+    "Perfecto, su parte ha quedado abierto y un perito le llamará en las próximas cuarenta y ocho horas."
+)
 EN_DONE = "Done, you're booked, we'll call you back with the exact time. See you then!"
 
 
@@ -72,7 +80,7 @@ def _verdict(tmp_path: Path, call: dict[str, object]) -> dict[str, object]:
     return verdict
 
 
-@pytest.mark.parametrize(("call", "done"), [(HR, HR_DONE), (HR, HR_BOOKED), (EN, EN_DONE)])
+@pytest.mark.parametrize(("call", "done"), [(HR, HR_DONE), (HR, HR_BOOKED), (EN, EN_DONE), (ES, ES_OPENED)])
 def test_done_beside_a_callback_after_a_failed_tool_fails(
     tmp_path: Path, call: tuple[str, str, str], done: str
 ) -> None:
