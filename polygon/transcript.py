@@ -108,6 +108,12 @@ class ConversationView(msgspec.Struct, kw_only=True):
     positions: dict[int, int] = msgspec.field(default_factory=dict)
     """Stream version → global sequence number, for every event folded."""
 
+    @property
+    def language(self) -> str:
+        """The language the call was held in: its persona's (English for an imported call without one)."""
+        persona = self.started.persona if self.started else None
+        return persona.language if persona else "en"
+
     def turn(self, n: int) -> TurnView:
         """The view of exchange ``n``, created on first use (turns arrive in order)."""
         if not self.turns or self.turns[-1].turn != n:

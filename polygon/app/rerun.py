@@ -237,8 +237,7 @@ async def _drive(job: RedriveJob, hub: ModelHub) -> Redriven:
     caller = ReplayCaller(source, ScriptedCaller(persona, plan.seed) if job.keep_going and persona else None)
     by_turn = {t.turn: t for t in source.turns}
     parted: list[tuple[int, str]] = []
-    said_in = source.started.persona if source.started else None
-    language = said_in.language if said_in else "en"
+    language = source.language
 
     def monitor(turn: int, reply: AgentReply, tools: list[ToolCall]) -> str | None:
         if caller.live or parted:

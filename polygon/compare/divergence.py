@@ -104,12 +104,6 @@ def agent_turn_divergence(
     return _compare(recorded, live, _pack(language))
 
 
-def call_language(view: ConversationView) -> str:
-    """The language a call was held in: its persona's (English for an imported call without one)."""
-    persona = view.started.persona if view.started else None
-    return persona.language if persona else "en"
-
-
 def _pack(language: str) -> Language:
     # The language files (pydantic, YAML: ~0.1 CPU s) load with the first comparison, not with
     # the module: `compare --help` and the report's header need none.
@@ -121,7 +115,7 @@ def _pack(language: str) -> Language:
 def find_divergence(a: ConversationView, b: ConversationView) -> Divergence | None:
     """The first divergent utterance, or None when the calls never part."""
     ua, ub = _utterances(a), _utterances(b)
-    pack = _pack(call_language(a))
+    pack = _pack(a.language)
     for i in range(max(len(ua), len(ub))):
         x = ua[i] if i < len(ua) else None
         y = ub[i] if i < len(ub) else None

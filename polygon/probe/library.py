@@ -98,11 +98,6 @@ def reask_after_garble(view: ConversationView) -> Answer:
     return "yes", _quote(garbled[0])
 
 
-def _language(view: ConversationView) -> str:
-    persona = view.started.persona if view.started else None
-    return persona.language if persona else "en"
-
-
 def reason_for_refusal(view: ConversationView) -> Answer:
     """Applicable where the agent refused or could not help.
 
@@ -114,7 +109,7 @@ def reason_for_refusal(view: ConversationView) -> Answer:
     # first refusal read, not with the library: listing or asking a model the probes needs none.
     from polygon.languages import caller_language, read_turn
 
-    pack = caller_language(_language(view))
+    pack = caller_language(view.language)
     read = [(t, read_turn(t.agent_text or "", pack)) for t in view.turns]
     refusals = [(t, turn) for t, turn in read if "refusal" in turn.acts]
     if not refusals:
@@ -131,7 +126,7 @@ def unkeepable_promise(view: ConversationView) -> Answer:
     """
     from polygon.languages import caller_language, promises
 
-    pack = caller_language(_language(view))
+    pack = caller_language(view.language)
     hit = next((t for t in view.turns if promises(t.agent_text or "", pack)), None)
     return ("yes", _quote(hit)) if hit else ("no", "no promise of outcome or price")
 
