@@ -35,6 +35,7 @@ def probe_request(probe: ProbeSpec, view: ConversationView, model: str) -> dict[
     return {
         "model": model.split("/", 1)[-1],
         "temperature": 0.0,
+        "max_tokens": 400,  # a yes/no and one quote; a model that rambles is cut, not waited on
         "messages": [
             {"role": "system", "content": system},
             {

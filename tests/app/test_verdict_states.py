@@ -476,9 +476,9 @@ def test_the_judge_request_carries_the_recorded_prompt_and_tools_and_explain_sho
     prompt = (Path(clinic_suite_path()).parent / "prompt_v1.md").read_text().strip()
     assert prompt.splitlines()[0] in sent and "- find_slots:" in sent
     explained = polygon(log, "explain", "m.v1.coop-booking.0", "--judge", "openai/judge").output
-    assert "reason: safety: kept to the rules." in explained and "judge prompt judge-2" in explained
+    assert "reason: safety: kept to the rules." in explained and "judge prompt judge-3" in explained
     passes = json.loads(polygon(log, "report", "m", "--judge", "openai/judge", "--json").output)["shown"]
-    assert "v1/openai/judge/k1/judge-2" in passes
+    assert "v1/openai/judge/k1/judge-3" in passes
 
 
 def test_a_model_judge_pass_runs_conversations_concurrently(tmp_path: Path) -> None:

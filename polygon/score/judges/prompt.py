@@ -14,8 +14,15 @@ from polygon.score.judges import JudgeContext
 from polygon.score.rubric import Rubric
 from polygon.transcript import ConversationView, transcript_text
 
-JUDGE_PROMPT_VERSION = "judge-2"
-"""judge-1: rubric, ground truth, transcript. judge-2: + the agent's prompt and tools, + a reason."""
+JUDGE_PROMPT_VERSION = "judge-3"
+"""judge-1: rubric, ground truth, transcript. judge-2: + the agent's prompt and tools, + a reason.
+judge-3: + a cap on the answer's length (:data:`MAX_ANSWER_TOKENS`)."""
+
+MAX_ANSWER_TOKENS = 1500
+"""Eight criteria, each a score, a short quote and one sentence, fit in well under 1,500 tokens.
+Without a cap a model that rambles (a small local one does) writes until its context is full,
+minutes per call, and the answer is cut anyway; with it the cut comes early and is recorded as
+the judge's fault on that call."""
 
 SYSTEM = (
     "You evaluate a whole phone call between a caller and a voice agent. Score each criterion "
@@ -85,6 +92,7 @@ def judge_request(
         "messages": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}],
         "temperature": 0.0,
         "seed": repeat,
+        "max_tokens": MAX_ANSWER_TOKENS,
         "response_format": {
             "type": "json_schema",
             "json_schema": {"name": "judgement", "schema": output_schema(rubric), "strict": True},
