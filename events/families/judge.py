@@ -19,7 +19,7 @@ class CriterionScore(msgspec.Struct, frozen=True, kw_only=True):
     raw: str = ""
     """The raw value when it was unreadable."""
     reason: str = ""
-    """The judge's one-sentence reason for the score (model judges from prompt judge-2 on; judge-3 caps the answer length)."""
+    """The judge's one-sentence reason for the score (model judges from prompt judge-2 on)."""
 
 
 @event_type(version=1)
