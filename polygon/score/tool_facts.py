@@ -181,7 +181,7 @@ def values_in(text: str) -> tuple[Value, ...]:
     Read in that order, each one's words taken out of the text before the next is read, so
     a date's digits are not also a time and an amount's digits are not also a number.
     """
-    text = _ISO_T.sub(" ", text)  # 2025-04-02T16:00:00: a date, then a time
+    text = _without_german_am(_ISO_T.sub(" ", text))  # 2025-04-02T16:00:00: a date, then a time
     found = claims(text)
     out = [Value(DATE, iso, words) for iso, words in found.dates.items()]
     rest = text
@@ -235,6 +235,42 @@ def _take(text: str) -> tuple[list[Value], str]:
             continue  # a bare number is not a time
         out.append(Value(TIME, _clock(m), m.group(0).strip()))
     return out, _CLOCK.sub(lambda m: " ; " if m.group("m") or m.group("ap") else m.group(0), text)
+
+
+_AM = re.compile(r"(?<=\d)(?P<gap>\s*)am(?=\s+(?:(?P<digit>\d)|(?P<word>[^\W\d_]+)))", re.IGNORECASE)
+
+
+def _without_german_am(text: str) -> str:
+    """``text`` with German "am" ("on the") after a number written "an", so it is no meridiem.
+
+    "HH K 7 am 20. Oktober", "Tisch 4 am Montag", "Zimmer 12 am Ende des Flurs": a bare "am"
+    before a day's digits, a weekday of another language than English, or a capitalised word
+    (a German noun) that English does not name a day or month by. "7 am Monday", "9 am June
+    3rd", "7 am on the 20th" and "7 a.m. 20 October" stay times. Same length, same places.
+    """
+    return _AM.sub(lambda m: m.group(0)[:-1] + "n" if _german_am(m) else m.group(0), text)
+
+
+def _german_am(m: re.Match[str]) -> bool:
+    if m.group("digit"):
+        return True
+    word = m.group("word")
+    if word.lower() in _foreign_weekdays():
+        return True
+    return word[0].isupper() and word[1:].islower() and word.lower() not in _english_days()
+
+
+@cache
+def _foreign_weekdays() -> frozenset[str]:
+    """Weekday names of every bundled language but English (where "7 am Monday" is a time)."""
+    return frozenset(w for c in LANGUAGES for w in load_language(c).understand.weekdays) - _english_days()
+
+
+@cache
+def _english_days() -> frozenset[str]:
+    """English's weekdays and months: after them "am" is a meridiem."""
+    english = load_language("en")
+    return english.understand.weekdays | {m.lower() for names in english.spoken.months for m in names}
 
 
 def _word_date(m: re.Match[str]) -> list[Value]:

@@ -691,16 +691,31 @@ def _named_by(
     stems = {_stem(t, size) for t in tokens if len(t) > 1}
     concepts = set(_concepts_of(tokens, pack))
     if hints:
-        for t in tokens:
+        for t in _hint_words(tokens, pack):
             concepts.update(pack.understand.question_hints.get(t, ()))
     return {k for k, (k_stems, k_concepts) in naming.items() if k_stems & stems or k_concepts & concepts}
+
+
+def _hint_words(tokens: tuple[str, ...], pack: Language) -> list[str]:
+    """The words a question word can be read in: those outside a greeting phrase.
+
+    German asks for a day by "Tag" ("An welchem Tag möchten Sie kommen?") and greets by it
+    ("Guten Tag, was kann ich für Sie tun?"): a hint word inside a greeting asks for nothing.
+    """
+    greetings = [word_tuple(p) for p in pack.acts.greeting]
+    inside: set[int] = set()
+    for i in range(len(tokens)):
+        for g in greetings:
+            if tokens[i : i + len(g)] == g:
+                inside.update(range(i, i + len(g)))
+    return [t for i, t in enumerate(tokens) if i not in inside]
 
 
 def _question_concepts(question: str, pack: Language) -> set[str]:
     """What a question asks for by its words' concepts and question words."""
     raw = set(words(question))
     q_concepts = set(_concepts_of(tuple(raw), pack))
-    for w in raw:
+    for w in _hint_words(word_tuple(question), pack):
         q_concepts.update(pack.understand.question_hints.get(w, ()))
     if raw & pack.weekdays:
         q_concepts.add("date")  # "Would Monday or Friday suit you?" asks for a day
