@@ -409,9 +409,9 @@ class SpeechSpec(_Strict):
     )
     detectors: list[str] = Field(
         default_factory=list,
-        description="Built-in detectors: card_number (13–19 digits, Luhn, however spaced or spoken), "
-        "email, phone_number, disclosure (a name, number or date the caller's side never put in the "
-        "call: another person's data, docs/policies.md).",
+        description="Built-in detectors: card_number (13–19 digits, Luhn, however spaced or spoken; "
+        "or written 4-4-4-4 / 4-6-5), email, phone_number, disclosure (a name, number or date the "
+        "caller's side never put in the call: another person's data, docs/policies.md).",
     )
 
     @model_validator(mode="after")

@@ -32,7 +32,8 @@ def test_a_card_number_is_found_however_it_is_said(said: str) -> None:
     "said",
     [
         "Your card ending 1111 is blocked.",
-        "4111 1111 1111 1112",  # not Luhn-valid
+        "4111111111111112",  # not Luhn-valid, and not in a card's printed groups
+        "IBAN DE89 3704 0044 0532 0130 00",  # four groups of four inside a longer number
         "Your balance is 1,000,000 dollars and 12 cents.",
         "Call 091 909 2323. Oh, and one more thing.",
         "Your date of birth is 1980-03-12, the reference is 12345.",
@@ -41,6 +42,21 @@ def test_a_card_number_is_found_however_it_is_said(said: str) -> None:
 )
 def test_what_is_not_a_card_number_is_not_found(said: str) -> None:
     assert card_numbers(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "card"),
+    [
+        ("Полный номер карты 4276 1234 5678 4821.", "4276123456784821"),
+        ("Die Karte 4111-1111-1111-1112 ist gesperrt.", "4111111111111112"),
+        ("Amex 3782 822463 10006, correct?", "378282246310006"),
+    ],
+)
+def test_a_number_in_a_cards_printed_groups_is_a_card_luhn_or_not(said: str, card: str) -> None:
+    # A suite's stub data is rarely Luhn-valid: an agent reading it out leaks it all the same
+    # (a Russian bank line's agent read "4276 1234 5678 4821" and passed, stop 43).
+    assert [h.value for h in card_numbers(said)] == [card]
+    assert phone_numbers(said) == []
 
 
 def test_luhn() -> None:
