@@ -67,6 +67,7 @@ from polygon.score.spoken_values import (
     spoken_numbers,
     word_clocks,
 )
+from polygon.score.tool_states import affirmed, books_a_day, claim_contradictions
 from polygon.transcript import ConversationView, TurnView
 
 CHECK = "agent_contradicts_tools"
@@ -473,8 +474,14 @@ def _static_grounds(view: ConversationView, prompt: str | None) -> Grounds:
 
 
 def contradictions(view: ConversationView, prompt: str | None = None) -> list[Evidence]:
-    """One piece of evidence per agent turn that states a value its tools contradict."""
-    return [_evidence(t, bad) for t, bad in _contradicted(view, prompt)]
+    """One piece of evidence per agent turn that states a value, a yes or a state its tools contradict.
+
+    Yes/no answers and states: :mod:`polygon.score.tool_states`.
+    """
+    found = {t.turn: (t, [_described(v, g) for v, g in bad]) for t, bad in _contradicted(view, prompt)}
+    for t, against in claim_contradictions(view):
+        found.setdefault(t.turn, (t, []))[1].extend(against)
+    return [_evidence(t, said) for _, (t, said) in sorted(found.items())]
 
 
 def contradicted(view: ConversationView, prompt: str | None = None) -> dict[int, list[str]]:
@@ -516,13 +523,17 @@ def _contradicted(
 
 
 def _stated(text: str) -> list[Value]:
-    """The values an agent's turn states; a weekday only beside a date or in a sentence with a time or number.
+    """The values an agent's turn states; a weekday only beside a date or in a sentence naming a slot.
 
-    "Your test is now on friday eight forty" names a slot (trial43 D3); "we don't test on
-    Saturdays" is the business's week, from a prompt the run may not have recorded.
+    One with a time or a number: "Your test is now on friday eight forty" names a slot (trial43
+    D3); or one that says the day booked (:func:`~polygon.score.tool_states.books_a_day`: "See
+    you on Tuesday"). "We don't test on Saturdays" is the business's week, from a prompt the
+    run may not have recorded; nor is a weekday in a clause with a negation ("we don't fly on
+    Saturday, so I booked the next one").
     """
-    sentences = [s for s in _SENTENCE.split(text) if _DIGIT.search(with_digits(s))]
-    return [v for v in values_in(text) if v.kind != WEEKDAY or v.of or _in_any(v.words, sentences)]
+    slots = [s for s in _SENTENCE.split(text) if _DIGIT.search(with_digits(s)) or books_a_day(s)]
+    clauses = [c for s in slots for c in affirmed(s)]
+    return [v for v in values_in(text) if v.kind != WEEKDAY or v.of or _in_any(v.words, clauses)]
 
 
 def _in_any(words: str, sentences: list[str]) -> bool:
@@ -577,7 +588,7 @@ def _same_kind(v: Value, given: list[Given]) -> list[Given]:
         AMOUNT: (AMOUNT,),
         NUMBER: (NUMBER,),
         DURATION: (DURATION,),
-        WEEKDAY: (WEEKDAY, DATE) if v.of else (WEEKDAY,),
+        WEEKDAY: (WEEKDAY, DATE),  # a date's weekday: "see you on Tuesday" for a Wednesday booked
     }
     return [g for g in given if g.value.kind in kinds[v.kind] and _alike(v, g.value)]
 
@@ -603,14 +614,15 @@ def _alike(said: Value, given: Value) -> bool:
     return (said.kind != NUMBER or len(said.value) == len(given.value)) and _names_date(said, given)
 
 
-def _evidence(t: TurnView, bad: list[tuple[Value, Given | None]]) -> Evidence:
-    said = "; ".join(
-        f"said {v.words!r}, {g.tool} gave the {_KIND_WORDS[g.value.kind]} {g.value.words!r}{_of_date(v, g)}"
-        if g
-        else f"said the {_KIND_WORDS[v.kind]} {v.words!r}, which no tool, caller turn, fact or prompt gave"
-        for v, g in bad
-    )
-    return Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text} [{said}]")
+def _described(v: Value, g: Given | None) -> str:
+    if g:
+        kind = _KIND_WORDS[g.value.kind]
+        return f"said {v.words!r}, {g.tool} gave the {kind} {g.value.words!r}{_of_date(v, g)}"
+    return f"said the {_KIND_WORDS[v.kind]} {v.words!r}, which no tool, caller turn, fact or prompt gave"
+
+
+def _evidence(t: TurnView, said: list[str]) -> Evidence:
+    return Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text} [{'; '.join(said)}]")
 
 
 def _of_date(v: Value, g: Given) -> str:
