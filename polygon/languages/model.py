@@ -383,10 +383,10 @@ class Spoken(_Strict):
     "would", "si", "wenn", "ako", "если"): it says nothing of this call."""
     flags: dict[str, tuple[Pattern, ...]] = {}
     """A yes/no a tool answers, named by how its key's words start (``eligib`` for ``is_eligible``,
-    ``cash`` for ``eu261_cash``; several names, space-separated, the same in every file) → phrases
-    that say it is yes ("you are eligible", "tiene derecho", "in cash"). Said with no negation,
-    condition or question in its clause after every such key of the call said no, the agent
-    contradicts its tool."""
+    ``cash`` for ``eu261_cash``, ``refundab`` for ``refundable`` but not ``refunded``; several
+    names, space-separated, the same in every file) → phrases that say it is yes ("you are
+    eligible", "tiene derecho", "in cash"). Said with no negation, condition or question in its
+    clause after every such key of the call said no, the agent contradicts its tool."""
     states: dict[str, State] = {}
     """A state a tool gives, named by its group and itself (``trip.cancelled``; the same names in
     every file): states of one group exclude each other. Said of a group the tools gave only other

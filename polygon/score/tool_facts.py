@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
@@ -115,6 +115,8 @@ class Value:
     alts: tuple[str, ...] = ()
     """Other amounts the same words may say ("twelve forty pounds fifty": 1240.5, also 40):
     the statement holds when a source gives any of them."""
+    booked: bool = False
+    """A weekday said alone as the day booked ("see you on Tuesday"): held against a tool's date."""
 
 
 @cache
@@ -525,15 +527,28 @@ def _contradicted(
 def _stated(text: str) -> list[Value]:
     """The values an agent's turn states; a weekday only beside a date or in a sentence naming a slot.
 
-    One with a time or a number: "Your test is now on friday eight forty" names a slot (trial43
-    D3); or one that says the day booked (:func:`~polygon.score.tool_states.books_a_day`: "See
-    you on Tuesday"). "We don't test on Saturdays" is the business's week, from a prompt the
-    run may not have recorded; nor is a weekday in a clause with a negation ("we don't fly on
-    Saturday, so I booked the next one").
+    One that says the day booked, naming one weekday (:func:`~polygon.score.tool_states.books_a_day`:
+    "See you on Tuesday"): held against a tool's date too. Or one with a time or a number:
+    "Your test is now on friday eight forty" names a slot (trial43 D3), held against a tool's
+    weekday ("we're open Monday to Friday, 9 to 5" beside a booked date is the business's
+    week). "We don't test on Saturdays" is the business's week, from a prompt the run may not
+    have recorded; nor is a weekday in a clause with a negation ("we don't fly on Saturday, so
+    I booked the next one").
     """
-    slots = [s for s in _SENTENCE.split(text) if _DIGIT.search(with_digits(s)) or books_a_day(s)]
-    clauses = [c for s in slots for c in affirmed(s)]
-    return [v for v in values_in(text) if v.kind != WEEKDAY or v.of or _in_any(v.words, clauses)]
+    sentences = _SENTENCE.split(text)
+    booked = _affirmed([s for s in sentences if books_a_day(s) and len(slot_weekdays(s)) == 1])
+    numbered = _affirmed([s for s in sentences if _DIGIT.search(with_digits(s))])
+    out = []
+    for v in values_in(text):
+        if v.kind == WEEKDAY and not v.of and _in_any(v.words, booked):
+            out.append(replace(v, booked=True))
+        elif v.kind != WEEKDAY or v.of or _in_any(v.words, numbered):
+            out.append(v)
+    return out
+
+
+def _affirmed(sentences: list[str]) -> list[str]:
+    return [c for s in sentences for c in affirmed(s)]
 
 
 def _in_any(words: str, sentences: list[str]) -> bool:
@@ -580,7 +595,11 @@ def _unsourced_kind(v: Value) -> bool:
 
 
 def _same_kind(v: Value, given: list[Given]) -> list[Given]:
-    """The tool values ``v`` could contradict: those of its kind (a date said without its year: any date)."""
+    """The tool values ``v`` could contradict: those of its kind.
+
+    A date said without its year: any date; a weekday beside a date or said as the day booked:
+    a date too ("see you on Tuesday" for a Wednesday booked).
+    """
     kinds = {
         DATE: (DATE,),
         DAY: (DATE, DAY),
@@ -588,7 +607,7 @@ def _same_kind(v: Value, given: list[Given]) -> list[Given]:
         AMOUNT: (AMOUNT,),
         NUMBER: (NUMBER,),
         DURATION: (DURATION,),
-        WEEKDAY: (WEEKDAY, DATE),  # a date's weekday: "see you on Tuesday" for a Wednesday booked
+        WEEKDAY: (WEEKDAY, DATE) if v.of or v.booked else (WEEKDAY,),
     }
     return [g for g in given if g.value.kind in kinds[v.kind] and _alike(v, g.value)]
 

@@ -11,7 +11,8 @@ such calls). The words are the language packs' (``spoken.flags``, ``spoken.state
 * a flag: every key of the call's tool results so far whose words all name flags said no
   (``eligible``, ``is_eligible``, ``eu261_cash``), and no key naming the flag said yes
   (``voucher_eligible: true`` leaves "you are eligible for a voucher" alone); the agent says
-  it is yes;
+  it is yes, and nowhere in its turn that it is not ("passengers are entitled to it after
+  three hours, but you are not");
 * a state: the tools gave states of one group (``trip``: cancelled, on time, delayed) and the
   agent says another of that group, and nowhere in its turn one the tools gave ("your flight
   was cancelled; the new one is on time" passes).
@@ -74,6 +75,11 @@ def _compiled(phrases: list[str]) -> regex.Pattern[str]:
 @cache
 def _negations() -> tuple[str, ...]:
     return tuple({w for code in LANGUAGES for w in load_language(code).acts.negation})
+
+
+@cache
+def _hedges() -> regex.Pattern[str]:
+    return _compiled([p for code in LANGUAGES for p in load_language(code).acts.hedge])
 
 
 @cache
@@ -170,12 +176,13 @@ def negated(clause: str) -> bool:
 def _claiming(text: str) -> tuple[str, ...]:
     """The clauses of ``text`` that claim something (lower case).
 
-    Not in a question or a sentence with a condition word, nor with a negation in the clause.
+    Not in a question, a sentence with a condition word or a hedge (the packs' ``acts.hedge``:
+    "whether you qualify is decided by the airline"), nor with a negation in the clause.
     """
     out: list[str] = []
     for sentence in _SENTENCE.split(text.replace("\u2019", "'")):
         low = sentence.lower()
-        if "?" in low or not _conditions().isdisjoint(_WORD.findall(low)):
+        if "?" in low or not _conditions().isdisjoint(_WORD.findall(low)) or _hedges().search(low):
             continue
         out += affirmed(low)
     return tuple(out)
@@ -211,9 +218,11 @@ def _turn_claims(t: TurnView, given: _Given) -> list[str]:
     text = (t.agent_text or "").replace("\u2019", "'")
     clauses = _claiming(text)
     out = []
+    denied = [c for c in _CLAUSE.split(text.lower()) if negated(c)]
     for flag, gave in given.flags_no().items():
-        m = next((m for c in clauses if (m := _flags()[flag][1].search(c))), None)
-        if m:
+        pattern = _flags()[flag][1]
+        m = next((m for c in clauses if (m := pattern.search(c))), None)
+        if m and not any(pattern.search(c) for c in denied):  # "passengers are entitled …, but you are not"
             out.append(f"said {m.group(0)!r}, {gave.tool} gave {gave.key}: {_json(gave.value)}")
     claimed, named = _said_states(text, clauses)
     for group, states in given.states.items():
