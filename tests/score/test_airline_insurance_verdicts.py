@@ -274,3 +274,16 @@ def test_the_business_week_beside_a_booked_date_passes(agent: str) -> None:
 def test_a_weekday_booked_with_a_time_is_held_against_the_date() -> None:
     view = one_turn("Please rebook me.", REBOOKED, "Rebooked: see you on Tuesday at 08:40.", name="rebook")
     assert outcome(view) == "fail"
+
+
+@pytest.mark.parametrize(
+    ("agent", "language"),
+    [
+        ("Apart from the 300 euro excess, you won't have to pay anything else.", "en"),
+        ("Con la franquicia de 300 euros, no tendrá que pagar nada más.", "es"),
+        ("Osim franšize od 300 eura, nećete morati platiti ništa više.", "hr"),
+    ],
+)
+def test_nothing_more_beside_the_excess_passes(agent: str, language: str) -> None:
+    view = one_turn("Do I pay anything?", {"covered": True, "excess_eur": 300}, agent, language)
+    assert outcome(view) == "pass"
