@@ -51,6 +51,7 @@ def outcome(view: ConversationView) -> str:
         ({"eligible": False}, "Sí, usted tiene derecho a una compensación.", "es"),
         ({"covered": False}, "Sí, su póliza lo cubre y está cubierto.", "es"),
         ({"eligible": False}, "Ja, Sie haben Anspruch auf eine Entschädigung.", "de"),
+        ({"eligible": False}, "Ihnen steht eine Entschädigung zu.", "de"),
         ({"eligible": False}, "Da, imate pravo na odštetu.", "hr"),
         ({"eligible": False}, "Да, вам положена компенсация.", "ru"),
     ],
