@@ -104,7 +104,7 @@ def _stated(text: str) -> tuple[dict[str, str], tuple[Measure, ...]]:
     spans, measures = quantities(rest), list[Measure]()
     for run in digit_runs(rest):
         digits = run.digits.lstrip("0")
-        if len(digits) < MIN_DIGITS or _clock_or_cents(run.pieces, run.glue) or _law_number(rest, run.start):
+        if len(digits) < MIN_DIGITS or _clock_or_cents(run.pieces, run.glue) or law_number(rest, run.start):
             continue
         value = measured(run.start, run.end, spans)
         if value is None:
@@ -130,7 +130,7 @@ def _law_words() -> re.Pattern[str]:
     )
 
 
-def _law_number(text: str, start: int) -> bool:
+def law_number(text: str, start: int) -> bool:
     """The number at ``start`` is a law's or a regulation's ("EU261", "eu two six one"): nobody's data."""
     return _law_words().search(text[max(0, start - _LAW_REACH) : start]) is not None
 

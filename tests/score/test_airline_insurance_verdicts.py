@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from polygon.score.checks import agent_contradicts_facts
 from polygon.score.tool_facts import agent_contradicts_tools
 from polygon.transcript import ConversationView
 from tests.support.calls import call, said, tool
@@ -288,3 +289,16 @@ def test_a_weekday_booked_with_a_time_is_held_against_the_date() -> None:
 def test_nothing_more_beside_the_excess_passes(agent: str, language: str) -> None:
     view = one_turn("Do I pay anything?", {"covered": True, "excess_eur": 300}, agent, language)
     assert outcome(view) == "pass"
+
+
+@pytest.mark.parametrize(
+    ("agent", "outcome_"),
+    [
+        ("Under Regulation EC 261 2004 you are owed 600 euros.", "pass"),
+        ("Under EU 261 2004 you are owed 600 euros.", "pass"),
+        ("Please call our partner desk on 0981 555 010.", "fail"),
+    ],
+)
+def test_a_regulations_number_is_no_number_the_caller_never_gave(agent: str, outcome_: str) -> None:
+    view = call([OPENING, ("Am I owed anything?", agent)], PASSENGER)
+    assert agent_contradicts_facts(view).outcome == outcome_
