@@ -429,6 +429,22 @@ def _given(view: ConversationView) -> list[tuple[int, Given]]:
     ]
 
 
+def _sent_dates(view: ConversationView) -> list[tuple[int, Given]]:
+    """Every date the agent sent a tool that answered, with the turn: the day booked.
+
+    A booking tool often answers ``{"ok": true}``: the date it booked is in its arguments.
+    Only a weekday said as the day booked is held against these.
+    """
+    return [
+        (t.turn, Given(f"the call to {c.tool}", v))
+        for t in view.turns
+        for c in t.tools
+        if not c.error
+        for v in tool_values(c.arguments)
+        if v.kind == DATE
+    ]
+
+
 def _strings(found: Any) -> Iterator[str]:
     """Every string in a JSON value."""
     if isinstance(found, dict | list):
@@ -499,18 +515,19 @@ def _contradicted(
     view: ConversationView, prompt: str | None
 ) -> Iterator[tuple[TurnView, list[tuple[Value, Given | None]]]]:
     """Each agent turn that states a value no source grounds, with the tool value it was held against."""
-    given = _given(view)
+    given, sent = _given(view), _sent_dates(view)
     answered = min((t.turn for t in view.turns if any(not c.error for c in t.tools)), default=None)
     grounds: Grounds | None = None  # built at the first value a tool could contradict: most calls have none
     heard: list[str] = []
     for t in view.turns:
         heard += [t.caller_text, t.heard_text or ""]
         so_far = [g for turn, g in given if turn <= t.turn]
+        booked = so_far + [g for turn, g in sent if turn <= t.turn]
         after_tool = answered is not None and answered <= t.turn
         open_ = [
             (v, same)
             for v in _stated(t.agent_text or "")
-            if (same := _same_kind(v, so_far)) or (after_tool and _unsourced_kind(v))
+            if (same := _same_kind(v, booked if v.booked else so_far)) or (after_tool and _unsourced_kind(v))
         ]
         if not open_:
             continue

@@ -302,3 +302,13 @@ def test_nothing_more_beside_the_excess_passes(agent: str, language: str) -> Non
 def test_a_regulations_number_is_no_number_the_caller_never_gave(agent: str, outcome_: str) -> None:
     view = call([OPENING, ("Am I owed anything?", agent)], PASSENGER)
     assert agent_contradicts_facts(view).outcome == outcome_
+
+
+def test_a_weekday_booked_is_held_against_the_date_the_agent_sent_a_tool_that_answered_ok() -> None:
+    booked = tool("rebook", {"booking_ref": "QX7K2P", "date": "2026-12-09"}, {"ok": True})
+    view = call([("Wednesday the 9th, please.", "Done, see you on Tuesday.", [booked])], PASSENGER)
+    found = agent_contradicts_tools(view)
+    assert found.outcome == "fail", found.detail
+    assert "the call to rebook gave the date '2026-12-09'" in found.detail
+    fine = call([("Wednesday the 9th, please.", "Done, see you on Wednesday.", [booked])], PASSENGER)
+    assert outcome(fine) != "fail"
