@@ -12,8 +12,12 @@ what the call's tool results gave, by kind of value, in any language the packs r
 * a long number (five digits or more: a reference, an account);
 * a wait ("in 20 minutes", "через двадцать минут", "za dva sata"), in minutes;
 * a weekday (any pack's names), when the agent says it in a sentence with a time or a number
-  ("friday eight forty" for a tool's "Thursday 8:40", trial43 D3); a date a source gives grounds
-  its weekday, and one beside "today"/"tomorrow" (the pack's ``relative_days``) is no slot.
+  ("friday eight forty" for a tool's "Thursday 8:40", trial43 D3), or alone as the day booked
+  ("see you on Tuesday", held against the date a tool gave or was sent too); a date a source
+  gives grounds its weekday, and one beside "today"/"tomorrow" (the pack's ``relative_days``)
+  is no slot;
+* a tool's yes/no and states ("you are eligible" after ``eligible: false``, "your flight is on
+  time" after ``status: "cancelled"``): :mod:`polygon.score.tool_states`.
 
 Amounts are also read when said in words ("forty five pounds", "полторы тысячи рублей"), a
 charge said to be nothing ("no call-out fee", "доплаты не будет") is the amount 0, and a
@@ -667,7 +671,7 @@ def _of_date(v: Value, g: Given) -> str:
 
 
 def agent_contradicts_tools(view: ConversationView, prompt: str | None = None) -> CheckRecorded:
-    """The agent stated a date, time, amount or long number its own tools contradict."""
+    """The agent stated a date, time, amount, long number, yes or state its own tools contradict."""
     bad = contradictions(view, prompt)
     if bad:
         first = bad[0].quote.rsplit(" [", 1)[1].rstrip("]")

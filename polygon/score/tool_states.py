@@ -74,7 +74,7 @@ def _compiled(phrases: list[str]) -> regex.Pattern[str]:
 
 @cache
 def _negations() -> tuple[str, ...]:
-    return tuple({w for code in LANGUAGES for w in load_language(code).acts.negation})
+    return tuple(sorted({w for code in LANGUAGES for w in load_language(code).acts.negation}))
 
 
 @cache
