@@ -320,6 +320,15 @@ class Noise(_Strict):
     """A word → what a recogniser hears instead."""
 
 
+class State(_Strict):
+    """One state a tool may give (``status: "cancelled"``) and how the agent says it."""
+
+    values: Words
+    """A tool's value for it, lower case, "_" and "-" read as spaces ("cancelled", "on time")."""
+    said: tuple[Pattern, ...]
+    """Phrases (lower case) that say a thing is in this state ("has been cancelled", "sale a tiempo")."""
+
+
 class Spoken(_Strict):
     """How a caller says dates, weekdays and numbers (scoring reads them back into one form)."""
 
@@ -365,6 +374,26 @@ class Spoken(_Strict):
     clock_before: Words
     """Words that make a clock time in words after them a time ("at", "um", "u", "a", "в"); a
     weekday or a word for today or tomorrow does too. Elsewhere "seven forty five" is a number."""
+    slot_words: tuple[Pattern, ...] = ()
+    """Phrases that make a weekday said alone in their sentence the day booked ("see you on
+    Tuesday", "I've moved you to the Tuesday flight", "nos vemos el martes"): held against the
+    date a tool booked. Elsewhere a weekday without a number may be the business's week."""
+    conditions: Words = frozenset()
+    """Words that make a claim in their sentence a condition, a hypothesis or a question ("if",
+    "would", "si", "wenn", "ako", "если"): it says nothing of this call."""
+    flags: dict[str, tuple[Pattern, ...]] = {}
+    """A yes/no a tool answers, named by how its key's words start (``eligib`` for ``is_eligible``,
+    ``cash`` for ``eu261_cash``, ``refundab`` for ``refundable`` but not ``refunded``; several
+    names, space-separated, the same in every file) → phrases that say it is yes ("you are
+    eligible", "tiene derecho", "in cash"). Said with no negation, condition or question in its
+    clause after every such key of the call said no, the agent contradicts its tool."""
+    states: dict[str, State] = {}
+    """A state a tool gives, named by its group and itself (``trip.cancelled``; the same names in
+    every file): states of one group exclude each other. Said of a group the tools gave only other
+    states of, the agent contradicts them ("your flight is on time" after ``status: cancelled``)."""
+    law_words: Words = frozenset()
+    """Words a regulation's or a law's number follows ("EU261", "Regulation (EC) No 261/2004",
+    "§ 651"): that number is nobody's data (lower case; "(", ")", "no", "nr" may stand between)."""
 
 
 class Safety(_Strict):

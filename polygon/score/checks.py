@@ -17,7 +17,7 @@ from polygon.matching import MatchTimeout, describe, holds
 from polygon.score.agent_language import language_policy
 from polygon.score.denial import refusal
 from polygon.score.detectors import detect
-from polygon.score.disclosure import DISCLOSURE, disclosures
+from polygon.score.disclosure import DISCLOSURE, disclosures, law_number
 from polygon.score.hangup import SETTLING_ACTS, answer_to_ask, unsettled_hangup
 from polygon.score.policies import Policy, check_policies, turned_off
 from polygon.score.prompt_forbids import NAME as PROMPT_POLICY
@@ -586,7 +586,12 @@ def _refused_last(view: ConversationView, persona: PersonaSnapshot) -> bool:
 
 
 def _numbers(text: str) -> set[str]:
-    return {re.sub(r"\D", "", m).lstrip("0") for m in _DIGITS.findall(text)}
+    """The phone-like numbers of a text; not a regulation's ("Regulation EC 261 2004": nobody's)."""
+    return {
+        re.sub(r"\D", "", m.group(0)).lstrip("0")
+        for m in _DIGITS.finditer(text)
+        if not law_number(text, m.start())
+    }
 
 
 def agent_contradicts_facts(view: ConversationView) -> CheckRecorded:

@@ -104,7 +104,7 @@ def _stated(text: str) -> tuple[dict[str, str], tuple[Measure, ...]]:
     spans, measures = quantities(rest), list[Measure]()
     for run in digit_runs(rest):
         digits = run.digits.lstrip("0")
-        if len(digits) < MIN_DIGITS or _clock_or_cents(run.pieces, run.glue):
+        if len(digits) < MIN_DIGITS or _clock_or_cents(run.pieces, run.glue) or law_number(rest, run.start):
             continue
         value = measured(run.start, run.end, spans)
         if value is None:
@@ -114,6 +114,25 @@ def _stated(text: str) -> tuple[dict[str, str], tuple[Measure, ...]]:
     for code in codes(text):
         out.setdefault(CODE_MARK + code, code)
     return out, tuple(measures)
+
+
+_LAW_REACH = 40
+"""How far before a number its law's words may stand ("Regulation (EC) No 261/2004")."""
+
+
+@cache
+def _law_words() -> re.Pattern[str]:
+    """Each pack's ``law_words`` at the end of a text, what stands between them and a number after."""
+    words = sorted({w for c in LANGUAGES for w in load_language(c).spoken.law_words}, key=len, reverse=True)
+    return re.compile(
+        rf"(?<!\w)(?:{'|'.join(map(re.escape, words))})(?:[\s\-–/.()]|(?<!\w)(?:no|nr|n°|№|núm|br)(?!\w))*$",
+        re.IGNORECASE,
+    )
+
+
+def law_number(text: str, start: int) -> bool:
+    """The number at ``start`` is a law's or a regulation's ("EU261", "eu two six one"): nobody's data."""
+    return _law_words().search(text[max(0, start - _LAW_REACH) : start]) is not None
 
 
 def codes(text: str) -> list[str]:

@@ -26,13 +26,14 @@ MIN_STEM = 3
 
 @cache
 def not_names() -> frozenset[str]:
-    """Capitalised words that name nobody: every language's function words, months, weekdays."""
+    """Capitalised words that name nobody: every language's function words, months, weekdays, law words."""
     out: set[str] = set()
     for code in LANGUAGES:
         f = _languages.load_language(code)
         out |= {w.lower() for w in f.understand.stop_words}
         out |= {m for names in f.spoken.months for m in names}
         out |= set(f.spoken.weekdays)
+        out |= set(f.spoken.law_words)  # "Prema Uredbi 261/2004": a regulation, nobody's name
     return frozenset(out)
 
 

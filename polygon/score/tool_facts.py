@@ -12,8 +12,12 @@ what the call's tool results gave, by kind of value, in any language the packs r
 * a long number (five digits or more: a reference, an account);
 * a wait ("in 20 minutes", "через двадцать минут", "za dva sata"), in minutes;
 * a weekday (any pack's names), when the agent says it in a sentence with a time or a number
-  ("friday eight forty" for a tool's "Thursday 8:40", trial43 D3); a date a source gives grounds
-  its weekday, and one beside "today"/"tomorrow" (the pack's ``relative_days``) is no slot.
+  ("friday eight forty" for a tool's "Thursday 8:40", trial43 D3), or alone as the day booked
+  ("see you on Tuesday", held against the date a tool gave or was sent too); a date a source
+  gives grounds its weekday, and one beside "today"/"tomorrow" (the pack's ``relative_days``)
+  is no slot;
+* a tool's yes/no and states ("you are eligible" after ``eligible: false``, "your flight is on
+  time" after ``status: "cancelled"``): :mod:`polygon.score.tool_states`.
 
 Amounts are also read when said in words ("forty five pounds", "полторы тысячи рублей"), a
 charge said to be nothing ("no call-out fee", "доплаты не будет") is the amount 0, and a
@@ -41,7 +45,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
@@ -67,6 +71,7 @@ from polygon.score.spoken_values import (
     spoken_numbers,
     word_clocks,
 )
+from polygon.score.tool_states import affirmed, books_a_day, claim_contradictions
 from polygon.transcript import ConversationView, TurnView
 
 CHECK = "agent_contradicts_tools"
@@ -114,6 +119,8 @@ class Value:
     alts: tuple[str, ...] = ()
     """Other amounts the same words may say ("twelve forty pounds fifty": 1240.5, also 40):
     the statement holds when a source gives any of them."""
+    booked: bool = False
+    """A weekday said alone as the day booked ("see you on Tuesday"): held against a tool's date."""
 
 
 @cache
@@ -462,6 +469,22 @@ def _given(view: ConversationView) -> list[tuple[int, Given]]:
     ]
 
 
+def _sent_dates(view: ConversationView) -> list[tuple[int, Given]]:
+    """Every date the agent sent a tool that answered, with the turn: the day booked.
+
+    A booking tool often answers ``{"ok": true}``: the date it booked is in its arguments.
+    Only a weekday said as the day booked is held against these.
+    """
+    return [
+        (t.turn, Given(f"the call to {c.tool}", v))
+        for t in view.turns
+        for c in t.tools
+        if not c.error
+        for v in tool_values(c.arguments)
+        if v.kind == DATE
+    ]
+
+
 def _strings(found: Any) -> Iterator[str]:
     """Every string in a JSON value."""
     if isinstance(found, dict | list):
@@ -509,8 +532,14 @@ def _static_grounds(view: ConversationView, prompt: str | None) -> Grounds:
 
 
 def contradictions(view: ConversationView, prompt: str | None = None) -> list[Evidence]:
-    """One piece of evidence per agent turn that states a value its tools contradict."""
-    return [_evidence(t, bad) for t, bad in _contradicted(view, prompt)]
+    """One piece of evidence per agent turn that states a value, a yes or a state its tools contradict.
+
+    Yes/no answers and states: :mod:`polygon.score.tool_states`.
+    """
+    found = {t.turn: (t, [_described(v, g) for v, g in bad]) for t, bad in _contradicted(view, prompt)}
+    for t, against in claim_contradictions(view):
+        found.setdefault(t.turn, (t, []))[1].extend(against)
+    return [_evidence(t, said) for _, (t, said) in sorted(found.items())]
 
 
 def contradicted(view: ConversationView, prompt: str | None = None) -> dict[int, list[str]]:
@@ -526,18 +555,19 @@ def _contradicted(
     view: ConversationView, prompt: str | None
 ) -> Iterator[tuple[TurnView, list[tuple[Value, Given | None]]]]:
     """Each agent turn that states a value no source grounds, with the tool value it was held against."""
-    given = _given(view)
+    given, sent = _given(view), _sent_dates(view)
     answered = min((t.turn for t in view.turns if any(not c.error for c in t.tools)), default=None)
     grounds: Grounds | None = None  # built at the first value a tool could contradict: most calls have none
     heard: list[str] = []
     for t in view.turns:
         heard += [t.caller_text, t.heard_text or ""]
         so_far = [g for turn, g in given if turn <= t.turn]
+        booked = so_far + [g for turn, g in sent if turn <= t.turn]
         after_tool = answered is not None and answered <= t.turn
         open_ = [
             (v, same)
             for v in _stated(t.agent_text or "")
-            if (same := _same_kind(v, so_far)) or (after_tool and _unsourced_kind(v))
+            if (same := _same_kind(v, booked if v.booked else so_far)) or (after_tool and _unsourced_kind(v))
         ]
         if not open_:
             continue
@@ -552,13 +582,30 @@ def _contradicted(
 
 
 def _stated(text: str) -> list[Value]:
-    """The values an agent's turn states; a weekday only beside a date or in a sentence with a time or number.
+    """The values an agent's turn states; a weekday only beside a date or in a sentence naming a slot.
 
-    "Your test is now on friday eight forty" names a slot (trial43 D3); "we don't test on
-    Saturdays" is the business's week, from a prompt the run may not have recorded.
+    One that says the day booked, naming one weekday (:func:`~polygon.score.tool_states.books_a_day`:
+    "See you on Tuesday"): held against a tool's date too. Or one with a time or a number:
+    "Your test is now on friday eight forty" names a slot (trial43 D3), held against a tool's
+    weekday ("we're open Monday to Friday, 9 to 5" beside a booked date is the business's
+    week). "We don't test on Saturdays" is the business's week, from a prompt the run may not
+    have recorded; nor is a weekday in a clause with a negation ("we don't fly on Saturday, so
+    I booked the next one").
     """
-    sentences = [s for s in _SENTENCE.split(text) if _DIGIT.search(with_digits(s))]
-    return [v for v in values_in(text) if v.kind != WEEKDAY or v.of or _in_any(v.words, sentences)]
+    sentences = _SENTENCE.split(text)
+    booked = _affirmed([s for s in sentences if books_a_day(s) and len(slot_weekdays(s)) == 1])
+    numbered = _affirmed([s for s in sentences if _DIGIT.search(with_digits(s))])
+    out = []
+    for v in values_in(text):
+        if v.kind == WEEKDAY and not v.of and _in_any(v.words, booked):
+            out.append(replace(v, booked=True))
+        elif v.kind != WEEKDAY or v.of or _in_any(v.words, numbered):
+            out.append(v)
+    return out
+
+
+def _affirmed(sentences: list[str]) -> list[str]:
+    return [c for s in sentences for c in affirmed(s)]
 
 
 def _in_any(words: str, sentences: list[str]) -> bool:
@@ -605,7 +652,11 @@ def _unsourced_kind(v: Value) -> bool:
 
 
 def _same_kind(v: Value, given: list[Given]) -> list[Given]:
-    """The tool values ``v`` could contradict: those of its kind (a date said without its year: any date)."""
+    """The tool values ``v`` could contradict: those of its kind.
+
+    A date said without its year: any date; a weekday beside a date or said as the day booked:
+    a date too ("see you on Tuesday" for a Wednesday booked).
+    """
     kinds = {
         DATE: (DATE,),
         DAY: (DATE, DAY),
@@ -613,7 +664,7 @@ def _same_kind(v: Value, given: list[Given]) -> list[Given]:
         AMOUNT: (AMOUNT,),
         NUMBER: (NUMBER,),
         DURATION: (DURATION,),
-        WEEKDAY: (WEEKDAY, DATE) if v.of else (WEEKDAY,),
+        WEEKDAY: (WEEKDAY, DATE) if v.of or v.booked else (WEEKDAY,),
     }
     return [g for g in given if g.value.kind in kinds[v.kind] and _alike(v, g.value)]
 
@@ -639,14 +690,15 @@ def _alike(said: Value, given: Value) -> bool:
     return (said.kind != NUMBER or len(said.value) == len(given.value)) and _names_date(said, given)
 
 
-def _evidence(t: TurnView, bad: list[tuple[Value, Given | None]]) -> Evidence:
-    said = "; ".join(
-        f"said {v.words!r}, {g.tool} gave the {_KIND_WORDS[g.value.kind]} {g.value.words!r}{_of_date(v, g)}"
-        if g
-        else f"said the {_KIND_WORDS[v.kind]} {v.words!r}, which no tool, caller turn, fact or prompt gave"
-        for v, g in bad
-    )
-    return Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text} [{said}]")
+def _described(v: Value, g: Given | None) -> str:
+    if g:
+        kind = _KIND_WORDS[g.value.kind]
+        return f"said {v.words!r}, {g.tool} gave the {kind} {g.value.words!r}{_of_date(v, g)}"
+    return f"said the {_KIND_WORDS[v.kind]} {v.words!r}, which no tool, caller turn, fact or prompt gave"
+
+
+def _evidence(t: TurnView, said: list[str]) -> Evidence:
+    return Evidence(turn=t.turn, at=t.agent_at, quote=f"AGENT: {t.agent_text} [{'; '.join(said)}]")
 
 
 def _of_date(v: Value, g: Given) -> str:
@@ -655,7 +707,7 @@ def _of_date(v: Value, g: Given) -> str:
 
 
 def agent_contradicts_tools(view: ConversationView, prompt: str | None = None) -> CheckRecorded:
-    """The agent stated a date, time, amount or long number its own tools contradict."""
+    """The agent stated a date, time, amount, long number, yes or state its own tools contradict."""
     bad = contradictions(view, prompt)
     if bad:
         first = bad[0].quote.rsplit(" [", 1)[1].rstrip("]")
