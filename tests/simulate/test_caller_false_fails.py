@@ -63,3 +63,19 @@ def test_a_short_statement_settles_a_caller_who_only_wants_to_know() -> None:
     caller.next(None)
     out = caller.next("Your order is open. Anything else?")
     assert out.intent == "goodbye" and out.ends_call == "done", out
+
+
+def test_a_would_you_like_question_naming_a_held_fact_gets_the_fact_before_the_goal() -> None:
+    # A Spanish restaurant line: a distrustful caller opens with a challenge, so it has not said its
+    # goal yet; "¿A qué hora le gustaría venir?" got the goal back, the agent asked again and the
+    # call ended as a loop, failing a correct agent.
+    facts = {"nombre": "Lucía Martín", "personas": "3", "hora": "23:30"}
+    caller = _caller("distrustful", "reservar una mesa para cenar", facts, "es")
+    caller.next(None)
+    caller.next("Restaurante La Brasa, le atiende Lucía. ¿A nombre de quién hago la reserva?")
+    out = caller.next("¿A qué hora le gustaría venir?")
+    assert out.intent == "give_fact" and "23:30" in out.text, out
+    en = _caller("distrustful", "book a table for dinner", {"name": "Lucy Martin", "time": "19:30"})
+    en.next(None)
+    en.next("La Brasa, this is Lucy. What name is the booking under?")
+    assert "19:30" in en.next("What time would you like to come?").text

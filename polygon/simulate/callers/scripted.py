@@ -231,11 +231,13 @@ class ScriptedCaller:
         """What was asked: a fact, a repeat, an offer's answer, the goal, or "I don't know"."""
         if self.persona.type == "distrustful" and self._reassures(turn):
             self._s.reassured = True
-        if "wants" in turn.acts and not self._s.stated and not turn.of("question", "repeat"):
-            self._s.stated = True  # "How can I help — a booking, or your pet's records?": the goal first
-            return Utterance(self._say(self.pack.say.restate_goal), "restate_goal")
         asking = " ".join(turn.of("question", "wants", "repeat"))
         wanted, named = asked(asking, self.persona.facts, self.goal, self.pack) if asking else ("", False)
+        if "wants" in turn.acts and not self._s.stated and not turn.of("question", "repeat") and not named:
+            # "How can I help — a booking, or your pet's records?": the goal first; but "What time
+            # would you like to come?" names a fact held and gets it, as it would after the goal
+            self._s.stated = True
+            return Utterance(self._say(self.pack.say.restate_goal), "restate_goal")
         if self.persona.type == "distrustful" and not self._s.reassured and wanted and named:
             return Utterance(self.manner.challenge, "challenge")
         acts = turn.acts
