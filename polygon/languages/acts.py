@@ -302,9 +302,26 @@ _READ_HELD = 2048
 
 
 def _read_turn(text: str, pack: Language) -> Turn:
-    parts = tuple(Sentence(s, _act(s, pack)) for s in sentences(text) if s.strip())
+    said = _unsplit(sentences(text), pack.acts.abbreviations)
+    parts = tuple(Sentence(s, _act(s, pack)) for s in said if s.strip())
     reason = has(f" {_lower(text)} ", pack.acts.reason)
     return Turn(parts, reason)
+
+
+def _unsplit(parts: list[str], abbreviations: frozenset[str]) -> list[str]:
+    """Sentences joined again where one ended only at an abbreviation's dot ("with Dr. Patel").
+
+    Split there, "Done, you're booked with Dr." was an outcome without the date and "Patel on
+    2026-12-10 at 10:00." a read-back: the caller did not hear its booking reported.
+    """
+    out: list[str] = []
+    for part in parts:
+        last = out[-1].rsplit(maxsplit=1)[-1] if out and out[-1] else ""
+        if last.endswith(".") and last[:-1].lower() in abbreviations:
+            out[-1] = f"{out[-1]} {part}"
+        else:
+            out.append(part)
+    return out
 
 
 def has_values(text: str) -> bool:

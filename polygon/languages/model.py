@@ -164,6 +164,10 @@ class Acts(_Strict):
     transfer: tuple[str, ...]
     callback: tuple[str, ...]
     repeat: tuple[str, ...]
+    abbreviations: frozenset[str] = frozenset()
+    """Words written with a dot that ends no sentence ("Dr. Patel", "la Sra. Ruiz"): lower case,
+    without the dot. An agent's turn is not split after one, so "Done, you're booked with Dr.
+    Patel on 2026-12-10." stays one outcome report; never a word that can end a sentence ("no")."""
     failed: tuple[str, ...] = ()
     """Phrases telling the caller something went wrong ("the system is down", "не удалось"): an
     outcome report saying one of them does not hide a failed tool call (polygon/score/swallowed.py).

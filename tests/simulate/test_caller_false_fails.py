@@ -79,3 +79,18 @@ def test_a_would_you_like_question_naming_a_held_fact_gets_the_fact_before_the_g
     en.next(None)
     en.next("La Brasa, this is Lucy. What name is the booking under?")
     assert "19:30" in en.next("What time would you like to come?").text
+
+
+def test_a_title_abbreviation_does_not_end_the_outcome_report() -> None:
+    # A GP line: "Dr." split the report into "Done, you're booked with Dr." and a read-back, so
+    # the caller heard no booking of its goal and asked for it again.
+    en, es = caller_language("en"), caller_language("es")
+    turn = read_turn("Done, you're booked with Dr. Patel on 2026-12-10 at 10:00. Anything else?", en)
+    assert [s.act for s in turn.sentences] == ["outcome", "question"], turn
+    assert len(read_turn("Su mesa está reservada a nombre de la Sra. Ruiz. ¿Algo más?", es).sentences) == 2
+    assert len(read_turn("No. I can't book that.", en).sentences) == 2  # "no" ends sentences
+    facts = {"name": "Maria Lopez", "date": "2026-12-10"}
+    caller = _caller("cooperative", "book a routine check-up for my back pain", facts)
+    caller.next(None)
+    out = caller.next("Done, you're booked with Dr. Patel on 2026-12-10 at 10:00. Anything else?")
+    assert out.intent == "goodbye", out
