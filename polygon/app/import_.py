@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from polygon import __version__
+from polygon import score as _score  # the rubric (pydantic, checks, languages) loads when read
 from polygon.app.judge import ScoreSummary, score_run
 from polygon.app.passes import start_run
 from polygon.app.probe import probe_run
@@ -64,7 +65,6 @@ from polygon.importing import (
 from polygon.models import ModelHub
 from polygon.probe import DETECTOR
 from polygon.recording import StreamRecorder
-from polygon.score import load_rubric
 from polygon.simulate import percentile
 
 if TYPE_CHECKING:
@@ -267,7 +267,7 @@ async def _score_and_probe(
     """The heuristic judge's pass, then the detectors' (offline: the hub is never asked)."""
     hub = ModelHub()
     try:
-        rubric = load_rubric(import_rubric(suite))
+        rubric = _score.load_rubric(import_rubric(suite))
         scoring = await score_run(
             log, run_id, rubric=rubric, judge_model="scripted/heuristic", hub=hub, now=now
         )

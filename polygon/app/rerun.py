@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from polygon import __version__
+from polygon import score as _score  # the rubric (pydantic, checks, languages) loads when read
 from polygon.app.jobs import driver_hub, jobs_share, keyless, worker_hub
 from polygon.app.judge import ScoreSummary, score_run
 from polygon.app.passes import start_run
@@ -34,7 +36,6 @@ from polygon.events import (
 from polygon.execute import Executor, InProcessExecutor
 from polygon.models import ModelHub, ModelSettings
 from polygon.recording import StreamRecorder
-from polygon.score import LoadedRubric, load_rubric
 from polygon.simulate import (
     AgentPool,
     AgentReply,
@@ -50,6 +51,9 @@ from polygon.simulate import (
 )
 from polygon.suite import LoadedSuite
 from polygon.transcript import ConversationView, TurnView
+
+if TYPE_CHECKING:
+    from polygon.score import LoadedRubric
 
 
 def _parts(
@@ -163,7 +167,7 @@ def rerun_conversation(
         latency_budget_ms=loaded.suite.latency_budget_ms,
     )
     job = RedriveJob(loaded, plan, source, keep_going, keyless(hub.settings), now)
-    rubric = load_rubric(loaded.suite.judge.rubric)
+    rubric = _score.load_rubric(loaded.suite.judge.rubric)
     try:
         driven, scoring = run_stoppable(
             _drive_and_score(executor or InProcessExecutor(), job, log, rubric, hub, now)
