@@ -77,6 +77,25 @@ def test_an_import_starts_without_the_call_engine_or_the_suite_models() -> None:
     assert _loaded(_real_start("import"), heavy) == []
 
 
+@pytest.mark.parametrize("command", ["run", "rerun", "sweep", "demo", "judge", "import"])
+def test_a_start_loads_neither_the_rubric_and_checks_nor_the_call_engine(command: str) -> None:
+    """The rubric's models, the checks, the language files (YAML, regex) and the call engine load
+    when a rubric is first read or a call first planned: the use cases read the score and
+    simulate faces on use (~0.1 CPU s of each of these starts)."""
+    heavy = (
+        "polygon.score.rubric",
+        "polygon.score.checks",
+        "polygon.languages.model",
+        "polygon.simulate.plan",
+    )
+    assert _loaded(_real_start(command), heavy) == []
+
+
+def test_an_import_starts_without_the_probe_pass() -> None:
+    """The import's probe pass (the library's models: pydantic) loads when it runs, after scoring."""
+    assert _loaded(_real_start("import"), ("pydantic", "polygon.probe.library", "polygon.app.probing")) == []
+
+
 def test_calibrate_starts_without_the_rubric_models() -> None:
     """The run recorded its rubric's pass mark; the bundled file (pydantic) is read only for a
     run that recorded none."""
@@ -133,6 +152,12 @@ def test_the_checks_see_a_heavy_import() -> None:
     ]
     assert _loaded("from polygon.suite import load_suite", ("polygon.suite.schema",)) == [
         "polygon.suite.schema"
+    ]
+    assert _loaded("from polygon.score import load_rubric", ("polygon.score.checks",)) == [
+        "polygon.score.checks"
+    ]
+    assert _loaded("from polygon.simulate import iter_plans", ("polygon.languages.model",)) == [
+        "polygon.languages.model"
     ]
     fold = "from polygon.projections.compare import bootstrap_mean\nbootstrap_mean([1.0, 2.0])"
     assert _loaded(fold, ("numpy",)) == ["numpy"]

@@ -23,7 +23,6 @@ from polygon import __version__
 from polygon import score as _score  # the rubric (pydantic, checks, languages) loads when read
 from polygon.app.judge import ScoreSummary, score_run
 from polygon.app.passes import start_run
-from polygon.app.probe import probe_run
 from polygon.app.progress import Progress, no_progress
 from polygon.app.queries import read_run_labels
 from polygon.boundary import log_safe, safe_text
@@ -63,7 +62,6 @@ from polygon.importing import (
     safe_key,
 )
 from polygon.models import ModelHub
-from polygon.probe import DETECTOR
 from polygon.recording import StreamRecorder
 from polygon.simulate import percentile
 
@@ -265,6 +263,10 @@ async def _score_and_probe(
     log: EventLog, run_id: str, suite: LoadedSuite | None, now: Callable[[], str]
 ) -> ScoreSummary:
     """The heuristic judge's pass, then the detectors' (offline: the hub is never asked)."""
+    # The probe pass (its library's models: pydantic) loads with the work, not the start (issue 31).
+    from polygon.app.probe import probe_run
+    from polygon.probe import DETECTOR
+
     hub = ModelHub()
     try:
         rubric = _score.load_rubric(import_rubric(suite))
