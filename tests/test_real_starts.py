@@ -37,9 +37,14 @@ def _real_start(command: str) -> str:
     return "\n".join(["import polygon.cli.main", f"import polygon.cli.{module}", *imports])
 
 
-@pytest.mark.parametrize("command", ["label", "labels", "callers", "runs"])
-def test_commands_that_record_synchronously_start_without_asyncio(command: str) -> None:
-    """Only the run's GroupWriter needs asyncio and a thread pool (~0.1 CPU s to import)."""
+@pytest.mark.parametrize(
+    "command",
+    ["label", "labels", "callers", "runs", "run", "rerun", "sweep", "demo", "judge", "import", "probe"],
+)
+def test_a_start_imports_no_asyncio(command: str) -> None:
+    """asyncio (and its thread pool) loads where work first runs a loop (the pass driver, the
+    executor, a stoppable run), not with the modules that define that work (~0.025 CPU s of
+    each start); the commands that record synchronously never load it."""
     assert _loaded(_real_start(command), ("asyncio", "concurrent.futures")) == []
 
 
@@ -145,8 +150,9 @@ def test_serve_listens_without_the_pages_use_cases(tmp_path: Path) -> None:
 
 
 def test_the_checks_see_a_heavy_import() -> None:
-    """Live: the run's use case does load asyncio, and the run page its probes."""
-    assert _loaded("import polygon.app.run", ("asyncio",)) == ["asyncio"]
+    """Live: running stoppable work does load asyncio, and the run page its probes."""
+    work = "from polygon.app.stopping import run_stoppable\nasync def one() -> int:\n    return 1\nrun_stoppable(one())"
+    assert _loaded(work, ("asyncio",)) == ["asyncio"]
     assert _loaded("from polygon.probe import probes_from", ("polygon.probe.library",)) == [
         "polygon.probe.library"
     ]

@@ -9,7 +9,6 @@ importing the same files again is a no-op.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 from collections.abc import Callable, Sequence
@@ -191,6 +190,8 @@ def import_files(
         written += log.append(batch).written
         progress(i + 1, len(conversations))
     written += _carried_labels(log, run_id, conversations, scenarios, options, now)
+    import asyncio  # ~0.025 CPU s, loaded by the work that runs a loop, not at a start (issue 31)
+
     scoring = asyncio.run(_score_and_probe(log, run_id, options.suite, now))
     return ImportSummary(
         run_id,

@@ -207,6 +207,22 @@ def suite_judge(loaded: LoadedSuite, hub: ModelHub) -> JudgeSettings:
     )
 
 
+def _lint_first(
+    loaded: LoadedSuite,
+    log: EventLog,
+    resume: str,
+    now: Callable[[], str],
+    hub: ModelHub,
+    on_warning: Callable[[str], None],
+) -> None:
+    """Lint the suite's prompts before any call (``refuse``: stops here, nothing started)."""
+    from polygon.app.lint import lint_before_run  # the lint tiers (regex) load here, not at the start
+
+    with _before_start(loaded, resume):
+        for warning in lint_before_run(loaded, log, now=now, hub=hub):
+            on_warning(warning)
+
+
 def run_suite(
     loaded: LoadedSuite,
     log: EventLog,
@@ -232,11 +248,7 @@ def run_suite(
     configs = _select_configs(loaded, wanted)
     _simulate_pkg.check_references(loaded, configs)
     _check_models(loaded, hub)
-    from polygon.app.lint import lint_before_run  # the lint tiers (regex) load here, not at the start
-
-    with _before_start(loaded, options.resume):
-        for warning in lint_before_run(loaded, log, now=now, hub=hub):  # refuse: stops before any call
-            on_warning(warning)
+    _lint_first(loaded, log, options.resume, now, hub, on_warning)
     for warning in ungated_rules(loaded):
         on_warning(warning)
     seed = loaded.suite.seed if options.seed is None else options.seed
