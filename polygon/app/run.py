@@ -366,6 +366,7 @@ def _collector_eased() -> Iterator[None]:
     less often (:data:`YOUNG_GC_EVERY`). Both are as they were after the run; a collector
     switched off (threshold 0) stays off.
     """
+    _load_what_the_run_uses()
     young, middle, old = gc.get_threshold()
     gc.freeze()
     if young:
@@ -375,6 +376,17 @@ def _collector_eased() -> Iterator[None]:
     finally:
         gc.set_threshold(young, middle, old)
         gc.unfreeze()
+
+
+def _load_what_the_run_uses() -> None:
+    """Import the run's event loop and its scoring pass before the collector freezes what is alive.
+
+    A command's start no longer imports them (issue 31); imported later, inside the run, their
+    modules' objects would be walked by every full collection instead of frozen with the rest.
+    """
+    import asyncio  # noqa: F401
+
+    from polygon.score import judge_for, score_conversation  # noqa: F401
 
 
 async def _simulate(
