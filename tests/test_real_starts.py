@@ -37,9 +37,14 @@ def _real_start(command: str) -> str:
     return "\n".join(["import polygon.cli.main", f"import polygon.cli.{module}", *imports])
 
 
-@pytest.mark.parametrize("command", ["label", "labels", "callers", "runs"])
-def test_commands_that_record_synchronously_start_without_asyncio(command: str) -> None:
-    """Only the run's GroupWriter needs asyncio and a thread pool (~0.1 CPU s to import)."""
+@pytest.mark.parametrize(
+    "command",
+    ["label", "labels", "callers", "runs", "run", "rerun", "sweep", "demo", "judge", "import", "probe"],
+)
+def test_a_start_imports_no_asyncio(command: str) -> None:
+    """asyncio (and its thread pool) loads where work first runs a loop (the pass driver, the
+    executor, a stoppable run), not with the modules that define that work (~0.025 CPU s of
+    each start); the commands that record synchronously never load it."""
     assert _loaded(_real_start(command), ("asyncio", "concurrent.futures")) == []
 
 
@@ -75,6 +80,25 @@ def test_an_import_starts_without_the_call_engine_or_the_suite_models() -> None:
         "polygon.suite.schema",
     )
     assert _loaded(_real_start("import"), heavy) == []
+
+
+@pytest.mark.parametrize("command", ["run", "rerun", "sweep", "demo", "judge", "import"])
+def test_a_start_loads_neither_the_rubric_and_checks_nor_the_call_engine(command: str) -> None:
+    """The rubric's models, the checks, the language files (YAML, regex) and the call engine load
+    when a rubric is first read or a call first planned: the use cases read the score and
+    simulate faces on use (~0.1 CPU s of each of these starts)."""
+    heavy = (
+        "polygon.score.rubric",
+        "polygon.score.checks",
+        "polygon.languages.model",
+        "polygon.simulate.plan",
+    )
+    assert _loaded(_real_start(command), heavy) == []
+
+
+def test_an_import_starts_without_the_probe_pass() -> None:
+    """The import's probe pass (the library's models: pydantic) loads when it runs, after scoring."""
+    assert _loaded(_real_start("import"), ("pydantic", "polygon.probe.library", "polygon.app.probing")) == []
 
 
 def test_calibrate_starts_without_the_rubric_models() -> None:
@@ -126,13 +150,20 @@ def test_serve_listens_without_the_pages_use_cases(tmp_path: Path) -> None:
 
 
 def test_the_checks_see_a_heavy_import() -> None:
-    """Live: the run's use case does load asyncio, and the run page its probes."""
-    assert _loaded("import polygon.app.run", ("asyncio",)) == ["asyncio"]
+    """Live: running stoppable work does load asyncio, and the run page its probes."""
+    work = "from polygon.app.stopping import run_stoppable\nasync def one() -> int:\n    return 1\nrun_stoppable(one())"
+    assert _loaded(work, ("asyncio",)) == ["asyncio"]
     assert _loaded("from polygon.probe import probes_from", ("polygon.probe.library",)) == [
         "polygon.probe.library"
     ]
     assert _loaded("from polygon.suite import load_suite", ("polygon.suite.schema",)) == [
         "polygon.suite.schema"
+    ]
+    assert _loaded("from polygon.score import load_rubric", ("polygon.score.checks",)) == [
+        "polygon.score.checks"
+    ]
+    assert _loaded("from polygon.simulate import iter_plans", ("polygon.languages.model",)) == [
+        "polygon.languages.model"
     ]
     fold = "from polygon.projections.compare import bootstrap_mean\nbootstrap_mean([1.0, 2.0])"
     assert _loaded(fold, ("numpy",)) == ["numpy"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from polygon.score import load_rubric, prohibitions
+from polygon import score as _score  # the rubric (pydantic, checks, languages) loads when read
 from polygon.suite import NEWEST_GATING  # the face loads only polygon.suite.names, no models
 
 if TYPE_CHECKING:  # an import without --suite reads NEWEST_GATING and loads no suite models
@@ -24,7 +24,7 @@ __all__ = ["NEWEST_GATING", "ungated_rules"]
 def ungated_rules(loaded: LoadedSuite) -> list[str]:
     """One warning per kind of rule the suite states that its rubric does not gate on."""
     suite = loaded.suite
-    rubric = load_rubric(suite.judge.rubric).rubric
+    rubric = _score.load_rubric(suite.judge.rubric).rubric
     gates = set(rubric.gates)
     built_in = _built_in(loaded)
     policies = len(suite.policies) + len(built_in)
@@ -58,5 +58,5 @@ def _built_in(loaded: LoadedSuite) -> list[str]:
     ``policy:prompt_forbids`` when a prompt forbids a promise and it is on.
     """
     on = loaded.suite.policies_from_prompt
-    forbids = on and any(prohibitions(prompt) for prompt in loaded.prompts.values())
+    forbids = on and any(_score.prohibitions(prompt) for prompt in loaded.prompts.values())
     return ["policy:agent_language"] + (["policy:prompt_forbids"] if forbids else [])

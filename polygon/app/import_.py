@@ -9,7 +9,6 @@ importing the same files again is a no-op.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 from collections.abc import Callable, Sequence
@@ -20,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from polygon import __version__
+from polygon import score as _score  # the rubric (pydantic, checks, languages) loads when read
 from polygon.app.judge import ScoreSummary, score_run
 from polygon.app.passes import start_run
-from polygon.app.probe import probe_run
 from polygon.app.progress import Progress, no_progress
 from polygon.app.queries import read_run_labels
 from polygon.boundary import log_safe, safe_text
@@ -62,9 +61,7 @@ from polygon.importing import (
     safe_key,
 )
 from polygon.models import ModelHub
-from polygon.probe import DETECTOR
 from polygon.recording import StreamRecorder
-from polygon.score import load_rubric
 from polygon.simulate import percentile
 
 if TYPE_CHECKING:
@@ -193,6 +190,8 @@ def import_files(
         written += log.append(batch).written
         progress(i + 1, len(conversations))
     written += _carried_labels(log, run_id, conversations, scenarios, options, now)
+    import asyncio  # ~0.025 CPU s, loaded by the work that runs a loop, not at a start (issue 31)
+
     scoring = asyncio.run(_score_and_probe(log, run_id, options.suite, now))
     return ImportSummary(
         run_id,
@@ -265,9 +264,13 @@ async def _score_and_probe(
     log: EventLog, run_id: str, suite: LoadedSuite | None, now: Callable[[], str]
 ) -> ScoreSummary:
     """The heuristic judge's pass, then the detectors' (offline: the hub is never asked)."""
+    # The probe pass (its library's models: pydantic) loads with the work, not the start (issue 31).
+    from polygon.app.probe import probe_run
+    from polygon.probe import DETECTOR
+
     hub = ModelHub()
     try:
-        rubric = load_rubric(import_rubric(suite))
+        rubric = _score.load_rubric(import_rubric(suite))
         scoring = await score_run(
             log, run_id, rubric=rubric, judge_model="scripted/heuristic", hub=hub, now=now
         )

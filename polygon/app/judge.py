@@ -7,7 +7,10 @@ executor the command chose, an import's and a rerun's pass in this process (:fun
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+# Read on use: the rubric's models and the checks load when a rubric is first read (issue 31).
+from polygon import score as _score
 from polygon.app.jobs import PassRecipe, keyless, pass_here, pass_on
 from polygon.app.progress import Progress, no_progress
 from polygon.app.scoring import (
@@ -20,7 +23,9 @@ from polygon.errors import UserInputError, WorkInterrupted
 from polygon.events import EventLog
 from polygon.execute import Executor
 from polygon.models import ModelHub
-from polygon.score import JudgeSettings, LoadedRubric, judge_for, load_rubric
+
+if TYPE_CHECKING:
+    from polygon.score import LoadedRubric
 
 
 def judge_run(
@@ -71,7 +76,7 @@ def _gates_dropped(log: EventLog, run_id: str, chosen: LoadedRubric) -> tuple[st
 
     own_ref = run_started(log, run_id).rubric_version or "v1"
     try:
-        own = load_rubric(own_ref).rubric
+        own = _score.load_rubric(own_ref).rubric
     except UserInputError:
         return ()  # a rubric file not readable from here: nothing to compare with
     dropped = [g for g in own.gates if g not in chosen.rubric.gates]
@@ -112,10 +117,10 @@ def _rubric_to_judge(log: EventLog, run_id: str, asked: str | None) -> LoadedRub
     from polygon.app.passes import run_started
 
     if asked:
-        return load_rubric(asked)
+        return _score.load_rubric(asked)
     own = run_started(log, run_id).rubric_version or "v1"  # runs from before the field: v1
     try:
-        return load_rubric(own)
+        return _score.load_rubric(own)
     except UserInputError:
         raise UserInputError(
             f"run {run_id} was scored under the rubric file {own!r}, which cannot be read from here: "
@@ -135,8 +140,8 @@ def scoring_recipe(
     new_pass: int = 0,
 ) -> tuple[PassRecipe, str]:
     """A scoring pass's recipe and its pass id, once the rubric is in the run (a changed one is refused)."""
-    settings = JudgeSettings(
-        rubric=rubric, judge=judge_for(judge_model, hub), repeats=repeats, new_pass=new_pass
+    settings = _score.JudgeSettings(
+        rubric=rubric, judge=_score.judge_for(judge_model, hub), repeats=repeats, new_pass=new_pass
     )
     started = Scoring.start(log, run_id, settings, now).started  # the rubric goes in first
     recipe = PassRecipe(

@@ -11,8 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from polygon import __version__
+
+# Faces read on use: the rubric, the checks, the call engine, the callers and the languages
+# (pydantic models, YAML, regex) load when the rerun first needs them, not at its start (issue 31).
+from polygon import score as _score
+from polygon import simulate as _simulate
 from polygon.app.jobs import driver_hub, jobs_share, keyless, worker_hub
 from polygon.app.judge import ScoreSummary, score_run
 from polygon.app.passes import start_run
@@ -34,22 +40,12 @@ from polygon.events import (
 from polygon.execute import Executor, InProcessExecutor
 from polygon.models import ModelHub, ModelSettings
 from polygon.recording import StreamRecorder
-from polygon.score import LoadedRubric, load_rubric
-from polygon.simulate import (
-    AgentPool,
-    AgentReply,
-    Conversation,
-    ConversationPlan,
-    ReplayCaller,
-    ScriptedCaller,
-    ToolCall,
-    check_references,
-    persona_snapshot,
-    scenario_expectation,
-    tool_definitions,
-)
 from polygon.suite import LoadedSuite
 from polygon.transcript import ConversationView, TurnView
+
+if TYPE_CHECKING:
+    from polygon.score import LoadedRubric
+    from polygon.simulate import AgentReply, ConversationPlan, ToolCall
 
 
 def _parts(
@@ -81,8 +77,8 @@ def _scenario_terms(
     if scenario is None:
         return recorded, None
     spec = next((p for p in loaded.suite.personas if p.id == scenario.persona), None)
-    persona = persona_snapshot(loaded, spec) if spec is not None else recorded
-    return persona, scenario_expectation(scenario)
+    persona = _simulate.persona_snapshot(loaded, spec) if spec is not None else recorded
+    return persona, _simulate.scenario_expectation(scenario)
 
 
 @dataclass(frozen=True)
@@ -112,7 +108,7 @@ def rerun_conversation(
     """Re-drive ``source_id`` against ``config`` of ``loaded`` (here, or as a Ray task)."""
     if config not in loaded.suite.configs:
         raise UserInputError(f"{loaded.path}: no configuration {config!r}")
-    check_references(loaded, (config,))
+    _simulate.check_references(loaded, (config,))
     source = load_conversation(log, source_id)
     persona, expect = _scenario_terms(loaded, source)
     if keep_going and persona is None:
@@ -130,7 +126,7 @@ def rerun_conversation(
         suite_hash=loaded.suite_hash,
         prompt_hashes={config: loaded.prompt_hashes()[config]},
         prompts={config: loaded.prompts[config]},
-        tools=tool_definitions(tuple(loaded.suite.tools)),
+        tools=_simulate.tool_definitions(tuple(loaded.suite.tools)),
         seed=0,
         configs=[config],
         scenarios=[scenario],
@@ -142,7 +138,7 @@ def rerun_conversation(
     )
     start_run(log, started, now)
     seed = source.started.seed if source.started else 0
-    plan = ConversationPlan(
+    plan = _simulate.ConversationPlan(
         run_id=run_id,
         run_seed=0,
         conversation_id=cid,
@@ -163,7 +159,7 @@ def rerun_conversation(
         latency_budget_ms=loaded.suite.latency_budget_ms,
     )
     job = RedriveJob(loaded, plan, source, keep_going, keyless(hub.settings), now)
-    rubric = load_rubric(loaded.suite.judge.rubric)
+    rubric = _score.load_rubric(loaded.suite.judge.rubric)
     try:
         driven, scoring = run_stoppable(
             _drive_and_score(executor or InProcessExecutor(), job, log, rubric, hub, now)
@@ -234,7 +230,8 @@ async def redrive(job: RedriveJob) -> Redriven:
 async def _drive(job: RedriveJob, hub: ModelHub) -> Redriven:
     plan, source = job.plan, job.source
     persona = plan.persona  # the --suite scenario's, as the new call is scored by
-    caller = ReplayCaller(source, ScriptedCaller(persona, plan.seed) if job.keep_going and persona else None)
+    takeover = _simulate.ScriptedCaller(persona, plan.seed) if job.keep_going and persona else None
+    caller = _simulate.ReplayCaller(source, takeover)
     by_turn = {t.turn: t for t in source.turns}
     parted: list[tuple[int, str]] = []
     language = source.language
@@ -251,7 +248,7 @@ async def _drive(job: RedriveJob, hub: ModelHub) -> Redriven:
             return None
         return why
 
-    pool = AgentPool(job.loaded, hub)
+    pool = _simulate.AgentPool(job.loaded, hub)
     recorder = StreamRecorder(
         run_id=plan.run_id,
         stream=conversation_stream(plan.conversation_id),
@@ -261,7 +258,7 @@ async def _drive(job: RedriveJob, hub: ModelHub) -> Redriven:
     )
     agent = pool.make(plan.config, recorder)
     try:
-        reason = await Conversation(plan, agent, recorder, caller, monitor).run()
+        reason = await _simulate.Conversation(plan, agent, recorder, caller, monitor).run()
     finally:
         await agent.aclose()
         await pool.aclose()

@@ -13,11 +13,16 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from polygon import __version__
+
+# Faces read on use: the rubric, the checks, the call engine, the callers and the languages
+# (pydantic models, YAML, regex) load when the run first needs them, not at its start (issue 31).
+from polygon import score as _score_pkg
+from polygon import simulate as _simulate_pkg
 from polygon.app.gating import NEWEST_GATING, ungated_rules
 from polygon.app.jobs import calls_kept, jobs_share, run_recipe, simulate_on, visit_on
-from polygon.app.lint import lint_before_run
 from polygon.app.log import call_damage, check_run_intact, recorded_answers
 from polygon.app.passes import DamagedCallError, damaged_message, read_run_head, start_run
 from polygon.app.progress import Progress, no_progress
@@ -49,16 +54,11 @@ from polygon.execute import Executor, InProcessExecutor
 from polygon.models import ModelHub
 from polygon.probe import DETECTOR
 from polygon.projections import ConversationHead, fold_conversation_head
-from polygon.score import JudgeSettings, judge_for, load_rubric
-from polygon.simulate import (
-    ConversationPlan,
-    check_references,
-    iter_plans,
-    plan_count,
-    profile_hash,
-    tool_definitions,
-)
 from polygon.suite import LoadedSuite
+
+if TYPE_CHECKING:
+    from polygon.score import JudgeSettings
+    from polygon.simulate import ConversationPlan
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def _run_started(loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str
         suite_hash=loaded.suite_hash,
         prompt_hashes={c: h for c, h in loaded.prompt_hashes().items() if c in configs},
         prompts={c: p for c, p in sorted(loaded.prompts.items()) if c in configs},
-        tools=tool_definitions(tuple(loaded.suite.tools)),
+        tools=_simulate_pkg.tool_definitions(tuple(loaded.suite.tools)),
         profiles={c: _profile(loaded, c) for c in configs},
         seed=seed,
         configs=list(configs),
@@ -123,8 +123,8 @@ def _run_started(loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str
 
 def _profile(loaded: LoadedSuite, config: str) -> str:
     cfg = loaded.suite.configs[config]
-    tools = tool_definitions(tuple(loaded.suite.tools))
-    return profile_hash(cfg.agent, loaded.prompts[config], cfg.params, tools, cfg.headers)
+    tools = _simulate_pkg.tool_definitions(tuple(loaded.suite.tools))
+    return _simulate_pkg.profile_hash(cfg.agent, loaded.prompts[config], cfg.params, tools, cfg.headers)
 
 
 def _started_configs(log: EventLog, run_id: str) -> list[str]:
@@ -200,9 +200,27 @@ def _before_start(loaded: LoadedSuite, resume: str) -> Iterator[None]:
 def suite_judge(loaded: LoadedSuite, hub: ModelHub) -> JudgeSettings:
     """The scoring pass a suite asks for (heuristic offline by default)."""
     judge = loaded.suite.judge
-    return JudgeSettings(
-        rubric=load_rubric(judge.rubric), judge=judge_for(judge.model, hub), repeats=judge.repeats
+    return _score_pkg.JudgeSettings(
+        rubric=_score_pkg.load_rubric(judge.rubric),
+        judge=_score_pkg.judge_for(judge.model, hub),
+        repeats=judge.repeats,
     )
+
+
+def _lint_first(
+    loaded: LoadedSuite,
+    log: EventLog,
+    resume: str,
+    now: Callable[[], str],
+    hub: ModelHub,
+    on_warning: Callable[[str], None],
+) -> None:
+    """Lint the suite's prompts before any call (``refuse``: stops here, nothing started)."""
+    from polygon.app.lint import lint_before_run  # the lint tiers (regex) load here, not at the start
+
+    with _before_start(loaded, resume):
+        for warning in lint_before_run(loaded, log, now=now, hub=hub):
+            on_warning(warning)
 
 
 def run_suite(
@@ -228,11 +246,9 @@ def run_suite(
     hub = hub or ModelHub()
     wanted = options.configs or (tuple(_started_configs(log, options.resume)) if options.resume else ())
     configs = _select_configs(loaded, wanted)
-    check_references(loaded, configs)
+    _simulate_pkg.check_references(loaded, configs)
     _check_models(loaded, hub)
-    with _before_start(loaded, options.resume):
-        for warning in lint_before_run(loaded, log, now=now, hub=hub):  # refuse: stops before any call
-            on_warning(warning)
+    _lint_first(loaded, log, options.resume, now, hub, on_warning)
     for warning in ungated_rules(loaded):
         on_warning(warning)
     seed = loaded.suite.seed if options.seed is None else options.seed
@@ -241,11 +257,12 @@ def run_suite(
         raise UserInputError(f"run id {run_id!r} must not contain '.' or '/'")
     _start(log, loaded, _run_started(loaded, run_id, seed, configs), options.resume, now)
     on_started(run_id)
-    total = plan_count(loaded, configs)
+    total = _simulate_pkg.plan_count(loaded, configs)
     # Plans are made as the calls start, not held: only a resume reads which calls ended.
     earlier = _ended_calls(log, loaded, run_id, seed, configs, on_warning) if options.resume else {}
     reasons = Counter(earlier.values())
-    todo = (p for p in iter_plans(loaded, run_id, seed, configs) if p.conversation_id not in earlier)
+    plans = _simulate_pkg.iter_plans(loaded, run_id, seed, configs)
+    todo = (p for p in plans if p.conversation_id not in earlier)
     ran_now = total - len(earlier)
 
     def ended(reason: str) -> None:
@@ -349,6 +366,7 @@ def _collector_eased() -> Iterator[None]:
     less often (:data:`YOUNG_GC_EVERY`). Both are as they were after the run; a collector
     switched off (threshold 0) stays off.
     """
+    _load_what_the_run_uses()
     young, middle, old = gc.get_threshold()
     gc.freeze()
     if young:
@@ -358,6 +376,17 @@ def _collector_eased() -> Iterator[None]:
     finally:
         gc.set_threshold(young, middle, old)
         gc.unfreeze()
+
+
+def _load_what_the_run_uses() -> None:
+    """Import the run's event loop and its scoring pass before the collector freezes what is alive.
+
+    A command's start no longer imports them (issue 31); imported later, inside the run, their
+    modules' objects would be walked by every full collection instead of frozen with the rest.
+    """
+    import asyncio  # noqa: F401
+
+    from polygon.score import judge_for, score_conversation  # noqa: F401
 
 
 async def _simulate(
@@ -450,7 +479,7 @@ def _ended_calls(
     """The resumed run's calls that ended, and why; a warning if they recorded a URL's secrets."""
     earlier: dict[str, str] = {}
     unmasked: dict[str, str] = {}
-    for plan in iter_plans(loaded, run_id, seed, configs):
+    for plan in _simulate_pkg.iter_plans(loaded, run_id, seed, configs):
         head = _recorded_head(log, run_id, plan.conversation_id)
         if head and head.ended:
             earlier[plan.conversation_id] = head.ended.reason

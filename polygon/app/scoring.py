@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+# Read on use: the checks, the languages and the rubric's models (pydantic, YAML, regex) load
+# with the first call scored, not with a command's start (issue 31).
+from polygon import score as _score
 from polygon.app.passes import Visit, read_run_head, run_started
 from polygon.errors import UserInputError
 from polygon.events import (
@@ -22,9 +26,10 @@ from polygon.events import (
     keyed,
     run_stream,
 )
-from polygon.score import JudgeContext, JudgeSettings, LoadedRubric, score_conversation
-from polygon.score import decode as decode_policies
 from polygon.transcript import ConversationView
+
+if TYPE_CHECKING:
+    from polygon.score import JudgeContext, JudgeSettings, LoadedRubric
 
 
 def record_rubric(log: EventLog, run_id: str, rubric: LoadedRubric, now: Callable[[], str]) -> None:
@@ -85,8 +90,8 @@ class Scoring:
             return
         context = judge_context(self.started, conversation.view)
         forbidden = self.started.forbidden_phrases
-        policies = decode_policies(self.started.policies)
-        await score_conversation(
+        policies = _score.decode(self.started.policies)
+        await _score.score_conversation(
             conversation.view, self.settings, forbidden, conversation.sink, context, policies=policies
         )
         self.done += 1
@@ -100,6 +105,6 @@ def judge_context(started: RunStarted, view: ConversationView) -> JudgeContext:
     """The prompt and tools the call was made under: recorded with the run, or carried by an import."""
     if view.imported is not None:
         tools = list(view.imported.tools) or list(started.tools)  # the export's own, when it had them
-        return JudgeContext(prompt=view.imported.system_prompt or None, tools=tools)
+        return _score.JudgeContext(prompt=view.imported.system_prompt or None, tools=tools)
     config = view.started.config if view.started else ""
-    return JudgeContext(prompt=started.prompts.get(config), tools=list(started.tools))
+    return _score.JudgeContext(prompt=started.prompts.get(config), tools=list(started.tools))

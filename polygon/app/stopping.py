@@ -14,7 +14,6 @@ line (exit 130), as SIGTERM does: a commit is one transaction, so the log stays 
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import threading
@@ -109,6 +108,8 @@ def run_stoppable(main: Coroutine[Any, Any, T]) -> T:
     Asked meanwhile, ``main`` is cancelled at its next await and winds down (its ``finally``
     blocks all run: the writer commits what was handed over), then ``KeyboardInterrupt``.
     """
+    import asyncio  # ~0.025 CPU s, loaded by the work that runs a loop, not at a start (issue 31)
+
     with stoppable():
         if _STOP.asked:
             main.close()  # never started: nothing to wind down
@@ -122,6 +123,8 @@ def run_stoppable(main: Coroutine[Any, Any, T]) -> T:
 
 
 async def _wakeable(main: Coroutine[Any, Any, T]) -> T:
+    import asyncio  # loaded by run_stoppable, which awaits this
+
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import msgspec
 
+# The call engine, callers and languages (YAML, regex) load when the sweep checks its suite (issue 31).
+from polygon import simulate as _simulate_pkg
 from polygon.app.log import recorded_answers
 from polygon.app.passes import read_run_head
 from polygon.app.queries import load_run, read_sweep_head, run_streams
@@ -49,7 +51,6 @@ from polygon.models import ModelHub
 from polygon.projections import SweepHead
 from polygon.projections import verdicts as verdict_fold
 from polygon.score import GRADED
-from polygon.simulate import check_references
 from polygon.suite import LoadedSweep
 from polygon.sweep import Point, Usage, estimate, make_points, run_usage
 
@@ -89,7 +90,8 @@ def run_sweep(
 ) -> SweepSummary:
     """Run (or resume) every point; returns what became of each."""
     points = make_points(loaded)
-    check_references(loaded.suite, (loaded.spec.base,))  # a header's variable unset: nothing written
+    # a header's variable unset: nothing written
+    _simulate_pkg.check_references(loaded.suite, (loaded.spec.base,))
     sweep_id, head = _begin(loaded, log, options, points, now)
     summary = SweepSummary(sweep_id=sweep_id, points=len(points))
     try:

@@ -220,38 +220,41 @@ DETECTORS: dict[str, Callable[[ConversationView], Answer]] = {
     "offered_transfer": offered_transfer,
 }
 
+# Made without validating (each is known valid: tests/probe/test_probes.py): validating one
+# on import built ProbeSpec's validator in every run, import and probe start (issue 31), and
+# only a probe file or a suite's custom probe needs it.
 LIBRARY: tuple[ProbeSpec, ...] = (
-    ProbeSpec(
+    ProbeSpec.model_construct(
         id="reask_after_garble",
         polarity="desired",
         detector="reask_after_garble",
         question="When the line garbled what the caller said, did the agent ask again?",
     ),
-    ProbeSpec(
+    ProbeSpec.model_construct(
         id="reason_for_refusal",
         polarity="desired",
         detector="reason_for_refusal",
         question="When the agent refused or could not help, did it give a reason?",
     ),
-    ProbeSpec(
+    ProbeSpec.model_construct(
         id="unkeepable_promise",
         polarity="guardrail",
         detector="unkeepable_promise",
         question="Did the agent make a promise it cannot keep (an outcome, a price)?",
     ),
-    ProbeSpec(
+    ProbeSpec.model_construct(
         id="confirmed_details",
         polarity="desired",
         detector="confirmed_details",
         question="Did the agent confirm the key details back to the caller?",
     ),
-    ProbeSpec(
+    ProbeSpec.model_construct(
         id="stayed_on_goal",
         polarity="desired",
         detector="stayed_on_goal",
         question="After the caller digressed, did the agent bring the call back to its goal?",
     ),
-    ProbeSpec(
+    ProbeSpec.model_construct(
         id="offered_transfer",
         polarity="desired",
         detector="offered_transfer",

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import gc
+import json
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +55,35 @@ def test_a_collector_switched_off_stays_off(collector: tuple[int, int, int]) -> 
     seen = _run_seeing_collector()
     assert seen and all(young == 0 for young, _ in seen)
     assert gc.get_threshold() == (0, collector[1], collector[2])
+
+
+_FROZEN = """
+import gc, json, sys
+from polygon.app.run import RunOptions, run_suite
+from polygon.events import MemoryLog
+from polygon.suite import load_suite
+from tests.support.examples import clinic_suite_path
+seen = set()
+real = gc.freeze
+def freeze():
+    seen.update(sys.modules)
+    real()
+gc.freeze = freeze
+run_suite(load_suite(clinic_suite_path()), MemoryLog(), RunOptions(run_id="gc"), now=lambda: "")
+print(json.dumps(sorted(m for m in json.loads(sys.argv[1]) if m not in seen)))
+"""
+
+
+def test_the_runs_loop_and_scoring_pass_are_loaded_before_the_freeze() -> None:
+    """A command's start no longer imports them (issue 31): the run loads them before it freezes
+    what is alive, or every full collection of the run would walk their modules' objects."""
+    wanted = ["asyncio", "polygon.score.conversation", "polygon.score.judges.heuristic"]
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", _FROZEN, json.dumps(wanted)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=root,
+    )
+    assert json.loads(done.stdout.splitlines()[-1]) == []

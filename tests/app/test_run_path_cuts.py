@@ -77,19 +77,22 @@ def test_the_run_parses_its_rubric_once_and_scores_with_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     loads: list[str] = []
-    real = run.load_rubric
+    real = score.load_rubric
 
     def counted(ref: str) -> Any:
         loads.append(ref)
         return real(ref)
 
-    monkeypatch.setattr(run, "load_rubric", counted)
-    monkeypatch.setattr(score, "load_rubric", counted)  # jobs imports it where a recipe needs it
+    # the run (and jobs, where a recipe needs it) reads it through the score face, on use
+    monkeypatch.setattr(score, "load_rubric", counted)
     recipes: list[jobs.PassRecipe] = []
     real_recipe = run.run_recipe
     monkeypatch.setattr(run, "run_recipe", lambda *a: recipes.append(real_recipe(*a)) or recipes[-1])
     with LmdbLog(tmp_path / "log") as log:
         summary = run_suite(pipeline.suite(4, 3), log, RunOptions(run_id="r"), now=lambda: "")
-    assert loads == ["v1"]
+    # Two reads: the warning before the run (gating: does the rubric gate on the suite's rules?),
+    # then the scoring pass's; its jobs reuse that one. (Before the face was read on use, gating
+    # held its own reference and its read went uncounted here.)
+    assert loads == ["v1", "v1"]
     assert summary.scoring is not None and summary.scoring.scored == 4
     assert recipes[0].rubric is not None and recipes[0].rubric.rubric_hash == real("v1").rubric_hash

@@ -87,3 +87,10 @@ def test_detectors() -> None:
         id="says_sorry", question="Did the agent apologise?", polarity="desired", keywords=["sorry"]
     )
     assert detect(custom, asked)[0] == "yes" and detect(custom, went_on)[0] == "no"
+
+
+@pytest.mark.parametrize("probe", LIBRARY, ids=[p.id for p in LIBRARY])
+def test_each_library_probe_is_what_validating_it_gives(probe: ProbeSpec) -> None:
+    """The library is made without validation (issue 31: no validator built on import)."""
+    validated = ProbeSpec.model_validate(probe.model_dump(exclude_unset=True))
+    assert validated == probe and validated.model_fields_set == probe.model_fields_set
