@@ -14,8 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from polygon.events import Event, EventLog, Pending, StorageError
-from polygon.events.identity import StreamIdentities
+from polygon.events import Event, EventLog, Pending, StorageError, StreamIdentities
 
 if TYPE_CHECKING:
     # Only the run's GroupWriter needs these (~0.1 CPU s to import): the commands that

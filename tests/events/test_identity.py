@@ -6,8 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from polygon.events import EventKey, identity, identity_of
-from polygon.events.identity import StreamIdentities
+from polygon.events import EventKey, StreamIdentities, identity, identity_of
 
 _text = st.text(max_size=40)
 _int = st.integers(-(2**63), 2**64 - 1)
