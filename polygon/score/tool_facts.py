@@ -521,11 +521,8 @@ def _stated(text: str) -> list[Value]:
     "Your test is now on friday eight forty" names a slot (trial43 D3); "we don't test on
     Saturdays" is the business's week, from a prompt the run may not have recorded.
     """
-    values = values_in(text)
-    if all(v.kind != WEEKDAY or v.of for v in values):
-        return list(values)  # no bare weekday: no sentence to read for a time or number (most turns)
     sentences = [s for s in _SENTENCE.split(text) if _DIGIT.search(with_digits(s))]
-    return [v for v in values if v.kind != WEEKDAY or v.of or _in_any(v.words, sentences)]
+    return [v for v in values_in(text) if v.kind != WEEKDAY or v.of or _in_any(v.words, sentences)]
 
 
 def _in_any(words: str, sentences: list[str]) -> bool:
