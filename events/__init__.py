@@ -23,7 +23,7 @@ from polygon.events.errors import (
     UnknownTagError,
     WriterBusyError,
 )
-from polygon.events.identity import EventKey, identity, identity_of
+from polygon.events.identity import EventKey, StreamIdentities, identity, identity_of
 from polygon.events.lmdb_log import LmdbLog
 from polygon.events.memory import MemoryLog
 from polygon.events.registry import REGISTRY, Event, event_type
@@ -273,6 +273,7 @@ __all__ = [
     "SnapshotStore",
     "SpokenBesideTools",
     "StorageError",
+    "StreamIdentities",
     "SweepFinished",
     "SweepPoint",
     "SweepStarted",

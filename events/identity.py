@@ -67,3 +67,26 @@ def identity(
     """
     whole = _BLAKE2B(_CANONICAL_ENCODE((run, conversation, turn, seed, kind, index)), digest_size=8)
     return _stream_half(run, conversation) + whole.hexdigest()
+
+
+class StreamIdentities:
+    """:func:`identity` for the events of one (run, conversation, seed): what they share, once.
+
+    A conversation's recorder names every event it emits: the stream half and the encoded
+    (run, conversation) are the same for all of them. The key's array is its fields encoded
+    one after another (msgpack), so the shared head is encoded once and the rest, with its own
+    one-byte array header cut off, after it: the same bytes, the same identities
+    (``tests/events/test_identity.py`` holds them equal).
+    """
+
+    __slots__ = ("_half", "_head", "_seed")
+
+    def __init__(self, run: str, conversation: str, seed: int) -> None:
+        self._half = _stream_half(run, conversation)
+        self._head = b"\x96" + _CANONICAL_ENCODE(run) + _CANONICAL_ENCODE(conversation)
+        self._seed = seed
+
+    def __call__(self, kind: str, turn: int = 0, index: int = 0) -> str:
+        """The identity of this stream's event ``(kind, turn, index)``."""
+        rest = _CANONICAL_ENCODE((turn, self._seed, kind, index))  # a fixarray: one header byte
+        return self._half + _BLAKE2B(self._head + rest[1:], digest_size=8).hexdigest()

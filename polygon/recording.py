@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from polygon.events import Event, EventLog, Pending, StorageError, identity
+from polygon.events import Event, EventLog, Pending, StorageError, StreamIdentities
 
 if TYPE_CHECKING:
     # Only the run's GroupWriter needs these (~0.1 CPU s to import): the commands that
@@ -52,17 +52,12 @@ class StreamRecorder:
         self.seed = seed
         self._now = now
         self.pending: list[Pending] = []
+        # Every event of a run is named here: what its identities share is encoded once.
+        self._identity = StreamIdentities(run_id, conversation, seed)
 
     def emit(self, kind: str, event: Event, *, turn: int = 0, index: int = 0) -> None:
         """Append to :attr:`pending`."""
-        ident = identity(
-            run=self.run_id,
-            conversation=self.conversation,
-            turn=turn,
-            seed=self.seed,
-            kind=kind,
-            index=index,
-        )
+        ident = self._identity(kind, turn, index)
         self.pending.append(Pending(stream=self.stream, identity=ident, event=event, recorded_at=self._now()))
 
     def flush(self) -> None:

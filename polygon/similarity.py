@@ -128,15 +128,21 @@ class LoopWatch:
         if silent:
             return ""
         repeat = self.previous is not None and is_loop(self.previous, reply)
-        same_answer = heard is not None and self.heard is not None and is_loop(self.heard, heard)
-        self.previous, self.heard = reply, heard
+        before, self.previous, self.heard = self.heard, reply, heard
         if repeat and cut:
             return "reask"
-        if repeat and noisy and not self.excused and not same_answer:
+        # The caller turns are compared only for a repeat that may be excused: most replies
+        # repeat nothing, and each heard turn, noise and all, is new (no kept overlap to find).
+        if repeat and noisy and not self.excused and not _same_answer(before, heard):
             self.excused = True
             return "reask"
         self.excused = False
         return "loop" if repeat else ""
+
+
+def _same_answer(before: str | None, heard: str | None) -> bool:
+    """The agent heard the same caller turn before both replies (None: not known, never the same)."""
+    return heard is not None and before is not None and is_loop(before, heard)
 
 
 def _bigrams(text: str) -> set[tuple[str, ...]]:

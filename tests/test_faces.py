@@ -183,6 +183,7 @@ FACES: dict[str, list[str]] = {
         "SnapshotStore",
         "SpokenBesideTools",
         "StorageError",
+        "StreamIdentities",
         "SweepFinished",
         "SweepPoint",
         "SweepStarted",

@@ -13,6 +13,7 @@ such a negated report is a refusal: the agent told the caller it failed.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -241,13 +242,31 @@ def promises(text: str, pack: Language) -> bool:
     team" says who decides, it promises nothing.
     """
     hedge = _patterns(pack.acts.hedge)
+    may = _may_promise(pack.acts.promise)
     for sentence in sentences(text):
         low = _lower(sentence)
-        if "?" in sentence or (hedge is not None and hedge.search(low)):
+        if "?" in sentence or (may is not None and not may(low)):
+            continue  # no promise word in it: no clause of it could promise
+        if hedge is not None and hedge.search(low):
             continue  # "ob … es eine Entschädigung gibt, entscheidet die Schadenabteilung"
         if any(_promised(c, pack) for c in _CLAUSE.split(low)):
             return True
     return False
+
+
+@cache
+def _may_promise(phrases: tuple[str, ...]) -> Callable[[str], re.Match[str] | None] | None:
+    """Finds the longest word of any promise phrase in a sentence (``None``: a phrase has none).
+
+    Most agent sentences promise nothing; this one scan lets them skip the hedge search, the
+    clause split and the blanking. Exact: a clause is part of its sentence and
+    :func:`_unpromised` only blanks letters out, so each word of a phrase :func:`_promised`
+    finds stands in the sentence as written.
+    """
+    longest = [max(p.split(), key=len, default="") for p in phrases]
+    if not all(longest):
+        return None
+    return re.compile("|".join(re.escape(w) for w in sorted(set(longest)))).search
 
 
 def _promised(clause: str, pack: Language) -> bool:

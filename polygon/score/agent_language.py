@@ -181,6 +181,8 @@ def hear(text: str, call: str = "") -> Heard | None:
         for m, script in reader.scripts:
             if letters and len(script.findall(text, concurrent=False)) > SCRIPT_SHARE * letters:
                 return _in_script(m, [w for w in words if script.search(w, concurrent=False)])
+    elif sum(1 for w in words if w in reader.owner) < MIN_WORDS:
+        return None  # only its owned words tell an ASCII turn here: no language gets MIN_WORDS
     told = reader.told(words)
     best = max(told, key=lambda code: len(told[code]))
     rest = max((len(w) for code, w in told.items() if code != best), default=0)
@@ -259,13 +261,29 @@ def _told(text: str, call: str) -> Heard | None:
     if whole is not None and whole.language != call:
         return whole
     parts = sentences(text)
-    if len(parts) < 2:
+    if len(parts) < 2 or _no_other_language(text, call):
         return whole
     for part in parts:
         heard = hear(part, call)
         if heard is not None and heard.language != call:
             return Heard(heard.language, heard.words, part)
     return whole
+
+
+def _no_other_language(text: str, call: str) -> bool:
+    """No sentence of ``text`` can be told in a language other than ``call`` (most turns).
+
+    An ASCII turn on a call whose marks no ASCII text holds (:attr:`_Reader.ascii_blind`) is
+    told only by the words each language owns; a sentence's words are some of the turn's, so
+    with fewer than :data:`MIN_WORDS` owned by other languages in the whole turn, no sentence
+    reaches them: hearing each sentence again would find nothing.
+    """
+    reader = _reader(call)
+    if not (reader.ascii_blind and text.isascii()):
+        return False
+    owner = reader.owner
+    words = _WORD.findall(text.lower(), concurrent=False)
+    return sum(1 for w in words if owner.get(w, call) != call) < MIN_WORDS
 
 
 def _evidence(t: TurnView, h: Heard) -> Evidence:

@@ -351,6 +351,8 @@ def figures(repeats: int, calls: int = CALLS, turns: int = TURNS) -> list[Figure
         Figure("  Polygon", rate[0], "calls/s", 0),
         Figure("  Inspect AI", rate[1], "calls/s", 0),
         Figure("  calls per CPU second ÷ Inspect AI's", ratios(*per_cpu), "×", 0),
+        Figure("  Polygon CPU per 100 calls", [100 / r for r in per_cpu[0]], "s", 0),
+        Figure("  Inspect AI CPU per 100 calls", [100 / r for r in per_cpu[1]], "s", 0),
         Figure(f"memory ÷ Inspect AI's, {what} (peak RSS)", ratios(*rss), "×", 0.5, higher_is_better=False),
         Figure("  Polygon", rss[0], "MB", 0),
         Figure("  Inspect AI", rss[1], "MB", 0),

@@ -9,7 +9,8 @@ Each line shows min / median / max over the repeats; the goal is judged on the m
 the CLI table runs 1,000 and 20,000 calls (several minutes); 0.1 is a quick look.
 ``POLYGON_BENCH_REPEATS`` (default 5) sets the repeats. ``python -m tests.bench.run scale``
 (``make bench-scale``) runs only the CLI table, whose largest size ``POLYGON_BENCH_CALLS``
-sets (e.g. 100000; see tests/bench/scale.py).
+sets (e.g. 100000; see tests/bench/scale.py); ``python -m tests.bench.run throughput`` only
+issue 31's throughput figures (the whole run beside the writer alone, and beside Inspect AI).
 """
 
 from __future__ import annotations
@@ -257,6 +258,32 @@ def command_whole_figures(tmp: Path) -> list[Figure]:
     return [Figure(f"  polygon {name} whole (CPU)", got[name], "s", 0) for name in sorted(got)]
 
 
+def throughput_figures(tmp: Path, n: int) -> list[Figure]:
+    """Issue 31's throughput goals: the whole run beside the writer alone (its events/s), and
+    the same workload through Inspect AI (``python -m tests.bench.run throughput`` alone)."""
+    from tests.bench import inspect_baseline
+    from tests.bench.pipeline import measure
+
+    figures: list[Figure] = []
+    writer_alone = append_cases(tmp, n)["ours"]
+    runs, alone = [], []
+    for _ in range(REPEATS):  # each run beside the writer alone, moments apart
+        runs.append(measure(conversations=max(50, int(1000 * SCALE)), turns=10))
+        alone.append(writer_alone())
+    figures.append(Figure("simulation alone", [r.exchanges_per_s for r in runs], "exchanges/s", 5000))
+    figures.append(Figure("whole run (calls of 10 exchanges)", [r.calls_per_s for r in runs], "calls/s", 300))
+    figures.append(Figure("  main thread CPU per call", [r.main_ms_per_call for r in runs], "ms", 0))
+    figures.append(Figure("  writer thread CPU per call", [r.writer_ms_per_call for r in runs], "ms", 0))
+    run_rates = [r.events_per_s for r in runs]
+    figures.append(Figure("  its events committed", run_rates, "events/s", 0))
+    figures.append(Figure("  ÷ the writer's events/s alone (issue 31)", ratios(run_rates, alone), "", 0.5))
+    if inspect_baseline.installed():  # issue 31: the same workload through Inspect AI
+        figures.extend(inspect_baseline.figures(max(3, REPEATS // 2), calls=max(30, int(300 * SCALE))))
+    else:
+        print("Inspect AI baseline: skipped (pip install 'polygon-eval[bench]')")
+    return figures
+
+
 def main() -> None:
     from tests.bench.accuracy.run import main as verdict_accuracy
 
@@ -289,30 +316,7 @@ def main() -> None:
             label = f"{what} of one call, {large:,}- vs {small:,}-event log"
             figures.append(Figure(label, ratio, "×", 1.5, higher_is_better=False))
 
-        from tests.bench.pipeline import measure
-
-        writer_alone = append_cases(tmp, n)["ours"]
-        runs, alone = [], []
-        for _ in range(REPEATS):  # each run beside the writer alone, moments apart
-            runs.append(measure(conversations=max(50, int(1000 * SCALE)), turns=10))
-            alone.append(writer_alone())
-        figures.append(Figure("simulation alone", [r.exchanges_per_s for r in runs], "exchanges/s", 5000))
-        figures.append(
-            Figure("whole run (calls of 10 exchanges)", [r.calls_per_s for r in runs], "calls/s", 300)
-        )
-        figures.append(Figure("  main thread CPU per call", [r.main_ms_per_call for r in runs], "ms", 0))
-        figures.append(Figure("  writer thread CPU per call", [r.writer_ms_per_call for r in runs], "ms", 0))
-        run_rates = [r.events_per_s for r in runs]
-        figures.append(Figure("  its events committed", run_rates, "events/s", 0))
-        figures.append(
-            Figure("  ÷ the writer's events/s alone (issue 31)", ratios(run_rates, alone), "", 0.5)
-        )
-        from tests.bench import inspect_baseline
-
-        if inspect_baseline.installed():  # issue 31: the same workload through Inspect AI
-            figures.extend(inspect_baseline.figures(max(3, REPEATS // 2), calls=max(30, int(300 * SCALE))))
-        else:
-            print("Inspect AI baseline: skipped (pip install 'polygon-eval[bench]')")
+        figures.extend(throughput_figures(tmp, n))
 
         got = interleaved(startup_cases())
         figures.append(Figure("polygon --version (CPU)", got.pop("--version"), "s", 0.3, higher_is_better=False))
@@ -500,5 +504,9 @@ def _bytes_per_event(stats: object) -> float:
 if __name__ == "__main__":
     if sys.argv[1:] == ["scale"]:
         scale_table([])
+    elif sys.argv[1:] == ["throughput"]:
+        with tempfile.TemporaryDirectory(prefix="polygon-bench-") as where:
+            for figure in throughput_figures(Path(where), int(50_000 * SCALE)):
+                print(figure.line(), flush=True)
     else:
         main()
