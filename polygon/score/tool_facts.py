@@ -592,11 +592,14 @@ def _stated(text: str) -> list[Value]:
     have recorded; nor is a weekday in a clause with a negation ("we don't fly on Saturday, so
     I booked the next one").
     """
+    values = values_in(text)
+    if not any(v.kind == WEEKDAY and not v.of for v in values):
+        return list(values)  # the sentences below are read only for a bare weekday: most turns have none
     sentences = _SENTENCE.split(text)
     booked = _affirmed([s for s in sentences if books_a_day(s) and len(slot_weekdays(s)) == 1])
     numbered = _affirmed([s for s in sentences if _DIGIT.search(with_digits(s))])
     out = []
-    for v in values_in(text):
+    for v in values:
         if v.kind == WEEKDAY and not v.of and _in_any(v.words, booked):
             out.append(replace(v, booked=True))
         elif v.kind != WEEKDAY or v.of or _in_any(v.words, numbered):
