@@ -398,6 +398,9 @@ class Spoken(_Strict):
     law_words: Words = frozenset()
     """Words a regulation's or a law's number follows ("EU261", "Regulation (EC) No 261/2004",
     "§ 651"): that number is nobody's data (lower case; "(", ")", "no", "nr" may stand between)."""
+    dose_units: Words = frozenset()
+    """Units a medicine's dose is said in ("800 mg", "500 milligrams", "200 мг"; lower case): a dose
+    the agent states that no tool, caller turn, fact or prompt gave is advice it made up."""
 
 
 class Safety(_Strict):

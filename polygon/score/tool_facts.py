@@ -54,6 +54,7 @@ from typing import Any
 from polygon.events import CheckRecorded, Evidence
 from polygon.languages import LANGUAGES, load_language
 from polygon.score.detectors import digit_runs
+from polygon.score.doses import made_up_doses
 from polygon.score.quantities import CURRENCY_AFTER as _CURRENCY_AFTER
 from polygon.score.quantities import CURRENCY_WORDS as _CURRENCY_WORDS
 from polygon.score.quantities import SIGNS as _SIGNS
@@ -534,10 +535,11 @@ def _static_grounds(view: ConversationView, prompt: str | None) -> Grounds:
 def contradictions(view: ConversationView, prompt: str | None = None) -> list[Evidence]:
     """One piece of evidence per agent turn that states a value, a yes or a state its tools contradict.
 
-    Yes/no answers and states: :mod:`polygon.score.tool_states`.
+    Yes/no answers and states: :mod:`polygon.score.tool_states`; doses no source gave:
+    :mod:`polygon.score.doses`.
     """
     found = {t.turn: (t, [_described(v, g) for v, g in bad]) for t, bad in _contradicted(view, prompt)}
-    for t, against in claim_contradictions(view):
+    for t, against in [*claim_contradictions(view), *made_up_doses(view, prompt)]:
         found.setdefault(t.turn, (t, []))[1].extend(against)
     return [_evidence(t, said) for _, (t, said) in sorted(found.items())]
 
