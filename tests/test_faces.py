@@ -480,6 +480,7 @@ FACES: dict[str, list[str]] = {
     "polygon.suite": [
         "ConfigSpec",
         "DETECTOR_PREFIX",
+        "FALLBACK_ENDS",
         "LoadedSuite",
         "LoadedSweep",
         "NAMED",

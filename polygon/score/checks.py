@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from polygon.events import CheckRecorded, Evidence, Expectation, PersonaSnapshot
+from polygon.events import CheckRecorded, ConversationEnded, Evidence, Expectation, PersonaSnapshot
 from polygon.languages import LANGUAGES, load_language, read_turn
 from polygon.matching import MatchTimeout, describe, holds
 from polygon.score.agent_language import language_policy
@@ -30,7 +30,7 @@ from polygon.score.spoken import allowed_by, invented_against
 from polygon.score.swallowed import Swallowed, swallowed
 from polygon.score.tool_facts import agent_contradicts_tools
 from polygon.similarity import LoopWatch, garbled, is_loop, unanswered
-from polygon.suite import DETECTOR_PREFIX
+from polygon.suite import DETECTOR_PREFIX, FALLBACK_ENDS
 from polygon.transcript import ConversationView, ToolView, TurnView
 
 BAD_ENDINGS = ("agent_error", "max_turns", "loop")
@@ -408,8 +408,23 @@ def unmet(view: ConversationView, expect: Expectation, facts: dict[str, str]) ->
             wanted = ", ".join(f"{a} {describe(cond, facts)}" for a, cond in args.items())
             seen = f"; the last one made had {_args_of(made[-1].arguments)}" if made else ""
             head, failures = _no_call(view, tool, made)
-            out.append(head + (f" with {wanted}" if wanted else "") + failures + seen)
+            hint = _fallback_hint(expect, e, failures)
+            out.append(head + (f" with {wanted}" if wanted else "") + failures + seen + hint)
     return out + _unmet_order(view, expect) + unsaid(view, expect)
+
+
+def _fallback_hint(expect: Expectation, ended: ConversationEnded, failures: str) -> str:
+    """When every call of the tool failed and the call then ended calmly: how to say that is right.
+
+    A correct agent that hands the caller on while the tool is down fails ``goal_reached``
+    unless the scenario says a hand-off is right; a new user met it as a false fail (stop 43).
+    """
+    if not failures or expect.fallback_end or ended.reason not in FALLBACK_ENDS:
+        return ""
+    return (
+        f"; the call then ended by {ended.reason}: if that is right while the tool is down, "
+        f"add fallback_end: [{ended.reason}] to the scenario's expect"
+    )
 
 
 def _unmet_order(view: ConversationView, expect: Expectation) -> list[str]:

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from polygon.suite.loading import load_suite as load_suite
     from polygon.suite.loading import resolve_factory as resolve_factory
     from polygon.suite.names import DETECTOR_PREFIX as DETECTOR_PREFIX
+    from polygon.suite.names import FALLBACK_ENDS as FALLBACK_ENDS
     from polygon.suite.names import NEWEST_GATING as NEWEST_GATING
     from polygon.suite.names import POLICY_KINDS as POLICY_KINDS
     from polygon.suite.personas import OFFLINE_GENERATOR as OFFLINE_GENERATOR
@@ -45,6 +46,7 @@ _FACE = {
     "OFFLINE_GENERATOR": "polygon.suite.personas",
     "OUTCOMES": "polygon.suite.schema",
     "PERSONA_TYPES": "polygon.suite.schema",
+    "FALLBACK_ENDS": "polygon.suite.names",
     "POLICY_KINDS": "polygon.suite.names",
     "PersonaSpec": "polygon.suite.schema",
     "ProbeSpec": "polygon.suite.probes",

@@ -36,5 +36,8 @@ PROBE_DETECTORS = (
 )
 """The built-in probe detectors (``polygon.probe.library``), in order."""
 
+FALLBACK_ENDS = ("transfer", "caller_done", "hangup")
+"""Ends ``expect.fallback_end`` may name: the agent handed the caller on or the call closed."""
+
 POLICY_KINDS = ("requires", "order", "never", "max_calls", "never_say", "must_say")
 """The kinds of policy (``polygon.score.policies``): a policy is exactly one of them."""

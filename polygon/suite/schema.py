@@ -16,7 +16,7 @@ from pydantic import (
 
 from polygon.boundary import env_names, has_userinfo
 from polygon.matching import FACT, OPERATORS
-from polygon.suite.names import DETECTOR_PREFIX, NEWEST_GATING, POLICY_KINDS, SPEECH_DETECTORS
+from polygon.suite.names import DETECTOR_PREFIX, FALLBACK_ENDS, NEWEST_GATING, POLICY_KINDS, SPEECH_DETECTORS
 from polygon.suite.probes import ProbeSpec
 
 PERSONA_TYPES = ("cooperative", "busy", "distrustful", "confused", "aggressive", "chatty")
@@ -248,10 +248,6 @@ class SaysBeforeSpec(_Strict):
     @classmethod
     def _given(cls, phrase: list[str]) -> list[str]:
         return _phrases("phrase", phrase)
-
-
-FALLBACK_ENDS = ("transfer", "caller_done", "hangup")
-"""Ends ``expect.fallback_end`` may name: the agent handed the caller on or the call closed."""
 
 
 class ExpectSpec(_Strict):

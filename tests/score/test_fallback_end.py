@@ -66,6 +66,20 @@ def test_without_the_fallback_or_with_another_ending_it_is_still_unmet() -> None
     assert found and "no successful dispatch_tow call" in found[0], found
 
 
+def test_without_the_fallback_the_detail_says_how_to_accept_the_hand_off() -> None:
+    # A new user's correct agent transferred after an injected fault and failed (stop 43): the
+    # verdict stands (the suite did not say a hand-off is right), the detail says how to say it.
+    failed = _call("500 Internal Server Error")
+    plain = Expectation(calls=EXPECT.calls)
+    (found,) = unmet(_view("transfer", failed), plain, {})
+    assert found.endswith("add fallback_end: [transfer] to the scenario's expect"), found
+    assert "ended by transfer" in found
+    # a loop is no fallback end; a suite that chose its fallback_end gets no hint; nor a call never tried
+    assert "fallback_end" not in unmet(_view("loop", failed), plain, {})[0]
+    assert "fallback_end" not in unmet(_view("caller_done", failed), EXPECT, {})[0]
+    assert "fallback_end" not in unmet(_view("transfer"), plain, {})[0]
+
+
 def test_a_tool_that_worked_once_or_was_never_tried_gets_no_fallback() -> None:
     worked = _call("", {"dispatched": True})
     assert (
