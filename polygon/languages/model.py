@@ -358,6 +358,10 @@ class Spoken(_Strict):
     that number times a hundred, as a price is said."""
     durations: tuple[Words, ...] = Field(min_length=3, max_length=3)
     """Minutes, hours and days, each with every form it is said in ("in 20 minutes")."""
+    thresholds: tuple[str, ...] = ()
+    """Phrases that make the wait after them a rule's threshold, not an arrival time ("delays of
+    more than three hours", "retrasos de más de tres horas"; lower case): not made up when no
+    source says it, only held against a tool's own wait."""
     free: tuple[Pattern, ...]
     """Phrases that say a charge is nothing ("no call-out fee", "доплаты не будет"): amount 0."""
     amount_keys: Words

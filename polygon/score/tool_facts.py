@@ -122,6 +122,8 @@ class Value:
     the statement holds when a source gives any of them."""
     booked: bool = False
     """A weekday said alone as the day booked ("see you on Tuesday"): held against a tool's date."""
+    rule: bool = False
+    """A wait said as a rule's threshold ("delays of more than three hours"): no arrival time."""
 
 
 @cache
@@ -300,7 +302,8 @@ def _spoken_values(text: str) -> tuple[list[Value], str]:
     for start, end in free_phrases(text):
         found.append((Value(AMOUNT, "0", text[start:end]), start, end))
     for minutes, _, start, end in durations(text):
-        found.append((Value(DURATION, f"{_plain(str(minutes))} min", text[start:end]), start, end))
+        rule = _threshold_before(text, start)
+        found.append((Value(DURATION, f"{_plain(str(minutes))} min", text[start:end], rule=rule), start, end))
     kept: list[tuple[Value, int, int]] = []
     for f in found:  # the first reading of a stretch of words wins ("no fee" is not also a duration)
         if not any(k[1] < f[2] and f[1] < k[2] for k in kept):
@@ -308,6 +311,17 @@ def _spoken_values(text: str) -> tuple[list[Value], str]:
     for _, start, end in sorted(kept, key=lambda f: -f[1]):
         text = text[:start] + " ; " + text[end:]
     return [v for v, _, _ in kept], text
+
+
+def _threshold_before(text: str, start: int) -> bool:
+    """The words before ``start`` end in a threshold phrase ("more than", "más de", "свыше")."""
+    before = text[:start].rstrip().lower()
+    return any(before == t or before.endswith(" " + t) for t in _thresholds())
+
+
+@cache
+def _thresholds() -> tuple[str, ...]:
+    return tuple(t for c in LANGUAGES for t in load_language(c).spoken.thresholds)
 
 
 def _word_clocks(text: str) -> tuple[list[Value], str]:
@@ -652,7 +666,7 @@ def _unsourced_kind(v: Value) -> bool:
     "Free" (amount 0) only contradicts an amount a tool gave.
     """
     if v.kind == DURATION:
-        return ETA_MINUTES[0] < Decimal(v.value.split()[0]) < ETA_MINUTES[1]
+        return not v.rule and ETA_MINUTES[0] < Decimal(v.value.split()[0]) < ETA_MINUTES[1]
     return v.kind in UNSOURCED and not (v.kind == AMOUNT and v.value == "0")
 
 
