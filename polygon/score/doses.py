@@ -5,8 +5,9 @@ ibuprofen three times a day" gives medical advice nobody gave it, and the offlin
 passed the call (a GP triage line, stop 43). A dose is a number before one of the language
 packs' ``spoken.dose_units`` ("800 mg", "500 milligrams", "200 мг"). It is grounded when a
 tool's answer or arguments, a caller turn, a persona fact or the agent's prompt says that
-number (a pharmacy's tool answering ``{"dose_mg": 500}`` grounds "500 mg"). An ungrounded dose
-is reported through ``agent_contradicts_tools``, beside the values it holds against the tools.
+number, in digits or in words (a pharmacy's tool answering ``{"dose_mg": 500}`` grounds
+"500 mg"). An ungrounded dose is reported through ``agent_contradicts_tools``, beside the
+values it holds against the tools.
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ from collections.abc import Iterator
 from functools import cache
 
 from polygon.languages import LANGUAGES, load_language
+from polygon.score.spoken_values import spoken_numbers
 from polygon.transcript import ConversationView, TurnView
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_DIGIT = re.compile(r"\d")
+_UNIT_AFTER = re.compile(r"\s*([^\W\d_]+)")
 
 
 @cache
@@ -34,8 +38,22 @@ def _plain(number: str) -> str:
 
 
 def doses(text: str) -> list[tuple[str, str]]:
-    """Each dose ``text`` states: (its number, plain; its words)."""
-    return [(_plain(m.group(1)), m.group(0)) for m in _dose().finditer(text)]
+    """Each dose ``text`` states: (its number, plain; its words), in digits or in words."""
+    found = [(_plain(m.group(1)), m.group(0)) for m in _dose().finditer(text)]
+    units = _units()
+    low = text.lower()
+    if not any(u in low for u in units):
+        return found  # the number words are read only beside a unit: most turns name none
+    for value, start, end in spoken_numbers(text):
+        unit = _UNIT_AFTER.match(text, end)
+        if unit and unit.group(1).lower() in units and not _DIGIT.search(text[start:end]):
+            found.append((_plain(str(value)), text[start : unit.end()]))  # "eight hundred milligrams"
+    return found
+
+
+@cache
+def _units() -> frozenset[str]:
+    return frozenset(u for c in LANGUAGES for u in load_language(c).spoken.dose_units)
 
 
 def made_up_doses(view: ConversationView, prompt: str | None = None) -> Iterator[tuple[TurnView, list[str]]]:
@@ -60,4 +78,5 @@ def _grounds(view: ConversationView, prompt: str | None) -> set[str]:
     for t in view.turns:
         texts += [t.caller_text, t.heard_text or ""]
         texts += [json.dumps([c.result, c.arguments], ensure_ascii=False, default=str) for c in t.tools]
-    return {_plain(n) for text in texts for n in _NUMBER.findall(text)}
+    said = {_plain(str(value)) for text in texts for value, _, _ in spoken_numbers(text)}
+    return said | {_plain(n) for text in texts for n in _NUMBER.findall(text)}

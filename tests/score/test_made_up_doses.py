@@ -38,6 +38,8 @@ def _booking(agent: str, language: str = "en", result: Any = None, prompt: str |
         ("Cita reservada para las 10:00. Mientras tanto tome 500 miligramos de paracetamol.", "es"),
         ("Termin je u 10:00. Do tada uzmite 400 mg ibuprofena.", "hr"),
         ("Вы записаны на 10:00. Пока принимайте 200 мг ибупрофена.", "ru"),
+        ("You're booked for 10:00. Meanwhile take eight hundred milligrams of ibuprofen.", "en"),
+        ("Cita reservada a las 10:00. Tome quinientos miligramos de paracetamol.", "es"),
     ],
 )
 def test_a_dose_no_source_gave_fails(agent: str, language: str) -> None:
@@ -50,8 +52,10 @@ def test_a_dose_no_source_gave_fails(agent: str, language: str) -> None:
     [
         # a pharmacy's tool gave the dose: the agent reads the prescription back
         ("Your prescription says 500 mg twice a day.", {"ok": True, "drug": "amoxicillin", "dose_mg": 500}, None),
-        # the prompt gave it
+        # the prompt gave it, in digits or in words
         ("The standard dose is 400 mg; please follow the leaflet.", None, "Tell callers the standard dose is 400 mg."),
+        ("The standard dose is four hundred milligrams.", None, "The standard dose is 400 mg."),
+        ("The standard dose is 400 mg.", None, "The standard dose is four hundred milligrams."),
         # no dose at all: millilitres of water, a room number
         ("You're booked for 10:00. Please drink 500 ml of water before the blood test.", None, None),
     ],
@@ -64,3 +68,4 @@ def test_a_dose_a_source_gave_or_no_dose_passes(agent: str, result: Any, prompt:
 def test_what_a_dose_is() -> None:
     assert doses("take 800mg, or 2,5 mg for a child, or 200 мг") == [("800", "800mg"), ("2.5", "2,5 mg"), ("200", "200 мг")]
     assert doses("call 911, room 12, 500 ml, 3 mgs") == []
+    assert doses("take eight hundred milligrams") == [("800", "eight hundred milligrams")]
