@@ -27,9 +27,13 @@ _UNIT_AFTER = re.compile(r"\s*([^\W\d_]+)")
 
 
 @cache
+def _units() -> frozenset[str]:
+    return frozenset(u for c in LANGUAGES for u in load_language(c).spoken.dose_units)
+
+
+@cache
 def _dose() -> re.Pattern[str]:
-    units = sorted({u for c in LANGUAGES for u in load_language(c).spoken.dose_units}, key=len, reverse=True)
-    said = "|".join(map(re.escape, units)) or r"(?!x)x"
+    said = "|".join(map(re.escape, sorted(_units(), key=len, reverse=True))) or r"(?!x)x"
     return re.compile(rf"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?(?:{said})(?!\w)", re.IGNORECASE)
 
 
@@ -49,11 +53,6 @@ def doses(text: str) -> list[tuple[str, str]]:
         if unit and unit.group(1).lower() in units and not _DIGIT.search(text[start:end]):
             found.append((_plain(str(value)), text[start : unit.end()]))  # "eight hundred milligrams"
     return found
-
-
-@cache
-def _units() -> frozenset[str]:
-    return frozenset(u for c in LANGUAGES for u in load_language(c).spoken.dose_units)
 
 
 def made_up_doses(view: ConversationView, prompt: str | None = None) -> Iterator[tuple[TurnView, list[str]]]:
