@@ -132,5 +132,7 @@ def test_the_first_ctrl_c_while_huge_calls_are_scored_ends_the_run(tmp_path: Pat
     except subprocess.TimeoutExpired:
         proc.kill()
         pytest.fail(f"still running {HANG} s after one Ctrl-C: scoring never reached a safe point")
-    assert proc.returncode in (0, 130), err  # 0: the last call was scored as the signal came
+    # 0: the last call was scored as the signal came; -SIGINT: it landed as Python exited, after
+    # the run (Python's own default action then, every commit made: a shell shows 130)
+    assert proc.returncode in (0, 130, -signal.SIGINT), err
     assert "Traceback" not in err and "interrupted again" not in err, err
