@@ -16,9 +16,9 @@ from polygon import score as _score  # the rubric (pydantic, checks, languages) 
 from polygon.suite import NEWEST_GATING  # the face loads only polygon.suite.names, no models
 
 if TYPE_CHECKING:  # an import without --suite reads NEWEST_GATING and loads no suite models
-    from polygon.suite import LoadedSuite
+    from polygon.suite import LoadedSuite, StubSpec
 
-__all__ = ["NEWEST_GATING", "ungated_rules"]
+__all__ = ["NEWEST_GATING", "unanswered_faults", "ungated_rules"]
 
 
 def ungated_rules(loaded: LoadedSuite) -> list[str]:
@@ -60,3 +60,44 @@ def _built_in(loaded: LoadedSuite) -> list[str]:
     on = loaded.suite.policies_from_prompt
     forbids = on and any(_score.prohibitions(prompt) for prompt in loaded.prompts.values())
     return ["policy:agent_language"] + (["policy:prompt_forbids"] if forbids else [])
+
+
+def unanswered_faults(loaded: LoadedSuite) -> list[str]:
+    """One warning per stub with injected faults that scenarios expect a call to, without ``fallback_end``.
+
+    A scenario that expects a call to a tool whose stub fails on purpose can pass a call the
+    fault hits only when a retry gets through: a correct agent that hands the caller on
+    while the tool is down fails ``goal_reached``. That is right only if the suite means it,
+    so the run says so before the calls (a new user's workshop suite met it as a false fail).
+    """
+    suite = loaded.suite
+    faulty = {t.name: _fault_rates(t.stub) for t in suite.tools}
+    warnings = []
+    for tool, rates in faulty.items():
+        bare = [
+            s.id
+            for s in suite.scenarios
+            if rates and s.expect is not None and tool in s.expect.calls and not s.expect.fallback_end
+        ]
+        if bare:
+            warnings.append(
+                f"warning: {loaded.path}: tool {tool} injects faults ({rates}) and "
+                f"{_counted(len(bare), 'scenario', 'scenarios')} ({_listed(bare)}) expect a call to it "
+                "without fallback_end: a call where every try fails passes only if a retry gets through; "
+                "if handing the caller on is right while the tool is down, add `fallback_end: [transfer]` "
+                "to their expect"
+            )
+    return warnings
+
+
+def _fault_rates(stub: StubSpec) -> str:
+    """``"timeout 0.05, server_error 0.1"``: the faults a stub injects, or ``""`` for none."""
+    faults = stub.faults
+    rates = {"timeout": faults.timeout, "server_error": faults.server_error, "malformed": faults.malformed}
+    return ", ".join(f"{name} {rate:g}" for name, rate in rates.items() if rate)
+
+
+def _listed(ids: list[str], shown: int = 3) -> str:
+    """The first ``shown`` ids, then how many more."""
+    more = len(ids) - shown
+    return ", ".join(ids[:shown]) + (f" and {more} more" if more > 0 else "")
