@@ -69,3 +69,16 @@ def test_no_warning_without_faults_or_once_every_scenario_says_its_fallback(tmp_
     both.write_text(text.replace(status, status + "      faults: {timeout: 0.1}\n"), "utf-8")
     (warning,) = unanswered_faults(load_suite(both))
     assert "tool order_status injects faults (timeout 0.1) and 1 scenario (confused-status) expect" in warning
+
+
+def test_a_sweep_says_it_once_not_once_a_point(tmp_path: Path) -> None:
+    suite = _pizza(tmp_path, "{server_error: 0.3}")
+    sweep = suite.parent / "sweep.yaml"
+    sweep.write_text(
+        "name: t\nsuite: suite.yaml\nbase: v1\nmode: grid\ntrials: 1\nparameters: {patience: [1, 2]}\n"
+    )
+    res = CliRunner().invoke(cli, ["--log", str(tmp_path / "log"), "sweep", str(sweep)])
+    assert res.exit_code == 0, res.output
+    assert [line for line in res.output.splitlines() if "injects faults" in line] == [
+        next(line for line in unanswered_faults(load_suite(suite)) if "place_order" in line)
+    ], res.output
