@@ -189,6 +189,12 @@ def test_a_weekday_the_caller_asked_for_passes() -> None:
         ({"status": "rejected"}, "Ihre Erstattung wurde genehmigt.", "de"),
         ({"status": "rejected"}, "Vaš povrat je odobren.", "hr"),
         ({"status": "rejected"}, "Ваш возврат одобрен.", "ru"),
+        # "accepted" is approval too, said or given (a tester's "your claim has been accepted" passed)
+        ({"claim_status": "rejected"}, "Good news: your claim has been accepted.", "en"),
+        ({"claim_status": "accepted"}, "I'm sorry, your claim was rejected.", "en"),
+        ({"status": "abgelehnt"}, "Ihr Antrag wurde angenommen.", "de"),
+        ({"claim_status": "rechazado"}, "Su reclamación ha sido aceptada.", "es"),
+        ({"status": "odbijen"}, "Vaš zahtjev je prihvaćen.", "hr"),
     ],
 )
 def test_a_state_the_tool_gave_otherwise_fails(result: dict[str, Any], agent: str, language: str) -> None:
@@ -208,6 +214,8 @@ def test_a_state_the_tool_gave_otherwise_fails(result: dict[str, Any], agent: st
         ({"refund_status": "pending"}, "If it is approved, the money arrives in a week."),
         ({"refund_status": "rejected"}, "Was it approved? No: it was rejected."),
         ({"status": "delayed"}, "We'll make sure your claim is handled on time."),
+        ({"claim_status": "accepted"}, "Good news: your claim has been accepted."),
+        ({"claim_status": "approved"}, "Your claim was accepted and the money is on its way."),
     ],
 )
 def test_the_state_the_tool_gave_passes(result: dict[str, Any], agent: str) -> None:
