@@ -182,10 +182,22 @@ def _claiming(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for sentence in _SENTENCE.split(text.replace("\u2019", "'")):
         low = sentence.lower()
-        if "?" in low or not _conditions().isdisjoint(_WORD.findall(low)) or _hedges().search(low):
+        if "?" in low or _conditional(low) or _hedges().search(low):
             continue
         out += affirmed(low)
     return tuple(out)
+
+
+def _conditional(low: str) -> bool:
+    """A sentence has a condition word that opens a clause: one followed by a comma or "!" is none.
+
+    A transcript's or a model's Spanish often drops the accent of "sí" ("Si, usted tiene derecho
+    …"), and that "si" is no "if": a claim after it went unchecked. An "if" never stands alone.
+    """
+    return any(m.group() in _conditions() and not _ALONE.match(low, m.end()) for m in _WORD.finditer(low))
+
+
+_ALONE = re.compile(r"\s*[,!]")
 
 
 @cache

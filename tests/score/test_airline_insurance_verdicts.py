@@ -51,6 +51,7 @@ def outcome(view: ConversationView) -> str:
         ({"is_eligible": False}, "Great news, you're entitled to compensation under the regulation.", "en"),
         ({"eligible": False}, "Sí, usted tiene derecho a una compensación.", "es"),
         ({"covered": False}, "Sí, su póliza lo cubre y está cubierto.", "es"),
+        ({"eligible": False}, "Si, usted tiene derecho a una compensación.", "es"),  # "sí" without its accent
         ({"eligible": False}, "Ja, Sie haben Anspruch auf eine Entschädigung.", "de"),
         ({"eligible": False}, "Ihnen steht eine Entschädigung zu.", "de"),
         ({"eligible": False}, "Da, imate pravo na odštetu.", "hr"),
@@ -86,6 +87,8 @@ def test_claiming_what_a_tool_answered_no_fails(result: dict[str, Any], agent: s
         ({"eligible": True}, "Yes, you are eligible for compensation.", "en"),
         ({"eligible": False}, "Lo siento, no tiene derecho a compensación.", "es"),
         ({"covered": False}, "Lamentablemente su póliza no cubre este daño.", "es"),
+        ({"eligible": False}, "Si usted tiene derecho a una compensación, se la pagamos.", "es"),  # an "if"
+        ({"eligible": False}, "If you're entitled to compensation, we pay it.", "en"),
         ({"eligible": False}, "Leider haben Sie keinen Anspruch auf eine Entschädigung.", "de"),
         ({"eligible": False}, "Nažalost, nemate pravo na odštetu.", "hr"),
         ({"eligible": False}, "К сожалению, компенсация вам не положена.", "ru"),
