@@ -149,6 +149,12 @@ def _print_summary(summary: RunSummary, as_json: bool) -> None:
     click.echo(summary.run_id)
     reasons = ", ".join(f"{k} {v}" for k, v in summary.end_reasons.items())
     click.echo(f"{summary.conversations} conversations ({summary.ran_now} run now): {reasons}", err=True)
+    if summary.ran_now and set(summary.end_reasons) == {"agent_error"}:  # a URL or server, not the agent
+        click.echo(
+            f"warning: every call ended agent_error (the agent gave no answer): `polygon report "
+            f"{summary.run_id}` says why; a server that is down or a wrong URL fails every call alike",
+            err=True,
+        )
     click.echo(
         f"report: polygon report {summary.run_id} · replay: polygon replay "
         f"{summary.run_id}.<config>.<scenario>.<trial>",

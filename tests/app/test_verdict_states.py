@@ -95,6 +95,29 @@ def test_a_dead_model_server_stops_the_run_with_one_clear_error(tmp_path: Path) 
 
 
 
+def test_a_model_agent_whose_server_is_dead_fails_every_call_as_error_and_the_run_says_so(
+    tmp_path: Path,
+) -> None:
+    # The agent under test not answering is the agent's error (counted against it), not the
+    # simulator's; that every call met it alike is said, since a wrong URL looks just the same.
+    suite = tmp_path / "dead.yaml"
+    suite.write_text(
+        "name: dead\ntrials: 2\nconfigs: {v1: {agent: 'model:openai/gpt-x'}}\n"
+        "personas: [{id: p, type: busy, goal: check my order}]\nscenarios: [{id: s, persona: p}]\n"
+    )
+    log = tmp_path / "log"
+    dead = ["--no-progress", "--base-url", "http://127.0.0.1:9/v1"]
+    res = polygon(log, "run", str(suite), "--run-id", "a", *dead)
+    assert res.exit_code == 0, res.output
+    assert "2 conversations (2 run now): agent_error 2" in res.output
+    said = "warning: every call ended agent_error (the agent gave no answer): `polygon report a` says why"
+    assert said in res.output, res.output
+    report = polygon(log, "report", "a", "--fail-on", "fail")
+    assert report.exit_code == 1 and "connection failed" in report.output, report.output
+    good = polygon(tmp_path / "good", "run", str(pizza(tmp_path)), "--config", "good", "--no-progress")
+    assert good.exit_code == 0 and "every call ended" not in good.output, good.output
+
+
 @pytest.mark.parametrize("command", [("judge", "--judge"), ("probe", "--answerer")])
 def test_a_pass_against_a_dead_server_stops_and_leaves_the_run_as_it_was(
     tmp_path: Path, command: tuple[str, str]
