@@ -366,6 +366,10 @@ class Spoken(_Strict):
     """Phrases that say a charge is nothing ("no call-out fee", "доплаты не будет"): amount 0."""
     amount_keys: Words
     """Words of a tool result's key that make a number written as a string an amount ("fare_difference")."""
+    none_left_keys: Words = frozenset()
+    """Words of a tool result's key that make a 0 under it "none left" (``refills_left: 0``,
+    ``remaining_nights: 0``): an outcome the agent reports right after such an answer, with no
+    later call that made it, rests on nothing, as one after a failed call does."""
     date_words: tuple[str, ...] = ()
     """Words a date may hold between its day, month and year (English "of", Spanish "de")."""
     clock_words: Words
