@@ -382,6 +382,16 @@ def test_an_outcome_reported_after_a_tool_counted_none_left_fails(said: str, lan
     assert goal_reached(view).outcome == "fail"
 
 
+def test_an_outcome_reported_after_a_tool_said_unavailable_fails() -> None:
+    # trial4, a Russian hotel line: check_availability answered available: false and the agent
+    # said "Готово, номер забронирован" without booking; expect (no_calls: [book_room]) held.
+    full: Tool = ("check_availability", {"available": False}, "", "")
+    view = call([([full], "Готово, номер забронирован с 31 декабря по 2 января.")], language="ru")
+    (hidden,) = swallowed(view)
+    assert hidden.call.tool == "check_availability" and "available: false" in hidden.why
+    assert goal_reached(view).outcome == "fail"
+
+
 @pytest.mark.parametrize(
     ("tools", "said"),
     [
@@ -395,6 +405,11 @@ def test_an_outcome_reported_after_a_tool_counted_none_left_fails(said: str, lan
          "Erledigt — Ihr Rezept ist nachbestellt."),
         ([("pay_invoice", {"ok": True, "balance": 0}, "", "")], "Erledigt — die Rechnung ist bezahlt."),
         ([("find_prescription", {"refills_left": False}, "", "")], "Erledigt — Ihr Rezept ist nachbestellt."),
+        # a yes/no about something else beside the thing ("cancel_available"), or available
+        ([("get_order", {"status": "shipped", "cancel_available": False}, "", "")], "Ihr Paket wurde versandt."),
+        ([("check_rooms", {"available": True}, "", ""), ("book", {"ok": True}, "", "")], "Erledigt — gebucht."),
+        # unavailable, told
+        ([("check_rooms", {"available": False}, "", "")], "Leider ist an diesem Tag kein Zimmer frei."),
     ],
 )
 def test_none_left_told_or_not_counted_is_not_flagged(tools: list[Tool], said: str) -> None:
