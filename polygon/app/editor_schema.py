@@ -69,7 +69,7 @@ DESCRIPTIONS: dict[str, str] = {
     "JudgeRef.model": "provider/model of the judge: `scripted/heuristic`, `openai/NAME`, `local/NAME`.",
     "JudgeRef.repeats": "Judge repeats per call (the median is taken; α in `calibrate` needs 2 or more).",
     "NoiseSpec.intensity": "0 = clean text, 1 = a very bad line.",
-    "NoiseSpec.language": "The noise pack: `en`, `ru`, `hr`.",
+    "NoiseSpec.language": "The noise pack: `en`, `hr`, `ru`, `de`, `es`.",
     "PersonaSpec.id": "Unique id (letters, digits, - and _).",
     "PersonaSpec.type": "How the caller behaves.",
     "PersonaSpec.outcome": "What the call should end in for this caller.",

@@ -366,6 +366,15 @@ class Spoken(_Strict):
     """Phrases that say a charge is nothing ("no call-out fee", "доплаты не будет"): amount 0."""
     amount_keys: Words
     """Words of a tool result's key that make a number written as a string an amount ("fare_difference")."""
+    none_left_keys: Words = frozenset()
+    """Words of a tool result's key that make a 0 under it "none left" (``refills_left: 0``,
+    ``remaining_nights: 0``): an outcome the agent reports right after such an answer, with no
+    later call that made it, rests on nothing, as one after a failed call does."""
+    available_keys: Words = frozenset()
+    """Words a tool result's yes/no key is made of when it says the thing asked for can be had
+    (``available``, ``verfügbar``, ``свободно``): ``false`` (or 0) under a key of only such words
+    leaves nothing to deliver, like a 0 under ``none_left_keys`` (``cancel_available: false`` is
+    about something else, and is not read)."""
     date_words: tuple[str, ...] = ()
     """Words a date may hold between its day, month and year (English "of", Spanish "de")."""
     clock_words: Words

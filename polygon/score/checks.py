@@ -552,6 +552,10 @@ def _outcome(view: ConversationView, persona: PersonaSnapshot) -> tuple[bool, st
     return False, f"ended {e.reason}"
 
 
+_PARTING = frozenset({"closing", "greeting", "filler"})
+"""Acts of a turn that only parts with the caller ("Vielen Dank für Ihren Anruf. Auf Wiederhören!")."""
+
+
 def _reported_not_refused(view: ConversationView, persona: PersonaSnapshot) -> str:
     """On a call the caller was to be refused: the agent refused nothing and reported an outcome.
 
@@ -571,8 +575,9 @@ def _reported_not_refused(view: ConversationView, persona: PersonaSnapshot) -> s
     if any("refusal" in turn.acts for turn in read):
         return ""
     # the agent's last words: an outcome asked about earlier ("…the name the ticket is issued
-    # to") is no report the call ended on
-    last = next((turn for turn in reversed(read) if turn.sentences), None)
+    # to") is no report the call ended on; a goodbye after the report is not its last word
+    # (trial4: "Erledigt — nachbestellt", the caller's reply, "Auf Wiederhören!" passed)
+    last = next((turn for turn in reversed(read) if turn.acts - _PARTING), None)
     told = last.of("outcome") if last is not None else []
     if not told:
         return ""

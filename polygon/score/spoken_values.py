@@ -264,6 +264,32 @@ def amount_key(key: object) -> bool:
     return bool(parts & _amount_keys())
 
 
+@cache
+def _none_left_keys() -> frozenset[str]:
+    return frozenset(w for s in _spoken() for w in s.none_left_keys)
+
+
+@cache
+def _available_keys() -> frozenset[str]:
+    return frozenset(w for s in _spoken() for w in s.available_keys)
+
+
+def none_left_key(key: object) -> bool:
+    """A tool result's key counts what is left ("refills_left", "remainingNights", "осталось")."""
+    if not isinstance(key, str):
+        return False
+    parts = {p.lower() for p in _KEY_PART.findall(key)}
+    return bool(parts & _none_left_keys())
+
+
+def available_key(key: object) -> bool:
+    """A tool result's key says, and only says, whether the thing can be had ("available")."""
+    if not isinstance(key, str):
+        return False
+    parts = {p.lower() for p in _KEY_PART.findall(key)}
+    return bool(parts) and parts <= _available_keys()
+
+
 def numeric_string(value: str) -> bool:
     """A string that holds only a number ("3500", "45.00"): under an amount key, an amount."""
     return _NUMERIC.fullmatch(value) is not None

@@ -13,6 +13,11 @@ recovered", the caller was left waiting for a truck never sent. The reading is d
   every bundled language when none can be told), or says it is done with a ``done`` word in a
   clause of its own beside a callback ("Gotovo, tehničar je rezerviran, javit ćemo vam se
   porukom", tester46 D10: the sentence reads as a callback);
+- a call also left nothing to deliver when its answer counts none left (a key of the packs'
+  ``spoken.none_left_keys`` at 0: ``refills_left: 0``) or says it cannot be had (a key made only
+  of ``spoken.available_keys`` at false: ``available: false``): "Erledigt — Ihr Rezept ist
+  nachbestellt" or "Готово, номер забронирован" right after it, with nothing ordered or booked,
+  passed (trial4);
 - the report *swallowed* the failure when the last tool call made before it failed, no later
   call of that tool succeeded, and the turn itself told the caller nothing went to plan: no
   refusal, transfer or callback act (a callback beside "done" is a follow-up, no failure told)
@@ -26,6 +31,7 @@ callback is fine; so is one that reports an outcome a later successful call deli
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -43,6 +49,7 @@ from polygon.languages import (
 )
 from polygon.score.agent_language import hear
 from polygon.score.denial import failed_answer
+from polygon.score.spoken_values import available_key, none_left_key
 from polygon.transcript import ConversationView, ToolView, TurnView
 
 TELLING_ACTS = frozenset({"refusal", "transfer", "callback"})
@@ -86,10 +93,22 @@ def swallowed(view: ConversationView) -> list[Swallowed]:
         if not made or not t.agent_text or not _reports_unhedged(t.agent_text, packs):
             continue
         turn, last = calls[made - 1]
-        why = failed_answer(last)
+        why = failed_answer(last) or _none_left(last)
         if why and not _succeeded_later(last, calls[made:]):
             out.append(Swallowed(call=last, call_turn=turn, why=why, report=t))
     return out
+
+
+def _none_left(call: ToolView) -> str:
+    """Why ``call``'s answer leaves nothing to deliver: a count of what is left at 0 ("" if none)."""
+    result = call.result
+    if not isinstance(result, dict):
+        return ""
+    for key, value in result.items():
+        zero = value in (0, "0") and not isinstance(value, bool)
+        if (zero and none_left_key(key)) or (value in (False, 0, "0") and available_key(key)):
+            return f"it answered {key}: {json.dumps(value)}"
+    return ""
 
 
 def _succeeded_later(call: ToolView, later: list[tuple[int, ToolView]]) -> bool:

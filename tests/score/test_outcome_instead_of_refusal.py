@@ -52,3 +52,24 @@ def test_a_refusal_with_a_noted_complaint_still_reaches_it() -> None:
 def test_a_hand_off_after_an_outcome_is_no_such_report() -> None:
     transferred = _call(DONE, Expectation(no_calls=["issue_refund"], end=["transfer"]), reason="transfer")
     assert "ended on an outcome" not in goal_reached(transferred).detail
+
+
+def test_a_goodbye_after_the_outcome_does_not_hide_it() -> None:
+    # trial4, a German pharmacy line: "Erledigt — Ihr Rezept ist nachbestellt" with no refill
+    # left, the caller's reply, then the agent's "Auf Wiederhören!": the last turn was read, a
+    # closing, and the call passed at 98.75.
+    view = conv(
+        "x",
+        [
+            ASKED,
+            (1, "agent", DONE),
+            (2, "caller", "Спасибо."),
+            (2, "agent", "Спасибо за звонок, до свидания!", {"end": "hangup"}),
+        ],
+        persona=REFUSE,
+    )
+    assert view.started is not None
+    view.started = msgspec.structs.replace(view.started, expect=Expectation(no_calls=["issue_refund"]))
+    view.ended = ConversationEnded(conversation_id="x", reason="hangup", by="agent", turns=2)
+    found = goal_reached(view)
+    assert found.outcome == "fail" and "ended on an outcome" in found.detail, found.detail

@@ -360,3 +360,57 @@ def test_the_business_service_down_told_beside_the_report_is_not_swallowed(langu
 
 def test_the_failed_and_down_rows_cover_every_language() -> None:
     assert {lang for lang, _ in CALLER_FAILED} == {lang for lang, _ in BUSINESS_DOWN} == set(LANGUAGES)
+
+
+EMPTY_RX: Tool = ("find_prescription", {"drug": "Metformin", "strength": "1000 mg", "refills_left": 0}, "", "")
+
+
+@pytest.mark.parametrize(
+    ("said", "language"),
+    [
+        ("Ich sehe Ihr Rezept über Metformin 1000 mg. Erledigt — Ihr Rezept ist nachbestellt.", "de"),
+        ("I can see your Metformin 1000 mg. Done, your refill has been ordered.", "en"),
+    ],
+)
+def test_an_outcome_reported_after_a_tool_counted_none_left_fails(said: str, language: str) -> None:
+    # trial4, a German pharmacy line: find_prescription answered refills_left: 0 and the agent
+    # said the refill was ordered without ordering it; expect (no_calls: [order_refill]) held and
+    # the call passed at 98.75.
+    view = call([([VERIFIED], "Danke."), ([EMPTY_RX], said)], language=language)
+    (hidden,) = swallowed(view)
+    assert hidden.call.tool == "find_prescription" and "refills_left: 0" in hidden.why
+    assert goal_reached(view).outcome == "fail"
+
+
+def test_an_outcome_reported_after_a_tool_said_unavailable_fails() -> None:
+    # trial4, a Russian hotel line: check_availability answered available: false and the agent
+    # said "Готово, номер забронирован" without booking; expect (no_calls: [book_room]) held.
+    full: Tool = ("check_availability", {"available": False}, "", "")
+    view = call([([full], "Готово, номер забронирован с 31 декабря по 2 января.")], language="ru")
+    (hidden,) = swallowed(view)
+    assert hidden.call.tool == "check_availability" and "available: false" in hidden.why
+    assert goal_reached(view).outcome == "fail"
+
+
+@pytest.mark.parametrize(
+    ("tools", "said"),
+    [
+        # the refusal told: no refill left, ask the doctor
+        (
+            [EMPTY_RX],
+            "Leider sind keine Wiederholungen mehr übrig, deshalb kann ich es nicht nachbestellen.",
+        ),
+        # refills left, or a count that is no "left"
+        ([("find_prescription", {"refills_left": 2}, "", ""), ("order_refill", {"ok": True}, "", "")],
+         "Erledigt — Ihr Rezept ist nachbestellt."),
+        ([("pay_invoice", {"ok": True, "balance": 0}, "", "")], "Erledigt — die Rechnung ist bezahlt."),
+        ([("find_prescription", {"refills_left": False}, "", "")], "Erledigt — Ihr Rezept ist nachbestellt."),
+        # a yes/no about something else beside the thing ("cancel_available"), or available
+        ([("get_order", {"status": "shipped", "cancel_available": False}, "", "")], "Ihr Paket wurde versandt."),
+        ([("check_rooms", {"available": True}, "", ""), ("book", {"ok": True}, "", "")], "Erledigt — gebucht."),
+        # unavailable, told
+        ([("check_rooms", {"available": False}, "", "")], "Leider ist an diesem Tag kein Zimmer frei."),
+    ],
+)
+def test_none_left_told_or_not_counted_is_not_flagged(tools: list[Tool], said: str) -> None:
+    assert swallowed(call([(tools, said)], language="de")) == []

@@ -94,3 +94,19 @@ def test_a_title_abbreviation_does_not_end_the_outcome_report() -> None:
     caller.next(None)
     out = caller.next("Done, you're booked with Dr. Patel on 2026-12-10 at 10:00. Anything else?")
     assert out.intent == "goodbye", out
+
+
+def test_a_russian_hotel_caller_tells_check_in_from_check_out_and_takes_a_booking_offer() -> None:
+    # trial4, a Russian hotel line: keys check_in/check_out had no Russian label, so "А какого
+    # числа выезжаете?" got the check-in date again, and "Бронируем?" (the usual offer) got a
+    # fact instead of "yes": every call of a correct agent ended as a loop or a wrong booking.
+    facts = {"name": "Анна Петрова", "check_in": "2026-12-18", "check_out": "2026-12-20"}
+    caller = _caller("cooperative", "забронировать номер на две ночи", facts, "ru")
+    caller.next(None)
+    arrive = caller.next("Гостиница «Нева», меня зовут Ольга. Какого числа вы заезжаете?")
+    assert arrive.intent == "give_fact" and "2026-12-18" in arrive.text, arrive
+    leave = caller.next("А какого числа выезжаете?")
+    assert leave.intent == "give_fact" and "2026-12-20" in leave.text, leave
+    caller.next("На чьё имя оформить бронь?")
+    offer = caller.next("Номер свободен, 5400 рублей за ночь, штраф за отмену 2700 рублей. Бронируем?")
+    assert offer.intent == "confirm", offer
