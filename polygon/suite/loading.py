@@ -6,7 +6,7 @@ import importlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, cast, get_args
 
 from pydantic import (
     BaseModel,
@@ -190,4 +190,31 @@ def _first_error(path: Path, exc: ValidationError, raw: dict[str, Any] | None = 
     more = f" [+{exc.error_count() - 1} more]" if exc.error_count() > 1 else ""
     if loc == "(top level)":  # a whole-suite rule: its message names the field itself
         return f"{path}: {str(err['msg']).removeprefix('Value error, ')}{more}"
+    if err["type"] == "extra_forbidden":
+        shown += _meant(err["loc"])
     return f"{path}: {loc}: {err['msg']}{shown}{more}"
+
+
+def _meant(loc: Sequence[int | str]) -> str:
+    """``"; did you mean 'detectors'?"`` for a mistyped field, from the fields beside it."""
+    import difflib  # an error's path only
+
+    *parents, name = loc
+    models: list[type[BaseModel]] = [Suite]
+    for step in parents:  # an index or a mapping's key (a configuration's name) names no field
+        fields = [
+            model.model_fields[step]
+            for model in models
+            if isinstance(step, str) and step in model.model_fields
+        ]
+        models = [m for f in fields for m in _models_in(f.annotation)] if fields else models
+    beside = sorted({f.alias or n for model in models for n, f in model.model_fields.items()})
+    close = difflib.get_close_matches(str(name), beside, n=1, cutoff=0.75)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The models in a field's type (``list[PolicySpec]``, ``NeverSay | None``, ``dict[str, ConfigSpec]``)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in get_args(annotation) for m in _models_in(arg)]

@@ -47,6 +47,20 @@ def test_minimal_suite_and_scenario_per_persona(tmp_path: Path) -> None:
         ),
         (GOOD + "scenarios: [{id: s, persona: ghost}]\n", "scenarios[s].persona: unknown persona 'ghost'"),
         (GOOD + "surprise: 1\n", "surprise: Extra inputs are not permitted"),
+        # a mistyped field: the closest one beside it (a new user wrote `detector:`, a persona's `fact:`)
+        (
+            GOOD + "policies: [{name: n, never_say: {detector: card_number}}]\n",
+            "policies[n].never_say.detector: Extra inputs are not permitted (got 'card_number'); "
+            "did you mean 'detectors'?",
+        ),
+        (
+            replaced(GOOD, "goal: g}", "goal: g, fact: {a: b}}"),
+            "personas[p].fact: Extra inputs are not permitted; did you mean 'facts'?",
+        ),
+        (
+            replaced(GOOD, '{agent: "python:polygon', '{promt: x, agent: "python:polygon'),
+            "configs.a.promt: Extra inputs are not permitted (got 'x'); did you mean 'prompt'?",
+        ),
         (
             GOOD + "caller: {model: scripted/heuristic}\n",
             "caller.model: no scripted model 'scripted/heuristic'",
