@@ -66,4 +66,10 @@ def judge(
     for warning in summary.warnings:
         click.echo(warning, err=True)
     click.echo(f"pass {summary.pass_id}: scored {summary.scored}, already scored {summary.already}")
+    if summary.already and not summary.scored:  # a pass scores a call once: asked again, it has nothing to do
+        click.echo(
+            f"note: this pass had scored every call; to score them again (a changed check, a newer Polygon, "
+            f"another model sample) start a new one: `polygon judge {run_id} --new-pass {new_pass + 1}`",
+            err=True,
+        )
     click.echo(f"report: polygon report {run_id} --rubric {summary.rubric_version}")

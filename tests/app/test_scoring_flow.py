@@ -183,6 +183,10 @@ def test_rejudging_with_v2_leaves_v1_reports_byte_identical(tmp_path: Path) -> N
     assert "invalid_tool_answer" in v2_gates
     again = invoke(log, "judge", "r", "--rubric", "v2")
     assert "scored 0, already scored 24" in again.output
+    # nothing left to score: how to score them again is said (a user who changed a check met "scored 0")
+    assert "start a new one: `polygon judge r --new-pass 1`" in again.output
+    fresh = invoke(log, "judge", "r", "--rubric", "v2", "--new-pass", "1")
+    assert "scored 24, already scored 0" in fresh.output and "start a new one" not in fresh.output
 
 
 def test_changed_rubric_under_the_same_version_is_refused(tmp_path: Path) -> None:
