@@ -287,7 +287,8 @@ def tool_faults(view: ConversationView) -> CheckRecorded:
     if hidden:
         evidence = [e for s in hidden for e in s.evidence()]
         faults = f"{len(met)} fault(s) met; " if met else ""
-        return _result(view, "tool_faults", "fail", f"{faults}not recovered: {hidden[0].phrase()}", evidence)
+        what = "an outcome over nothing to deliver" if hidden[0].none_left else "not recovered"
+        return _result(view, "tool_faults", "fail", f"{faults}{what}: {hidden[0].phrase()}", evidence)
     if not met:
         return _result(view, "tool_faults", "n/a", "no injected faults met")
     survived = view.ended is not None and view.ended.reason not in BAD_ENDINGS

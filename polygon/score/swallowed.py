@@ -63,8 +63,10 @@ class Swallowed:
     call: ToolView
     call_turn: int
     why: str
-    """Why the call failed (:func:`failed_answer`)."""
+    """Why the call failed (:func:`failed_answer`), or what it counted none left of."""
     report: TurnView
+    none_left: bool = False
+    """The call answered, but counted none left (``refills_left: 0``): no failure, nothing to deliver."""
 
     def evidence(self) -> list[Evidence]:
         """The failed call, then the agent's report."""
@@ -76,9 +78,10 @@ class Swallowed:
 
     def phrase(self) -> str:
         """One line: what was reported after which failure."""
+        what = "had none to give" if self.none_left else "failed"
         return (
             f"the agent reported an outcome at turn {self.report.turn} after {self.call.tool} "
-            f"failed ({self.why}), and no later {self.call.tool} call succeeded"
+            f"{what} ({self.why}), and no later {self.call.tool} call succeeded"
         )
 
 
@@ -93,9 +96,10 @@ def swallowed(view: ConversationView) -> list[Swallowed]:
         if not made or not t.agent_text or not _reports_unhedged(t.agent_text, packs):
             continue
         turn, last = calls[made - 1]
-        why = failed_answer(last) or _none_left(last)
+        failed = failed_answer(last)
+        why = failed or _none_left(last)
         if why and not _succeeded_later(last, calls[made:]):
-            out.append(Swallowed(call=last, call_turn=turn, why=why, report=t))
+            out.append(Swallowed(call=last, call_turn=turn, why=why, report=t, none_left=not failed))
     return out
 
 

@@ -380,6 +380,9 @@ def test_an_outcome_reported_after_a_tool_counted_none_left_fails(said: str, lan
     (hidden,) = swallowed(view)
     assert hidden.call.tool == "find_prescription" and "refills_left: 0" in hidden.why
     assert goal_reached(view).outcome == "fail"
+    # said as what it is: the tool answered; it did not fail, and no fault was met
+    assert "after find_prescription had none to give (it answered refills_left: 0)" in hidden.phrase()
+    assert tool_faults(view).detail.startswith("an outcome over nothing to deliver: the agent reported")
 
 
 def test_an_outcome_reported_after_a_tool_said_unavailable_fails() -> None:
