@@ -1,4 +1,4 @@
-"""Rules a suite states that its rubric does not gate on: said before a run, not discovered in CI.
+"""What a suite says that its run will not do as meant: said before the run, not discovered in CI.
 
 A suite's policies and ``expect:`` are checked on every call whatever the rubric, but only a
 rubric that gates on ``check:policy`` / ``check:goal_reached`` turns a broken one into a
@@ -6,19 +6,26 @@ rubric that gates on ``check:policy`` / ``check:goal_reached`` turns a broken on
 policy is graded by its composite alone (``warn`` or even ``pass``), which a CI job reading
 the exit code lets through. The suite author asked for the rule, so the run says when the
 rubric they chose will not enforce it.
+
+The same holds for two more things a suite says that its run would not do as meant, each found
+by a new user as wrong verdicts: a stub that fails on purpose where no hand-off is accepted
+(:func:`unanswered_faults`) and a persona written in a language it will not speak
+(:func:`unspoken_languages`).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from polygon import score as _score  # the rubric (pydantic, checks, languages) loads when read
 from polygon.suite import NEWEST_GATING  # the face loads only polygon.suite.names, no models
 
 if TYPE_CHECKING:  # an import without --suite reads NEWEST_GATING and loads no suite models
+    from polygon.languages import Language
     from polygon.suite import LoadedSuite, StubSpec
 
-__all__ = ["NEWEST_GATING", "unanswered_faults", "ungated_rules"]
+__all__ = ["NEWEST_GATING", "unanswered_faults", "ungated_rules", "unspoken_languages"]
 
 
 def ungated_rules(loaded: LoadedSuite) -> list[str]:
@@ -101,3 +108,62 @@ def _listed(ids: list[str], shown: int = 3) -> str:
     """The first ``shown`` ids, then how many more."""
     more = len(ids) - shown
     return ", ".join(ids[:shown]) + (f" and {more} more" if more > 0 else "")
+
+
+def unspoken_languages(loaded: LoadedSuite) -> list[str]:
+    """One warning per persona with no ``language`` whose goal and fact keys read as another pack's.
+
+    Such a persona speaks English ("Hi. I'd like to prijaviti kvar interneta.", "My ime is …")
+    and cannot hear the agent's questions in its own language: every call is then the caller's
+    muddle, judged as the agent's. Told from the packs' own words: the goal's stop and
+    signature words, letters only one language has, a script of its own, and fact keys that
+    name a pack's concepts (``ime``, ``adresa``, ``nombre``) where English's do not.
+    """
+    suite = loaded.suite
+    quiet = suite.noise.language != "en"  # the personas without one speak the noise language
+    found = [(p.id, _read_as(p.goal, list(p.facts))) for p in suite.personas if not p.language and not quiet]
+    return [
+        f"warning: {loaded.path}: persona {pid} has no language, so its caller speaks English, but its "
+        f"goal and fact keys read as {code}: add `language: {code}` to it (or `language: en` to keep English)"
+        for pid, code in found
+        if code
+    ]
+
+
+def _read_as(goal: str, keys: list[str]) -> str:
+    """The language other than English that ``goal`` and ``keys`` read as, or ``""``."""
+    import regex  # the packs' patterns (\p{…}), loaded with them when a suite is run, not at a start
+
+    from polygon.languages import LANGUAGES, load_language
+
+    words = [w.lower() for w in _WORDS.findall(goal)]
+    tokens = [t.lower() for key in keys for t in _KEY_PARTS.split(key) if t]
+    english = _concept_stems(load_language("en"))
+    evidence = {}
+    for code in LANGUAGES:
+        pack = load_language(code)
+        script = regex.compile(pack.signature.script) if pack.signature.script else None
+        if script and words and sum(1 for w in words if script.search(w)) > len(words) / 2:
+            return code if code != "en" else ""
+        letters = regex.compile(pack.signature.letters) if pack.signature.letters else None
+        own = pack.stop_words | pack.signature.words
+        stems = _concept_stems(pack)
+        evidence[code] = (
+            sum(1 for w in words if w in own)
+            + sum(1 for w in [*words, *tokens] if letters and letters.search(w))
+            + sum(1 for t in tokens if _named(t, stems) and (code == "en" or not _named(t, english)))
+        )
+    best = max((c for c in evidence if c != "en"), key=lambda c: evidence[c])
+    return best if evidence[best] >= 2 and evidence[best] > evidence["en"] else ""
+
+
+def _concept_stems(pack: Language) -> tuple[str, ...]:
+    return tuple(s for stems in pack.understand.concepts.values() for s in stems if len(s) >= 3)
+
+
+def _named(token: str, stems: tuple[str, ...]) -> bool:
+    return any(token.startswith(stem) for stem in stems)
+
+
+_WORDS = re.compile(r"[^\W\d_]+")
+_KEY_PARTS = re.compile(r"[_\W\d]+|(?<=[a-z])(?=[A-Z])")

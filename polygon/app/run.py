@@ -21,7 +21,7 @@ from polygon import __version__
 # (pydantic models, YAML, regex) load when the run first needs them, not at its start (issue 31).
 from polygon import score as _score_pkg
 from polygon import simulate as _simulate_pkg
-from polygon.app.gating import NEWEST_GATING, unanswered_faults, ungated_rules
+from polygon.app.gating import NEWEST_GATING, unanswered_faults, ungated_rules, unspoken_languages
 from polygon.app.jobs import calls_kept, jobs_share, run_recipe, simulate_on, visit_on
 from polygon.app.log import call_damage, check_run_intact, recorded_answers
 from polygon.app.passes import DamagedCallError, damaged_message, read_run_head, start_run
@@ -249,7 +249,7 @@ def run_suite(
     _simulate_pkg.check_references(loaded, configs)
     _check_models(loaded, hub)
     _lint_first(loaded, log, options.resume, now, hub, on_warning)
-    for warning in [*ungated_rules(loaded), *unanswered_faults(loaded)]:
+    for warning in [*ungated_rules(loaded), *unanswered_faults(loaded), *unspoken_languages(loaded)]:
         on_warning(warning)
     seed = loaded.suite.seed if options.seed is None else options.seed
     run_id = options.resume or options.run_id or new_run_id(log, loaded.suite_hash, seed, now())

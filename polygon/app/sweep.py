@@ -18,7 +18,7 @@ import msgspec
 
 # The call engine, callers and languages (YAML, regex) load when the sweep checks its suite (issue 31).
 from polygon import simulate as _simulate_pkg
-from polygon.app.gating import unanswered_faults, ungated_rules
+from polygon.app.gating import unanswered_faults, ungated_rules, unspoken_languages
 from polygon.app.log import recorded_answers
 from polygon.app.passes import read_run_head
 from polygon.app.queries import load_run, read_sweep_head, run_streams
@@ -95,7 +95,11 @@ def run_sweep(
     _simulate_pkg.check_references(loaded.suite, (loaded.spec.base,))
     sweep_id, head = _begin(loaded, log, options, points, now)
     summary = SweepSummary(sweep_id=sweep_id, points=len(points))
-    for warning in [*ungated_rules(loaded.suite), *unanswered_faults(loaded.suite)]:
+    for warning in [
+        *ungated_rules(loaded.suite),
+        *unanswered_faults(loaded.suite),
+        *unspoken_languages(loaded.suite),
+    ]:
         say(warning)  # once for the sweep: each point's run is told nothing (a line per point)
     try:
         with stoppable(again=f"error: interrupted again (Ctrl-C): ended at once; {_kept(loaded, sweep_id)}"):
