@@ -20,7 +20,9 @@ def _fresh(code: str) -> str:
 
 
 def test_the_face_loads_no_family_until_a_name_is_used() -> None:
-    code = "import sys, polygon.events\nprint(sorted(m for m in sys.modules if m.startswith('polygon.events.')))"
+    code = (
+        "import sys, polygon.events\nprint(sorted(m for m in sys.modules if m.startswith('polygon.events.')))"
+    )
     assert _fresh(code) == "[]"
 
 
