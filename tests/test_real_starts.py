@@ -221,3 +221,27 @@ def test_a_matches_condition_loads_regex() -> None:
     assert _loaded(check, ("regex",)) == ["regex"]
     match = "from polygon.matching import compare\nassert compare('matches', 'aa', 'a+')"
     assert _loaded(match, ("regex",)) == ["regex"]
+
+
+def test_a_start_loads_only_the_events_modules_it_names() -> None:
+    """The events face loads a name's module on first use: ``log`` (counts, verify, compact)
+    starts without the payload families, ``noise`` (shows one text's noise) without the LMDB
+    log. Both used to pay for the whole package (~0.03 CPU s)."""
+    assert _loaded(_real_start("log"), ("polygon.events.families",)) == []
+    assert (
+        _loaded(_real_start("noise"), ("lmdb", "polygon.events.lmdb_log", "polygon.events.snapshots")) == []
+    )
+
+
+def test_a_run_starts_without_the_probe_library_or_the_persona_generator() -> None:
+    """The probe library (six probes, their model) loads when the run probes; the stale-persona
+    check reads the loaded suite, not the generator's slots, models and YAML writer."""
+    heavy = ("polygon.probe.library", "polygon.suite.personas", "yaml")
+    assert _loaded(_real_start("run"), heavy) == []
+
+
+@pytest.mark.parametrize("command", ["run", "sweep", "demo", "rerun", "judge", "import", "probe", "runs"])
+def test_a_start_loads_neither_difflib_nor_socket(command: str) -> None:
+    """difflib matches a mistyped id and socket names a failed worker's host: both load where
+    that happens, not on every start that reads the log or runs a pass."""
+    assert _loaded(_real_start(command), ("difflib", "socket")) == []
