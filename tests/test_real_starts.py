@@ -245,3 +245,22 @@ def test_a_start_loads_neither_difflib_nor_socket(command: str) -> None:
     """difflib matches a mistyped id and socket names a failed worker's host: both load where
     that happens, not on every start that reads the log or runs a pass."""
     assert _loaded(_real_start(command), ("difflib", "socket")) == []
+
+
+def test_a_suites_models_parse_no_built_in_signature() -> None:
+    """pydantic reads each default factory's signature; the built-in ``list``'s is parsed from
+    text by the tokenizer, whose first use compiles its patterns (~0.005 CPU s). The suite's
+    models use ``polygon.suite.empty``'s ``empty_list``: neither a run's start (defaults made at
+    import) nor loading a suite or a sweep parses one."""
+    spy = (
+        "import inspect\nparsed = []\nreal = inspect._signature_fromstr\n"
+        "def spy(cls, obj, *a, **k):\n    parsed.append(obj.__name__)\n    return real(cls, obj, *a, **k)\n"
+        "inspect._signature_fromstr = spy"
+    )
+    load = (
+        "from polygon.suite import load_suite, load_sweep\n"
+        "load_suite('examples/clinic/suite.yaml')\nload_sweep('examples/clinic/sweep.yaml')\nprint(parsed)"
+    )
+    code = f"{spy}\n{_real_start('run')}\n{load}"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert done.stdout.splitlines()[-1] == "[]"
