@@ -264,3 +264,10 @@ def test_a_suites_models_parse_no_built_in_signature() -> None:
     code = f"{spy}\n{_real_start('run')}\n{load}"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("command", ["sweep", "leaderboard", "demo", "rerun", "divergence"])
+def test_a_start_loads_no_spoken_value_reader(command: str) -> None:
+    """The divergence finder reads spoken values (languages, number words) when it first
+    compares two turns, not when a leaderboard or a comparison module is imported."""
+    assert _loaded(_real_start(command), ("polygon.score.spoken", "polygon.score.detectors")) == []
