@@ -9,30 +9,28 @@ pinned by a test; everything else is private.
 from typing import TYPE_CHECKING  # noqa: E402
 
 from polygon.errors import PolygonError, UserInputError
-from polygon.events import families
-from polygon.events.codec import canonical, content_hash, digest, to_builtins
-from polygon.events.envelope import Envelope, Pending, decode_envelope
-from polygon.events.errors import (
-    DecodeError,
-    ForkedUseError,
-    FutureVersionError,
-    IdentityConflictError,
-    LogError,
-    LogFormatError,
-    StorageError,
-    UnknownTagError,
-    WriterBusyError,
-)
-from polygon.events.identity import EventKey, StreamIdentities, identity, identity_of
-from polygon.events.lmdb_log import LmdbLog
-from polygon.events.memory import MemoryLog
-from polygon.events.registry import REGISTRY, Event, event_type
-from polygon.events.store import AppendResult, EventLog, LogStats, VerifyReport
 from polygon.lazy import face_getattr  # noqa: E402
 
 if TYPE_CHECKING:
+    from polygon.events import families as families
+    from polygon.events.codec import canonical as canonical
+    from polygon.events.codec import content_hash as content_hash
+    from polygon.events.codec import digest as digest
+    from polygon.events.codec import to_builtins as to_builtins
+    from polygon.events.envelope import Envelope as Envelope
+    from polygon.events.envelope import Pending as Pending
     from polygon.events.envelope import Prepared as Prepared
+    from polygon.events.envelope import decode_envelope as decode_envelope
     from polygon.events.envelope import prepare_stored as prepare_stored
+    from polygon.events.errors import DecodeError as DecodeError
+    from polygon.events.errors import ForkedUseError as ForkedUseError
+    from polygon.events.errors import FutureVersionError as FutureVersionError
+    from polygon.events.errors import IdentityConflictError as IdentityConflictError
+    from polygon.events.errors import LogError as LogError
+    from polygon.events.errors import LogFormatError as LogFormatError
+    from polygon.events.errors import StorageError as StorageError
+    from polygon.events.errors import UnknownTagError as UnknownTagError
+    from polygon.events.errors import WriterBusyError as WriterBusyError
     from polygon.events.families import CallerTurnLabelled as CallerTurnLabelled
     from polygon.events.families import CheckRecorded as CheckRecorded
     from polygon.events.families import ConversationEnded as ConversationEnded
@@ -65,13 +63,26 @@ if TYPE_CHECKING:
     from polygon.events.families import ToolCalled as ToolCalled
     from polygon.events.families import TranscriptImported as TranscriptImported
     from polygon.events.families import TurnSpoken as TurnSpoken
+    from polygon.events.identities import EventKey as EventKey
+    from polygon.events.identities import StreamIdentities as StreamIdentities
+    from polygon.events.identities import identity as identity
+    from polygon.events.identities import identity_of as identity_of
     from polygon.events.lmdb_log import FORMAT_VERSION as FORMAT_VERSION
+    from polygon.events.lmdb_log import LmdbLog as LmdbLog
     from polygon.events.lmdb_log import holds_polygon_log as holds_polygon_log
+    from polygon.events.memory import MemoryLog as MemoryLog
+    from polygon.events.registry import REGISTRY as REGISTRY
+    from polygon.events.registry import Event as Event
+    from polygon.events.registry import event_type as event_type
     from polygon.events.snapshots import SNAPSHOT_DIR as SNAPSHOT_DIR
     from polygon.events.snapshots import LmdbSnapshots as LmdbSnapshots
     from polygon.events.snapshots import NullSnapshots as NullSnapshots
     from polygon.events.snapshots import Snapshot as Snapshot
     from polygon.events.snapshots import SnapshotStore as SnapshotStore
+    from polygon.events.store import AppendResult as AppendResult
+    from polygon.events.store import EventLog as EventLog
+    from polygon.events.store import LogStats as LogStats
+    from polygon.events.store import VerifyReport as VerifyReport
     from polygon.events.streams import AGENT_TURN as AGENT_TURN
     from polygon.events.streams import CALLER_TURN as CALLER_TURN
     from polygon.events.streams import CHECK as CHECK
@@ -115,6 +126,7 @@ if TYPE_CHECKING:
 
 _FACE = {
     "AGENT_TURN": "polygon.events.streams",
+    "AppendResult": "polygon.events.store",
     "CALLER_TURN": "polygon.events.streams",
     "CHECK": "polygon.events.streams",
     "CONVERSATION_PREFIX": "polygon.events.streams",
@@ -123,18 +135,31 @@ _FACE = {
     "ConversationEnded": "polygon.events.families",
     "ConversationStarted": "polygon.events.families",
     "CriterionScore": "polygon.events.families",
+    "DecodeError": "polygon.events.errors",
     "ENDED": "polygon.events.streams",
+    "Envelope": "polygon.events.envelope",
+    "Event": "polygon.events.registry",
+    "EventKey": "polygon.events.identities",
+    "EventLog": "polygon.events.store",
     "Evidence": "polygon.events.families",
     "Expectation": "polygon.events.families",
     "FORMAT_VERSION": "polygon.events.lmdb_log",
+    "ForkedUseError": "polygon.events.errors",
+    "FutureVersionError": "polygon.events.errors",
     "IMPORTED": "polygon.events.streams",
+    "IdentityConflictError": "polygon.events.errors",
     "JUDGE": "polygon.events.streams",
     "JudgeScored": "polygon.events.families",
     "LABEL": "polygon.events.streams",
     "LINTED": "polygon.events.streams",
     "LabelRecorded": "polygon.events.families",
     "LintMark": "polygon.events.families",
+    "LmdbLog": "polygon.events.lmdb_log",
     "LmdbSnapshots": "polygon.events.snapshots",
+    "LogError": "polygon.events.errors",
+    "LogFormatError": "polygon.events.errors",
+    "LogStats": "polygon.events.store",
+    "MemoryLog": "polygon.events.memory",
     "ModelCalled": "polygon.events.families",
     "NOISE": "polygon.events.streams",
     "NoiseApplied": "polygon.events.families",
@@ -144,6 +169,7 @@ _FACE = {
     "POINT_RAN": "polygon.events.streams",
     "POINT_REFUSED": "polygon.events.streams",
     "PROBE": "polygon.events.streams",
+    "Pending": "polygon.events.envelope",
     "PersonaSnapshot": "polygon.events.families",
     "PhoneApplied": "polygon.events.families",
     "PointRan": "polygon.events.families",
@@ -151,6 +177,7 @@ _FACE = {
     "Prepared": "polygon.events.envelope",
     "ProbeAnswered": "polygon.events.families",
     "PromptLinted": "polygon.events.families",
+    "REGISTRY": "polygon.events.registry",
     "RUBRIC": "polygon.events.streams",
     "RUN_FINISHED": "polygon.events.streams",
     "RUN_HIDDEN": "polygon.events.streams",
@@ -160,16 +187,18 @@ _FACE = {
     "RunFinished": "polygon.events.families",
     "RunHidden": "polygon.events.families",
     "RunStarted": "polygon.events.families",
-    "SaidBefore": "polygon.events.families",
     "SNAPSHOT_DIR": "polygon.events.snapshots",
     "STARTED": "polygon.events.streams",
     "SWEEP_FINISHED": "polygon.events.streams",
     "SWEEP_PREFIX": "polygon.events.streams",
     "SWEEP_STARTED": "polygon.events.streams",
     "SWEEP_STOPPED": "polygon.events.streams",
+    "SaidBefore": "polygon.events.families",
     "Snapshot": "polygon.events.snapshots",
     "SnapshotStore": "polygon.events.snapshots",
     "SpokenBesideTools": "polygon.events.families",
+    "StorageError": "polygon.events.errors",
+    "StreamIdentities": "polygon.events.identities",
     "SweepFinished": "polygon.events.families",
     "SweepPoint": "polygon.events.families",
     "SweepStarted": "polygon.events.families",
@@ -178,12 +207,23 @@ _FACE = {
     "ToolCalled": "polygon.events.families",
     "TranscriptImported": "polygon.events.families",
     "TurnSpoken": "polygon.events.families",
+    "UnknownTagError": "polygon.events.errors",
+    "VerifyReport": "polygon.events.store",
+    "WriterBusyError": "polygon.events.errors",
+    "canonical": "polygon.events.codec",
+    "content_hash": "polygon.events.codec",
     "conversation_id": "polygon.events.streams",
     "conversation_of_stream": "polygon.events.streams",
     "conversation_stream": "polygon.events.streams",
+    "decode_envelope": "polygon.events.envelope",
+    "digest": "polygon.events.codec",
     "drafts_stream": "polygon.events.streams",
+    "event_type": "polygon.events.registry",
+    "families": "polygon.events.families",
     "fresh_id": "polygon.events.streams",
     "holds_polygon_log": "polygon.events.lmdb_log",
+    "identity": "polygon.events.identities",
+    "identity_of": "polygon.events.identities",
     "is_conversation_stream": "polygon.events.streams",
     "keyed": "polygon.events.streams",
     "labels_stream": "polygon.events.streams",
@@ -194,6 +234,7 @@ _FACE = {
     "run_of_stream": "polygon.events.streams",
     "run_stream": "polygon.events.streams",
     "sweep_stream": "polygon.events.streams",
+    "to_builtins": "polygon.events.codec",
     "valid_run_id": "polygon.events.streams",
 }
 __getattr__ = face_getattr(__name__, _FACE)

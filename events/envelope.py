@@ -34,7 +34,7 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True):
     stream: str
     """One stream per conversation (``conv/ID``) and one per run (``run/ID``)."""
     identity: str
-    """Deterministic identity, 32 hex characters (see :mod:`polygon.events.identity`)."""
+    """Deterministic identity, 32 hex characters (see :mod:`polygon.events.identities`)."""
     event: Event
     """The payload."""
     recorded_at: str = ""

@@ -14,6 +14,7 @@ projections can point at it.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -49,9 +50,15 @@ class EventSpec:
 
 
 class Registry:
-    """Maps tags to event specs. One process-wide instance lives in :data:`REGISTRY`."""
+    """Maps tags to event specs. One process-wide instance lives in :data:`REGISTRY`.
 
-    def __init__(self) -> None:
+    ``completed_by`` names the module whose import registers every type (the families):
+    it is imported the first time a lookup by tag could miss one, not with the registry,
+    so that a process which only writes or opens a log never pays for the other families.
+    """
+
+    def __init__(self, completed_by: str | None = None) -> None:
+        self._completed_by = completed_by
         self._by_tag: dict[str, EventSpec] = {}
         self._by_type: dict[type[Event], EventSpec] = {}
         self.generation = 0
@@ -85,17 +92,27 @@ class Registry:
     def spec_for_tag(self, tag: str, *, seq: int | None = None) -> EventSpec:
         """The spec of ``tag``, or :class:`UnknownTagError` naming ``seq``."""
         spec = self._by_tag.get(tag)
+        if spec is None and self._completed_by is not None:
+            self._complete()
+            spec = self._by_tag.get(tag)
         if spec is None:
             raise UnknownTagError(f"{_at(seq)}unknown event tag {tag!r}")
         return spec
 
     def specs(self) -> list[EventSpec]:
         """Every registered spec, by tag."""
+        self._complete()
         return [self._by_tag[t] for t in sorted(self._by_tag)]
 
     def tags(self) -> Iterator[str]:
         """Registered tags, sorted."""
+        self._complete()
         return iter(sorted(self._by_tag))
+
+    def _complete(self) -> None:
+        if self._completed_by is not None:
+            importlib.import_module(self._completed_by)
+            self._completed_by = None
 
     def decode(self, tag: str, version: int, data: bytes, *, seq: int | None = None) -> Event:
         """Decode a stored payload into the current type of ``tag``."""
@@ -131,7 +148,7 @@ def _at(seq: int | None) -> str:
     return "" if seq is None else f"event #{seq}: "
 
 
-REGISTRY = Registry()
+REGISTRY = Registry(completed_by="polygon.events.families")
 
 
 def event_type(*, version: int = 1, upcasters: Mapping[int, Upcaster] | None = None) -> Callable[[E], E]:

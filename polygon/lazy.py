@@ -21,7 +21,9 @@ def face_getattr(package: str, face: Mapping[str, str]) -> Callable[[str], objec
         module = face.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(module), name)
+        loaded = importlib.import_module(module)
+        # A subpackage in the face (``polygon.events.families``) is the module itself.
+        value = loaded if module == f"{package}.{name}" else getattr(loaded, name)
         setattr(sys.modules[package], name, value)
         return value
 

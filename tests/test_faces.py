@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -561,6 +562,20 @@ def test_face_is_pinned_and_every_name_resolves(package: str) -> None:
     assert sorted(module.__all__) == FACES[package]
     for name in module.__all__:
         assert getattr(module, name) is not None, f"{package}.{name}"
+
+
+@pytest.mark.parametrize("package", sorted(FACES))
+def test_no_submodule_is_named_like_a_name_of_its_face(package: str) -> None:
+    """Importing a submodule binds it on the package under its own name, over a lazy name of
+    the same spelling (``polygon.events.identity`` once hid the ``identity`` function after
+    any other name of its module was read). Only a subpackage the face lists may share it."""
+    face: dict[str, str] = getattr(importlib.import_module(package), "_FACE", {})
+    clashes = []
+    for name, module in face.items():
+        spec = importlib.util.find_spec(f"{package}.{name}")
+        if spec is not None and not (module == spec.name and spec.submodule_search_locations):
+            clashes.append(f"{package}.{name}")
+    assert clashes == []
 
 
 def test_unknown_face_name_is_an_attribute_error() -> None:

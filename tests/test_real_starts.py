@@ -221,3 +221,53 @@ def test_a_matches_condition_loads_regex() -> None:
     assert _loaded(check, ("regex",)) == ["regex"]
     match = "from polygon.matching import compare\nassert compare('matches', 'aa', 'a+')"
     assert _loaded(match, ("regex",)) == ["regex"]
+
+
+def test_a_start_loads_only_the_events_modules_it_names() -> None:
+    """The events face loads a name's module on first use: ``log`` (counts, verify, compact)
+    starts without the payload families, ``noise`` (shows one text's noise) without the LMDB
+    log. Both used to pay for the whole package (~0.03 CPU s)."""
+    assert _loaded(_real_start("log"), ("polygon.events.families",)) == []
+    assert (
+        _loaded(_real_start("noise"), ("lmdb", "polygon.events.lmdb_log", "polygon.events.snapshots")) == []
+    )
+
+
+def test_a_run_starts_without_the_probe_library_or_the_persona_generator() -> None:
+    """The probe library (six probes, their model) loads when the run probes; the stale-persona
+    check reads the loaded suite, not the generator's slots, models and YAML writer."""
+    heavy = ("polygon.probe.library", "polygon.suite.personas", "yaml")
+    assert _loaded(_real_start("run"), heavy) == []
+
+
+@pytest.mark.parametrize("command", ["run", "sweep", "demo", "rerun", "judge", "import", "probe", "runs"])
+def test_a_start_loads_neither_difflib_nor_socket(command: str) -> None:
+    """difflib matches a mistyped id and socket names a failed worker's host: both load where
+    that happens, not on every start that reads the log or runs a pass."""
+    assert _loaded(_real_start(command), ("difflib", "socket")) == []
+
+
+def test_a_suites_models_parse_no_built_in_signature() -> None:
+    """pydantic reads each default factory's signature; the built-in ``list``'s is parsed from
+    text by the tokenizer, whose first use compiles its patterns (~0.005 CPU s). The suite's
+    models use ``polygon.suite.empty``'s ``empty_list``: neither a run's start (defaults made at
+    import) nor loading a suite or a sweep parses one."""
+    spy = (
+        "import inspect\nparsed = []\nreal = inspect._signature_fromstr\n"
+        "def spy(cls, obj, *a, **k):\n    parsed.append(obj.__name__)\n    return real(cls, obj, *a, **k)\n"
+        "inspect._signature_fromstr = spy"
+    )
+    load = (
+        "from polygon.suite import load_suite, load_sweep\n"
+        "load_suite('examples/clinic/suite.yaml')\nload_sweep('examples/clinic/sweep.yaml')\nprint(parsed)"
+    )
+    code = f"{spy}\n{_real_start('run')}\n{load}"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("command", ["sweep", "leaderboard", "demo", "rerun", "divergence"])
+def test_a_start_loads_no_spoken_value_reader(command: str) -> None:
+    """The divergence finder reads spoken values (languages, number words) when it first
+    compares two turns, not when a leaderboard or a comparison module is imported."""
+    assert _loaded(_real_start(command), ("polygon.score.spoken", "polygon.score.detectors")) == []

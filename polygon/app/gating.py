@@ -23,15 +23,15 @@ from polygon.suite import NEWEST_GATING  # the face loads only polygon.suite.nam
 
 if TYPE_CHECKING:  # an import without --suite reads NEWEST_GATING and loads no suite models
     from polygon.languages import Language
+    from polygon.score import Rubric
     from polygon.suite import LoadedSuite, StubSpec
 
 __all__ = ["NEWEST_GATING", "unanswered_faults", "ungated_rules", "unspoken_languages"]
 
 
-def ungated_rules(loaded: LoadedSuite) -> list[str]:
-    """One warning per kind of rule the suite states that its rubric does not gate on."""
+def ungated_rules(loaded: LoadedSuite, rubric: Rubric) -> list[str]:
+    """One warning per kind of rule the suite states that ``rubric`` (its judge's) does not gate on."""
     suite = loaded.suite
-    rubric = _score.load_rubric(suite.judge.rubric).rubric
     gates = set(rubric.gates)
     built_in = _built_in(loaded)
     policies = len(suite.policies) + len(built_in)

@@ -9,7 +9,6 @@ is one error that names the closest ids by similarity.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import re
 from collections.abc import Iterator
 
@@ -92,6 +91,8 @@ def resolve_conversation(log: EventLog, ref: str) -> str:
 
 
 def _did_you_mean(ref: str, known: list[str]) -> str:
+    import difflib  # only a mistyped id is matched (not on every start that reads the log)
+
     close = difflib.get_close_matches(ref, known, n=3, cutoff=0.5)
     return f" (did you mean {', '.join(close)}?)" if close else ""
 

@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING
 
 from polygon import __version__
 
-# Faces read on use: the rubric, the checks, the call engine, the callers and the languages
-# (pydantic models, YAML, regex) load when the run first needs them, not at its start (issue 31).
+# Faces read on use: the rubric, the checks, the call engine, the callers, the languages and
+# the probe library (pydantic models, YAML, regex) load when the run first needs them, not at
+# its start (issue 31).
+from polygon import probe as _probe_pkg
 from polygon import score as _score_pkg
 from polygon import simulate as _simulate_pkg
 from polygon.app.gating import NEWEST_GATING, unanswered_faults, ungated_rules, unspoken_languages
@@ -52,13 +54,12 @@ from polygon.events import (
 )
 from polygon.execute import Executor, InProcessExecutor
 from polygon.models import ModelHub
-from polygon.probe import DETECTOR
 from polygon.projections import ConversationHead, fold_conversation_head
-from polygon.suite import LoadedSuite
 
 if TYPE_CHECKING:
-    from polygon.score import JudgeSettings
+    from polygon.score import JudgeSettings, LoadedRubric
     from polygon.simulate import ConversationPlan
+    from polygon.suite import LoadedSuite
 
 
 @dataclass(frozen=True)
@@ -197,11 +198,11 @@ def _before_start(loaded: LoadedSuite, resume: str) -> Iterator[None]:
         raise StorageError(f"{exc}. {on}") from None
 
 
-def suite_judge(loaded: LoadedSuite, hub: ModelHub) -> JudgeSettings:
-    """The scoring pass a suite asks for (heuristic offline by default)."""
+def suite_judge(loaded: LoadedSuite, hub: ModelHub, rubric: LoadedRubric) -> JudgeSettings:
+    """The scoring pass a suite asks for (heuristic offline by default), with its rubric read."""
     judge = loaded.suite.judge
     return _score_pkg.JudgeSettings(
-        rubric=_score_pkg.load_rubric(judge.rubric),
+        rubric=rubric,
         judge=_score_pkg.judge_for(judge.model, hub),
         repeats=judge.repeats,
     )
@@ -221,6 +222,34 @@ def _lint_first(
     with _before_start(loaded, resume):
         for warning in lint_before_run(loaded, log, now=now, hub=hub):
             on_warning(warning)
+
+
+def _checked_first(
+    loaded: LoadedSuite,
+    log: EventLog,
+    options: RunOptions,
+    now: Callable[[], str],
+    hub: ModelHub,
+    on_warning: Callable[[str], None],
+) -> tuple[tuple[str, ...], LoadedRubric]:
+    """What is checked before anything is written; the configurations and the rubric.
+
+    The configurations, their references and models, the prompts' lint, and the rubric: read
+    once, to warn of the suite's rules it does not gate on and then to score.
+    """
+    wanted = options.configs or (tuple(_started_configs(log, options.resume)) if options.resume else ())
+    configs = _select_configs(loaded, wanted)
+    _simulate_pkg.check_references(loaded, configs)
+    _check_models(loaded, hub)
+    _lint_first(loaded, log, options.resume, now, hub, on_warning)
+    rubric = _score_pkg.load_rubric(loaded.suite.judge.rubric)
+    for warning in [
+        *ungated_rules(loaded, rubric.rubric),
+        *unanswered_faults(loaded),
+        *unspoken_languages(loaded),
+    ]:
+        on_warning(warning)
+    return configs, rubric
 
 
 def run_suite(
@@ -244,13 +273,7 @@ def run_suite(
     Everything runs in one event loop, so model clients keep one connection pool.
     """
     hub = hub or ModelHub()
-    wanted = options.configs or (tuple(_started_configs(log, options.resume)) if options.resume else ())
-    configs = _select_configs(loaded, wanted)
-    _simulate_pkg.check_references(loaded, configs)
-    _check_models(loaded, hub)
-    _lint_first(loaded, log, options.resume, now, hub, on_warning)
-    for warning in [*ungated_rules(loaded), *unanswered_faults(loaded), *unspoken_languages(loaded)]:
-        on_warning(warning)
+    configs, rubric = _checked_first(loaded, log, options, now, hub, on_warning)
     seed = loaded.suite.seed if options.seed is None else options.seed
     run_id = options.resume or options.run_id or new_run_id(log, loaded.suite_hash, seed, now())
     if not valid_run_id(run_id):
@@ -275,7 +298,19 @@ def run_suite(
     try:
         with stoppable(again=_again(loaded, run_id)):
             scored = _simulate_and_score(
-                todo, log, loaded, options, now, progress, score_progress, total, run_id, hub, ran_now, ended
+                todo,
+                log,
+                loaded,
+                options,
+                now,
+                progress,
+                score_progress,
+                total,
+                run_id,
+                hub,
+                ran_now,
+                ended,
+                rubric,
             )
     except StorageError as exc:  # a failed commit: the writer wrote nothing after it
         raise StorageError(
@@ -287,6 +322,12 @@ def run_suite(
             f"interrupted: at least {sum(reasons.values())} of {total} calls of run {run_id} ended and "
             f"are kept; resume with `polygon run {loaded.path} --resume {run_id}`"
         ) from None
+    _finished(log, run_id, total, reasons, now)
+    return RunSummary(run_id, total, ran_now, dict(sorted(reasons.items())), scored)
+
+
+def _finished(log: EventLog, run_id: str, total: int, reasons: Counter[str], now: Callable[[], str]) -> None:
+    """``run.finished``: how many calls the run has and how they ended."""
     log.append(
         [
             Pending(
@@ -299,7 +340,6 @@ def run_suite(
             )
         ]
     )
-    return RunSummary(run_id, total, ran_now, dict(sorted(reasons.items())), scored)
 
 
 def _again(loaded: LoadedSuite, run_id: str) -> str:
@@ -323,6 +363,7 @@ def _simulate_and_score(
     hub: ModelHub,
     ran_now: int,
     ended: Callable[[str], None],
+    rubric: LoadedRubric,
 ) -> ScoreSummary:
     """Simulate, then check, judge and probe, on the chosen executor; this process writes.
 
@@ -335,7 +376,7 @@ def _simulate_and_score(
         try:
             with jobs_share(hub), calls_kept(log):  # the pass reads the calls kept meanwhile
                 await _simulate(todo, log, loaded, options, now, finished, total, run_id, hub, ended)
-                return await _score(log, loaded, options, now, score_progress, run_id, hub)
+                return await _score(log, loaded, options, now, score_progress, run_id, hub, rubric)
         except InfrastructureError as exc:  # the worker's or Ray's fault, never the agent's
             raise InfrastructureError(
                 f"{exc}; the run stopped (what finished is in the log). Fix it, then "
@@ -436,15 +477,16 @@ async def _score(
     progress: Progress,
     run_id: str,
     hub: ModelHub,
+    rubric: LoadedRubric,
 ) -> ScoreSummary:
     """Checks, judge and probes in one read of each call.
 
     The pass stops on a dead server only if it asks one (the offline baselines never do).
     """
-    settings = suite_judge(loaded, hub)
+    settings = suite_judge(loaded, hub, rubric)
     started = Scoring.start(log, run_id, settings, now).started  # the rubric goes in first
     judge_asks = _asks(settings.judge.heuristic, hub)
-    probe_asks = _asks(loaded.suite.probe_model == DETECTOR, hub)
+    probe_asks = _asks(loaded.suite.probe_model == _probe_pkg.DETECTOR, hub)
     result = await visit_on(
         options.executor,
         log,

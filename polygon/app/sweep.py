@@ -51,7 +51,7 @@ from polygon.execute import Executor, InProcessExecutor
 from polygon.models import ModelHub
 from polygon.projections import SweepHead
 from polygon.projections import verdicts as verdict_fold
-from polygon.score import GRADED
+from polygon.score import GRADED, load_rubric
 from polygon.suite import LoadedSweep
 from polygon.sweep import Point, Usage, estimate, make_points, run_usage
 
@@ -95,8 +95,9 @@ def run_sweep(
     _simulate_pkg.check_references(loaded.suite, (loaded.spec.base,))
     sweep_id, head = _begin(loaded, log, options, points, now)
     summary = SweepSummary(sweep_id=sweep_id, points=len(points))
+    rubric = load_rubric(loaded.suite.suite.judge.rubric).rubric  # bundled ones are read once a process
     for warning in [
-        *ungated_rules(loaded.suite),
+        *ungated_rules(loaded.suite, rubric),
         *unanswered_faults(loaded.suite),
         *unspoken_languages(loaded.suite),
     ]:

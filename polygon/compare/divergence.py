@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from polygon.score import stated_values
+# The score face read on use: the spoken-value reader (languages, detectors) loads on a first comparison.
+from polygon import score as _score
 from polygon.similarity import bigram_jaccard, sentences, word_tuple
 from polygon.transcript import ConversationView, TurnView
 
@@ -161,7 +162,7 @@ def _compare(x: _Utterance | None, y: _Utterance | None, pack: Language) -> Dive
         return _parted(x, y, "tool_calls", said)
     if x.ends != y.ends:
         return _parted(x, y, "ending", f"{x.ends or 'continues'} vs {y.ends or 'continues'}")
-    if stated_values(x.text) != stated_values(y.text):
+    if _score.stated_values(x.text) != _score.stated_values(y.text):
         # Checked before the wording: "Доплата 3500 рублей" and "доплата 0 рублей" share
         # most of their words, yet the caller was told another thing.
         return _parted(x, y, "values", "the stated numbers, amounts, times or dates differ")

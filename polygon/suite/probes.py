@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from polygon.events import content_hash
+from polygon.suite.empty import empty_list
 from polygon.suite.names import PROBE_DETECTORS
 
 
@@ -26,7 +27,7 @@ class ProbeSpec(BaseModel):
     polarity: Literal["desired", "guardrail"]
     detector: str = ""
     """A built-in detector id, or empty for a custom probe."""
-    keywords: list[str] = Field(default_factory=list)
+    keywords: list[str] = Field(default_factory=empty_list)
     """For custom probes answered offline: yes when the agent says any of these."""
 
     @field_validator("detector")

@@ -16,6 +16,7 @@ from pydantic import (
 
 from polygon.boundary import env_names, has_userinfo
 from polygon.matching import FACT, OPERATORS
+from polygon.suite.empty import empty_list
 from polygon.suite.names import DETECTOR_PREFIX, FALLBACK_ENDS, NEWEST_GATING, POLICY_KINDS, SPEECH_DETECTORS
 from polygon.suite.probes import ProbeSpec
 
@@ -110,7 +111,7 @@ class StubSpec(_Strict):
     mode: Literal["fixed", "template", "rules", "stateful"] = "fixed"
     response: Any = None
     template: str = ""
-    rules: list[Rule] = Field(default_factory=list)
+    rules: list[Rule] = Field(default_factory=empty_list)
     default: Any = None
     store: str = ""
     action: Literal["list", "claim", "get", "put", ""] = ""
@@ -260,12 +261,12 @@ class ExpectSpec(_Strict):
     A condition is a value, a stub-rule operator, or ``{fact: key}`` (the persona's).
     """
 
-    end: list[EndReason] = Field(default_factory=list)
+    end: list[EndReason] = Field(default_factory=empty_list)
     state: dict[str, dict[str, Any]] = Field(default_factory=dict)
     calls: dict[str, Any] = Field(default_factory=dict)
-    no_calls: list[str] = Field(default_factory=list)
+    no_calls: list[str] = Field(default_factory=empty_list)
     before: list[list[str]] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description=(
             "Order of tool calls: each item lists tools whose first calls must come in this order, "
             "each after a call of the one before that was not refused (``[verify_identity, block_card]``: "
@@ -274,7 +275,7 @@ class ExpectSpec(_Strict):
     )
 
     says: list[list[str]] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description=(
             "Speech the agent must say: each item is a phrase or a list of alternative phrases, one of "
             "which (case aside, umlauts and numbers however spelled, as never_say/must_say match) is in "
@@ -283,14 +284,14 @@ class ExpectSpec(_Strict):
         ),
     )
     says_before: list[SaysBeforeSpec] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description=(
             "Speech before a tool: ``{phrase: [999, emergency services], tool: dispatch_tow}`` (or a list "
             "of them): one phrase is said, and in a turn before the tool's first call when it is called."
         ),
     )
     fallback_end: list[EndReason] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description=(
             "End reasons (transfer, caller_done or hangup) that meet ``end``, ``state`` and ``calls`` when "
             "every call of a tool ``calls`` names answered an error (``[transfer]``: with the booking tool "
@@ -360,7 +361,7 @@ class RequiresSpec(_Strict):
         description="Conditions on ``after``'s result (``{verified: true}``); stub-rule operators.",
     )
     same: list[str] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description=(
             "Arguments the guarded call must share with a call of ``after`` that answered so "
             "(``[booking_ref]``: act on the booking that was verified); compared as text, case aside."
@@ -398,16 +399,16 @@ class SpeechSpec(_Strict):
     """Patterns over the agent's speech: any one of them counts."""
 
     phrases: list[str] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Literal phrases: case aside, umlauts spelled either way (ü/ue), a number however "
         "it is said (\"112\" meets \"eins eins zwei\"); docs/policies.md.",
     )
     matches: list[str] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Regular expressions: case aside (``(?-i)`` for case), umlauts spelled either way.",
     )
     detectors: list[str] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Built-in detectors: card_number (13–19 digits, Luhn, however spaced or spoken; "
         "or written 4-4-4-4 / 4-6-5), email, phone_number, disclosure (a name, number or date the "
         "caller's side never put in the call: another person's data, docs/policies.md).",
@@ -439,7 +440,7 @@ class PolicySpec(_Strict):
     description: str = Field("", description="Why the rule exists, for people.")
     requires: RequiresSpec | None = Field(None, description="A tool only after another answered so.")
     order: list[str] = Field(
-        default_factory=list, description="Tools that must come in this order when both happen."
+        default_factory=empty_list, description="Tools that must come in this order when both happen."
     )
     never: NeverSpec | None = Field(None, description="A tool (with argument conditions) never called.")
     max_calls: MaxCallsSpec | None = Field(None, description="A tool called at most so many times.")
@@ -596,13 +597,13 @@ class Suite(_Strict):
     max_turns: int = Field(12, ge=1, le=200)
     trials: int = Field(1, ge=1, le=100)
     configs: dict[str, ConfigSpec]
-    tools: list[ToolSpec] = Field(default_factory=list)
+    tools: list[ToolSpec] = Field(default_factory=empty_list)
     stores: dict[str, dict[str, str]] = Field(default_factory=dict)
-    forbidden_phrases: list[str] = Field(default_factory=list)
+    forbidden_phrases: list[str] = Field(default_factory=empty_list)
     """Phrases the agent must never say (case-insensitive); an empty one would match every call.
     ``detector:card_number`` (or ``detector:email``, ``detector:phone_number``) names a detector."""
     policies: list[PolicySpec] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Declarative rules over each call's trace (tools and speech), each a check "
         "``policy:<name>``; the rubric gate ``check:policy`` fails a call that broke any.",
     )
@@ -619,17 +620,17 @@ class Suite(_Strict):
     phone: PhoneSpec = PhoneSpec.model_construct()
     caller: ModelRef = ModelRef.model_construct()
     judge: JudgeRef = JudgeRef.model_construct(model="scripted/heuristic")
-    probes: list[ProbeSpec] = Field(default_factory=list)
+    probes: list[ProbeSpec] = Field(default_factory=empty_list)
     lint: LintSpec = LintSpec.model_construct()
     """``off``, ``warn`` or ``refuse``, or ``{mode, threshold, tiers}``."""
     probe_model: str = "scripted/detector"
     """Who answers probes in ``polygon run``: the offline detectors, or a model."""
     openai_base_url: str = ""
     """Base URL of an OpenAI-compatible server (else --base-url or OPENAI_BASE_URL)."""
-    personas: list[PersonaSpec] = Field(default_factory=list)
+    personas: list[PersonaSpec] = Field(default_factory=empty_list)
     personas_file: str = ""
     """Generated personas (``polygon personas generate``) to add to ``personas``."""
-    scenarios: list[ScenarioSpec] = Field(default_factory=list)
+    scenarios: list[ScenarioSpec] = Field(default_factory=empty_list)
 
     @field_validator("lint", mode="before")
     @classmethod

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from polygon.boundary import log_safe, read_yaml, shown_url
 from polygon.errors import SuiteError
 from polygon.events import content_hash
+from polygon.suite.empty import empty_list
 from polygon.suite.loading import LoadedSuite, inside, load_suite
 
 NAMED = ("temperature", "top_p", "max_tokens", "model", "prompt_file", "prompt")
@@ -95,7 +96,7 @@ class SweepSpec(_Strict):
     """How many points a ``random`` sweep draws."""
     seed: int = Field(0, ge=0, lt=2**63)
     """The seed of a ``random`` sweep's draws (calls use the suite's seed)."""
-    scenarios: list[str] = Field(default_factory=list)
+    scenarios: list[str] = Field(default_factory=empty_list)
     trials: int | None = Field(None, ge=1, le=100)
     floor: float | None = Field(None, ge=0, le=100)
     token_limit: int = Field(0, ge=0, le=INT_MAX)

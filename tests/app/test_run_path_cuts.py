@@ -90,9 +90,9 @@ def test_the_run_parses_its_rubric_once_and_scores_with_it(
     monkeypatch.setattr(run, "run_recipe", lambda *a: recipes.append(real_recipe(*a)) or recipes[-1])
     with LmdbLog(tmp_path / "log") as log:
         summary = run_suite(pipeline.suite(4, 3), log, RunOptions(run_id="r"), now=lambda: "")
-    # Two reads: the warning before the run (gating: does the rubric gate on the suite's rules?),
-    # then the scoring pass's; its jobs reuse that one. (Before the face was read on use, gating
-    # held its own reference and its read went uncounted here.)
-    assert loads == ["v1", "v1"]
+    # One read before the run: gating's warning (does the rubric gate on the suite's rules?) and
+    # the scoring pass both use it, and the pass's jobs reuse that one. (It was read twice: a
+    # rubric given as a path was read and validated again for the scoring pass.)
+    assert loads == ["v1"]
     assert summary.scoring is not None and summary.scoring.scored == 4
     assert recipes[0].rubric is not None and recipes[0].rubric.rubric_hash == real("v1").rubric_hash
