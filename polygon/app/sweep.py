@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import msgspec
 
 # The call engine, callers and languages (YAML, regex) load when the sweep checks its suite (issue 31).
+from polygon import score as _score
 from polygon import simulate as _simulate_pkg
 from polygon.app.gating import unanswered_faults, ungated_rules, unspoken_languages
 from polygon.app.log import recorded_answers
@@ -51,7 +52,7 @@ from polygon.execute import Executor, InProcessExecutor
 from polygon.models import ModelHub
 from polygon.projections import SweepHead
 from polygon.projections import verdicts as verdict_fold
-from polygon.score import GRADED, load_rubric
+from polygon.score import GRADED
 from polygon.suite import LoadedSweep
 from polygon.sweep import Point, Usage, estimate, make_points, run_usage
 
@@ -95,7 +96,7 @@ def run_sweep(
     _simulate_pkg.check_references(loaded.suite, (loaded.spec.base,))
     sweep_id, head = _begin(loaded, log, options, points, now)
     summary = SweepSummary(sweep_id=sweep_id, points=len(points))
-    rubric = load_rubric(loaded.suite.suite.judge.rubric).rubric  # bundled ones are read once a process
+    rubric = _score.load_rubric(loaded.suite.suite.judge.rubric).rubric  # read here, not at a start
     for warning in [
         *ungated_rules(loaded.suite, rubric),
         *unanswered_faults(loaded.suite),
