@@ -7,6 +7,8 @@ renders the result. Errors that are the user's (``PolygonError``) print one line
 
 from __future__ import annotations
 
+import atexit
+import gc
 import importlib
 import os
 import signal
@@ -231,6 +233,11 @@ def main(argv: list[str] | None = None) -> None:
     """
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminated)
+    # At exit the interpreter's last collections walk every object the command loaded (~0.045 CPU s
+    # of a run's ~0.3 s start, issue 31); frozen, they are skipped. What is freed at exit is freed
+    # by reference counts as before: the log, its writer and every file are closed by the command
+    # itself (context managers), never left to a collection at exit.
+    atexit.register(gc.freeze)
     cli.main(args=argv, prog_name="polygon")
 
 
