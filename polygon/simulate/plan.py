@@ -83,8 +83,8 @@ def check_references(loaded: LoadedSuite, configs: Iterable[str] | None = None) 
             raise SuiteError(
                 # the caller, the checks that read speech and the noise all read this pack,
                 # whatever the noise is: "no noise language pack" sent users to the noise block
-                f"{loaded.path}: personas[{persona.id}].language: no language pack "
-                f"{persona.language!r} for the caller and its checks (available: {', '.join(known)})"
+                f"{loaded.path}: personas[{persona.id}].language: the caller and its checks have no "
+                f"language pack {persona.language!r} (available: {', '.join(known)})"
             )
 
 
