@@ -382,6 +382,11 @@ class Spoken(_Strict):
     clock_before: Words
     """Words that make a clock time in words after them a time ("at", "um", "u", "a", "в"); a
     weekday or a word for today or tomorrow does too. Elsewhere "seven forty five" is a number."""
+    day_alone: tuple[Pattern, ...] = ()
+    """A day of the month said without its month ("on the 12th", "dvanaestog", "am 12."): regexes
+    (case aside) with a group ``day`` (digits) or ``(?P<dayword>DAYWORD)`` (read as the packs'
+    ``month_days`` ordinals), each with what may follow so a floor or a count is none ("on the 2nd floor"):
+    held against a tool's date."""
     slot_words: tuple[Pattern, ...] = ()
     """Phrases that make a weekday said alone in their sentence the day booked ("see you on
     Tuesday", "I've moved you to the Tuesday flight", "nos vemos el martes"): held against the
