@@ -66,4 +66,7 @@ def judge(
     for warning in summary.warnings:
         click.echo(warning, err=True)
     click.echo(f"pass {summary.pass_id}: scored {summary.scored}, already scored {summary.already}")
+    if summary.already and not summary.scored:
+        # trial3: after upgrading Polygon a user re-judged a run to see a fix and got nothing new
+        click.echo(f"(every call has this pass; --new-pass {new_pass + 1} judges them again as a new pass)")
     click.echo(f"report: polygon report {run_id} --rubric {summary.rubric_version}")

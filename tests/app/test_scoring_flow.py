@@ -183,6 +183,7 @@ def test_rejudging_with_v2_leaves_v1_reports_byte_identical(tmp_path: Path) -> N
     assert "invalid_tool_answer" in v2_gates
     again = invoke(log, "judge", "r", "--rubric", "v2")
     assert "scored 0, already scored 24" in again.output
+    assert "--new-pass 1 judges them again" in again.output
 
 
 def test_changed_rubric_under_the_same_version_is_refused(tmp_path: Path) -> None:
