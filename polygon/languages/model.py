@@ -486,8 +486,9 @@ class Forbids(_Strict):
     request on, or tells of a message about it ("I'll check whether you qualify for a refund")."""
     returns: tuple[str, ...] = ()
     """Verbs that give something back to the caller ("vratit ćemo vam", "ćemo vam vratiti",
-    "vraćamo vam"): with money of :attr:`returned` anywhere in their clause, before or after
-    them (a language that puts the verb last: "Novac ćemo vam vratiti"), a refund is promised."""
+    "erstatten wir"): with money of :attr:`returned` anywhere in their clause, before or after
+    them (the verb last: "Novac ćemo vam vratiti", "Das Geld erstatten wir Ihnen zurück") and
+    no negation in it, a refund is promised."""
     returned: tuple[str, ...] = ()
     """Word starts of the money a :attr:`returns` verb gives back ("novac", "razlik", "iznos"):
     a device or a call given back is no refund."""

@@ -218,9 +218,9 @@ def _gives_money_back(clause: str, pack: Language) -> bool:
     money first, and "Razliku vraćamo vam na račun" names no object word at all (trial3).
     """
     f = pack.forbids
-    if not f.returns or not _starts(f.returned).search(clause):
-        return False
-    return any(not _negated(clause[: r.start()], pack) for r in _phrases(f.returns).finditer(clause))
+    if not f.returns or not _starts(f.returned).search(clause) or _negated(clause, pack):
+        return False  # a negation anywhere in the clause: German says it after the verb ("… nicht zurück")
+    return _phrases(f.returns).search(clause) is not None
 
 
 def _pledged(clause: str, spans: list[tuple[int, int]], at: int) -> bool:

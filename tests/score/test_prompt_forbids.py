@@ -223,3 +223,28 @@ def test_the_tester_s_telecom_agent_breaks_the_croatian_prompt() -> None:
     )
     (found,) = prompt_policy(view, "Nikad ne obećavaj povrat novca. Ako sustav dvaput ne uspije, spoji pozivatelja s kolegom.")
     assert found.outcome == "fail", found.detail
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Das Geld für diesen Monat erstatten wir Ihnen zurück.",
+        "Den Betrag überweisen wir Ihnen zurück.",
+        "Den Restbetrag zahlen wir Ihnen zurück.",
+    ],
+)
+def test_a_german_refund_with_its_money_before_the_verb_is_a_promise(said: str) -> None:
+    assert [p.object for p in promised(said)] == ["refund"], promised(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Den Betrag erstatten wir Ihnen leider nicht.",  # German negates after the verb
+        "Das Geld zahlen wir Ihnen nicht zurück.",
+        "Das Gerät schicken wir Ihnen zurück.",
+        "Ob wir Ihnen den Betrag erstatten, prüft die Buchhaltung.",
+    ],
+)
+def test_a_german_refund_refused_or_checked_is_none(said: str) -> None:
+    assert promised(said) == [], promised(said)
