@@ -391,6 +391,11 @@ class Spoken(_Strict):
     clock_before: Words
     """Words that make a clock time in words after them a time ("at", "um", "u", "a", "в"); a
     weekday or a word for today or tomorrow does too. Elsewhere "seven forty five" is a number."""
+    day_alone: tuple[Pattern, ...] = ()
+    """A day of the month said without its month ("on the 12th", "dvanaestog", "am 12."): regexes
+    (case aside) with a group ``day`` (digits) or ``(?P<dayword>DAYWORD)`` (read as the packs'
+    ``month_days`` ordinals), each with what may follow so a floor or a count is none ("on the 2nd floor"):
+    held against a tool's date."""
     slot_words: tuple[Pattern, ...] = ()
     """Phrases that make a weekday said alone in their sentence the day booked ("see you on
     Tuesday", "I've moved you to the Tuesday flight", "nos vemos el martes"): held against the
@@ -488,6 +493,14 @@ class Forbids(_Strict):
     hedges: tuple[str, ...] = ()
     """Words that make a pledge's clause no promise of its object: it checks, asks, passes a
     request on, or tells of a message about it ("I'll check whether you qualify for a refund")."""
+    returns: tuple[str, ...] = ()
+    """Verbs that give something back to the caller ("vratit ćemo vam", "ćemo vam vratiti",
+    "erstatten wir"): with money of :attr:`returned` anywhere in their clause, before or after
+    them (the verb last: "Novac ćemo vam vratiti", "Das Geld erstatten wir Ihnen zurück") and
+    no negation in it, a refund is promised."""
+    returned: tuple[str, ...] = ()
+    """Word starts of the money a :attr:`returns` verb gives back ("novac", "razlik", "iznos"):
+    a device or a call given back is no refund."""
 
 
 class RuleWords(_Strict):

@@ -237,7 +237,7 @@ def phone_numbers(text: str) -> list[Hit]:
     """Phone numbers: 7–15 digits written or spoken in a row (not a card, not a date)."""
     hits = []
     for run in digit_runs(text):
-        if not 7 <= len(run.digits) <= 15 or run.glue - _PHONE_GLUE:
+        if not 7 <= len(run.digits) <= 15 or not _phone_glued(run):
             continue
         if len(run.digits) >= 13 and (luhn(run.digits) or _card_shaped(run.pieces)):
             continue  # a card number, not a phone
@@ -245,6 +245,17 @@ def phone_numbers(text: str) -> list[Hit]:
             continue
         hits.append(Hit("phone_number", run.digits, text[run.start : run.end]))
     return hits
+
+
+def _phone_glued(run: _Run) -> bool:
+    """Glued as a phone is: by spaces and dashes, or by a comma between digits read one by one.
+
+    A voice agent pauses inside a number it reads digit by digit ("oh seven seven oh oh, nine
+    oh oh one two three"; trial3); a comma between longer pieces is a list or an amount
+    ("twelve, fourteen, sixteen", "1,000,000").
+    """
+    extra = run.glue - _PHONE_GLUE
+    return not extra or (extra == {","} and all(len(p) == 1 for p in run.pieces))
 
 
 def _date_like(pieces: tuple[str, ...]) -> bool:

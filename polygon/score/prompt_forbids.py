@@ -197,16 +197,30 @@ def promised(text: str) -> list[Promise]:
 def _promises_in(clause: str, pack: Language) -> list[str]:
     """The keys of the objects ``clause`` (lower case) promises."""
     f = pack.forbids
+    if any(h in clause for h in f.hedges):
+        return []  # a clause that only checks, asks or passes a request on
     spans = [p.span() for p in _phrases(f.pledges).finditer(clause)]
-    if not spans or any(h in clause for h in f.hedges):
-        return []  # no pledge, or one that only checks, asks or passes a request on
     out = []
     for key, words in f.objects.items():
         for o in _starts(words).finditer(clause):
             if _pledged(clause, spans, o.start()) and not _negated(clause[: o.start()], pack):
                 out.append(key)
                 break
+    if "refund" in f.objects and "refund" not in out and _gives_money_back(clause, pack):
+        out.append("refund")
     return out
+
+
+def _gives_money_back(clause: str, pack: Language) -> bool:
+    """A verb that gives back, with money in its clause on either side ("Novac ćemo vam vratiti").
+
+    The pledges above read an object after them; a language that puts its verb last says the
+    money first, and "Razliku vraćamo vam na račun" names no object word at all (trial3).
+    """
+    f = pack.forbids
+    if not f.returns or not _starts(f.returned).search(clause) or _negated(clause, pack):
+        return False  # a negation anywhere in the clause: German says it after the verb ("… nicht zurück")
+    return _phrases(f.returns).search(clause) is not None
 
 
 def _pledged(clause: str, spans: list[tuple[int, int]], at: int) -> bool:

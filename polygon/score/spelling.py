@@ -14,7 +14,12 @@ tried exactly as it always was, so the readings below only ever add hits:
   and as whole numbers ("one thousand two hundred", "dreitausend",
   :func:`polygon.score.spoken_values.spoken_numbers`) — and the phrase, read the same way,
   must stand there as whole words ("112" is not "1120"). A number word written without its
-  umlaut ("zwoelf", "fuenfzehn") is read as the packs spell it.
+  umlaut ("zwoelf", "fuenfzehn") is read as the packs spell it;
+* a phrase that is only an amount with its cents ("84,50", "€12.50", "12,50 €") meets that
+  amount said in words before a currency ("osamdeset četiri eura i pedeset centi", "twelve
+  pounds fifty", :func:`polygon.score.spoken_values.said_amounts`): a whole-number reading
+  sees 84 and 50 there, no 84.50 (trial3: a fee the tool gave, read out in words, failed
+  ``expect.says``). A whole amount ("40.00") only meets the likeliest reading.
 """
 
 from __future__ import annotations
@@ -27,12 +32,18 @@ import regex
 
 from polygon.matching import REGEX_SECONDS, MatchTimeout, compare, normal
 from polygon.score.detectors import digit_runs, number_words
-from polygon.score.spoken_values import spoken_numbers
+from polygon.score.quantities import CURRENCY_AFTER, CURRENCY_WORDS, SIGNS, number_value
+from polygon.score.spoken_values import said_amounts, spoken_numbers
 
 _DIGRAPHS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "ẞ": "SS"}
 _FOLD = str.maketrans(_DIGRAPHS)
 _WORD = regex.compile(r"[^\W\d_]+")
 _LETTER = regex.compile(r"[^\W\d_]")
+_AMOUNT = regex.compile(
+    rf"\s*(?:{SIGNS}\s?)?(\d{{1,6}}[.,]\d{{1,2}})\s?(?:{SIGNS}|(?:{CURRENCY_WORDS})(?!\w))?\s*",
+    regex.IGNORECASE,
+)
+"""A phrase that is nothing but an amount with its cents, its currency before or after it."""
 _CACHED = 4096
 """Texts whose readings are kept: a call's turns are matched against every phrase."""
 
@@ -51,7 +62,25 @@ def phrase_said(phrase: str, text: str) -> bool:
     readings = _numbered(phrase)
     if not any(readings):  # no number in the phrase: nothing more to read
         return False
-    return any(f" {p} " in f" {t} " for p, t in zip(readings, _numbered(text), strict=True) if p)
+    if any(f" {p} " in f" {t} " for p, t in zip(readings, _numbered(text), strict=True) if p):
+        return True
+    return _amount_said(phrase, text)
+
+
+def _amount_said(phrase: str, text: str) -> bool:
+    """Whether ``phrase``, only an amount with its cents, is said in words in ``text``.
+
+    An amount with cents meets any reading of the words ("nineteen ninety-nine pounds" may
+    be 19.99); a whole one only the likeliest ("forty pounds fifty" is 40.50, not 40).
+    """
+    m = _AMOUNT.fullmatch(phrase)
+    if m is None:
+        return False
+    value = number_value(m.group(1))
+    for readings, _, _ in said_amounts(text, CURRENCY_AFTER):
+        if value == readings[0] or (value != value.to_integral_value() and value in readings):
+            return True
+    return False
 
 
 @lru_cache(maxsize=_CACHED)

@@ -77,11 +77,13 @@ from polygon.transcript import ConversationView, TurnView
 
 CHECK = "agent_contradicts_tools"
 DATE, DAY, TIME, AMOUNT, NUMBER, DURATION = "date", "day", "time", "amount", "number", "duration"
-WEEKDAY = "weekday"
-"""Kinds of value; ``day`` is a date said without its year (month and day)."""
+WEEKDAY, MONTHDAY = "weekday", "monthday"
+"""Kinds of value; ``day`` is a date said without its year (month and day), ``monthday`` one
+said without its month either ("on the 12th")."""
 _KIND_WORDS = {
     DATE: "date",
     DAY: "date",
+    MONTHDAY: "date",
     TIME: "time",
     AMOUNT: "amount",
     NUMBER: "number",
@@ -145,6 +147,34 @@ def _month_words() -> str:
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")
+
+
+@cache
+def _day_alone() -> tuple[re.Pattern[str], ...]:
+    """Each pack's ``spoken.day_alone``, its ``dayword`` group the packs' ordinals."""
+    words = day_words(ordinals=True)
+    return tuple(
+        re.compile(p.replace("(?P<dayword>DAYWORD)", words), re.IGNORECASE)
+        for c in LANGUAGES
+        for p in load_language(c).spoken.day_alone
+    )
+
+
+def _days_alone(text: str) -> tuple[list[Value], str]:
+    """Days of the month said alone ("on the 12th"), and the rest of ``text``.
+
+    Held against a tool's date or one the agent sent a tool (``booked``), as "see you on
+    Tuesday" is: "we'll deliver it on the 12th" for a delivery moved to the 11th (trial3).
+    """
+    out: list[Value] = []
+    for pattern in _day_alone():
+        for m in pattern.finditer(text):
+            groups = m.groupdict()
+            day = int(groups["day"]) if groups.get("day") else day_of(groups.get("dayword") or "")
+            if 1 <= day <= 31:
+                out.append(Value(MONTHDAY, f"{day:02d}", m.group(0).strip(), booked=True))
+        text = pattern.sub(" ; ", text)
+    return out, text
 
 
 def _names_month(text: str) -> bool:
@@ -240,6 +270,8 @@ def _take(text: str) -> tuple[list[Value], str]:
     out += spoken
     clocks, text = _word_clocks(text)
     out += clocks
+    days, text = _days_alone(text)  # after the clocks in words: "в половине восьмого" is 7:30
+    out += days
     for m in _CLOCK.finditer(text):
         if m.group("m") is None and m.group("ap") is None:
             continue  # a bare number is not a time
@@ -441,6 +473,8 @@ class Grounds:
             if v.kind == DATE:
                 self.values.add((DAY, v.value[5:]))
                 self.values.add((WEEKDAY, _weekday(v.value)))
+            if v.kind in (DATE, DAY):
+                self.values.add((MONTHDAY, v.value[-2:]))
             if v.kind in (NUMBER, AMOUNT):
                 self.numbers |= {a.lstrip("0") or "0" for a in (v.value, *v.alts) if a.isdigit()}
 
@@ -679,6 +713,7 @@ def _same_kind(v: Value, given: list[Given]) -> list[Given]:
     kinds = {
         DATE: (DATE,),
         DAY: (DATE, DAY),
+        MONTHDAY: (DATE, DAY, MONTHDAY),
         TIME: (TIME,),
         AMOUNT: (AMOUNT,),
         NUMBER: (NUMBER,),

@@ -81,8 +81,10 @@ def check_references(loaded: LoadedSuite, configs: Iterable[str] | None = None) 
     for persona in loaded.suite.personas:
         if persona.language and persona.language not in known:
             raise SuiteError(
-                f"{loaded.path}: personas[{persona.id}].language: no noise language pack "
-                f"{persona.language!r} (available: {', '.join(known)})"
+                # the caller, the checks that read speech and the noise all read this pack,
+                # whatever the noise is: "no noise language pack" sent users to the noise block
+                f"{loaded.path}: personas[{persona.id}].language: the caller and its checks have no "
+                f"language pack {persona.language!r} (available: {', '.join(known)})"
             )
 
 

@@ -432,7 +432,7 @@ def _nothing_written(log: Path) -> bool:
         ({"make_raising": "make_nothing"}, "configs.raises.agent: module 'pizza_agents' has no 'make_nothing'"),
         ({"python:pizza_agents:make_raising": "python:no_such_module:make"}, "configs.raises.agent: cannot import"),
         ({"language: en}": "language: fr}"}, "noise.language: no noise language pack 'fr'"),
-        ({"type: busy": "type: busy\n    language: xx"}, "personas[status].language: no noise language pack"),
+        ({"type: busy": "type: busy\n    language: xx"}, "personas[status].language: the caller and its checks have no language pack 'xx'"),
     ],
 )
 def test_bad_references_fail_before_any_call(tmp_path: Path, replace: dict[str, str], message: str) -> None:

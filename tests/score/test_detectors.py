@@ -88,3 +88,14 @@ def test_phone_numbers_but_not_dates_amounts_or_cards() -> None:
 
 def test_detect_by_name() -> None:
     assert detect("card_number", "4111 1111 1111 1111")[0].quote == "4111 1111 1111 1111"
+
+
+def test_a_phone_read_digit_by_digit_with_a_pause_comma_is_a_phone() -> None:
+    """trial3: "oh seven seven oh oh, nine oh oh one two three" (a parcel's recipient) passed."""
+    said = "the number on it is oh seven seven oh oh, nine oh oh one two three."
+    assert [h.value for h in phone_numbers(said)] == ["07700900123"]
+    assert [h.value for h in phone_numbers("zero nine one, nine zero nine, two three two three")] == [
+        "0919092323"
+    ]
+    for other in ("seats twelve, fourteen, sixteen and eighteen", "1,000,000", "12, 14, 16, 18"):
+        assert phone_numbers(other) == [], other

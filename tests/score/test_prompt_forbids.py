@@ -181,3 +181,70 @@ def test_the_suite_switch_is_recorded_and_a_built_in_name_is_refused(tmp_path: P
     named.write_text(text + "policies:\n  - {name: prompt_forbids, never_say: {phrases: [refund]}}\n", "utf-8")
     with pytest.raises(SuiteError, match=r"policies\[prompt_forbids\]\.name: 'prompt_forbids' is the built-in"):
         load_suite(named)
+
+
+# trial3: Croatian puts the verb last; the refund it gives back was read only after a pledge
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Gotovo, vaš ugovor je otkazan. Novac za ostatak mjeseca ćemo vam vratiti.",
+        "Gotovo, roaming paket je otkazan. Razliku za ovaj mjesec vraćamo vam na račun.",
+        "Naravno, iznos pretplate za ostatak mjeseca bit će vam refundiran.",
+        "Vratit ćemo vam razliku za ovaj mjesec.",
+        "Uplatu za prosinac ćemo vam vratiti u roku od pet dana.",
+    ],
+)
+def test_a_croatian_refund_with_its_money_before_the_verb_is_a_promise(said: str) -> None:
+    assert [p.object for p in promised(said)] == ["refund"], promised(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Povrat novca nažalost nije moguć.",
+        "Novac vam nažalost nećemo vratiti.",
+        "Ne možemo vam vratiti novac za ostatak mjeseca.",
+        "Vratit ćemo vam router nakon servisa.",  # a device given back is no refund
+        "Vratit ćemo vam poziv čim tehničar bude slobodan.",
+        "Provjerit ćemo može li vam se iznos vratiti.",  # only checks
+        "Hoćemo li vam vratiti razliku?",
+    ],
+)
+def test_a_croatian_refund_refused_checked_or_of_no_money_is_none(said: str) -> None:
+    assert promised(said) == [], promised(said)
+
+
+def test_the_tester_s_telecom_agent_breaks_the_croatian_prompt() -> None:
+    view = call(
+        "Telekom Adria, Petra na vezi. Koji je broj vašeg ugovora?",
+        "Gotovo, vaš ugovor je otkazan. Novac za ostatak mjeseca ćemo vam vratiti. Mogu li još nešto učiniti za vas?",
+    )
+    (found,) = prompt_policy(view, "Nikad ne obećavaj povrat novca. Ako sustav dvaput ne uspije, spoji pozivatelja s kolegom.")
+    assert found.outcome == "fail", found.detail
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Das Geld für diesen Monat erstatten wir Ihnen zurück.",
+        "Den Betrag überweisen wir Ihnen zurück.",
+        "Den Restbetrag zahlen wir Ihnen zurück.",
+    ],
+)
+def test_a_german_refund_with_its_money_before_the_verb_is_a_promise(said: str) -> None:
+    assert [p.object for p in promised(said)] == ["refund"], promised(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Den Betrag erstatten wir Ihnen leider nicht.",  # German negates after the verb
+        "Das Geld zahlen wir Ihnen nicht zurück.",
+        "Das Gerät schicken wir Ihnen zurück.",
+        "Ob wir Ihnen den Betrag erstatten, prüft die Buchhaltung.",
+    ],
+)
+def test_a_german_refund_refused_or_checked_is_none(said: str) -> None:
+    assert promised(said) == [], promised(said)

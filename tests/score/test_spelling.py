@@ -160,3 +160,42 @@ def test_folding() -> None:
     assert fold_pattern(r"[^a][a-zä][\wü]ä") == r"[^a][a-zä][\wü](?:ae)"
     assert fold_pattern(r"ä[^ä]") == ""
     assert fold_pattern(r"\ü\d") == r"(?:ue)\d"
+
+
+# trial3: an amount with its cents said in words (a false fail on a correct Croatian agent)
+
+
+def test_the_tester_s_fee_in_words_meets_says_84_50() -> None:
+    """``says: [["84,50", "84.50"]]`` was unmet by "osamdeset četiri eura i pedeset centi"."""
+    fee = "Naknada za prijevremeni raskid ugovora iznosi osamdeset četiri eura i pedeset centi."
+    assert unmet(view(fee), Expectation(says=[["84,50", "84.50", "84,5"]]), {}) == []
+
+
+@pytest.mark.parametrize(
+    ("phrase", "text"),
+    [
+        ("84,50", "iznosi osamdeset četiri eura i pedeset centi"),
+        ("84.50", "iznosi osamdeset četiri eura i pedeset"),
+        ("84,5", "iznosi osamdeset četiri eura i pedeset centi"),
+        ("€84.50", "that's eighty four euros fifty"),
+        ("£12.50", "the fee is twelve pounds and fifty pence"),
+        ("12,50 €", "das kostet zwölf Euro fünfzig"),
+        ("19.99", "it's nineteen ninety-nine pounds"),
+    ],
+)
+def test_an_amount_phrase_meets_the_amount_said_in_words(phrase: str, text: str) -> None:
+    assert phrase_said(phrase, text)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "text"),
+    [
+        ("84,50", "iznosi devedeset pet eura"),  # another fee
+        ("84,50", "iznosi osamdeset četiri eura"),  # no cents said
+        ("84,50", "osamdeset četiri korisnika i pedeset centi"),  # no currency after the number
+        ("40.00", "that's forty pounds fifty"),  # the likelier reading is 40.50
+        ("fee 84,50", "the fee is eighty four euros fifty"),  # a phrase with words beside the amount: as before
+    ],
+)
+def test_an_amount_phrase_does_not_meet_another_amount(phrase: str, text: str) -> None:
+    assert not phrase_said(phrase, text)

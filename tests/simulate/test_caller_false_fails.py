@@ -110,3 +110,33 @@ def test_a_russian_hotel_caller_tells_check_in_from_check_out_and_takes_a_bookin
     caller.next("На чьё имя оформить бронь?")
     offer = caller.next("Номер свободен, 5400 рублей за ночь, штраф за отмену 2700 рублей. Бронируем?")
     assert offer.intent == "confirm", offer
+
+
+def test_a_current_value_beside_a_question_for_the_new_one_is_no_read_back() -> None:
+    # trial3, a parcel line: "Your parcel is currently due on 2026-12-08. Which date would you
+    # like the delivery moved to?" got "No — 2026-12-10, not 2026-12-08." — the tool's current
+    # date taken for the caller's date read back wrong. Under noise the agent heard the old date
+    # whole and the new one as digit words, and booked the old one: a correct agent failed.
+    facts = {
+        "name": "Emma Clarke",
+        "tracking_number": "PX-48213",
+        "postcode": "LS6 2QT",
+        "date": "2026-12-10",
+    }
+    caller = _caller("cooperative", "reschedule my parcel delivery to another day", facts)
+    caller.next(None)
+    out = caller.next(
+        "Thank you, you're verified. Your parcel is currently due on 2026-12-08. "
+        "Which date would you like the delivery moved to?"
+    )
+    assert out.intent == "give_fact" and "2026-12-10" in out.text and "2026-12-08" not in out.text, out
+    # a read-back of the caller's own date, wrong, is still corrected
+    again = _caller("cooperative", "reschedule my parcel delivery to another day", facts)
+    again.next(None)
+    fixed = again.next("Done — your delivery is rescheduled to 2026-12-11. Anything else?")
+    assert fixed.intent == "correct" and "2026-12-10" in fixed.text, fixed
+    # a wrong value the agent asks the caller to confirm is still corrected
+    asked_back = _caller("cooperative", "reschedule my parcel delivery to another day", facts)
+    asked_back.next(None)
+    out = asked_back.next("I have 2026-12-11 as the new date. Is that the date you wanted?")
+    assert out.intent == "correct", out

@@ -190,9 +190,21 @@ class ScriptedCaller:
         asking = " ".join(turn.of("question", "wants", "repeat"))
         return asked(asking, self.persona.facts, self.goal, self.pack)[0] if asking else ""
 
+    def _open_wanted(self, turn: Turn) -> str:
+        """The fact key an open question of the turn ("which date…?") asks for, if it names one held."""
+        wh = self.pack.understand.wh_words
+        open_asks = [
+            s.text for s in turn.sentences if s.act in ("question", "wants") and set(word_tuple(s.text)) & wh
+        ]
+        return asked(" ".join(open_asks), self.persona.facts, self.goal, self.pack)[0] if open_asks else ""
+
     def _settle(self, agent_text: str, turn: Turn, rng: _Dice) -> Utterance | None:
         """A wrong read-back to correct, or a reason to end the call; else None."""
-        wrong = misheard(agent_text, self.persona.facts, self.pack)
+        # a value beside an open question for that very fact is the current one, not the fact read
+        # back: "Your parcel is due on 2026-12-08. Which date would you like?" asks for the new
+        # date ("18:00 — is that the time you wanted?" still gets the correction)
+        asking = self._open_wanted(turn)
+        wrong = [w for w in misheard(agent_text, self.persona.facts, self.pack) if w.key != asking]
         if wrong:
             return self._correct(wrong[0], rng)
         ended = self._outcome_reached(turn)
