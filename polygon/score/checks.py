@@ -7,6 +7,7 @@ the caller itself is a simulator check, reported apart from the agent's score.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -607,23 +608,40 @@ def _refused_last(view: ConversationView, persona: PersonaSnapshot) -> bool:
 
 
 def _numbers(text: str) -> set[str]:
-    """The phone-like numbers of a text; not a regulation's ("Regulation EC 261 2004": nobody's)."""
+    """The phone-like numbers of a text.
+
+    Not a regulation's ("Regulation EC 261 2004": nobody's), nor a date written as one
+    ("2026-12-08": the check leaves every date to the judge).
+    """
     return {
         re.sub(r"\D", "", m.group(0)).lstrip("0")
         for m in _DIGITS.finditer(text)
-        if not law_number(text, m.start())
+        if not law_number(text, m.start()) and not _ISO_DATE.fullmatch(m.group(0))
     }
 
 
-def agent_contradicts_facts(view: ConversationView) -> CheckRecorded:
-    """The agent stated a phone-like number the caller never gave.
+_ISO_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}")
 
-    Names and dates are left to the judge: a heuristic would misfire on them.
+
+def _tool_numbers(view: ConversationView) -> set[str]:
+    """The phone-like numbers the call's tools were sent or answered: read out, they contradict no fact."""
+    return set().union(
+        *(_numbers(json.dumps([c.arguments, c.result], default=str)) for t in view.turns for c in t.tools)
+    )
+
+
+def agent_contradicts_facts(view: ConversationView) -> CheckRecorded:
+    """The agent stated a phone-like number the caller never gave, nor a tool was sent or answered.
+
+    Names and dates are left to the judge: a heuristic would misfire on them. A number a tool
+    gave is no contradiction of the caller's facts (another customer's read out is a disclosure,
+    :mod:`polygon.score.disclosure`): a correct parcel agent lost 7.5 points on every call for
+    reading out the delivery date the lookup answered (trial3).
     """
     persona = _persona(view)
     if persona is None:
         return _result(view, "agent_contradicts_facts", "n/a", "no ground truth")
-    known = set().union(*(_numbers(v) for v in persona.facts.values()))
+    known = set().union(*(_numbers(v) for v in persona.facts.values())) | _tool_numbers(view)
     bad = [_agent_quote(t) for t in view.turns if _numbers(t.agent_text or "") - known]
     if bad:
         return _result(

@@ -323,3 +323,16 @@ def test_a_weekday_booked_is_held_against_the_date_the_agent_sent_a_tool_that_an
     assert "the call to rebook gave the date '2026-12-09'" in found.detail
     fine = call([("Wednesday the 9th, please.", "Done, see you on Wednesday.", [booked])], PASSENGER)
     assert outcome(fine) != "fail"
+
+
+# -- 6. a number a tool gave, read out, contradicts no fact of the caller --------------------------
+
+
+def test_a_tools_number_or_an_iso_date_read_out_is_no_contradiction_of_the_callers_facts() -> None:
+    # trial3, a parcel line: "Your parcel is currently due on 2026-12-08" (the lookup's date) and a
+    # depot's phone the tool gave cost a correct agent 7.5 points on every call
+    parcel = {"due": "2026-12-08", "depot_phone": "0113 496 0123"}
+    read = one_turn("Where is it?", parcel, "It's due on 2026-12-08; the depot is on 0113 496 0123.")
+    assert agent_contradicts_facts(read).outcome == "pass"
+    made_up = one_turn("Where is it?", parcel, "Call the depot on 0113 496 9999.")
+    assert agent_contradicts_facts(made_up).outcome == "fail"  # a number no one gave still fails
