@@ -87,6 +87,19 @@ def unanswered(noise_kinds: Iterable[str], intent: str = "") -> bool:
     return intent in NON_ANSWERS or garbled(noise_kinds)
 
 
+def lost_a_fact(changed: Iterable[tuple[str, str]], facts: Iterable[str]) -> bool:
+    """The noise dropped, swapped or read out a word of one of the caller's facts.
+
+    ``changed``: each noise operation's kind and the words it replaced. Then the agent cannot
+    have heard that answer, however often it was given: asking again is what a person on a bad
+    line does every time, and the noise is drawn per turn, independently of the agent.
+    """
+    values = {w for fact in facts for w in word_tuple(fact)}
+    return any(
+        kind in GARBLING_NOISE and not values.isdisjoint(word_tuple(before)) for kind, before in changed
+    )
+
+
 class LoopWatch:
     """The loop rule over a call, reply by reply, shared by the engine and the ``loop`` check.
 
@@ -102,7 +115,10 @@ class LoopWatch:
     A reply the caller cut in on (a phone barge-in) was never heard whole, so saying it again
     after the barge-in is a re-ask every time, and it leaves the once-only excuse as it
     was: barge-ins are drawn per turn, independently of the agent, so an agent that repeats
-    forever still meets a turn the caller heard whole and is stopped there.
+    forever still meets a turn the caller heard whole and is stopped there. So is a repeat
+    after the noise lost a word of one of the caller's facts (:func:`lost_a_fact`): a correct
+    parcel agent asked a third time for a tracking number the noise had garbled twice and was
+    failed as a loop (trial3); one that asks again after hearing the number whole is stopped.
     """
 
     def __init__(self) -> None:
@@ -118,18 +134,20 @@ class LoopWatch:
         noisy: bool = False,
         cut: bool = False,
         heard: str | None = None,
+        lost: bool = False,
     ) -> str:
         """``"loop"``, ``"reask"`` (a repeat excused by a missed answer or a barge-in) or ``""``.
 
         ``noisy``: the agent may not have heard an answer in the caller's turn before this reply
         (:func:`unanswered`). ``cut``: the caller barged into the previous reply before this one.
         ``heard``: that caller turn as the agent heard it (None: not known, never "the same").
+        ``lost``: the noise lost a word of a fact in that turn (:func:`lost_a_fact`).
         """
         if silent:
             return ""
         repeat = self.previous is not None and is_loop(self.previous, reply)
         before, self.previous, self.heard = self.heard, reply, heard
-        if repeat and cut:
+        if repeat and (cut or (lost and not _same_answer(before, heard))):
             return "reask"
         # The caller turns are compared only for a repeat that may be excused: most replies
         # repeat nothing, and each heard turn, noise and all, is new (no kept overlap to find).

@@ -30,7 +30,7 @@ from polygon.score.spelling import phrase_said
 from polygon.score.spoken import allowed_by, invented_against
 from polygon.score.swallowed import Swallowed, swallowed
 from polygon.score.tool_facts import agent_contradicts_tools
-from polygon.similarity import LoopWatch, garbled, is_loop, unanswered
+from polygon.similarity import LoopWatch, garbled, is_loop, lost_a_fact, unanswered
 from polygon.suite import DETECTOR_PREFIX, FALLBACK_ENDS
 from polygon.transcript import ConversationView, ToolView, TurnView
 
@@ -146,7 +146,8 @@ def loop_flag(view: ConversationView) -> CheckRecorded:
     call the engine stopped on a loop carries the same two replies.
     """
     said = [t for t in view.turns if t.agent_text is not None]
-    repeat, reasks = _repeat(said)
+    persona = _persona(view)
+    repeat, reasks = _repeat(said, list(persona.facts.values()) if persona else [])
     if repeat is not None:
         before, after = repeat
         evidence = [_agent_quote(before), _agent_quote(after)]
@@ -201,13 +202,16 @@ def _barged(t: TurnView) -> bool:
     return any(p.kind == "barge_in" for p in t.phone)
 
 
-def _repeat(said: list[TurnView]) -> tuple[tuple[TurnView, TurnView] | None, list[TurnView]]:
+def _repeat(
+    said: list[TurnView], facts: list[str]
+) -> tuple[tuple[TurnView, TurnView] | None, list[TurnView]]:
     """The first reply pair the engine's loop rule stops on, and the re-asks it let pass before.
 
     The same :class:`LoopWatch` as the engine: a reply to a silence is not compared, a repeat
-    after the caller cut in (barge-in) and one repeat after a caller turn that held no answer
-    as heard (garbled by noise, or no answer given) are re-asks; so the check never flags what
-    the engine let go on, and flags what it stopped.
+    after the caller cut in (barge-in) or after the noise lost a word of one of ``facts``, and one
+    repeat after a caller turn that held no answer as heard (garbled by noise, or no answer
+    given) are re-asks; so the check never flags what the engine let go on, and flags what it
+    stopped.
     """
     watch = LoopWatch()
     reasks: list[TurnView] = []
@@ -216,7 +220,10 @@ def _repeat(said: list[TurnView]) -> tuple[tuple[TurnView, TurnView] | None, lis
         silent = any(p.kind == "silence" for p in t.phone)
         noisy = unanswered((op.kind for op in t.noise_ops), t.caller_intent)
         heard = t.heard_text if t.heard_text is not None else t.caller_text
-        seen = watch.see(t.agent_text or "", silent=silent, noisy=noisy, cut=_barged(t), heard=heard)
+        lost = lost_a_fact(((op.kind, op.before) for op in t.noise_ops), facts)
+        seen = watch.see(
+            t.agent_text or "", silent=silent, noisy=noisy, cut=_barged(t), heard=heard, lost=lost
+        )
         if seen == "loop" and before is not None:
             return (before, t), reasks
         if seen == "reask":

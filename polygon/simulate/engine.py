@@ -37,7 +37,7 @@ from polygon.events import (
 )
 from polygon.languages import caller_language
 from polygon.recording import Sink
-from polygon.similarity import LoopWatch, unanswered
+from polygon.similarity import LoopWatch, lost_a_fact, unanswered
 from polygon.simulate.agents import Agent, AgentError, AgentReply, AgentStep, Message, ToolCall, ToolResult
 from polygon.simulate.callers import Caller, CallerError, HearsCuts, Utterance
 from polygon.simulate.callers.scripted import ScriptedCaller
@@ -97,6 +97,8 @@ class Conversation:
         self.turn_latency = 0.0
         self.heard_ops: list[str] = []
         """Kinds of noise on the caller's latest turn: a repeat after garbling is a re-ask."""
+        self.heard_lost = False
+        """The noise lost a word of a caller's fact in its latest turn: a repeat is a re-ask."""
 
     async def run(self) -> str:
         """Play the call to its end; returns the end reason."""
@@ -176,7 +178,8 @@ class Conversation:
             # A re-prompt after silence, a re-ask after a barge-in, or one re-ask after the agent
             # heard no answer (noise garbled it, or the caller gave none): not a loop.
             missed = unanswered(self.heard_ops, utterance.intent)
-            if loops.see(reply.reply, silent=silent, noisy=missed, cut=cut, heard=heard) == "loop":
+            lost = self.heard_lost
+            if loops.see(reply.reply, silent=silent, noisy=missed, cut=cut, heard=heard, lost=lost) == "loop":
                 return _Ending("loop", "engine", reply.reply, loop=True), turn
         return _Ending("max_turns", "engine"), self.plan.max_turns
 
@@ -292,6 +295,8 @@ class Conversation:
             turn=turn,
         )
         self.heard_ops = [op.kind for op in ops]
+        facts = p.persona.facts.values() if p.persona is not None else ()
+        self.heard_lost = bool(ops) and lost_a_fact(((op.kind, op.before) for op in ops), facts)
         return heard
 
     async def _agent_turn(self, turn: int, heard: str) -> AgentReply:

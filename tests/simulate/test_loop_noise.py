@@ -19,7 +19,7 @@ from polygon.cli.main import cli
 from polygon.events import CheckRecorded, Envelope, Event, LmdbLog, NoiseOp
 from polygon.recording import ListSink
 from polygon.score.checks import loop_flag
-from polygon.similarity import LoopWatch, garbled, unanswered
+from polygon.similarity import LoopWatch, garbled, lost_a_fact, unanswered
 from polygon.simulate import engine
 from polygon.simulate.agents import AgentReply, AgentStep
 from polygon.simulate.callers import Utterance
@@ -212,6 +212,11 @@ def _run_clinic(tmp_path: Path) -> tuple[dict[str, ConversationView], dict[str, 
     return views, loops
 
 
+def facts(view: ConversationView) -> list[str]:
+    persona = view.started.persona if view.started else None
+    return list(persona.facts.values()) if persona else []
+
+
 def test_a_run_lets_re_asks_after_noise_go_on_and_check_and_engine_agree(tmp_path: Path) -> None:
     views, loops = _run_clinic(tmp_path)
     reasked = 0
@@ -225,6 +230,7 @@ def test_a_run_lets_re_asks_after_noise_go_on_and_check_and_engine_agree(tmp_pat
                 silent=any(p.kind == "silence" for p in t.phone),
                 noisy=unanswered((op.kind for op in t.noise_ops), t.caller_intent),
                 heard=t.heard_text,
+                lost=lost_a_fact(((op.kind, op.before) for op in t.noise_ops), facts(view)),
             )
             for t in said
         ]
@@ -236,3 +242,18 @@ def test_a_run_lets_re_asks_after_noise_go_on_and_check_and_engine_agree(tmp_pat
         if "reask" in seen and view.ended.reason != "loop":
             assert "asked again after" in loops[cid].detail, cid
     assert reasked, "the bundled clinic run no longer meets a re-ask after noise: pick another case"
+
+
+def test_a_repeat_after_the_noise_lost_a_fact_is_a_re_ask_every_time() -> None:
+    # trial3, a parcel line: noise garbled the tracking number in two caller turns running and
+    # the correct agent's third "What is your tracking number?" ended the call as a loop
+    assert lost_a_fact([("drop", "PX-48213.")], ["PX-48213"]) and lost_a_fact([("soundalike", "Tuesday")], ["Tuesday"])
+    assert not lost_a_fact([("drop", "Sorry,")], ["PX-48213"]) and not lost_a_fact([("filler", "")], ["um"])
+    watch = LoopWatch()
+    assert watch.see("Your tracking number?") == ""
+    for heard in ("It's PX.", "It's 48213.", "PX, um."):  # each heard differently, each lost the number
+        assert watch.see("Your tracking number?", noisy=True, heard=heard, lost=True) == "reask"
+    assert watch.see("Your tracking number?", heard="It's PX-48213.") == "loop"  # heard whole, asked again
+    same = LoopWatch()
+    assert same.see("Your tracking number?", heard="It's PX.") == ""
+    assert same.see("Your tracking number?", noisy=True, heard="It's PX.", lost=True) == "loop"  # no progress
