@@ -52,6 +52,7 @@ from polygon.simulate.callers.understanding import (
     settled,
     spelling_map,
 )
+from polygon.simulate.seeded import seeded
 
 SCRIPTED_CALLER = "scripted/caller"
 INSISTS = {"cooperative": 2, "busy": 1, "distrustful": 3, "confused": 2, "aggressive": 2, "chatty": 2}
@@ -104,7 +105,7 @@ class _Dice:
         if self._rng is None:
             hashed = _EIGHT_BYTES.copy()  # a copy costs less than a new blake2b (its arguments parsed)
             hashed.update(self._key.encode())
-            self._rng = random.Random(int.from_bytes(hashed.digest(), "big"))
+            self._rng = seeded(int.from_bytes(hashed.digest(), "big"))
         return self._rng
 
     def random(self) -> float:

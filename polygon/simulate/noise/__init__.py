@@ -9,13 +9,13 @@ the same noise in any process, and intensity 0 changes nothing.
 from __future__ import annotations
 
 import hashlib
-import random
 import re
 from collections.abc import Callable
 from functools import lru_cache
 
 from polygon.events import NoiseOp
 from polygon.simulate.noise.packs import LanguagePack, pack
+from polygon.simulate.seeded import seeded
 
 # Per-word probabilities at intensity 1; each scales linearly with the knob.
 P_DROP = 0.12
@@ -43,7 +43,7 @@ def apply_noise(
     seed = noise_seed(run_seed, conversation, turn)
     if intensity <= 0 or not text.strip():
         return text, [], seed
-    rng = random.Random(seed)
+    rng = seeded(seed)
     ops: list[NoiseOp] = []
     words = _words(text, language) if len(text) <= KEPT_CHARS else _read_words(text, language)
     out = _distorted(words, intensity, rng.random, ops)
