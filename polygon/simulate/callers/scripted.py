@@ -466,7 +466,7 @@ class ScriptedCaller:
             text = f"{text} {rng.choice(talk.worries)}"
         if kind in ("busy", "aggressive") and self._s.turn > 1 and rng.random() < 0.06 * level:
             text = self.pack.say.interrupt.format(text=text)
-        return Utterance(text, out.intent, out.ends_call)
+        return out if text is out.text else Utterance(text, out.intent, out.ends_call)
 
 
 def spoken_value(value: str, pack: Language) -> str:
