@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from polygon.similarity import sentences, words
+from polygon.similarity import sentences, word_tuple, words
 from polygon.suite import ProbeSpec
 from polygon.transcript import ConversationView, TurnView
 
@@ -180,7 +180,10 @@ def _digresses(t: TurnView, about: frozenset[str], before: str) -> bool:
     """A caller sentence of four or more words about nothing the call is about."""
     for sentence in sentences(t.caller_text):
         said = _content(sentence)
-        if len(words(sentence)) >= 4 and said and not said & (about | _content(before)):
+        if not said or len(word_tuple(sentence)) < 4:
+            continue
+        # no union built per sentence: disjoint from both is disjoint from it
+        if said.isdisjoint(about) and said.isdisjoint(_content(before)):
             return True
     return False
 
