@@ -59,13 +59,14 @@ _FILLER = frozenset(
 
 
 def _asked_about(text: str) -> set[str]:
-    return {w for w in words(text) if len(w) >= 3 and w not in _FILLER}
+    return {w for w in word_tuple(text) if len(w) >= 3 and w not in _FILLER}
 
 
 def _reasks(t: TurnView, before: str) -> bool:
     """Asked again: said so, or asked about what its previous question asked about."""
     said = t.agent_text or ""
-    if any(w in said.lower() for w in _REASK):
+    low = said.lower()  # once, not once per phrase
+    if any(w in low for w in _REASK):
         return True
     return "?" in said and "?" in before and bool(_asked_about(said) & _asked_about(before))
 
