@@ -76,17 +76,22 @@ class StreamIdentities:
     (run, conversation) are the same for all of them. The key's array is its fields encoded
     one after another (msgpack), so the shared head is encoded once and the rest, with its own
     one-byte array header cut off, after it: the same bytes, the same identities
-    (``tests/events/test_identity.py`` holds them equal).
+    (``tests/events/test_identity.py`` holds them equal). The head is fed to a hasher once,
+    and each identity hashes on from a copy of it: copying the state costs less than making a
+    new ``blake2b`` (its keyword arguments are parsed at each construction).
     """
 
-    __slots__ = ("_half", "_head", "_seed")
+    __slots__ = ("_half", "_hashed_head", "_seed")
 
     def __init__(self, run: str, conversation: str, seed: int) -> None:
         self._half = _stream_half(run, conversation)
-        self._head = b"\x96" + _CANONICAL_ENCODE(run) + _CANONICAL_ENCODE(conversation)
+        head = b"\x96" + _CANONICAL_ENCODE(run) + _CANONICAL_ENCODE(conversation)
+        self._hashed_head = _BLAKE2B(head, digest_size=8)
         self._seed = seed
 
     def __call__(self, kind: str, turn: int = 0, index: int = 0) -> str:
         """The identity of this stream's event ``(kind, turn, index)``."""
         rest = _CANONICAL_ENCODE((turn, self._seed, kind, index))  # a fixarray: one header byte
-        return self._half + _BLAKE2B(self._head + rest[1:], digest_size=8).hexdigest()
+        whole = self._hashed_head.copy()
+        whole.update(rest[1:])
+        return self._half + whole.hexdigest()

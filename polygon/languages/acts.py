@@ -145,7 +145,7 @@ def _reported_in(clause: str, pack: Language) -> bool:
         return True
     found = _patterns(acts.done_forms)
     return found is not None and any(
-        not has(clause[: m.end()] + " ", acts.negation) for m in found.finditer(clause)
+        not has(clause[: m.end()] + " ", acts.negation) for m in found.finditer(clause, concurrent=False)
     )
 
 
@@ -158,13 +158,13 @@ def refuses(low: str, pack: Language) -> bool:
     if has(low, pack.acts.refuse):
         return True
     found = _patterns(pack.acts.refuse_forms)
-    return found is not None and found.search(low) is not None
+    return found is not None and found.search(low, concurrent=False) is not None
 
 
 def _relative(clause: str, pack: Language) -> bool:
     # "на которого оформлен билет" names the passenger, it reports no ticket issued
     found = _patterns(pack.acts.relative)
-    return found is not None and found.search(clause.strip()) is not None
+    return found is not None and found.search(clause.strip(), concurrent=False) is not None
 
 
 def done(low: str, pack: Language) -> bool:
@@ -198,7 +198,8 @@ def _negated_form(clause: str, pack: Language) -> bool:
     found = _patterns(pack.acts.done_forms)
     if found is None or has(clause, pack.acts.pending):
         return False
-    return any(has(clause[: m.end()] + " ", pack.acts.negation) for m in found.finditer(clause))
+    forms = found.finditer(clause, concurrent=False)
+    return any(has(clause[: m.end()] + " ", pack.acts.negation) for m in forms)
 
 
 def modal_failure(low: str, pack: Language) -> bool:
@@ -213,11 +214,13 @@ def modal_failure(low: str, pack: Language) -> bool:
     if found is None:
         return False
     clauses = (f" {c.strip()} " for c in _CLAUSE.split(low))
-    return any(found.search(c) and not has(c, pack.acts.pending) for c in clauses)
+    return any(found.search(c, concurrent=False) and not has(c, pack.acts.pending) for c in clauses)
 
 
 @cache
 def _patterns(patterns: tuple[str, ...]) -> regex.Pattern[str] | None:
+    # Every match of these keeps the GIL (``concurrent=False``): by default ``regex`` lets go of
+    # it at each match, a chance for the run's writer thread to take it and for this one to wait.
     return regex.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
 
 
@@ -241,13 +244,15 @@ def promises(text: str, pack: Language) -> bool:
     (the pack's ``hedge``): "whether you qualify for compensation is decided by the claims
     team" says who decides, it promises nothing.
     """
-    hedge = _patterns(pack.acts.hedge)
     may = _may_promise(pack.acts.promise)
+    if may is not None and not may(_lower(text)):
+        return False  # most turns: a sentence's lowered words stand in the turn's, so none has one
+    hedge = _patterns(pack.acts.hedge)
     for sentence in sentences(text):
         low = _lower(sentence)
         if "?" in sentence or (may is not None and not may(low)):
             continue  # no promise word in it: no clause of it could promise
-        if hedge is not None and hedge.search(low):
+        if hedge is not None and hedge.search(low, concurrent=False):
             continue  # "ob … es eine Entschädigung gibt, entscheidet die Schadenabteilung"
         if any(_promised(c, pack) for c in _CLAUSE.split(low)):
             return True
@@ -279,7 +284,7 @@ def _unpromised(clause: str, pack: Language) -> str:
     # "Anzeige erstatten" (file a police report) and "a full refund is not possible" hold a
     # promise word and promise nothing: blanked, so the words around them are still read
     found = _patterns(pack.acts.not_promise)
-    return found.sub(lambda m: " " * len(m.group()), clause) if found else clause
+    return found.sub(lambda m: " " * len(m.group()), clause, concurrent=False) if found else clause
 
 
 def tells_failure(text: str, pack: Language) -> bool:
@@ -293,7 +298,9 @@ def tells_failure(text: str, pack: Language) -> bool:
     if has(low, pack.acts.failed):
         return True
     found = _patterns(pack.acts.failed_forms)
-    return found is not None and any(not _yours_before(low[: m.start()], pack) for m in found.finditer(low))
+    if found is None:
+        return False
+    return any(not _yours_before(low[: m.start()], pack) for m in found.finditer(low, concurrent=False))
 
 
 def _yours_before(before: str, pack: Language) -> bool:

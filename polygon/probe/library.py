@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from polygon.similarity import sentences, words
+from polygon.similarity import sentences, word_tuple, words
 from polygon.suite import ProbeSpec
 from polygon.transcript import ConversationView, TurnView
 
@@ -59,13 +59,14 @@ _FILLER = frozenset(
 
 
 def _asked_about(text: str) -> set[str]:
-    return {w for w in words(text) if len(w) >= 3 and w not in _FILLER}
+    return {w for w in word_tuple(text) if len(w) >= 3 and w not in _FILLER}
 
 
 def _reasks(t: TurnView, before: str) -> bool:
     """Asked again: said so, or asked about what its previous question asked about."""
     said = t.agent_text or ""
-    if any(w in said.lower() for w in _REASK):
+    low = said.lower()  # once, not once per phrase
+    if any(w in low for w in _REASK):
         return True
     return "?" in said and "?" in before and bool(_asked_about(said) & _asked_about(before))
 
@@ -180,7 +181,10 @@ def _digresses(t: TurnView, about: frozenset[str], before: str) -> bool:
     """A caller sentence of four or more words about nothing the call is about."""
     for sentence in sentences(t.caller_text):
         said = _content(sentence)
-        if len(words(sentence)) >= 4 and said and not said & (about | _content(before)):
+        if not said or len(word_tuple(sentence)) < 4:
+            continue
+        # no union built per sentence: disjoint from both is disjoint from it
+        if said.isdisjoint(about) and said.isdisjoint(_content(before)):
             return True
     return False
 

@@ -172,7 +172,11 @@ def hear(text: str, call: str = "") -> Heard | None:
     looked for only in a turn written in that script; an ASCII turn holds no script's or
     language's own letters (:attr:`_Reader.ascii_blind`), so none are looked for in it.
     """
-    words = _WORD.findall(text.lower(), concurrent=False)
+    return _heard(text, _WORD.findall(text.lower(), concurrent=False), call)
+
+
+def _heard(text: str, words: list[str], call: str) -> Heard | None:
+    """:func:`hear`, given the text's lower-cased words."""
     if len(words) < MIN_TURN_WORDS:
         return None
     reader = _reader(call)
@@ -257,11 +261,14 @@ def _told(text: str, call: str) -> Heard | None:
     the caller heard its answer in English. Each sentence is told on its own with the same
     thresholds, so a short courtesy ("Hvala, have a nice day") still tells nothing.
     """
-    whole = hear(text, call)
+    words = _WORD.findall(text.lower(), concurrent=False)  # read once for the turn's two questions
+    whole = _heard(text, words, call)
     if whole is not None and whole.language != call:
         return whole
+    if _no_other_language(text, words, call):  # most turns: then no sentence needs splitting off
+        return whole
     parts = sentences(text)
-    if len(parts) < 2 or _no_other_language(text, call):
+    if len(parts) < 2:
         return whole
     for part in parts:
         heard = hear(part, call)
@@ -270,7 +277,7 @@ def _told(text: str, call: str) -> Heard | None:
     return whole
 
 
-def _no_other_language(text: str, call: str) -> bool:
+def _no_other_language(text: str, words: list[str], call: str) -> bool:
     """No sentence of ``text`` can be told in a language other than ``call`` (most turns).
 
     An ASCII turn on a call whose marks no ASCII text holds (:attr:`_Reader.ascii_blind`) is
@@ -282,7 +289,6 @@ def _no_other_language(text: str, call: str) -> bool:
     if not (reader.ascii_blind and text.isascii()):
         return False
     owner = reader.owner
-    words = _WORD.findall(text.lower(), concurrent=False)
     return sum(1 for w in words if owner.get(w, call) != call) < MIN_WORDS
 
 

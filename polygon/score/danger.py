@@ -289,7 +289,7 @@ def _named_in(text: str, codes: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     for reading in map(_reading, codes):
         # "huele muchísimo a gas": read once more without the intensifiers; the words as said
         # first, since a phrase may hold one ("sangra mucho")
-        plain = low if reading.intensifiers is None else reading.intensifiers.sub("", low)
+        plain = low if reading.intensifiers is None else reading.intensifiers.sub("", low, concurrent=False)
         lows = [low] if plain == low else [low, plain]
         for kind, pattern in reading.dangers:
             if kind in out:
@@ -301,8 +301,8 @@ def _named_in(text: str, codes: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 
 def _negated(before: str, negations: frozenset[str]) -> bool:
     """A negation stands in the phrase's clause, at most a few words before it."""
-    clause = _CLAUSE.split(before)[-1]
-    return bool(set(_WORD.findall(clause)[-_NEGATION_REACH:]) & negations)
+    clause = _CLAUSE.split(before, concurrent=False)[-1]
+    return bool(set(_WORD.findall(clause, concurrent=False)[-_NEGATION_REACH:]) & negations)
 
 
 def _low(text: str) -> str:

@@ -32,6 +32,27 @@ def _units() -> frozenset[str]:
 
 
 @cache
+def _unit_in() -> re.Pattern[str]:
+    """Finds any unit in a lowered text: ``any(u in low for u in units)`` in one scan."""
+    return re.compile("|".join(map(re.escape, sorted(_units(), key=len, reverse=True))) or r"(?!x)x")
+
+
+@cache
+def _ascii_reads_lowered() -> bool:
+    """An ASCII text states a dose only where its lowered form holds a unit (true of every pack).
+
+    So when each unit is in lower case or has a letter no ASCII character matches, case
+    ignored ("мг", "µg"): an ASCII letter matches a lower-case ASCII one only as its lower case.
+    """
+    ascii_chars = [chr(i) for i in range(128)]
+
+    def unmatched(ch: str) -> bool:
+        return not any(re.fullmatch(re.escape(ch), a, re.IGNORECASE) for a in ascii_chars)
+
+    return all(u == u.lower() if u.isascii() else any(map(unmatched, u)) for u in _units())
+
+
+@cache
 def _dose() -> re.Pattern[str]:
     said = "|".join(map(re.escape, sorted(_units(), key=len, reverse=True))) or r"(?!x)x"
     return re.compile(rf"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?(?:{said})(?!\w)", re.IGNORECASE)
@@ -43,11 +64,14 @@ def _plain(number: str) -> str:
 
 def doses(text: str) -> list[tuple[str, str]]:
     """Each dose ``text`` states: (its number, plain; its words), in digits or in words."""
-    found = [(_plain(m.group(1)), m.group(0)) for m in _dose().finditer(text)]
-    units = _units()
     low = text.lower()
-    if not any(u in low for u in units):
+    named = _unit_in().search(low) is not None
+    if not named and text.isascii() and _ascii_reads_lowered():
+        return []  # most turns: the dose pattern (case ignored) was most of the time here
+    found = [(_plain(m.group(1)), m.group(0)) for m in _dose().finditer(text)]
+    if not named:
         return found  # the number words are read only beside a unit: most turns name none
+    units = _units()
     for value, start, end in spoken_numbers(text):
         unit = _UNIT_AFTER.match(text, end)
         if unit and unit.group(1).lower() in units and not _DIGIT.search(text[start:end]):

@@ -168,7 +168,10 @@ class Conversation:
                 reply = await self._agent_turn(turn, heard)
             except AgentError as exc:
                 return _Ending("agent_error", "agent", str(exc)), turn
-            await self._emit_agent(turn, reply)
+            self._emit_agent(turn, reply)
+            # Yield to the event loop: a Python or scripted agent never awaits anything, and
+            # without this one call would run to its end before the others in flight move.
+            await asyncio.sleep(0)
             if reply.end:
                 return _Ending(reply.end, "agent"), turn
             stop = self.monitor(turn, reply, self.turn_tools) if self.monitor else None
@@ -183,7 +186,7 @@ class Conversation:
                 return _Ending("loop", "engine", reply.reply, loop=True), turn
         return _Ending("max_turns", "engine"), self.plan.max_turns
 
-    async def _emit_agent(self, turn: int, reply: AgentReply) -> None:
+    def _emit_agent(self, turn: int, reply: AgentReply) -> None:
         self.sink.emit(
             AGENT_TURN,
             TurnSpoken(
@@ -198,9 +201,6 @@ class Conversation:
         )
         self.latencies.append(self.turn_latency)
         self.sink.flush()  # an exchange is over: a durable sink commits it now
-        # Yield to the event loop: a Python or scripted agent never awaits anything, and
-        # without this one call would run to its end before the others in flight move.
-        await asyncio.sleep(0)
 
     async def _utterance(
         self, turn: int, agent_said: str | None, drawn: TurnDraw | None, silent: bool

@@ -69,3 +69,19 @@ def test_what_a_dose_is() -> None:
     assert doses("take 800mg, or 2,5 mg for a child, or 200 мг") == [("800", "800mg"), ("2.5", "2,5 mg"), ("200", "200 мг")]
     assert doses("call 911, room 12, 500 ml, 3 mgs") == []
     assert doses("take eight hundred milligrams") == [("800", "eight hundred milligrams")]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Take 800 MG of ibuprofen.", [("800", "800 MG")]),
+        ("TAKE 500 Milligrams", [("500", "500 Milligrams")]),
+        ("Noted, item 3. What else?", []),
+        ("Примите 200 МГ.", [("200", "200 МГ")]),
+        ("Take 5 μg a day.", [("5", "5 μg")]),  # Greek mu: the micro sign's equal, case ignored
+    ],
+)
+def test_a_unit_in_any_case_is_read(text: str, found: list[tuple[str, str]]) -> None:
+    # An ASCII turn whose lowered form names no unit is passed over without the dose pattern
+    # (most turns); one in capitals, or with letters beyond ASCII, is still read in full.
+    assert doses(text) == found

@@ -52,6 +52,7 @@ from polygon.simulate.callers.understanding import (
     settled,
     spelling_map,
 )
+from polygon.simulate.seeded import seeded
 
 SCRIPTED_CALLER = "scripted/caller"
 INSISTS = {"cooperative": 2, "busy": 1, "distrustful": 3, "confused": 2, "aggressive": 2, "chatty": 2}
@@ -64,6 +65,8 @@ _SMALL_NUMBER = re.compile(r"^\d{1,2}$")
 _CLOCK = re.compile(r"^\d{1,2}[:.]\d{2}$")
 _ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 _T = TypeVar("_T")
+_EIGHT_BYTES = hashlib.blake2b(digest_size=8)
+"""An empty hasher of 8-byte digests: each turn's draws are seeded from a copy of it."""
 
 
 @dataclass
@@ -100,8 +103,9 @@ class _Dice:
 
     def _drawn(self) -> random.Random:
         if self._rng is None:
-            digest = hashlib.blake2b(self._key.encode(), digest_size=8).digest()
-            self._rng = random.Random(int.from_bytes(digest, "big"))
+            hashed = _EIGHT_BYTES.copy()  # a copy costs less than a new blake2b (its arguments parsed)
+            hashed.update(self._key.encode())
+            self._rng = seeded(int.from_bytes(hashed.digest(), "big"))
         return self._rng
 
     def random(self) -> float:
@@ -474,7 +478,7 @@ class ScriptedCaller:
             text = f"{text} {rng.choice(talk.worries)}"
         if kind in ("busy", "aggressive") and self._s.turn > 1 and rng.random() < 0.06 * level:
             text = self.pack.say.interrupt.format(text=text)
-        return Utterance(text, out.intent, out.ends_call)
+        return out if text is out.text else Utterance(text, out.intent, out.ends_call)
 
 
 def spoken_value(value: str, pack: Language) -> str:

@@ -521,7 +521,7 @@ def key_label(key: str, pack: Language) -> str:
 
 def _own_word(word: str, pack: Language) -> bool:
     script = pack.signature.script
-    return not script or bool(regex.search(script, word))
+    return not script or bool(regex.search(script, word, concurrent=False))  # keeps the GIL
 
 
 def content(text: str, pack: Language) -> set[str]:
