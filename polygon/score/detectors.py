@@ -163,7 +163,7 @@ def _read_number(
     tokens: list[tuple[str, int, int]], i: int, words: dict[tuple[str, ...], str]
 ) -> tuple[str | None, int]:
     token = tokens[i][0]
-    if token.isdigit():
+    if token.isdecimal():
         return token, 1
     if token.lower() not in _number_starts():  # most words: no phrase to try
         compound = compound_number(token)

@@ -85,7 +85,7 @@ def _joined(text: str, tokens: list[Token], i: int) -> bool:
 
 def _below_thousand(text: str, tokens: list[Token], i: int) -> tuple[Decimal | None, int]:
     """A number 0–999 at token ``i`` (digits, number words or "one and a half"), and its width."""
-    if tokens[i][0].isdigit():
+    if tokens[i][0].isdecimal():  # "²" and "①" are digits no Decimal reads
         return Decimal(tokens[i][0]), 1
     if tokens[i][0] in _halves():
         return Decimal("1.5"), 1
@@ -379,7 +379,7 @@ def _value(said: str | None) -> int | None:
     """The number a phrase says, in digits or words (None: none)."""
     if said is None:
         return None
-    if said.isdigit():
+    if said.isdecimal():
         return int(said)
     found = number_words().get(tuple(re.split(r"[\s-]+", said.lower())))
     return int(found) if found is not None else None

@@ -124,8 +124,8 @@ def _split_edges(word: str) -> tuple[str, str, str]:
 
 def _as_number(low: str, lp: LanguagePack) -> str | None:
     """Digits of a spoken or written number, or None."""
-    compact = low.replace("-", "") if low.replace("-", "").isdigit() else low
-    if compact.isdigit() and len(compact) >= 2:
+    compact = low.replace("-", "") if low.replace("-", "").isdecimal() else low
+    if compact.isdecimal() and len(compact) >= 2:  # not "²" or "①": isdigit, but no int
         return compact
     value = lp.number_words.get(low)
     if value is not None and value >= 10:
