@@ -149,7 +149,7 @@ class LoopWatch:
             return ""
         repeat = self.previous is not None and is_loop(self.previous, reply)
         before, self.previous, self.heard = self.heard, reply, heard
-        if repeat and (cut or (lost and not _same_answer(before, heard))):
+        if repeat and (cut or lost):  # lost: heard alike or not, the fact never came through
             return "reask"
         # The caller turns are compared only for a repeat that may be excused: most replies
         # repeat nothing, and each heard turn, noise and all, is new (no kept overlap to find).

@@ -254,6 +254,9 @@ def test_a_repeat_after_the_noise_lost_a_fact_is_a_re_ask_every_time() -> None:
     for heard in ("It's PX.", "It's 48213.", "PX, um."):  # each heard differently, each lost the number
         assert watch.see("Your tracking number?", noisy=True, heard=heard, lost=True) == "reask"
     assert watch.see("Your tracking number?", heard="It's PX-48213.") == "loop"  # heard whole, asked again
+    # heard alike twice (the noise dropped the number both times): still nothing to go on, no loop
     same = LoopWatch()
-    assert same.see("Your tracking number?", heard="It's PX.") == ""
-    assert same.see("Your tracking number?", noisy=True, heard="It's PX.", lost=True) == "loop"  # no progress
+    assert same.see("Your tracking number?", heard="My tracking number is") == ""
+    assert same.see("Your tracking number?", noisy=True, heard="My tracking number is", lost=True) == "reask"
+    assert same.see("Your tracking number?", noisy=True, heard="My tracking number is", lost=True) == "reask"
+    assert same.see("Your tracking number?", noisy=True, heard="My tracking number is") == "loop"  # not lost
