@@ -61,7 +61,10 @@ def test_v2_regressions_show_as_checks_at_the_right_turns(clinic: MemoryLog) -> 
     assert checks["goal_reached"].outcome == "fail"  # the calendar was never changed
     forbidden = checks_of(clinic, "c.v2.chatty-refusal.0")["forbidden_phrase"]
     assert forbidden.outcome == "fail" and any("guaranteed" in e.quote for e in forbidden.evidence)
-    assert checks_of(clinic, "c.v2.busy-booking.0")["loop"].outcome == "fail"
+    assert checks_of(clinic, "c.v2.distrustful-booking.0")["loop"].outcome == "fail"  # heard whole, asked again
+    # "Tuesday" garbled by the noise twice, then asked a third time: re-asks, not a loop (trial3)
+    reasked = checks_of(clinic, "c.v2.busy-booking.0")["loop"]
+    assert reasked.outcome == "pass" and "asked again after" in reasked.detail
 
 
 def test_v1_mostly_reaches_its_goals_and_the_simulator_keeps_to_facts(clinic: MemoryLog) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from polygon.score.tool_facts import values_in
-from tests.score.test_tool_facts import call, outcome
+from tests.support.tool_calls import call, outcome
 
 FACTS = {"name": "Tom Reid", "tracking_number": "PX-77120", "date": "2026-12-11"}
 MOVED = (

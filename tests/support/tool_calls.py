@@ -1,0 +1,45 @@
+"""Calls made of tool answers and agent lines, for the checks that read the two together."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from polygon.events import ConversationStarted, PersonaSnapshot
+from polygon.score.tool_facts import agent_contradicts_tools
+from polygon.transcript import ConversationView, ToolView, TurnView
+
+Turn = tuple[str, list[tuple[str, dict[str, Any], Any]], str]
+"""What the caller said, the tools the agent called (name, arguments, result), what it said."""
+
+
+def call(turns: list[Turn], facts: dict[str, str] | None = None) -> ConversationView:
+    persona = PersonaSnapshot(
+        persona_id="p", type="cooperative", outcome="success", difficulty=1, goal="g", facts=facts or {}
+    )
+    started = ConversationStarted(
+        run_id="r", conversation_id="c", config="x", scenario="s", trial=0, seed=1, persona=persona
+    )
+    views = []
+    for n, (caller, tools, agent) in enumerate(turns, start=1):
+        made = [
+            ToolView(
+                seq=10 * n + i,
+                at=10 * n + i,
+                index=i,
+                tool=name,
+                arguments=args,
+                valid=True,
+                validation_errors=[],
+                result=result,
+                error="",
+                fault="",
+                latency_ms=0.0,
+            )
+            for i, (name, args, result) in enumerate(tools)
+        ]
+        views.append(TurnView(turn=n, caller_text=caller, tools=made, agent_text=agent, agent_at=10 * n + 9))
+    return ConversationView(conversation_id="c", started=started, turns=views)
+
+
+def outcome(view: ConversationView, prompt: str | None = None) -> str:
+    return agent_contradicts_tools(view, prompt).outcome
