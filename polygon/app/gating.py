@@ -26,7 +26,12 @@ if TYPE_CHECKING:  # an import without --suite reads NEWEST_GATING and loads no 
     from polygon.score import Rubric
     from polygon.suite import LoadedSuite, StubSpec
 
-__all__ = ["NEWEST_GATING", "unanswered_faults", "ungated_rules", "unspoken_languages"]
+__all__ = ["NEWEST_GATING", "suite_warnings", "unanswered_faults", "ungated_rules", "unspoken_languages"]
+
+
+def suite_warnings(loaded: LoadedSuite, rubric: Rubric) -> list[str]:
+    """Everything said before a run (or a sweep, once) about what it will not do as the suite meant."""
+    return [*ungated_rules(loaded, rubric), *unanswered_faults(loaded), *unspoken_languages(loaded)]
 
 
 def ungated_rules(loaded: LoadedSuite, rubric: Rubric) -> list[str]:

@@ -23,7 +23,7 @@ from polygon import __version__
 from polygon import probe as _probe_pkg
 from polygon import score as _score_pkg
 from polygon import simulate as _simulate_pkg
-from polygon.app.gating import NEWEST_GATING, unanswered_faults, ungated_rules, unspoken_languages
+from polygon.app.gating import NEWEST_GATING, suite_warnings
 from polygon.app.jobs import calls_kept, jobs_share, run_recipe, simulate_on, visit_on
 from polygon.app.log import call_damage, check_run_intact, recorded_answers
 from polygon.app.passes import DamagedCallError, damaged_message, read_run_head, start_run
@@ -243,11 +243,7 @@ def _checked_first(
     _check_models(loaded, hub)
     _lint_first(loaded, log, options.resume, now, hub, on_warning)
     rubric = _score_pkg.load_rubric(loaded.suite.judge.rubric)
-    for warning in [
-        *ungated_rules(loaded, rubric.rubric),
-        *unanswered_faults(loaded),
-        *unspoken_languages(loaded),
-    ]:
+    for warning in suite_warnings(loaded, rubric.rubric):
         on_warning(warning)
     return configs, rubric
 

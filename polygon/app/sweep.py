@@ -19,7 +19,7 @@ import msgspec
 # The call engine, callers and languages (YAML, regex) load when the sweep checks its suite (issue 31).
 from polygon import score as _score
 from polygon import simulate as _simulate_pkg
-from polygon.app.gating import unanswered_faults, ungated_rules, unspoken_languages
+from polygon.app.gating import suite_warnings
 from polygon.app.log import recorded_answers
 from polygon.app.passes import read_run_head
 from polygon.app.queries import load_run, read_sweep_head, run_streams
@@ -97,11 +97,7 @@ def run_sweep(
     sweep_id, head = _begin(loaded, log, options, points, now)
     summary = SweepSummary(sweep_id=sweep_id, points=len(points))
     rubric = _score.load_rubric(loaded.suite.suite.judge.rubric).rubric  # read here, not at a start
-    for warning in [
-        *ungated_rules(loaded.suite, rubric),
-        *unanswered_faults(loaded.suite),
-        *unspoken_languages(loaded.suite),
-    ]:
+    for warning in suite_warnings(loaded.suite, rubric):
         say(warning)  # once for the sweep: each point's run is told nothing (a line per point)
     try:
         with stoppable(again=f"error: interrupted again (Ctrl-C): ended at once; {_kept(loaded, sweep_id)}"):

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from polygon.events import ConversationStarted, PersonaSnapshot
 from polygon.score.tool_facts import agent_contradicts_tools
-from polygon.transcript import ConversationView, ToolView, TurnView
+from polygon.transcript import ConversationView, TurnView
+from tests.support.calls import tool
 
 Turn = tuple[str, list[tuple[str, dict[str, Any], Any]], str]
 """What the caller said, the tools the agent called (name, arguments, result), what it said."""
@@ -22,19 +25,7 @@ def call(turns: list[Turn], facts: dict[str, str] | None = None) -> Conversation
     views = []
     for n, (caller, tools, agent) in enumerate(turns, start=1):
         made = [
-            ToolView(
-                seq=10 * n + i,
-                at=10 * n + i,
-                index=i,
-                tool=name,
-                arguments=args,
-                valid=True,
-                validation_errors=[],
-                result=result,
-                error="",
-                fault="",
-                latency_ms=0.0,
-            )
+            msgspec.structs.replace(tool(name, args, result), seq=10 * n + i, at=10 * n + i, index=i)
             for i, (name, args, result) in enumerate(tools)
         ]
         views.append(TurnView(turn=n, caller_text=caller, tools=made, agent_text=agent, agent_at=10 * n + 9))
