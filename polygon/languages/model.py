@@ -403,6 +403,10 @@ class Spoken(_Strict):
     conditions: Words = frozenset()
     """Words that make a claim in their sentence a condition, a hypothesis or a question ("if",
     "would", "si", "wenn", "ako", "если"): it says nothing of this call."""
+    ahead: Words = frozenset()
+    """Words that put a clause ahead in time, a plan rather than what is so now ("will", "'ll",
+    "wird", "será", "će", "будет"; as words, lower case): a state of a stub's store said in such
+    a clause ("it will be shipped tomorrow") claims nothing against the state a tool gave."""
     flags: dict[str, tuple[Pattern, ...]] = {}
     """A yes/no a tool answers, named by how its key's words start (``eligib`` for ``is_eligible``,
     ``cash`` for ``eu261_cash``, ``refundab`` for ``refundable`` but not ``refunded``; several

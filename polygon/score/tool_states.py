@@ -19,6 +19,12 @@ such calls). The words are the language packs' (``spoken.flags``, ``spoken.state
 
 A claim is read in a clause with no negation ("you are not eligible"), in a sentence with no
 condition or question ("if it is approved", "whether you are eligible", "would you like …?").
+* a store's state: a stateful stub's store the call only read (``orders: {A-100: open, A-200:
+  shipped}``) names its own states, in the suite's words: after a tool gave one ("open"), the
+  agent says another of that store as a claim ("your order is shipped"), in no clause set
+  ahead in time (the packs' ``spoken.ahead``: "it will be shipped tomorrow"), and nowhere in
+  its turn one the tools gave. A store the call wrote to is left alone (its values moved).
+
 Only the "yes" side of a flag is read: "you are not eligible" after ``eligible: true`` may be
 about another thing (a voucher), and is left to the judge.
 """
@@ -96,6 +102,15 @@ class _Gave:
     value: Any
 
 
+@dataclass(frozen=True)
+class _Store:
+    """A stateful stub's store the call only read, and the states its values name."""
+
+    name: str
+    states: frozenset[str]
+    """Its values that read as a state (``open``, ``in_transit`` as "in transit"), lower case."""
+
+
 @dataclass
 class _Given:
     """The flags and states the call's tools gave so far."""
@@ -105,14 +120,25 @@ class _Given:
     yes: set[str] = field(default_factory=set)
     states: dict[str, dict[str, _Gave]] = field(default_factory=dict)
     """A group → each of its states a tool gave."""
+    stores: tuple[_Store, ...] = ()
+    store_states: dict[_Store, dict[str, _Gave]] = field(default_factory=dict)
+    """A store → each of its states a tool gave."""
 
     def read(self, tool: str, result: Any) -> None:
         for key, value in _items(result):
             if isinstance(value, bool):
                 self._flag(_Gave(tool, key, value))
-            elif isinstance(value, str) and (state := state_of(value)):
-                group, _ = state.split(".", 1)
-                self.states.setdefault(group, {}).setdefault(state, _Gave(tool, key, value))
+            elif isinstance(value, str):
+                self._state(_Gave(tool, key, value))
+
+    def _state(self, gave: _Gave) -> None:
+        if state := state_of(gave.value):
+            group, _ = state.split(".", 1)
+            self.states.setdefault(group, {}).setdefault(state, gave)
+        said = _state_words(gave.value)
+        for store in self.stores:
+            if said in store.states:
+                self.store_states.setdefault(store, {}).setdefault(said, gave)
 
     def _flag(self, gave: _Gave) -> None:
         named = _key_flags(gave.key)
@@ -243,7 +269,74 @@ def _turn_claims(t: TurnView, given: _Given) -> list[str]:
             gave = next(iter(states.values()))
             said = sorted(s.split(".", 1)[1].replace("_", " ") for s in theirs)
             out.append(f"said it is {' / '.join(said)}, {gave.tool} gave {gave.key}: {_json(gave.value)}")
+    return out + _store_claims(text, clauses, given)
+
+
+def _store_claims(text: str, clauses: tuple[str, ...], given: _Given) -> list[str]:
+    """A store's state the agent claims while its tools gave only others of that store."""
+    low = " ".join(_WORD.findall(text.lower()))
+    now = [" ".join(_WORD.findall(c)) for c in clauses if not _ahead(c)]
+    out = []
+    for store, gave in given.store_states.items():
+        if any(re.search(rf"\b{re.escape(v)}", low) for v in gave):  # "opened" names "open"
+            continue
+        for other in sorted(store.states - gave.keys()):
+            if _apart(other, gave) and any(re.search(rf"\b{re.escape(other)}\b", c) for c in now):
+                first = next(iter(gave.values()))
+                out.append(f"said it is {other}, {first.tool} gave {first.key}: {_json(first.value)}")
     return out
+
+
+def _apart(state: str, gave: dict[str, _Gave]) -> bool:
+    """A state shares no word with one the tools gave ("not shipped" against "shipped")."""
+    words = set(state.split())
+    return all(words.isdisjoint(g.split()) for g in gave)
+
+
+def _ahead(clause: str) -> bool:
+    return not _ahead_words().isdisjoint(_WORD.findall(clause))
+
+
+@cache
+def _ahead_words() -> frozenset[str]:
+    return frozenset(w for code in LANGUAGES for w in load_language(code).spoken.ahead)
+
+
+@lru_cache(maxsize=4096)
+def _state_words(value: str) -> str:
+    """A store value as the state it names, in lower-case words; "" for one that names none.
+
+    A state is one to three words of letters ("open", "IN_TRANSIT"); a value with a digit (a time,
+    a price), a longer one, or a word every reading skips (a stop word, "yes", "no") is none.
+    """
+    if len(value) > _MAX_STATE or any(ch.isdigit() for ch in value):
+        return ""
+    words = value.lower().replace("_", " ").replace("-", " ").split()
+    if not 1 <= len(words) <= 3 or not all(w.isalpha() for w in words):
+        return ""
+    said = " ".join(words)
+    return "" if len(said) < 3 or said in _plain_words() else said
+
+
+@cache
+def _plain_words() -> frozenset[str]:
+    """Words that name no state: every pack's stop words and yes/no answers."""
+    packs = [load_language(code) for code in LANGUAGES]
+    return frozenset(w for p in packs for w in (*p.understand.stop_words, *p.acts.yes_no))
+
+
+def _read_only_stores(view: ConversationView) -> tuple[_Store, ...]:
+    """The call's stateful stores it ended without writing to, with two states or more."""
+    if view.started is None or view.ended is None:
+        return ()
+    out = []
+    for name, before in sorted(view.started.initial_state.items()):
+        if view.ended.final_state.get(name) != before:
+            continue
+        states = frozenset(filter(None, map(_state_words, before.values())))
+        if len(states) >= 2:
+            out.append(_Store(name, states))
+    return tuple(out)
 
 
 def _json(value: Any) -> str:
@@ -252,12 +345,12 @@ def _json(value: Any) -> str:
 
 def claim_contradictions(view: ConversationView) -> Iterator[tuple[TurnView, list[str]]]:
     """Each agent turn that claims a flag or a state its tools gave otherwise, with what it said."""
-    given = _Given()
+    given = _Given(stores=_read_only_stores(view))
     for t in view.turns:
         for c in t.tools:
             if not c.error:
                 given.read(c.tool, c.result)
-        if t.agent_text and (given.no or given.states):
+        if t.agent_text and (given.no or given.states or given.store_states):
             found = _turn_claims(t, given)
             if found:
                 yield t, found
