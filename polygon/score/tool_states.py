@@ -275,16 +275,34 @@ def _turn_claims(t: TurnView, given: _Given) -> list[str]:
 def _store_claims(text: str, clauses: tuple[str, ...], given: _Given) -> list[str]:
     """A store's state the agent claims while its tools gave only others of that store."""
     low = " ".join(_WORD.findall(text.lower()))
-    now = [" ".join(_WORD.findall(c)) for c in clauses if not _ahead(c)]
+    now = [_WORD.findall(c.replace("'s ", " is ").replace("'re ", " are ")) for c in clauses if not _ahead(c)]
     out = []
     for store, gave in given.store_states.items():
         if any(re.search(rf"\b{re.escape(v)}", low) for v in gave):  # "opened" names "open"
             continue
         for other in sorted(store.states - gave.keys()):
-            if _apart(other, gave) and any(re.search(rf"\b{re.escape(other)}\b", c) for c in now):
+            if _apart(other, gave) and any(_stated(other.split(), words) for words in now):
                 first = next(iter(gave.values()))
                 out.append(f"said it is {other}, {first.tool} gave {first.key}: {_json(first.value)}")
     return out
+
+
+def _stated(state: list[str], words: list[str]) -> bool:
+    """The state's words stand in the clause with a pack's verb of being just before them.
+
+    "is", "has", "je", "ist", "está", at most three words before: "feel free to call" says no
+    slot is free.
+    """
+    n = len(state)
+    return any(
+        words[i : i + n] == state and not _verbs_of_being().isdisjoint(words[max(0, i - 3) : i])
+        for i in range(len(words) - n + 1)
+    )
+
+
+@cache
+def _verbs_of_being() -> frozenset[str]:
+    return frozenset(w for code in LANGUAGES for w in load_language(code).acts.states)
 
 
 def _apart(state: str, gave: dict[str, _Gave]) -> bool:

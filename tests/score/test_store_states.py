@@ -18,14 +18,21 @@ from tests.support.tool_calls import call, outcome
 ORDERS = {"A-100": "open", "A-200": "shipped", "A-300": "IN_TRANSIT"}
 
 
-def lookup(order: str, said: str, *, final: dict[str, Any] | None = None) -> ConversationView:
+def lookup(
+    order: str, said: str, *, final: dict[str, Any] | None = None, store: dict[str, str] = ORDERS
+) -> ConversationView:
     """A call that looks one order up in the ``orders`` store, then says ``said``."""
-    view = call([("My order is " + order, [("order_status", {"order_id": order}, {order: ORDERS[order]})], said)])
+    view = call(
+        [("My order is " + order, [("order_status", {"order_id": order}, {order: store[order]})], said)]
+    )
     assert view.started is not None
-    started = msgspec.structs.replace(view.started, initial_state={"orders": dict(ORDERS)})
+    started = msgspec.structs.replace(view.started, initial_state={"orders": dict(store)})
     ended = ConversationEnded(
-        conversation_id="c", reason="caller_done", by="caller", turns=1,
-        final_state={"orders": dict(ORDERS) if final is None else final},
+        conversation_id="c",
+        reason="caller_done",
+        by="caller",
+        turns=1,
+        final_state={"orders": dict(store) if final is None else final},
     )
     return msgspec.structs.replace(view, started=started, ended=ended)
 
@@ -61,6 +68,7 @@ def test_the_failure_names_the_state_said_and_what_the_tool_gave() -> None:
         ("A-300", "Your parcel is in transit, so it has left us."),
         ("A-100", "Your order was opened yesterday."),  # "opened" names "open"
         ("A-200", "If it were open I could change it, but it has shipped."),
+        ("A-200", "It can't be changed now, but feel free to open a new one."),  # no verb of being
     ],
 )
 def test_the_given_state_or_no_claim_of_another_passes(order: str, said: str) -> None:
@@ -78,3 +86,19 @@ def test_values_that_name_no_state_make_no_store_states() -> None:
 
     assert [_state_words(v) for v in ("open", "IN_TRANSIT", "on-hold")] == ["open", "in transit", "on hold"]
     assert [_state_words(v) for v in ("Friday 09:00", "12.50", "yes", "no", "a", "the", "x" * 50)] == [""] * 7
+
+
+@pytest.mark.parametrize(
+    ("store", "said", "verdict"),
+    [
+        ({"N-1": "otvorena", "N-2": "poslana"}, "Vaša narudžba je poslana.", "fail"),
+        ({"N-1": "otvorena", "N-2": "poslana"}, "Narudžba će biti poslana sutra.", "pass"),
+        ({"N-1": "offen", "N-2": "versandt"}, "Ihre Bestellung wurde bereits versandt.", "fail"),
+        ({"N-1": "offen", "N-2": "versandt"}, "Sie wird morgen versandt.", "pass"),
+        ({"N-1": "abierto", "N-2": "enviado"}, "Su pedido ya está enviado.", "fail"),
+    ],
+)
+def test_a_store_in_another_language_is_read_in_its_words(
+    store: dict[str, str], said: str, verdict: str
+) -> None:
+    assert (outcome(lookup("N-1", said, store=store)) == "fail") == (verdict == "fail")
