@@ -65,7 +65,9 @@ from polygon.score.spelling import with_digits
 from polygon.score.spoken import MIN_DIGITS, claims, day_of, day_words, held, slot_weekdays
 from polygon.score.spoken import _months as months
 from polygon.score.spoken_values import (
+    BELOW,
     amount_key,
+    bound_before,
     durations,
     free_phrases,
     numeric_string,
@@ -127,6 +129,8 @@ class Value:
     """A weekday said alone as the day booked ("see you on Tuesday"): held against a tool's date."""
     rule: bool = False
     """A wait said as a rule's threshold ("delays of more than three hours"): no arrival time."""
+    bound: str = ""
+    """An amount said as a bound: ``below`` ("less than 100 euros") or ``above`` ("over 50 €")."""
 
 
 @cache
@@ -265,7 +269,7 @@ def _take(text: str) -> tuple[list[Value], str]:
     for m in _AMOUNT.finditer(text):
         amount = _amount(m.group("a") or m.group("b"))
         if amount:
-            out.append(Value(AMOUNT, amount, m.group(0)))
+            out.append(Value(AMOUNT, amount, m.group(0), bound=bound_before(text, m.start())))
     text = _AMOUNT.sub(" ; ", text)
     spoken, text = _spoken_values(text)
     out += spoken
@@ -331,7 +335,8 @@ def _spoken_values(text: str) -> tuple[list[Value], str]:
     found: list[tuple[Value, int, int]] = []
     for readings, start, end in said_amounts(text, _CURRENCY_AFTER):
         first, *alts = (_plain(str(r)) for r in readings)
-        found.append((Value(AMOUNT, first, text[start:end], alts=tuple(alts)), start, end))
+        bound = bound_before(text, start)
+        found.append((Value(AMOUNT, first, text[start:end], alts=tuple(alts), bound=bound), start, end))
     for start, end in free_phrases(text):
         found.append((Value(AMOUNT, "0", text[start:end]), start, end))
     for minutes, _, start, end in durations(text):
@@ -629,7 +634,8 @@ def _contradicted(
         for text in heard:
             grounds.add_text(text)
         heard = []
-        bad = [(v, _nearest(v, same) if same else None) for v, same in open_ if not about.holds(v, grounds)]
+        open_ = [(v, same) for v, same in open_ if not about.holds(v, same, grounds)]
+        bad = [(v, _nearest(v, same) if same else None) for v, same in open_]
         if bad:
             yield t, bad
 
@@ -656,11 +662,27 @@ class _DayAbout:
         if called:
             self.days = called
 
-    def holds(self, v: Value, grounds: Grounds) -> bool:
-        """``v`` is grounded: a weekday said as the day booked by the date it is about, else by any source."""
+    def holds(self, v: Value, same: list[Given], grounds: Grounds) -> bool:
+        """``v`` is grounded by what it is about.
+
+        A weekday said as the day booked: by the date it is about; a bound: by the tool's amount
+        nearest it; anything else: by any source.
+        """
         if v.kind == WEEKDAY and v.booked and not v.of and self.days:
             return v.value in self.days
+        if v.bound and same:
+            return _within(v, _nearest(v, same).value)
         return grounds.holds(v)
+
+
+def _within(bound: Value, given: Value) -> bool:
+    """The amount a tool gave lies within the bound said ("under 150 euros" for 120, not "less than 100").
+
+    The edge counts as within: "up to 100" for 100 is right, and "less than 100" for 100 a
+    slip of no weight.
+    """
+    said, gave = Decimal(bound.value), Decimal(given.value)
+    return gave <= said if bound.bound == BELOW else gave >= said
 
 
 def _days_of(texts: list[str]) -> set[str]:
@@ -786,7 +808,8 @@ def _alike(said: Value, given: Value) -> bool:
 def _described(v: Value, g: Given | None) -> str:
     if g:
         kind = _KIND_WORDS[g.value.kind]
-        return f"said {v.words!r}, {g.tool} gave the {kind} {g.value.words!r}{_of_date(v, g)}"
+        said = f"it is {v.bound} {v.words!r}" if v.bound else repr(v.words)
+        return f"said {said}, {g.tool} gave the {kind} {g.value.words!r}{_of_date(v, g)}"
     return f"said the {_KIND_WORDS[v.kind]} {v.words!r}, which no tool, caller turn, fact or prompt gave"
 
 
