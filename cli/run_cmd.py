@@ -150,8 +150,10 @@ def _print_summary(summary: RunSummary, as_json: bool) -> None:
     reasons = ", ".join(f"{k} {v}" for k, v in summary.end_reasons.items())
     click.echo(f"{summary.conversations} conversations ({summary.ran_now} run now): {reasons}", err=True)
     if summary.ran_now and set(summary.end_reasons) == {"agent_error"}:  # a URL or server, not the agent
+        quoted = json.dumps(summary.agent_error, ensure_ascii=False)  # one line, its quotes escaped
+        why = f"; most often: {quoted}" if summary.agent_error else ""
         click.echo(
-            f"warning: every call ended agent_error (the agent gave no answer): `polygon report "
+            f"warning: every call ended agent_error (the agent gave no answer{why}): `polygon report "
             f"{summary.run_id}` says why; a server that is down or a wrong URL fails every call alike",
             err=True,
         )

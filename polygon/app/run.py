@@ -9,6 +9,7 @@ reused, so the result equals an uninterrupted run.
 from __future__ import annotations
 
 import gc
+import itertools
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,7 +31,7 @@ from polygon.app.passes import DamagedCallError, damaged_message, read_run_head,
 from polygon.app.progress import Progress, no_progress
 from polygon.app.scoring import ScoreSummary, Scoring
 from polygon.app.stopping import run_stoppable, stoppable
-from polygon.boundary import shown_url
+from polygon.boundary import safe_text, shown_url
 from polygon.errors import (
     InfrastructureError,
     ModelServerDownError,
@@ -84,6 +85,9 @@ class RunSummary:
     ran_now: int
     end_reasons: dict[str, int] = field(default_factory=dict)
     scoring: ScoreSummary | None = None
+    agent_error: str = ""
+    """When every call ended ``agent_error``: the reason most of them gave (as the log holds it,
+    credentials masked where the agent's client met them), cut to one short line."""
 
 
 def new_run_id(log: EventLog, suite_hash: str, seed: int, now: str) -> str:
@@ -319,7 +323,34 @@ def run_suite(
             f"are kept; resume with `polygon run {loaded.path} --resume {run_id}`"
         ) from None
     _finished(log, run_id, total, reasons, now)
-    return RunSummary(run_id, total, ran_now, dict(sorted(reasons.items())), scored)
+    summary = RunSummary(run_id, total, ran_now, dict(sorted(reasons.items())), scored)
+    if ran_now and set(reasons) == {"agent_error"}:
+        summary.agent_error = _agent_error(log, loaded, run_id, seed, configs)
+    return summary
+
+
+AGENT_ERROR_CALLS, AGENT_ERROR_CHARS = 100, 200
+"""Calls read for the reason every call ended ``agent_error`` (the first ones), and the most of it said."""
+
+
+def _agent_error(log: EventLog, loaded: LoadedSuite, run_id: str, seed: int, configs: tuple[str, ...]) -> str:
+    """The reason most of the run's first calls gave for ending ``agent_error``, on one short line.
+
+    Read from the log, where an agent's client wrote it with the URL's credentials masked
+    (``polygon report`` shows the same words); an exception's text from a Python agent is the
+    agent's own.
+    """
+    details: Counter[str] = Counter()
+    for plan in itertools.islice(_simulate_pkg.iter_plans(loaded, run_id, seed, configs), AGENT_ERROR_CALLS):
+        head = _recorded_head(log, run_id, plan.conversation_id)
+        if head and head.ended and head.ended.detail:
+            details[" ".join(head.ended.detail.split())] += 1
+    if not details:
+        return ""
+    said = details.most_common(1)[0][0]
+    half = AGENT_ERROR_CHARS // 2
+    # Both ends: an exception names itself first, a client's retries end with their conclusion.
+    return safe_text(said if len(said) <= AGENT_ERROR_CHARS else f"{said[:half]} … {said[-half:]}")
 
 
 def _finished(log: EventLog, run_id: str, total: int, reasons: Counter[str], now: Callable[[], str]) -> None:

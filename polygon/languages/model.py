@@ -362,6 +362,13 @@ class Spoken(_Strict):
     """Phrases that make the wait after them a rule's threshold, not an arrival time ("delays of
     more than three hours", "retrasos de más de tres horas"; lower case): not made up when no
     source says it, only held against a tool's own wait."""
+    bounds_below: tuple[str, ...] = ()
+    """Phrases that make the amount after them an upper bound ("less than 100 euros", "manje od
+    stotinu eura", "до ста евро"; lower case): a claim that the amount is at most that, held
+    against the tool's amount nearest it (one above it contradicts it, one below grounds it)."""
+    bounds_above: tuple[str, ...] = ()
+    """Phrases that make the amount after them a lower bound ("more than 50 euros", "über 50
+    Euro"; lower case): held as ``bounds_below`` is, the other way."""
     free: tuple[Pattern, ...]
     """Phrases that say a charge is nothing ("no call-out fee", "доплаты не будет"): amount 0."""
     amount_keys: Words

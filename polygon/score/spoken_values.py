@@ -256,6 +256,30 @@ def free_phrases(text: str) -> Iterator[tuple[int, int]]:
         yield m.start(), m.end()
 
 
+BELOW, ABOVE = "below", "above"
+"""An amount said as a bound: at most it ("less than", "manje od"), at least it ("more than", "über")."""
+
+
+def bound_before(text: str, start: int) -> str:
+    """The bound the words before ``start`` make of the amount there (``BELOW``, ``ABOVE``), else "".
+
+    Each pack's ``spoken.bounds_below`` and ``bounds_above``: "manje od stotinu eura" for a fee
+    of 120 € is a claim about the fee, and a wrong one (trial3), as "under 150 euros" is a right one.
+    """
+    before = text[:start].rstrip().lower()
+    for bound, phrases in zip((BELOW, ABOVE), _bounds(), strict=True):
+        if any(before == p or before.endswith((" " + p, "(" + p)) for p in phrases):
+            return bound
+    return ""
+
+
+@cache
+def _bounds() -> tuple[frozenset[str], frozenset[str]]:
+    """Every pack's phrases that make an amount after them a bound below, then above."""
+    below = frozenset(p for s in _spoken() for p in s.bounds_below)
+    return below, frozenset(p for s in _spoken() for p in s.bounds_above)
+
+
 def amount_key(key: object) -> bool:
     """A tool result's key names an amount ("fare_difference", "totalPrice", "стоимость")."""
     if not isinstance(key, str):

@@ -17,7 +17,8 @@ recovered", the caller was left waiting for a truck never sent. The reading is d
   ``spoken.none_left_keys`` at 0: ``refills_left: 0``) or says it cannot be had (a key made only
   of ``spoken.available_keys`` at false: ``available: false``): "Erledigt — Ihr Rezept ist
   nachbestellt" or "Готово, номер забронирован" right after it, with nothing ordered or booked,
-  passed (trial4);
+  passed (trial4); read in the records nested in the answer too (a search's list), those the
+  call is about (:func:`_none_left`);
 - the report *swallowed* the failure when the last tool call made before it failed, no later
   call of that tool succeeded, and the turn itself told the caller nothing went to plan: no
   refusal, transfer or callback act (a callback beside "done" is a follow-up, no failure told)
@@ -34,6 +35,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from polygon.events import Evidence
@@ -97,22 +99,71 @@ def swallowed(view: ConversationView) -> list[Swallowed]:
             continue
         turn, last = calls[made - 1]
         failed = failed_answer(last)
-        why = failed or _none_left(last)
+        why = failed or _none_left(last, _known(view, last))
         if why and not _succeeded_later(last, calls[made:]):
             out.append(Swallowed(call=last, call_turn=turn, why=why, report=t, none_left=not failed))
     return out
 
 
-def _none_left(call: ToolView) -> str:
-    """Why ``call``'s answer leaves nothing to deliver: a count of what is left at 0 ("" if none)."""
-    result = call.result
-    if not isinstance(result, dict):
+def _none_left(call: ToolView, known: frozenset[str]) -> str:
+    """Why ``call``'s answer leaves nothing to deliver: a count of what is left at 0 ("" if none).
+
+    Read in every record of the answer that counts what is left, at any depth: a search answers
+    a list of them (``{"prescriptions": [{"rx": …, "refills_left": 0}, …]}``, trial4). The
+    records the call is about are those holding a value its arguments or the caller's facts
+    give (``known``: the caller's prescription among another patient's); none holding one,
+    all of them. Nothing is left when every record the call is about says so.
+    """
+    records = [(r, why) for r in _records(call.result) if (why := _record_none_left(r)) is not None]
+    about = [(r, why) for r, why in records if known & _scalars(r)] or records
+    if not about or not all(why for _, why in about):
         return ""
-    for key, value in result.items():
+    return about[0][1]
+
+
+def _record_none_left(record: dict[str, object]) -> str | None:
+    """What a record counts none left of ("it answered refills_left: 0"); "" if some; None: no count."""
+    counted = False
+    for key, value in record.items():
         zero = value in (0, "0") and not isinstance(value, bool)
         if (zero and none_left_key(key)) or (value in (False, 0, "0") and available_key(key)):
             return f"it answered {key}: {json.dumps(value)}"
-    return ""
+        counted = counted or none_left_key(key) or available_key(key)
+    return "" if counted else None
+
+
+def _records(found: object) -> Iterator[dict[str, object]]:
+    """Every JSON object in ``found``, itself first, then those nested in it."""
+    if isinstance(found, dict):
+        yield found
+        items: Iterable[object] = found.values()
+    elif isinstance(found, list):
+        items = found
+    else:
+        return
+    for item in items:
+        yield from _records(item)
+
+
+def _scalars(record: dict[str, object]) -> frozenset[str]:
+    """A record's own strings, folded ("RX-310957" → "rx-310957"): what it may be recognised by."""
+    return frozenset(v.strip().casefold() for v in record.values() if isinstance(v, str))
+
+
+def _known(view: ConversationView, call: ToolView) -> frozenset[str]:
+    """The strings a record may be recognised by: the call's arguments and the caller's facts.
+
+    Numbers are left out (a count of 1 is no one's record), and strings under three characters.
+    """
+    persona = view.started.persona if view.started else None
+    facts = list(persona.facts.values()) if persona else []
+    args = list(call.arguments.values()) if isinstance(call.arguments, dict) else []
+    said = [v.strip().casefold() for v in [*facts, *args] if isinstance(v, str)]
+    return frozenset(v for v in said if len(v) >= MIN_KNOWN)
+
+
+MIN_KNOWN = 3
+"""The shortest string a record is recognised by ("RX-1", a name, a date; not "A", "no")."""
 
 
 def _succeeded_later(call: ToolView, later: list[tuple[int, ToolView]]) -> bool:

@@ -13,9 +13,10 @@ what the call's tool results gave, by kind of value, in any language the packs r
 * a wait ("in 20 minutes", "через двадцать минут", "za dva sata"), in minutes;
 * a weekday (any pack's names), when the agent says it in a sentence with a time or a number
   ("friday eight forty" for a tool's "Thursday 8:40", trial43 D3), or alone as the day booked
-  ("see you on Tuesday", held against the date a tool gave or was sent too); a date a source
-  gives grounds its weekday, and one beside "today"/"tomorrow" (the pack's ``relative_days``)
-  is no slot;
+  ("see you on Tuesday", held against the date it is about: those the latest tool calls gave
+  or were sent, or the caller asked for since, not any date of the call); otherwise a date a
+  source gives grounds its weekday, and one beside "today"/"tomorrow" (the pack's
+  ``relative_days``) is no slot;
 * a tool's yes/no and states ("you are eligible" after ``eligible: false``, "your flight is on
   time" after ``status: "cancelled"``): :mod:`polygon.score.tool_states`.
 
@@ -64,7 +65,9 @@ from polygon.score.spelling import with_digits
 from polygon.score.spoken import MIN_DIGITS, claims, day_of, day_words, held, slot_weekdays
 from polygon.score.spoken import _months as months
 from polygon.score.spoken_values import (
+    BELOW,
     amount_key,
+    bound_before,
     durations,
     free_phrases,
     numeric_string,
@@ -126,6 +129,8 @@ class Value:
     """A weekday said alone as the day booked ("see you on Tuesday"): held against a tool's date."""
     rule: bool = False
     """A wait said as a rule's threshold ("delays of more than three hours"): no arrival time."""
+    bound: str = ""
+    """An amount said as a bound: ``below`` ("less than 100 euros") or ``above`` ("over 50 €")."""
 
 
 @cache
@@ -264,7 +269,7 @@ def _take(text: str) -> tuple[list[Value], str]:
     for m in _AMOUNT.finditer(text):
         amount = _amount(m.group("a") or m.group("b"))
         if amount:
-            out.append(Value(AMOUNT, amount, m.group(0)))
+            out.append(Value(AMOUNT, amount, m.group(0), bound=bound_before(text, m.start())))
     text = _AMOUNT.sub(" ; ", text)
     spoken, text = _spoken_values(text)
     out += spoken
@@ -330,7 +335,8 @@ def _spoken_values(text: str) -> tuple[list[Value], str]:
     found: list[tuple[Value, int, int]] = []
     for readings, start, end in said_amounts(text, _CURRENCY_AFTER):
         first, *alts = (_plain(str(r)) for r in readings)
-        found.append((Value(AMOUNT, first, text[start:end], alts=tuple(alts)), start, end))
+        bound = bound_before(text, start)
+        found.append((Value(AMOUNT, first, text[start:end], alts=tuple(alts), bound=bound), start, end))
     for start, end in free_phrases(text):
         found.append((Value(AMOUNT, "0", text[start:end]), start, end))
     for minutes, _, start, end in durations(text):
@@ -609,10 +615,12 @@ def _contradicted(
     answered = min((t.turn for t in view.turns if any(not c.error for c in t.tools)), default=None)
     grounds: Grounds | None = None  # built at the first value a tool could contradict: most calls have none
     heard: list[str] = []
+    about = _DayAbout()
     for t in view.turns:
         heard += [t.caller_text, t.heard_text or ""]
+        about.follow(t)
         so_far = [g for turn, g in given if turn <= t.turn]
-        booked = so_far + [g for turn, g in sent if turn <= t.turn]
+        booked = [g for _, g in sorted((p for p in [*given, *sent] if p[0] <= t.turn), key=lambda p: p[0])]
         after_tool = answered is not None and answered <= t.turn
         open_ = [
             (v, same)
@@ -626,9 +634,62 @@ def _contradicted(
         for text in heard:
             grounds.add_text(text)
         heard = []
-        bad = [(v, _nearest(v, same) if same else None) for v, same in open_ if not grounds.holds(v)]
+        open_ = [(v, same) for v, same in open_ if not about.holds(v, same, grounds)]
+        bad = [(v, _nearest(v, same) if same else None) for v, same in open_]
         if bad:
             yield t, bad
+
+
+class _DayAbout:
+    """The weekdays a weekday said as the day booked may name: those of the date it is about.
+
+    That date is the latest one put on the table before the agent speaks: the dates and
+    weekdays the latest turn's tool calls sent or gave, and any the caller said since. Any
+    date of the call's did before: "Done, moved to Tuesday" for a booking of 2026-12-14 (a
+    Monday) passed because the lookup had given the current date, 2026-12-08, a Tuesday
+    (trial3). The caller's words count so that reading back its request before a tool has
+    booked it is no contradiction; a tool's date after them is the day booked.
+    """
+
+    def __init__(self) -> None:
+        self.days: set[str] = set()
+
+    def follow(self, t: TurnView) -> None:
+        """The caller's words, then the turn's tool calls, in the order they came."""
+        self.days |= _days_of([t.caller_text, t.heard_text or ""])
+        sent_or_gave = (found for c in t.tools if not c.error for found in (c.arguments, c.result))
+        called = _days_of([s for found in sent_or_gave for s in _strings(found)])
+        if called:
+            self.days = called
+
+    def holds(self, v: Value, same: list[Given], grounds: Grounds) -> bool:
+        """``v`` is grounded by what it is about.
+
+        A weekday said as the day booked: by the date it is about; a bound: by the tool's amount
+        nearest it; anything else: by any source.
+        """
+        if v.kind == WEEKDAY and v.booked and not v.of and self.days:
+            return v.value in self.days
+        if v.bound and same:
+            return _within(v, _nearest(v, same).value)
+        return grounds.holds(v)
+
+
+def _within(bound: Value, given: Value) -> bool:
+    """The amount a tool gave lies within the bound said ("under 150 euros" for 120, not "less than 100").
+
+    The edge counts as within: "up to 100" for 100 is right, and "less than 100" for 100 a
+    slip of no weight.
+    """
+    said, gave = Decimal(bound.value), Decimal(given.value)
+    return gave <= said if bound.bound == BELOW else gave >= said
+
+
+def _days_of(texts: list[str]) -> set[str]:
+    """The weekdays texts name ("tomorrow, Friday" too) and those of the dates they state."""
+    days = {day for text in texts for day in claims(text).weekdays}
+    days |= {_weekday(v.value) for text in texts for v in values_in(text) if v.kind == DATE}
+    return days - {""}
 
 
 def _stated(text: str) -> list[Value]:
@@ -747,7 +808,8 @@ def _alike(said: Value, given: Value) -> bool:
 def _described(v: Value, g: Given | None) -> str:
     if g:
         kind = _KIND_WORDS[g.value.kind]
-        return f"said {v.words!r}, {g.tool} gave the {kind} {g.value.words!r}{_of_date(v, g)}"
+        said = f"it is {v.bound} {v.words!r}" if v.bound else repr(v.words)
+        return f"said {said}, {g.tool} gave the {kind} {g.value.words!r}{_of_date(v, g)}"
     return f"said the {_KIND_WORDS[v.kind]} {v.words!r}, which no tool, caller turn, fact or prompt gave"
 
 
@@ -757,7 +819,8 @@ def _evidence(t: TurnView, said: list[str]) -> Evidence:
 
 def _of_date(v: Value, g: Given) -> str:
     """A weekday held against a tool's date: which weekday the date is ("2026-12-03 (a thursday)")."""
-    return f" (a {_weekday(g.value.value)})" if v.of and g.value.kind == DATE else ""
+    dated = v.of or (v.kind == WEEKDAY and v.booked)
+    return f" (a {_weekday(g.value.value)})" if dated and g.value.kind == DATE else ""
 
 
 def agent_contradicts_tools(view: ConversationView, prompt: str | None = None) -> CheckRecorded:

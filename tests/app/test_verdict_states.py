@@ -110,12 +110,27 @@ def test_a_model_agent_whose_server_is_dead_fails_every_call_as_error_and_the_ru
     res = polygon(log, "run", str(suite), "--run-id", "a", *dead)
     assert res.exit_code == 0, res.output
     assert "2 conversations (2 run now): agent_error 2" in res.output
-    said = "warning: every call ended agent_error (the agent gave no answer): `polygon report a` says why"
+    # the reason is quoted, both ends of it: what failed, then the client's conclusion
+    said = 'warning: every call ended agent_error (the agent gave no answer; most often: "the model gave no answer'
     assert said in res.output, res.output
+    assert 'is unreachable: 6 connections in a row failed"): `polygon report a` says why' in res.output, res.output
     report = polygon(log, "report", "a", "--fail-on", "fail")
     assert report.exit_code == 1 and "connection failed" in report.output, report.output
     good = polygon(tmp_path / "good", "run", str(pizza(tmp_path)), "--config", "good", "--no-progress")
     assert good.exit_code == 0 and "every call ended" not in good.output, good.output
+
+
+def test_the_reason_every_call_ended_agent_error_is_quoted_without_the_urls_credentials(tmp_path: Path) -> None:
+    suite = tmp_path / "dead.yaml"
+    url = "http://tester:hunter2-secret@127.0.0.1:9/turn?token=tok-0123456789"
+    suite.write_text(
+        f"name: dead\ntrials: 1\nconfigs: {{v1: {{agent: '{url}'}}}}\n"
+        "personas: [{id: p, type: busy, goal: check my order}]\nscenarios: [{id: s, persona: p}]\n"
+    )
+    res = polygon(tmp_path / "log", "run", str(suite), "--run-id", "a", "--no-progress")
+    (warning,) = [line for line in res.output.splitlines() if line.startswith("warning: every call ended")]
+    assert "most often: \"agent endpoint http://" in warning, warning
+    assert "hunter2-secret" not in res.output and "tok-0123456789" not in res.output, res.output
 
 
 @pytest.mark.parametrize("command", [("judge", "--judge"), ("probe", "--answerer")])
