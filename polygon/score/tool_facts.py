@@ -75,6 +75,7 @@ from polygon.score.spoken_values import (
     spoken_numbers,
     word_clocks,
 )
+from polygon.score.tool_arguments import invented_arguments
 from polygon.score.tool_states import affirmed, books_a_day, claim_contradictions
 from polygon.transcript import ConversationView, TurnView
 
@@ -590,10 +591,15 @@ def contradictions(view: ConversationView, prompt: str | None = None) -> list[Ev
     """One piece of evidence per agent turn that states a value, a yes or a state its tools contradict.
 
     Yes/no answers and states: :mod:`polygon.score.tool_states`; doses no source gave:
-    :mod:`polygon.score.doses`.
+    :mod:`polygon.score.doses`; a number of the caller's sent to a tool that nobody gave:
+    :mod:`polygon.score.tool_arguments`.
     """
     found = {t.turn: (t, [_described(v, g) for v, g in bad]) for t, bad in _contradicted(view, prompt)}
-    for t, against in [*claim_contradictions(view), *made_up_doses(view, prompt)]:
+    for t, against in [
+        *claim_contradictions(view),
+        *made_up_doses(view, prompt),
+        *invented_arguments(view, prompt),
+    ]:
         found.setdefault(t.turn, (t, []))[1].extend(against)
     return [_evidence(t, said) for _, (t, said) in sorted(found.items())]
 

@@ -1,0 +1,99 @@
+"""A tool sent an identifier of the caller's that nobody gave: the agent acted on another record.
+
+An agent that looks up order "A-200" when its caller said "A-100" tells the caller another
+customer's status as theirs, and the caller cannot know; a suite without ``expect.calls``
+passed such calls (the starter suite's agent, changed to look up the wrong order, passed 7
+of 8). An argument carries one of the caller's facts when its key shares a word with the
+fact's key (``order_id`` and ``order``, ``phone_number`` and ``phone``); its number (three
+digits or more, said in digits or in any pack's number words) must then stand in something
+the agent had at that point: what the caller said or the agent heard, a tool's earlier
+result or argument, the persona's facts, the agent's prompt. A number the agent took from
+any of them ("A-104 — no, 100": either) is the caller's or the tool's doing, not invented;
+``expect.calls`` says which one was right.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from polygon.score.detectors import digit_runs
+from polygon.transcript import ConversationView, TurnView
+
+MIN_DIGITS = 3
+"""Fewer digits (a party of 2, "slot 1") identify nothing."""
+_KEY_WORD = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
+_GENERIC = frozenset({"number", "num", "code", "value", "new", "old", "date", "time", "day"})
+"""Key words that name no fact of their own (``account_number`` and ``booking_number`` differ;
+``date`` and ``date_of_birth`` do too)."""
+_DATE_OR_TIME = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[:.]\d{2}(?!\d)|\d{1,2}[./]\d{1,2}[./]\d{2,4}")
+"""A date or a clock time is no identifier: dates are the date rules' business, and often made
+from words ("tomorrow")."""
+
+
+def invented_arguments(
+    view: ConversationView, prompt: str | None = None
+) -> Iterator[tuple[TurnView, list[str]]]:
+    """Each turn whose tool calls sent a fact-carrying number that no source had given."""
+    persona = view.started.persona if view.started else None
+    facts = {k: str(v) for k, v in persona.facts.items()} if persona else {}
+    if not facts:
+        return
+    known = _numbers([*facts.values(), prompt or ""])
+    for t in view.turns:
+        known |= _numbers([t.caller_text, t.heard_text or ""])
+        found = []
+        for c in t.tools:
+            found += _invented(c.tool, c.arguments, facts, known)
+            known |= _numbers(_strings(c.arguments)) | _numbers(_strings(c.result))
+        if found:
+            yield t, found
+
+
+def _invented(tool: str, arguments: Any, facts: dict[str, str], known: set[str]) -> list[str]:
+    out = []
+    for key, value in arguments.items() if isinstance(arguments, dict) else ():
+        fact = _fact_carried(str(key), facts)
+        if fact is None or not isinstance(value, str | int):
+            continue
+        if _DATE_OR_TIME.search(str(value)):
+            continue
+        runs = _numbers([str(value)])
+        if runs and not all(_held(r, known) for r in runs):
+            out.append(
+                f"sent {tool} {key}={json.dumps(value, ensure_ascii=False)}, a number no caller turn, "
+                f"tool, fact or prompt gave (the caller's {fact}: {facts[fact]!r})"
+            )
+    return out
+
+
+def _fact_carried(key: str, facts: dict[str, str]) -> str | None:
+    """The fact an argument's key names by a word of its own ("order_id" → "order")."""
+    words = _words(key)
+    return next((fact for fact in facts if words & _words(fact)), None) if words else None
+
+
+def _words(key: str) -> frozenset[str]:
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", key).lower()
+    return frozenset(_KEY_WORD.findall(spaced)) - _GENERIC
+
+
+def _numbers(texts: Iterable[str]) -> set[str]:
+    """Every digit string of three digits or more the texts hold (digits or number words)."""
+    return {r.digits for text in texts if text for r in digit_runs(text) if len(r.digits) >= MIN_DIGITS}
+
+
+def _held(digits: str, known: set[str]) -> bool:
+    """A number stands in a source, whole or inside a longer one ("0100" of "555 0100")."""
+    return any(digits in k for k in known)
+
+
+def _strings(found: Any) -> list[str]:
+    """Every string and number of a tool's arguments or result, at any depth."""
+    if isinstance(found, dict):
+        return [s for k, v in found.items() for s in (str(k), *_strings(v))]
+    if isinstance(found, list):
+        return [s for item in found for s in _strings(item)]
+    return [] if found is None or isinstance(found, bool) else [str(found)]
