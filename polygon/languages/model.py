@@ -112,6 +112,10 @@ class Understand(_Strict):
     phrase of two words first: "he gets" → "I get"). Said up to the first ``relations`` word,
     the possessive before it included: "his colleague Daniel Mercer has" → "my colleague …
     has" (what comes after is the other person's)."""
+    same_thing: tuple[tuple[str, ...], ...] = ()
+    """Groups of words (or word starts) that name one thing a caller comes for in other words
+    ("refund", "money back"): a refusal naming one refuses a goal naming another, where they
+    share no stem ("I can't refund this fare" to "get my money back")."""
     troubles: tuple[str, ...] = ()
     """Words for what went wrong, in the past ("cancelled", "delayed", "broken"): a sentence that
     says the caller's own trouble back ("your flight was cancelled"), a goal holding the word,

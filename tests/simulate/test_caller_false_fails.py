@@ -140,3 +140,44 @@ def test_a_current_value_beside_a_question_for_the_new_one_is_no_read_back() -> 
     asked_back.next(None)
     out = asked_back.next("I have 2026-12-11 as the new date. Is that the date you wanted?")
     assert out.intent == "correct", out
+
+
+def test_a_spanish_first_person_offer_is_an_offer() -> None:
+    # trial5's airline line: "¿Confirmo el cambio?" after the new flight and its fare difference
+    # was read as a question about nothing held; the caller gave its booking code or restated its
+    # goal, the agent offered again, and every correct call ended as a loop (56 of 56).
+    es = caller_language("es")
+    offer = "Tengo el vuelo IB3421 el 15 de diciembre. La diferencia es de 45 euros. ¿Confirmo el cambio?"
+    assert read_turn(offer, es).sentences[-1].act == "offer"
+    for asked_so in ("¿Procedo con el cambio?", "Entonces, ¿se lo reservo?", "¿Lo tramito ya?", "confirmo?"):
+        assert read_turn(asked_so, es).sentences[-1].act == "offer", asked_so
+    assert read_turn("Le confirmo el cambio al vuelo IB3421.", es).sentences[-1].act != "offer"
+    caller = _caller("cooperative", "cambiar mi vuelo a otra fecha", {"booking_code": "QX7P2L"}, "es")
+    caller.next(None)
+    out = caller.next(offer)
+    assert out.intent == "confirm", out
+
+
+def _refusal_caller(goal: str, language: str) -> ScriptedCaller:
+    persona = PersonaSnapshot(
+        persona_id="p", type="aggressive", outcome="refusal", difficulty=3, goal=goal, facts={}, language=language
+    )
+    caller = ScriptedCaller(persona, 7)
+    caller.next(None)
+    return caller
+
+
+def test_a_refused_refund_refuses_a_money_back_goal() -> None:
+    # trial5's airline line: "no puedo hacerle un reembolso" to a caller who came for "que me
+    # devuelvan el dinero del billete" shared no stem with the goal, so the caller did not take the
+    # refusal, volunteered its name, and a correct agent repeating its refusal ended as a loop.
+    es = _refusal_caller("que me devuelvan el dinero del billete", "es")
+    out = es.next("Lo siento, su tarifa no es reembolsable, así que no puedo hacerle un reembolso. ¿Algo más?")
+    assert out.intent == "refuse" and out.ends_call == "hangup", out
+    en = _refusal_caller("get my money back for the ticket", "en")
+    out = en.next("I'm afraid your basic fare can't be refunded. Anything else I can do?")
+    assert out.intent == "refuse" and out.ends_call == "hangup", out
+    # a refusal of something else is still not the goal's
+    other = _refusal_caller("get my money back for the ticket", "en")
+    out = other.next("I'm afraid I can't change the seat. Anything else I can do?")
+    assert out.ends_call != "hangup" or out.intent != "refuse", out

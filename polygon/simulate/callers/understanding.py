@@ -1063,6 +1063,21 @@ _ABOUT: dict[tuple[str, tuple[str, ...], int], tuple[Language, frozenset[str]]] 
 
 
 def refuses_goal(turn: Turn, goal: str, pack: Language) -> bool:
-    """A refusal that is about what the caller came for (or the only thing said)."""
+    """A refusal that is about what the caller came for (or the only thing said).
+
+    About it by a shared stem, or by naming the same thing in other words (the pack's
+    ``same_thing``): "no puedo hacerle un reembolso" refuses "que me devuelvan el dinero".
+    """
     refusals = turn.of("refusal")
-    return bool(refusals) and any(content(r, pack) & content(goal, pack) for r in refusals)
+    wanted = _things(goal, pack)
+    return any(content(r, pack) & content(goal, pack) or _things(r, pack) & wanted for r in refusals)
+
+
+def _things(text: str, pack: Language) -> set[int]:
+    """Which of the pack's ``same_thing`` groups the text names (a word start of any member)."""
+    low = f" {text.lower()}"
+    return {
+        i
+        for i, group in enumerate(pack.understand.same_thing)
+        if any(re.search(rf"(?<!\w){re.escape(mark)}", low) for mark in group)
+    }
