@@ -181,3 +181,24 @@ def test_a_refused_refund_refuses_a_money_back_goal() -> None:
     other = _refusal_caller("get my money back for the ticket", "en")
     out = other.next("I'm afraid I can't change the seat. Anything else I can do?")
     assert out.ends_call != "hangup" or out.intent != "refuse", out
+
+
+def test_a_wrong_date_read_back_with_its_month_in_words_is_corrected() -> None:
+    # trial5's payment-plan line: "the first on 15 November 2026. Shall I set that up?" to a caller
+    # whose first payment is 2026-12-15 got "Yes, that works." (only digit dates were compared),
+    # and an agent that told the caller one date and booked another passed every call.
+    facts = {"name": "Sarah Mills", "first_payment_date": "2026-12-15"}
+    caller = _caller("cooperative", "set up a payment plan", facts)
+    caller.next(None)
+    out = caller.next("So that's 3 monthly payments of £120.00, the first on 15 November 2026. Shall I set that up?")
+    assert out.intent == "correct" and "2026-12-15" in out.text, out
+    right = _caller("cooperative", "set up a payment plan", facts)
+    right.next(None)
+    out = right.next("So that's 3 monthly payments of £120.00, the first on 15 December 2026. Shall I set that up?")
+    assert out.intent == "confirm", out
+    es = _caller("cooperative", "cambiar mi vuelo", {"new_date": "2026-12-15"}, "es")
+    es.next(None)
+    assert es.next("Tengo el vuelo IB3421 el 16 de diciembre. ¿Confirmo el cambio?").intent == "correct"
+    es_right = _caller("cooperative", "cambiar mi vuelo", {"new_date": "2026-12-15"}, "es")
+    es_right.next(None)
+    assert es_right.next("Tengo el vuelo IB3421 el 15 de diciembre. ¿Confirmo el cambio?").intent == "confirm"
