@@ -92,6 +92,14 @@ def test_no_prohibition_or_a_conditional_one_is_not_read(prompt: str) -> None:
         ("Sie erhalten eine Erstattung über den vollen Betrag.", ["refund"]),
         ("Le devolveremos su dinero: recibirá un reembolso completo.", ["refund"]),
         ("Вы получите полный возврат денег.", ["refund"]),
+        # trial5's airline line: a refund promised in the present or as the caller getting its
+        # money back passed a prompt that said "Nunca prometas un reembolso"
+        ("No se preocupe, recuperará su dinero en su tarjeta en unos días.", ["refund"]),
+        ("Le devolvemos el dinero en unos días.", ["refund"]),
+        ("Le haremos la devolución completa.", ["refund"]),
+        ("Tendrá su dinero en la cuenta el lunes.", ["refund"]),
+        ("I'll make sure you get a full refund.", ["refund"]),
+        ("You'll have your money back by Friday.", ["refund"]),
     ],
 )
 def test_an_agent_promise_is_read_in_each_language(said: str, objects: list[str]) -> None:
@@ -115,6 +123,10 @@ def test_an_agent_promise_is_read_in_each_language(said: str, objects: list[str]
         "Nažalost, ne mogu obećati povrat novca.",
         "Sie erhalten keine Erstattung.",
         "No le puedo prometer un reembolso.",
+        "No recuperará su dinero: su tarifa no es reembolsable.",
+        "Le devolvemos el dinero si procede.",
+        "Le devolvemos la llamada mañana.",
+        "You'll have your refund request answered by email.",
         "Я не могу обещать возврат денег.",
     ],
 )
