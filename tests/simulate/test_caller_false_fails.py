@@ -202,3 +202,25 @@ def test_a_wrong_date_read_back_with_its_month_in_words_is_corrected() -> None:
     es_right = _caller("cooperative", "cambiar mi vuelo", {"new_date": "2026-12-15"}, "es")
     es_right.next(None)
     assert es_right.next("Tengo el vuelo IB3421 el 15 de diciembre. ¿Confirmo el cambio?").intent == "confirm"
+
+
+def test_a_fare_said_to_give_no_refund_is_a_refusal() -> None:
+    # trial5's airline line: "Su billete no es reembolsable, lo siento." holds no refusal phrase,
+    # so a caller who came for its money back did not take it, volunteered its booking code, and
+    # a correct agent that said it again ended as a loop.
+    for language, goal, said in [
+        ("es", "que me devuelvan el dinero del billete", "Su billete no es reembolsable, lo siento. ¿Le ayudo en algo más?"),
+        ("es", "pedir un reembolso", "Lo siento, su tarifa Básica no permite reembolsos."),
+        ("en", "get a refund for my ticket", "Basic fares aren't refundable. Is there anything else?"),
+        ("de", "mein Geld zurück bekommen", "Ihr Ticket ist leider nicht erstattungsfähig."),
+        ("ru", "вернуть деньги за билет", "Ваш тариф невозвратный."),
+        ("hr", "dobiti povrat novca za kartu", "Vaša karta nije povratna."),
+    ]:
+        out = _refusal_caller(goal, language).next(said)
+        assert out.intent == "refuse" and out.ends_call == "hangup", (language, out)
+    en = caller_language("en")
+    assert read_turn("Your non-refundable fare can be changed for £45.", en).sentences[0].act != "refusal"
+    assert read_turn("Is your ticket not refundable?", en).sentences[0].act != "refusal"
+    caller = _caller("cooperative", "change my flight", {"booking_code": "QX7P2L"})
+    caller.next(None)
+    assert caller.next("Your non-refundable fare can be changed for £45. Shall I change it?").intent == "confirm"
