@@ -267,6 +267,9 @@ class Say(_Strict):
     fact_address: str
     fact_birth: str
     fact_last4: str
+    fact_last4_of: str = ""
+    """The last four digits of something other than a card (``account_last4``, ``phone_last4``):
+    "The last four digits are 1872.", not "The card ends in 1872." (trial5)."""
     fact_time: str
     fact_count: str
     fact_want: str

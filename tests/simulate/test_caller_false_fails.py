@@ -224,3 +224,17 @@ def test_a_fare_said_to_give_no_refund_is_a_refusal() -> None:
     caller = _caller("cooperative", "change my flight", {"booking_code": "QX7P2L"})
     caller.next(None)
     assert caller.next("Your non-refundable fare can be changed for £45. Shall I change it?").intent == "confirm"
+
+
+def test_the_last_four_digits_of_an_account_are_not_a_card() -> None:
+    # trial5's payment-plan line: asked for "the last four digits of your account number", the
+    # caller said "The card ends in 1872."; a phone's last four were said as the whole number.
+    for language in ("en", "es", "de", "ru", "hr"):
+        caller = _caller("cooperative", "x", {}, language)
+        card = caller.phrase("card_last4", "1872")
+        assert caller.phrase("account_last4", "1872") != card, language
+        assert caller.phrase("account_last4", "1872").endswith("1872.")
+        assert caller.phrase("last4", "1872") == card
+    en = _caller("cooperative", "x", {})
+    assert en.phrase("account_last4", "1872") == "The last four digits are 1872."
+    assert en.phrase("phone_last4", "0101") == "The last four digits are 0101."
