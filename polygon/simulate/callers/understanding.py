@@ -35,7 +35,7 @@ from polygon.languages import DATE as _DATE
 from polygon.languages import NUMBER as _NUMBER
 from polygon.languages import TIME as _TIME
 from polygon.languages import Language, Turn, caller_language, has, read_turn
-from polygon.score.tool_facts import DATE, DAY, values_in
+from polygon.score import values_in
 from polygon.similarity import word_tuple, words
 
 _SHORT = re.compile(r"(?<![\w.:-])\d{3,4}(?![\w:-]|\.\d)")
@@ -919,6 +919,10 @@ def _misheard(agent_text: str, facts: Mapping[str, str], pack: Language) -> list
     return out
 
 
+_WORD_DATE_KINDS = ("date", "day")
+"""The kinds of :func:`polygon.score.values_in` that are dates: with a year, or a day and month."""
+
+
 def _word_dates(sentence: str) -> tuple[tuple[str, str, str], ...]:
     """The dates a sentence says with the month as a word, as :func:`value_parts` gives dates.
 
@@ -932,7 +936,7 @@ def _word_dates(sentence: str) -> tuple[tuple[str, str, str], ...]:
     return tuple(
         ("date", v.value.replace("-", ""), v.words)
         for v in values_in(sentence)
-        if v.kind in (DATE, DAY) and regex.search(r"\p{L}", v.words)
+        if v.kind in _WORD_DATE_KINDS and regex.search(r"\p{L}", v.words)
     )
 
 
