@@ -500,6 +500,10 @@ class Forbids(_Strict):
     hedges: tuple[str, ...] = ()
     """Words that make a pledge's clause no promise of its object: it checks, asks, passes a
     request on, or tells of a message about it ("I'll check whether you qualify for a refund")."""
+    opens_condition: Pattern = ""
+    """A clause that opens with a condition ("if the airline cancels the flight", "si la
+    aerolínea cancela el vuelo"; not the caller's wish, "if you like"): the clause after it,
+    its consequent, promises nothing either ("…, you'll get a full refund")."""
     returns: tuple[str, ...] = ()
     """Verbs that give something back to the caller ("vratit ćemo vam", "ćemo vam vratiti",
     "erstatten wir"): with money of :attr:`returned` anywhere in their clause, before or after
