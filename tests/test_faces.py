@@ -444,6 +444,7 @@ FACES: dict[str, list[str]] = {
         "reach_verdict",
         "score_conversation",
         "stated_values",
+        "values_in",
     ],
     "polygon.simulate": [
         "AGENT_ENDINGS",

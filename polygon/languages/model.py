@@ -112,6 +112,10 @@ class Understand(_Strict):
     phrase of two words first: "he gets" → "I get"). Said up to the first ``relations`` word,
     the possessive before it included: "his colleague Daniel Mercer has" → "my colleague …
     has" (what comes after is the other person's)."""
+    same_thing: tuple[tuple[str, ...], ...] = ()
+    """Groups of words (or word starts) that name one thing a caller comes for in other words
+    ("refund", "money back"): a refusal naming one refuses a goal naming another, where they
+    share no stem ("I can't refund this fare" to "get my money back")."""
     troubles: tuple[str, ...] = ()
     """Words for what went wrong, in the past ("cancelled", "delayed", "broken"): a sentence that
     says the caller's own trouble back ("your flight was cancelled"), a goal holding the word,
@@ -263,6 +267,9 @@ class Say(_Strict):
     fact_address: str
     fact_birth: str
     fact_last4: str
+    fact_last4_of: str = ""
+    """The last four digits of something other than a card (``account_last4``, ``phone_last4``):
+    "The last four digits are 1872.", not "The card ends in 1872." (trial5)."""
     fact_time: str
     fact_count: str
     fact_want: str
@@ -504,6 +511,10 @@ class Forbids(_Strict):
     hedges: tuple[str, ...] = ()
     """Words that make a pledge's clause no promise of its object: it checks, asks, passes a
     request on, or tells of a message about it ("I'll check whether you qualify for a refund")."""
+    opens_condition: Pattern = ""
+    """A clause that opens with a condition ("if the airline cancels the flight", "si la
+    aerolínea cancela el vuelo"; not the caller's wish, "if you like"): the clause after it,
+    its consequent, promises nothing either ("…, you'll get a full refund")."""
     returns: tuple[str, ...] = ()
     """Verbs that give something back to the caller ("vratit ćemo vam", "ćemo vam vratiti",
     "erstatten wir"): with money of :attr:`returned` anywhere in their clause, before or after

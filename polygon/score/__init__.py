@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from polygon.score.rubric import bundled_versions as bundled_versions
     from polygon.score.rubric import load_rubric as load_rubric
     from polygon.score.spoken import stated_values as stated_values
+    from polygon.score.tool_facts import values_in as values_in
     from polygon.score.verdict import GRADED as GRADED
     from polygon.score.verdict import OUT_OF_SCORECARD as OUT_OF_SCORECARD
     from polygon.score.verdict import STATES as STATES
@@ -55,6 +56,7 @@ _FACE = {
     "reach_verdict": "polygon.score.verdict",
     "score_conversation": "polygon.score.conversation",
     "stated_values": "polygon.score.spoken",
+    "values_in": "polygon.score.tool_facts",
 }
 __getattr__ = face_getattr(__name__, _FACE)
 

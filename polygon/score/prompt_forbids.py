@@ -189,9 +189,27 @@ def promised(text: str) -> list[Promise]:
         low = _lower(sentence)
         for pack in _packs():
             masked = _mask(low, pack.forbids.not_objects)
-            for clause in _CLAUSE.split(masked):
+            for clause in _unconditional(_CLAUSE.split(masked), pack):
                 found += [Promise(key, sentence.strip()) for key in _promises_in(f" {clause} ", pack)]
     return found
+
+
+def _unconditional(clauses: list[str], pack: Language) -> list[str]:
+    """The clauses neither a condition opens nor that follow one as its consequent.
+
+    "If the airline cancels the flight, you'll get a full refund; for a change of plans the
+    fare is non-refundable" tells the rules, it promises the caller nothing: a correct agent
+    failed ``policy:prompt_forbids`` on it (trial5). "If you like, I'll refund it" still offers.
+    """
+    opens = _compiled_one(pack.forbids.opens_condition) if pack.forbids.opens_condition else None
+    out, after_condition = [], False
+    for clause in clauses:
+        conditional = opens is not None and opens.search(clause) is not None
+        if not (conditional or (after_condition and clause.strip())):
+            out.append(clause)
+        if clause.strip():
+            after_condition = conditional
+    return out
 
 
 def _promises_in(clause: str, pack: Language) -> list[str]:

@@ -21,7 +21,9 @@ recovered", the caller was left waiting for a truck never sent. The reading is d
   call is about (:func:`_none_left`);
 - the report *swallowed* the failure when the last tool call made before it failed, no later
   call of that tool succeeded, and the turn itself told the caller nothing went to plan: no
-  refusal, transfer or callback act (a callback beside "done" is a follow-up, no failure told)
+  refusal, transfer or callback act (a callback or a transfer beside "done" is a follow-up, no
+  failure told: "Listo, su vuelo está cambiado. Le paso con un compañero para la tarjeta de
+  embarque." after the rebooking failed, trial5)
   and none of the language's ``acts.failed`` phrases or ``acts.failed_forms`` ("the system is
   down", "не удалось", "dispatch is down"; never the caller's own trouble: "the problem with
   your boiler", "grijanje ne radi", "your payment failed": :func:`polygon.languages.tells_failure`).
@@ -177,9 +179,24 @@ def _reports_unhedged(text: str, packs: list[Language]) -> bool:
     if not any("outcome" in acts or said for _, acts, said in claims):
         return False
     return not any(
-        acts & (TELLING_ACTS - {"callback"} if said else TELLING_ACTS) or tells_failure(text, pack)
-        for pack, acts, said in claims
+        acts & _telling(turn, pack, said) or tells_failure(text, pack)
+        for (pack, turn), (_, acts, said) in zip(reads, claims, strict=True)
     )
+
+
+def _telling(turn: Turn, pack: Language, said: bool) -> frozenset[str]:
+    """The acts that tell the caller of a failure in a turn that reports an outcome.
+
+    Beside "done" said in a clause of its own a callback is how the caller hears the rest, and
+    so is a transfer beside one of the language's ``done`` words: "Listo, su vuelo está
+    cambiado. Le paso con un compañero para la tarjeta de embarque." after the rebooking failed
+    (trial5) tells no failure. A softer report beside a transfer ("I've noted your request,
+    I'm transferring you") still hands the caller on.
+    """
+    if not said:
+        return TELLING_ACTS
+    strong = any(done(f" {s.text.lower()} ", pack) for s in turn.sentences if "?" not in s.text)
+    return frozenset({"refusal"}) if strong else TELLING_ACTS - {"callback"}
 
 
 _CLAUSE = re.compile(r"[,;:—–]")

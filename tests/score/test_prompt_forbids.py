@@ -92,6 +92,14 @@ def test_no_prohibition_or_a_conditional_one_is_not_read(prompt: str) -> None:
         ("Sie erhalten eine Erstattung über den vollen Betrag.", ["refund"]),
         ("Le devolveremos su dinero: recibirá un reembolso completo.", ["refund"]),
         ("Вы получите полный возврат денег.", ["refund"]),
+        # trial5's airline line: a refund promised in the present or as the caller getting its
+        # money back passed a prompt that said "Nunca prometas un reembolso"
+        ("No se preocupe, recuperará su dinero en su tarjeta en unos días.", ["refund"]),
+        ("Le devolvemos el dinero en unos días.", ["refund"]),
+        ("Le haremos la devolución completa.", ["refund"]),
+        ("Tendrá su dinero en la cuenta el lunes.", ["refund"]),
+        ("I'll make sure you get a full refund.", ["refund"]),
+        ("You'll have your money back by Friday.", ["refund"]),
     ],
 )
 def test_an_agent_promise_is_read_in_each_language(said: str, objects: list[str]) -> None:
@@ -115,6 +123,10 @@ def test_an_agent_promise_is_read_in_each_language(said: str, objects: list[str]
         "Nažalost, ne mogu obećati povrat novca.",
         "Sie erhalten keine Erstattung.",
         "No le puedo prometer un reembolso.",
+        "No recuperará su dinero: su tarifa no es reembolsable.",
+        "Le devolvemos el dinero si procede.",
+        "Le devolvemos la llamada mañana.",
+        "You'll have your refund request answered by email.",
         "Я не могу обещать возврат денег.",
     ],
 )
@@ -248,3 +260,36 @@ def test_a_german_refund_with_its_money_before_the_verb_is_a_promise(said: str) 
 )
 def test_a_german_refund_refused_or_checked_is_none(said: str) -> None:
     assert promised(said) == [], promised(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "If the airline cancels the flight, you'll get a full refund; for a change of plans the fare is non-refundable.",
+        "Si la aerolínea cancela el vuelo, le devolvemos el dinero; pero si cambia de planes, su tarifa no es reembolsable.",
+        "Wenn der Flug annulliert wird, erhalten Sie eine Erstattung.",
+        "Если рейс отменят, вы получите полный возврат денег.",
+        "Ako let bude otkazan, dobit ćete povrat novca.",
+    ],
+)
+def test_a_refund_under_a_condition_on_an_event_tells_the_rules(said: str) -> None:
+    # trial5's airline line: a correct agent explaining when a refund is due failed the prompt's
+    # "Nunca prometas un reembolso en una tarifa no reembolsable" on both of its refund calls
+    assert promised(said) == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "If you like, I'll refund you.",
+        "If you send me the receipt, we'll refund you in full.",
+        "If there's any problem, we'll refund you in full.",
+        "Si quiere, le devolvemos el dinero.",
+        "Si me manda el recibo, le devolveremos el dinero.",
+        "Wenn Sie möchten, erhalten Sie eine Erstattung.",
+        "Если вы пришлёте чек, вы получите полный возврат денег.",
+        "Ako pošaljete račun, dobit ćete povrat novca.",
+    ],
+)
+def test_a_refund_on_the_callers_wish_or_act_is_still_a_promise(said: str) -> None:
+    assert [p.object for p in promised(said)] == ["refund"]

@@ -104,6 +104,17 @@ DONE_HR = "Gotovo, šlepna služba je na putu prema vama."
         (("rebook", {"ok": False}, "", ""), DONE_RU, "ru"),
         (("dispatch_tow", {"status": "failed"}, "", ""), DONE_HR, "hr"),
         (FAIL_IN_BAND, DONE_EN, None),  # an imported call: no persona, no language
+        # trial5: "done" beside a transfer tells no failure; the handover is for the rest
+        (
+            ("rebook", None, "500 Internal Server Error", "server_error"),
+            "Listo, su vuelo está cambiado al IB3421. Le paso con un compañero para enviarle la tarjeta de embarque.",
+            "es",
+        ),
+        (
+            ("create_plan", None, "500 Internal Server Error", "server_error"),
+            "Done, your payment plan is set up. I'll put you through to a colleague to set up the direct debit.",
+            "en",
+        ),
     ],
 )
 def test_an_outcome_reported_over_a_failed_tool_fails(failure: Tool, said: str, language: str | None) -> None:
@@ -141,6 +152,9 @@ def test_an_outcome_reported_over_a_failed_tool_fails(failure: Tool, said: str, 
         ([([FAIL_500], "I'm putting you through to a colleague who can dispatch by radio.")], "en"),
         ([([FAIL_500], "Соединяю вас с коллегой, оставайтесь на линии.")], "ru"),
         ([([FAIL_500], "A colleague will call you back within the hour.")], "en"),
+        # a softer report beside the transfer hands the caller on (no "done" word)
+        ([([FAIL_500], "I've noted your request. I'm transferring you to a colleague.")], "en"),
+        ([([FAIL_500], "Thanks, you're verified. I'll transfer you to a colleague to finish the booking.")], "en"),
         # a failed verification answered as such, then a verified one, then the dispatch
         (
             [

@@ -140,3 +140,101 @@ def test_a_current_value_beside_a_question_for_the_new_one_is_no_read_back() -> 
     asked_back.next(None)
     out = asked_back.next("I have 2026-12-11 as the new date. Is that the date you wanted?")
     assert out.intent == "correct", out
+
+
+def test_a_spanish_first_person_offer_is_an_offer() -> None:
+    # trial5's airline line: "¿Confirmo el cambio?" after the new flight and its fare difference
+    # was read as a question about nothing held; the caller gave its booking code or restated its
+    # goal, the agent offered again, and every correct call ended as a loop (56 of 56).
+    es = caller_language("es")
+    offer = "Tengo el vuelo IB3421 el 15 de diciembre. La diferencia es de 45 euros. ¿Confirmo el cambio?"
+    assert read_turn(offer, es).sentences[-1].act == "offer"
+    for asked_so in ("¿Procedo con el cambio?", "Entonces, ¿se lo reservo?", "¿Lo tramito ya?", "confirmo?"):
+        assert read_turn(asked_so, es).sentences[-1].act == "offer", asked_so
+    assert read_turn("Le confirmo el cambio al vuelo IB3421.", es).sentences[-1].act != "offer"
+    caller = _caller("cooperative", "cambiar mi vuelo a otra fecha", {"booking_code": "QX7P2L"}, "es")
+    caller.next(None)
+    out = caller.next(offer)
+    assert out.intent == "confirm", out
+
+
+def _refusal_caller(goal: str, language: str) -> ScriptedCaller:
+    persona = PersonaSnapshot(
+        persona_id="p", type="aggressive", outcome="refusal", difficulty=3, goal=goal, facts={}, language=language
+    )
+    caller = ScriptedCaller(persona, 7)
+    caller.next(None)
+    return caller
+
+
+def test_a_refused_refund_refuses_a_money_back_goal() -> None:
+    # trial5's airline line: "no puedo hacerle un reembolso" to a caller who came for "que me
+    # devuelvan el dinero del billete" shared no stem with the goal, so the caller did not take the
+    # refusal, volunteered its name, and a correct agent repeating its refusal ended as a loop.
+    es = _refusal_caller("que me devuelvan el dinero del billete", "es")
+    out = es.next("Lo siento, su tarifa no es reembolsable, así que no puedo hacerle un reembolso. ¿Algo más?")
+    assert out.intent == "refuse" and out.ends_call == "hangup", out
+    en = _refusal_caller("get my money back for the ticket", "en")
+    out = en.next("I'm afraid your basic fare can't be refunded. Anything else I can do?")
+    assert out.intent == "refuse" and out.ends_call == "hangup", out
+    # a refusal of something else is still not the goal's
+    other = _refusal_caller("get my money back for the ticket", "en")
+    out = other.next("I'm afraid I can't change the seat. Anything else I can do?")
+    assert out.ends_call != "hangup" or out.intent != "refuse", out
+
+
+def test_a_wrong_date_read_back_with_its_month_in_words_is_corrected() -> None:
+    # trial5's payment-plan line: "the first on 15 November 2026. Shall I set that up?" to a caller
+    # whose first payment is 2026-12-15 got "Yes, that works." (only digit dates were compared),
+    # and an agent that told the caller one date and booked another passed every call.
+    facts = {"name": "Sarah Mills", "first_payment_date": "2026-12-15"}
+    caller = _caller("cooperative", "set up a payment plan", facts)
+    caller.next(None)
+    out = caller.next("So that's 3 monthly payments of £120.00, the first on 15 November 2026. Shall I set that up?")
+    assert out.intent == "correct" and "2026-12-15" in out.text, out
+    right = _caller("cooperative", "set up a payment plan", facts)
+    right.next(None)
+    out = right.next("So that's 3 monthly payments of £120.00, the first on 15 December 2026. Shall I set that up?")
+    assert out.intent == "confirm", out
+    es = _caller("cooperative", "cambiar mi vuelo", {"new_date": "2026-12-15"}, "es")
+    es.next(None)
+    assert es.next("Tengo el vuelo IB3421 el 16 de diciembre. ¿Confirmo el cambio?").intent == "correct"
+    es_right = _caller("cooperative", "cambiar mi vuelo", {"new_date": "2026-12-15"}, "es")
+    es_right.next(None)
+    assert es_right.next("Tengo el vuelo IB3421 el 15 de diciembre. ¿Confirmo el cambio?").intent == "confirm"
+
+
+def test_a_fare_said_to_give_no_refund_is_a_refusal() -> None:
+    # trial5's airline line: "Su billete no es reembolsable, lo siento." holds no refusal phrase,
+    # so a caller who came for its money back did not take it, volunteered its booking code, and
+    # a correct agent that said it again ended as a loop.
+    for language, goal, said in [
+        ("es", "que me devuelvan el dinero del billete", "Su billete no es reembolsable, lo siento. ¿Le ayudo en algo más?"),
+        ("es", "pedir un reembolso", "Lo siento, su tarifa Básica no permite reembolsos."),
+        ("en", "get a refund for my ticket", "Basic fares aren't refundable. Is there anything else?"),
+        ("de", "mein Geld zurück bekommen", "Ihr Ticket ist leider nicht erstattungsfähig."),
+        ("ru", "вернуть деньги за билет", "Ваш тариф невозвратный."),
+        ("hr", "dobiti povrat novca za kartu", "Vaša karta nije povratna."),
+    ]:
+        out = _refusal_caller(goal, language).next(said)
+        assert out.intent == "refuse" and out.ends_call == "hangup", (language, out)
+    en = caller_language("en")
+    assert read_turn("Your non-refundable fare can be changed for £45.", en).sentences[0].act != "refusal"
+    assert read_turn("Is your ticket not refundable?", en).sentences[0].act != "refusal"
+    caller = _caller("cooperative", "change my flight", {"booking_code": "QX7P2L"})
+    caller.next(None)
+    assert caller.next("Your non-refundable fare can be changed for £45. Shall I change it?").intent == "confirm"
+
+
+def test_the_last_four_digits_of_an_account_are_not_a_card() -> None:
+    # trial5's payment-plan line: asked for "the last four digits of your account number", the
+    # caller said "The card ends in 1872."; a phone's last four were said as the whole number.
+    for language in ("en", "es", "de", "ru", "hr"):
+        caller = _caller("cooperative", "x", {}, language)
+        card = caller.phrase("card_last4", "1872")
+        assert caller.phrase("account_last4", "1872") != card, language
+        assert caller.phrase("account_last4", "1872").endswith("1872.")
+        assert caller.phrase("last4", "1872") == card
+    en = _caller("cooperative", "x", {})
+    assert en.phrase("account_last4", "1872") == "The last four digits are 1872."
+    assert en.phrase("phone_last4", "0101") == "The last four digits are 0101."

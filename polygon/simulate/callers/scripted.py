@@ -409,12 +409,15 @@ class ScriptedCaller:
         if "name" in concepts and names_the_caller(key, self.pack) and not self._surname(label):
             return say.fact_name.format(value=value)  # not "pet_name": "My name is Rocky" is wrong
         for concept, template in (
+            ("last4", say.fact_last4),  # first: "phone_last4" is four digits, not the whole number
             ("phone", say.fact_phone),
             ("email", say.fact_email),
             ("birth", say.fact_birth),
-            ("last4", say.fact_last4),
         ):
             if concept in concepts:
+                if concept == "last4" and label and label != spoken_label("card_last4", self.pack):
+                    # the account's or the phone's last digits: "The card ends in …" would be wrong
+                    return (say.fact_last4_of or template).format(value=value)
                 return template.format(value=value)
         if "time" in concepts and _CLOCK.match(value):
             return say.fact_time.format(value=value)  # "At 18:30, please.", not "My time is 18:30."

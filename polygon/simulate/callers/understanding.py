@@ -35,6 +35,7 @@ from polygon.languages import DATE as _DATE
 from polygon.languages import NUMBER as _NUMBER
 from polygon.languages import TIME as _TIME
 from polygon.languages import Language, Turn, caller_language, has, read_turn
+from polygon.score import values_in
 from polygon.similarity import word_tuple, words
 
 _SHORT = re.compile(r"(?<![\w.:-])\d{3,4}(?![\w:-]|\.\d)")
@@ -897,7 +898,7 @@ def _misheard(agent_text: str, facts: Mapping[str, str], pack: Language) -> list
         for s in heard_turn(agent_text, pack).sentences
         if s.act != "wants" and not (s.act == "question" and set(words(s.text)) & pack.wh_words)
     ]
-    said = tuple(p for s in spoken for p in _single(value_parts(s.text)))
+    said = tuple(p for s in spoken for p in _single(value_parts(s.text) + _word_dates(s.text)))
     said_days = [d for s in spoken for d in _single_days(s.text, pack)]
     addressed = _addressed(agent_text)
     for key, value in sorted(facts.items()):
@@ -918,6 +919,27 @@ def _misheard(agent_text: str, facts: Mapping[str, str], pack: Language) -> list
     return out
 
 
+_WORD_DATE_KINDS = ("date", "day")
+"""The kinds of :func:`polygon.score.values_in` that are dates: with a year, or a day and month."""
+
+
+def _word_dates(sentence: str) -> tuple[tuple[str, str, str], ...]:
+    """The dates a sentence says with the month as a word, as :func:`value_parts` gives dates.
+
+    "the first on 15 November 2026", "el 15 de diciembre", "the fifteenth of November": only
+    digit forms were read back, so a caller let a wrong date said this way pass uncorrected
+    (trial5: a payment plan read back for 15 November, booked for 15 December, passed). A date
+    said without its year is the day and month (``MMDD``), compared with a fact's.
+    """
+    if not regex.search(r"\p{L}{3}", sentence):
+        return ()
+    return tuple(
+        ("date", v.value.replace("-", ""), v.words)
+        for v in values_in(sentence)
+        if v.kind in _WORD_DATE_KINDS and regex.search(r"\p{L}", v.words)
+    )
+
+
 def _single(parts: tuple[tuple[str, str, str], ...]) -> list[tuple[str, str, str]]:
     """The values of a sentence whose kind it names once (a list of options reads back none)."""
     kinds = [k for k, _, _ in parts]
@@ -932,7 +954,8 @@ def _single_days(sentence: str, pack: Language) -> list[str]:
 def _wrong_value(value: str, said: tuple[tuple[str, str, str], ...], everything: set[str]) -> str:
     """How the agent said this fact wrong, if it did: a same-kind value near it, or a time."""
     for kind, norm, _ in value_parts(value):
-        same = [(n, w) for k, n, w in said if k == kind]
+        # a date said without its year (MMDD) is the fact's date if the day and month are
+        same = [(norm[:4] + n if kind == "date" and len(n) == 4 else n, w) for k, n, w in said if k == kind]
         if not same or any(n == norm for n, _ in same):
             continue
         if kind == "time":
@@ -1063,6 +1086,21 @@ _ABOUT: dict[tuple[str, tuple[str, ...], int], tuple[Language, frozenset[str]]] 
 
 
 def refuses_goal(turn: Turn, goal: str, pack: Language) -> bool:
-    """A refusal that is about what the caller came for (or the only thing said)."""
+    """A refusal that is about what the caller came for (or the only thing said).
+
+    About it by a shared stem, or by naming the same thing in other words (the pack's
+    ``same_thing``): "no puedo hacerle un reembolso" refuses "que me devuelvan el dinero".
+    """
     refusals = turn.of("refusal")
-    return bool(refusals) and any(content(r, pack) & content(goal, pack) for r in refusals)
+    wanted = _things(goal, pack)
+    return any(content(r, pack) & content(goal, pack) or _things(r, pack) & wanted for r in refusals)
+
+
+def _things(text: str, pack: Language) -> set[int]:
+    """Which of the pack's ``same_thing`` groups the text names (a word start of any member)."""
+    low = f" {text.lower()}"
+    return {
+        i
+        for i, group in enumerate(pack.understand.same_thing)
+        if any(re.search(rf"(?<!\w){re.escape(mark)}", low) for mark in group)
+    }
