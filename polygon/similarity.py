@@ -112,7 +112,11 @@ class LoopWatch:
     reply (same question to the same answer: no progress), and the next repeat is a loop
     whatever the caller's turn was, so an agent that repeats forever is still stopped, one
     turn later at most (the third identical ask). A reply to a caller's silence is not
-    compared at all (re-prompting a silent caller repeats the question).
+    compared at all (re-prompting a silent caller repeats the question); one that says
+    something else is what the next reply is compared with: an answer given again after the
+    agent asked anew ("Your order is open." — silence — "What's your order number?" — "A-100"
+    — "Your order is open.") answers the caller's new turn, and the starter suite's own agent
+    was cut as a loop for it.
 
     A reply the caller cut in on (a phone barge-in) was never heard whole, so saying it again
     after the barge-in is a re-ask every time, and it leaves the once-only excuse as it
@@ -146,6 +150,8 @@ class LoopWatch:
         ``lost``: the noise lost a word of a fact in that turn (:func:`lost_a_fact`).
         """
         if silent:
+            if self.previous is None or not is_loop(self.previous, reply):
+                self.previous, self.heard, self.excused = reply, heard, False
             return ""
         repeat = self.previous is not None and is_loop(self.previous, reply)
         before, self.previous, self.heard = self.heard, reply, heard

@@ -174,7 +174,11 @@ def test_loop_watch_rules() -> None:
     assert watch.see("Something else.") == "loop"
     silent = LoopWatch()
     assert silent.see("Hello?") == "" and silent.see("Hello?", silent=True) == ""
-    assert silent.see("Hello?") == "loop"  # a silence never resets the comparison
+    assert silent.see("Hello?") == "loop"  # the same words to a silence never reset the comparison
+    asked = LoopWatch()  # another reply to a silence does: the answer after it answers a new turn
+    assert asked.see("Your order is open.") == "" and asked.see("What's your order number?", silent=True) == ""
+    assert asked.see("Your order is open.") == ""
+    assert asked.see("Your order is open.") == "loop"
     heard = LoopWatch()
     assert heard.see("A b c.", heard="Hi.") == ""
     assert heard.see("A b c.", noisy=True, heard="Hi.") == "loop"  # same answer heard again
