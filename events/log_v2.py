@@ -69,27 +69,19 @@ def _packed(
     """Each payload's (index, (codec, stored bytes)): compressed where that makes it smaller.
 
     One ``multi_compress_to_buffer`` call for them all, the same frames byte for byte as
-    ``compress`` one by one (``tests/events/test_log_v2.py``). Why: it lets go of the GIL
-    once for the batch, not once per event. Each release wakes the run's thread if it waits
-    for the GIL, and restarts its wait (CPython asks the holder to switch only after a whole
-    switch interval without a release); the gap of one small compress is over before that
-    thread runs, so a release per event bought hand-offs that neither thread could use.
+    ``compress`` one by one. Why: the writer thread lets go of the GIL once for the batch,
+    not once per event. Every release hands the GIL to the run's thread, and the writer
+    then waits to get it back (the run's thread gives it up only at its own next release
+    or after ``sys.getswitchinterval()``), so a release per event stretched a commit and
+    took the run's thread turns that it could not use. (``tests/events/test_log_v2.py``)
     """
-    frames = _frames(compressor, payloads)
+    if len(payloads) == 1:
+        frames: Iterable[bytes] = [compressor.compress(payloads[0])]
+    else:
+        packed = compressor.multi_compress_to_buffer(list[bytes | bytearray | memoryview](payloads))
+        frames = (packed[k].tobytes() for k in range(len(payloads)))
     for i, raw, frame in zip(indexes, payloads, frames, strict=True):
         yield i, ((dict_id, frame) if len(frame) < len(raw) else (RAW, raw))
-
-
-def _frames(compressor: zstandard.ZstdCompressor, payloads: list[bytes]) -> Iterable[bytes]:
-    """``compressor.compress`` of each payload, in one call where the backend has one."""
-    if len(payloads) > 1:
-        try:
-            packed = compressor.multi_compress_to_buffer(list[bytes | bytearray | memoryview](payloads))
-        except NotImplementedError:  # python-zstandard's cffi backend (PyPy) has no batch call
-            pass
-        else:
-            return (packed[k].tobytes() for k in range(len(payloads)))
-    return [compressor.compress(payload) for payload in payloads]
 
 
 def _prefixed(cursor: Any, prefix: bytes) -> Iterator[tuple[bytes, bytes]]:

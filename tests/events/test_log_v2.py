@@ -114,15 +114,6 @@ def test_packed_is_compress_one_by_one() -> None:
     assert {codec for _, (codec, _) in expected} == {7, RAW}  # "xyz" and the 200 distinct bytes stay raw
     assert list(log_v2._packed(compressor, 7, payloads[:1], [3])) == expected[:1]
 
-    class NoBatch:  # python-zstandard's cffi backend: no multi_compress_to_buffer
-        def compress(self, data: bytes) -> bytes:
-            return compressor.compress(data)
-
-        def multi_compress_to_buffer(self, data: object) -> object:
-            raise NotImplementedError
-
-    assert list(log_v2._packed(NoBatch(), 7, payloads, indexes)) == expected  # type: ignore[arg-type]
-
 
 def test_a_changed_byte_in_a_compressed_payload_is_found(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
