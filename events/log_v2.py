@@ -63,27 +63,6 @@ def _KEEP(data: bytes) -> bytes:
     return data
 
 
-def _packed(
-    compressor: zstandard.ZstdCompressor, dict_id: int, payloads: list[bytes], indexes: list[int]
-) -> Iterator[tuple[int, tuple[int, bytes]]]:
-    """Each payload's (index, (codec, stored bytes)): compressed where that makes it smaller.
-
-    One ``multi_compress_to_buffer`` call for them all, the same frames byte for byte as
-    ``compress`` one by one. Why: the writer thread lets go of the GIL once for the batch,
-    not once per event. Every release hands the GIL to the run's thread, and the writer
-    then waits to get it back (the run's thread gives it up only at its own next release
-    or after ``sys.getswitchinterval()``), so a release per event stretched a commit and
-    took the run's thread turns that it could not use. (``tests/events/test_log_v2.py``)
-    """
-    if len(payloads) == 1:
-        frames: Iterable[bytes] = [compressor.compress(payloads[0])]
-    else:
-        packed = compressor.multi_compress_to_buffer(list[bytes | bytearray | memoryview](payloads))
-        frames = (packed[k].tobytes() for k in range(len(payloads)))
-    for i, raw, frame in zip(indexes, payloads, frames, strict=True):
-        yield i, ((dict_id, frame) if len(frame) < len(raw) else (RAW, raw))
-
-
 def _prefixed(cursor: Any, prefix: bytes) -> Iterator[tuple[bytes, bytes]]:
     if not cursor.set_range(prefix):
         return
@@ -120,10 +99,10 @@ class Tables2:
         self._tag_ids: dict[str, int] = {}
         self._dicts: dict[int, zstandard.ZstdCompressionDict] = {}
         self._dict_of_tag: dict[int, int] = {}
-        self._compressors: dict[int, zstandard.ZstdCompressor] = {}
+        self._compressors: dict[int, Callable[[bytes], bytes]] = {}
         self._decompressors: dict[int, Callable[[bytes], bytes]] = {}
         self._samples: dict[int, list[bytes]] = {}
-        self._compress_of_tag: dict[int, tuple[int, zstandard.ZstdCompressor]] = {}
+        self._compress_of_tag: dict[int, tuple[int, Callable[[bytes], bytes]]] = {}
         """A tag's dictionary id and compressor: what :meth:`_compress` finds, cached until
         the dictionaries may change (:meth:`load`, :meth:`forget`)."""
         self._stale = False
@@ -233,31 +212,22 @@ class Tables2:
 
         The writer thread's loop over every event, holding the GIL: a tag's id and
         compressor come from per-handle caches; a miss takes :meth:`_tag_id` and
-        :meth:`_compress`, which fill them. The payloads of a tag whose compressor is known
-        are compressed together afterwards (:func:`_packed`).
+        :meth:`_compress`, which fill them.
         """
+        records: list[tuple[bytes, bytes]] = []
+        add, pack_seq, pack_header = records.append, _U64_PACK, HEADER.pack
         tag_ids, by_tag = self._tag_ids, self._compress_of_tag
-        tags: list[int] = []
-        chosen: dict[int, tuple[int, bytes]] = {}  # event index -> (codec, payload) decided here
-        later: dict[int, list[int]] = {}  # dictionary id -> indexes of the events it compresses
-        for i, (p, _, _) in enumerate(new):
+        for p, seq, version in new:
             tag_id = tag_ids.get(p.tag)
             if tag_id is None:
                 tag_id = self._tag_id(txn, p.tag)
-            tags.append(tag_id)
+            raw = p.payload
             known = by_tag.get(tag_id)
-            if known is None or not p.payload:  # an empty payload never shrinks: stored raw
-                chosen[i] = self._compress(txn, tag_id, p.payload) if known is None else (RAW, p.payload)
+            if known is None:
+                codec, payload = self._compress(txn, tag_id, raw)
             else:
-                later.setdefault(known[0], []).append(i)
-        for dict_id, indexes in later.items():
-            payloads = [new[i][0].payload for i in indexes]
-            chosen.update(_packed(self._compressors[dict_id], dict_id, payloads, indexes))
-        pack_seq, pack_header = _U64_PACK, HEADER.pack
-        records: list[tuple[bytes, bytes]] = []
-        add = records.append
-        for i, ((p, seq, version), tag_id) in enumerate(zip(new, tags, strict=True)):
-            codec, payload = chosen[i]
+                packed = known[1](raw)
+                codec, payload = (known[0], packed) if len(packed) < len(raw) else (RAW, raw)
             header = pack_header(ids[p.stream], version, tag_id, p.schema_version, codec, p.key, p.hash_bytes)
             add((pack_seq(seq), header + payload))
         return records
@@ -283,15 +253,15 @@ class Tables2:
             dict_id = self._gather(txn, tag_id, payload)
             if dict_id is None:
                 return RAW, payload
-        compressor = self._compressors.get(dict_id)
-        if compressor is None:
+        compress = self._compressors.get(dict_id)
+        if compress is None:
             import zstandard
 
-            compressor = self._compressors[dict_id] = zstandard.ZstdCompressor(
+            compress = self._compressors[dict_id] = zstandard.ZstdCompressor(
                 level=3, dict_data=self._dicts[dict_id], write_checksum=False, write_dict_id=False
-            )
-        self._compress_of_tag[tag_id] = (dict_id, compressor)
-        packed = compressor.compress(payload)
+            ).compress
+        self._compress_of_tag[tag_id] = (dict_id, compress)
+        packed = compress(payload)
         return (dict_id, packed) if len(packed) < len(payload) else (RAW, payload)
 
     def _gather(self, txn: Any, tag_id: int, payload: bytes) -> int | None:

@@ -68,53 +68,6 @@ def test_payloads_compress_once_a_tag_has_enough_to_train_on(
         assert log.verify().ok
 
 
-def test_a_batch_stores_the_frames_compressing_one_by_one_gives(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The writer compresses a batch's payloads in one call (one GIL release, not one per
-    # event): the stored bytes are those of ``compress`` event by event, and a tag trained
-    # in the middle of a batch compresses the rest of that batch.
-    import zstandard
-
-    monkeypatch.setattr(log_v2, "TRAIN_AT", 30)
-    path = tmp_path / "log"
-    written = [_varied(f"c{k}", n) for k in range(3) for n in range(1, 41)]
-    with LmdbLog(path) as log:
-        log.append(written[:20])
-        log.append(written[20:])  # the 30th trains mid-batch
-    (_, value), *_ = [(k, v) for k, v in _rows(path, b"meta") if k.startswith(b"dict/")]
-    compressor = zstandard.ZstdCompressor(
-        level=3, dict_data=zstandard.ZstdCompressionDict(value[2:]), write_checksum=False, write_dict_id=False
-    )
-    stored = [raw for _, raw in _rows(path, b"events")]
-    expected_codecs = []
-    for p, raw in zip(written, stored, strict=True):
-        payload = canonical(p.event)
-        frame = compressor.compress(payload)
-        want = (1, frame) if len(frame) < len(payload) and len(expected_codecs) >= 29 else (RAW, payload)
-        assert (HEADER.unpack_from(raw)[4], raw[HEADER.size :]) == want
-        expected_codecs.append(want[0])
-    assert expected_codecs[:29] == [RAW] * 29 and set(expected_codecs[29:]) == {1}
-    with LmdbLog(path, readonly=True) as log:
-        assert [e.payload for e in log.read_all()] == [p.event for p in written]
-
-
-def test_packed_is_compress_one_by_one() -> None:
-    import zstandard
-
-    compressor = zstandard.ZstdCompressor(level=3, write_checksum=False, write_dict_id=False)
-    payloads = [b"ab" * 40, b"xyz", b"hello " * 30, bytes(range(200))]
-    one_by_one = [compressor.compress(p) for p in payloads]
-    indexes = [3, 5, 8, 9]
-    expected = [
-        (i, (7, f) if len(f) < len(p) else (RAW, p))
-        for i, p, f in zip(indexes, payloads, one_by_one, strict=True)
-    ]
-    assert list(log_v2._packed(compressor, 7, payloads, indexes)) == expected
-    assert {codec for _, (codec, _) in expected} == {7, RAW}  # "xyz" and the 200 distinct bytes stay raw
-    assert list(log_v2._packed(compressor, 7, payloads[:1], [3])) == expected[:1]
-
-
 def test_a_changed_byte_in_a_compressed_payload_is_found(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
