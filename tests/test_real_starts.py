@@ -9,6 +9,7 @@ reports the seconds).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -303,3 +304,32 @@ def test_a_tags_decoder_is_made_on_its_first_decode() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert done.stdout.splitlines()[-1] == "['RunHidden']"
+
+
+def _plugin_scans(setting: str | None) -> list[str]:
+    """The entry-point groups read while ``polygon personas list`` (a suite's validation) runs in a
+    process of its own, with ``PYDANTIC_DISABLE_PLUGINS`` unset or set to ``setting``."""
+    code = (
+        "import atexit, json, importlib.metadata as metadata\nscans = []\nreal = metadata.entry_points\n"
+        "def spy(**kwargs):\n    scans.append(kwargs.get('group', ''))\n    return real(**kwargs)\n"
+        "metadata.entry_points = spy\natexit.register(lambda: print(json.dumps(scans)))\n"
+        "from polygon.cli.main import main\nmain(['personas', 'list', 'examples/pizza/suite.yaml'])"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    if setting is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = setting
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT, env=env)
+    assert "coop-veggie" in done.stdout
+    scans: list[str] = json.loads(done.stdout.splitlines()[-1])
+    return scans
+
+
+def test_a_commands_first_validator_looks_for_no_pydantic_plugin() -> None:
+    """pydantic's first validator of a process reads every installed distribution's entry points
+    for plugins (~0.03 CPU s); ``polygon`` sets ``PYDANTIC_DISABLE_PLUGINS`` when the user has not."""
+    assert _plugin_scans(None) == []
+
+
+def test_a_users_pydantic_plugin_setting_is_kept() -> None:
+    """Live: set (here to "", every plugin on), it is the user's, and pydantic does look."""
+    assert _plugin_scans("") == ["pydantic"]
