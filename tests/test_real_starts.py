@@ -333,3 +333,11 @@ def test_a_commands_first_validator_looks_for_no_pydantic_plugin() -> None:
 def test_a_users_pydantic_plugin_setting_is_kept() -> None:
     """Live: set (here to "", every plugin on), it is the user's, and pydantic does look."""
     assert _plugin_scans("") == ["pydantic"]
+
+
+@pytest.mark.parametrize("command", ["run", "sweep", "judge", "probe", "report", "runs", "replay", "log"])
+def test_a_start_loads_neither_shutil_nor_subprocess(command: str) -> None:
+    """Only ``log compact`` and ``upgrade`` remove a folder, views check the disk's room, and
+    ``log verify`` and ``stats`` walk the pages in a child: shutil (with bz2 and lzma) and
+    subprocess load there (~0.009 CPU s together), not with the modules every log command imports."""
+    assert _loaded(_real_start(command), ("shutil", "subprocess", "bz2", "lzma")) == []

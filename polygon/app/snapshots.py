@@ -22,7 +22,6 @@ import contextlib
 import functools
 import gc
 import os
-import shutil
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
@@ -131,6 +130,8 @@ def _cannot_write(folder: Path) -> bool:
 
 
 def _nearly_full(folder: Path) -> bool:
+    import shutil  # here, not with the module: a run imports it, views open the snapshots
+
     try:
         return shutil.disk_usage(folder).free < MIN_FREE
     except OSError:
