@@ -341,3 +341,27 @@ def test_a_start_loads_neither_shutil_nor_subprocess(command: str) -> None:
     ``log verify`` and ``stats`` walk the pages in a child: shutil (with bz2 and lzma) and
     subprocess load there (~0.009 CPU s together), not with the modules every log command imports."""
     assert _loaded(_real_start(command), ("shutil", "subprocess", "bz2", "lzma")) == []
+
+
+def test_a_run_starts_without_its_reports_fold() -> None:
+    """The run's report is folded only to enforce ``--fail-on`` or ``--min-pass-rate``
+    (``missed_goals``): its projection, the run queries and the snapshots load there."""
+    heavy = ("polygon.projections.report", "polygon.app.queries", "polygon.app.snapshots", "polygon.render")
+    assert _loaded(_real_start("run"), heavy) == []
+
+
+def test_a_run_that_enforces_nothing_never_folds_its_report(tmp_path: Path) -> None:
+    """Live, a whole run (pizza, offline): asked nothing, it loads neither the report projection
+    nor the verdicts' fold (~0.01 CPU s); asked ``--fail-on``, it does, and exits 1 on the fails."""
+    watched = ("polygon.projections.report", "polygon.projections.verdicts")
+    code = (
+        "import atexit, json, sys\n"
+        f"atexit.register(lambda: print(json.dumps([m for m in {list(watched)!r} if m in sys.modules])))\n"
+        "from polygon.cli.main import main\n"
+        "main(['--log', sys.argv[1], 'run', 'examples/pizza/suite.yaml', '--no-progress', *sys.argv[2:]])"
+    )
+    for asked, code_wanted, loaded in (([], 0, []), (["--fail-on", "fail"], 1, list(watched))):
+        log = str(tmp_path / f"log{len(asked)}")
+        done = subprocess.run([sys.executable, "-c", code, log, *asked], capture_output=True, text=True, cwd=ROOT)
+        assert done.returncode == code_wanted, done.stderr
+        assert json.loads(done.stdout.splitlines()[-1]) == loaded
