@@ -249,9 +249,10 @@ def prepare_process() -> None:
     # itself (context managers), never left to a collection at exit.
     atexit.register(gc.freeze)
     # pydantic looks for plugins when it builds its first validator: it reads the entry points of
-    # every installed distribution (~0.03 CPU s of each command that reads a suite, rubric or probe
-    # file, issue 31). Polygon's models need none; whoever wants a plugin in the process (for an
-    # agent imported into it) sets the variable themselves, "" keeping every one (docs/commands.md).
+    # every installed distribution (~0.005 CPU s with 90 installed, of each command that reads a
+    # suite, rubric or probe file, issue 31). Polygon's models need none; whoever wants a plugin in
+    # the process (for an agent imported into it) sets the variable, "" keeping every one
+    # (docs/commands.md). importlib.metadata itself (~0.02 CPU s) pydantic imports either way.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 

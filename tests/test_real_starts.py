@@ -326,7 +326,8 @@ def _plugin_scans(setting: str | None) -> list[str]:
 
 def test_a_commands_first_validator_looks_for_no_pydantic_plugin() -> None:
     """pydantic's first validator of a process reads every installed distribution's entry points
-    for plugins (~0.03 CPU s); ``polygon`` sets ``PYDANTIC_DISABLE_PLUGINS`` when the user has not."""
+    for plugins (~0.005 CPU s with 90 installed); ``polygon`` sets ``PYDANTIC_DISABLE_PLUGINS``
+    when the user has not."""
     assert _plugin_scans(None) == []
 
 
