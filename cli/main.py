@@ -231,6 +231,16 @@ def main(argv: list[str] | None = None) -> None:
     Ctrl-C is the long commands' own (``executor_options``, ``polygon.app.stopping``): their
     work stops at a safe point; elsewhere it is Python's ``KeyboardInterrupt``.
     """
+    prepare_process()
+    cli.main(args=argv, prog_name="polygon")
+
+
+def prepare_process() -> None:
+    """What the ``polygon`` process sets up before its command runs.
+
+    The bench's real starts (``tests/bench/startup.py``) call it too, so that they cost what a
+    command's process costs.
+    """
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminated)
     # At exit the interpreter's last collections walk every object the command loaded (~0.045 CPU s
@@ -238,7 +248,12 @@ def main(argv: list[str] | None = None) -> None:
     # by reference counts as before: the log, its writer and every file are closed by the command
     # itself (context managers), never left to a collection at exit.
     atexit.register(gc.freeze)
-    cli.main(args=argv, prog_name="polygon")
+    # pydantic looks for plugins when it builds its first validator: it reads the entry points of
+    # every installed distribution (~0.005 CPU s with 90 installed, of each command that reads a
+    # suite, rubric or probe file, issue 31). Polygon's models need none; whoever wants a plugin in
+    # the process (for an agent imported into it) sets the variable, "" keeping every one
+    # (docs/commands.md). importlib.metadata itself (~0.02 CPU s) pydantic imports either way.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 
 def _terminated(signum: int, frame: object) -> None:

@@ -89,11 +89,9 @@ def run(
     SUITE is a suite file or a directory holding suite.yaml. Every turn, noise injection
     and tool call goes to the event log; `polygon replay` shows any call afterwards.
     """
-    from polygon.app import RunOptions, check_stale, load_run, open_log, recorded_answers, run_suite
+    from polygon.app import RunOptions, check_stale, missed_goals, open_log, recorded_answers, run_suite
     from polygon.cli.main import on_sigterm_say
     from polygon.models import ModelHub
-    from polygon.projections import make_report
-    from polygon.render import enforce
     from polygon.suite import load_suite
 
     loaded = load_suite(suite)
@@ -127,7 +125,7 @@ def run(
             hub=hub,
         )
         asked = policy(fail_on, min_pass_rate, allow_inconclusive, allow_simulator_errors)
-        missed = enforce(make_report(load_run(log, summary.run_id), None), asked) if asked.active else []
+        missed = missed_goals(log, summary.run_id, asked)
     _print_summary(summary, as_json)
     exit_if_missed(missed)
 

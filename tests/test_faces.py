@@ -68,6 +68,7 @@ FACES: dict[str, list[str]] = {
         "load_report",
         "load_run",
         "log_stats",
+        "missed_goals",
         "open_log",
         "page_output",
         "personas_path",

@@ -9,6 +9,7 @@ reports the seconds).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -271,3 +272,97 @@ def test_a_start_loads_no_spoken_value_reader(command: str) -> None:
     """The divergence finder reads spoken values (languages, number words) when it first
     compares two turns, not when a leaderboard or a comparison module is imported."""
     assert _loaded(_real_start(command), ("polygon.score.spoken", "polygon.score.detectors")) == []
+
+
+_DECODER_SPY = (
+    "import msgspec.msgpack\nmade = []\nreal = msgspec.msgpack.Decoder\n"
+    "def spy(*args, **kwargs):\n    made.append(getattr(args[0], '__name__', '') if args else '')\n"
+    "    return real(*args, **kwargs)\n"
+    "msgspec.msgpack.Decoder = spy\n"
+)
+
+
+@pytest.mark.parametrize("command", ["run", "sweep", "judge", "probe", "runs", "log"])
+def test_a_start_makes_no_payload_or_fold_decoder(command: str) -> None:
+    """A tag's typed decoder is made on its first decode and the run fold's when a snapshot is
+    first read: making the 32 payload types' at registration, and the fold's at import, read
+    every annotation of theirs (~0.006 CPU s) in each process that imports the families."""
+    code = f"{_DECODER_SPY}{_real_start(command)}\nimport polygon.events.families\nprint(sorted(made))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    made = done.stdout.splitlines()[-1]
+    assert "TurnSpoken" not in made and "RunFold" not in made, made
+
+
+def test_a_tags_decoder_is_made_on_its_first_decode() -> None:
+    """Live: decoding one event makes its tag's decoder, and only that one."""
+    code = (
+        f"{_DECODER_SPY}from polygon.events import REGISTRY, RunHidden\nimport polygon.events.families\n"
+        "from polygon.events import canonical\n"
+        "event = RunHidden(run_id='r1', reason='x')\n"
+        "spec = REGISTRY.spec_for(event)\n"
+        "assert REGISTRY.decode(spec.tag, spec.version, canonical(event)) == event\nprint(made)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert done.stdout.splitlines()[-1] == "['RunHidden']"
+
+
+def _plugin_scans(setting: str | None) -> list[str]:
+    """The entry-point groups read while ``polygon personas list`` (a suite's validation) runs in a
+    process of its own, with ``PYDANTIC_DISABLE_PLUGINS`` unset or set to ``setting``."""
+    code = (
+        "import atexit, json, importlib.metadata as metadata\nscans = []\nreal = metadata.entry_points\n"
+        "def spy(**kwargs):\n    scans.append(kwargs.get('group', ''))\n    return real(**kwargs)\n"
+        "metadata.entry_points = spy\natexit.register(lambda: print(json.dumps(scans)))\n"
+        "from polygon.cli.main import main\nmain(['personas', 'list', 'examples/pizza/suite.yaml'])"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    if setting is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = setting
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT, env=env)
+    assert "coop-veggie" in done.stdout
+    scans: list[str] = json.loads(done.stdout.splitlines()[-1])
+    return scans
+
+
+def test_a_commands_first_validator_looks_for_no_pydantic_plugin() -> None:
+    """pydantic's first validator of a process reads every installed distribution's entry points
+    for plugins (~0.005 CPU s with 90 installed); ``polygon`` sets ``PYDANTIC_DISABLE_PLUGINS``
+    when the user has not."""
+    assert _plugin_scans(None) == []
+
+
+def test_a_users_pydantic_plugin_setting_is_kept() -> None:
+    """Live: set (here to "", every plugin on), it is the user's, and pydantic does look."""
+    assert _plugin_scans("") == ["pydantic"]
+
+
+@pytest.mark.parametrize("command", ["run", "sweep", "judge", "probe", "report", "runs", "replay", "log"])
+def test_a_start_loads_neither_shutil_nor_subprocess(command: str) -> None:
+    """Only ``log compact`` and ``upgrade`` remove a folder, views check the disk's room, and
+    ``log verify`` and ``stats`` walk the pages in a child: shutil (with bz2 and lzma) and
+    subprocess load there (~0.009 CPU s together), not with the modules every log command imports."""
+    assert _loaded(_real_start(command), ("shutil", "subprocess", "bz2", "lzma")) == []
+
+
+def test_a_run_starts_without_its_reports_fold() -> None:
+    """The run's report is folded only to enforce ``--fail-on`` or ``--min-pass-rate``
+    (``missed_goals``): its projection, the run queries and the snapshots load there."""
+    heavy = ("polygon.projections.report", "polygon.app.queries", "polygon.app.snapshots", "polygon.render")
+    assert _loaded(_real_start("run"), heavy) == []
+
+
+def test_a_run_that_enforces_nothing_never_folds_its_report(tmp_path: Path) -> None:
+    """Live, a whole run (pizza, offline): asked nothing, it loads neither the report projection
+    nor the verdicts' fold (~0.01 CPU s); asked ``--fail-on``, it does, and exits 1 on the fails."""
+    watched = ("polygon.projections.report", "polygon.projections.verdicts")
+    code = (
+        "import atexit, json, sys\n"
+        f"atexit.register(lambda: print(json.dumps([m for m in {list(watched)!r} if m in sys.modules])))\n"
+        "from polygon.cli.main import main\n"
+        "main(['--log', sys.argv[1], 'run', 'examples/pizza/suite.yaml', '--no-progress', *sys.argv[2:]])"
+    )
+    for asked, code_wanted, loaded in (([], 0, []), (["--fail-on", "fail"], 1, list(watched))):
+        log = str(tmp_path / f"log{len(asked)}")
+        done = subprocess.run([sys.executable, "-c", code, log, *asked], capture_output=True, text=True, cwd=ROOT)
+        assert done.returncode == code_wanted, done.stderr
+        assert json.loads(done.stdout.splitlines()[-1]) == loaded

@@ -70,6 +70,7 @@ if TYPE_CHECKING:
     from polygon.app.rerun import rerun_conversation as rerun_conversation
     from polygon.app.run import RunOptions as RunOptions
     from polygon.app.run import RunSummary as RunSummary
+    from polygon.app.run import missed_goals as missed_goals
     from polygon.app.run import run_suite as run_suite
     from polygon.app.runs import RunRow as RunRow
     from polygon.app.runs import hide_run as hide_run
@@ -126,6 +127,7 @@ _FACE = {
     "load_report": "polygon.app.report",
     "load_run": "polygon.app.queries",
     "log_stats": "polygon.app.log",
+    "missed_goals": "polygon.app.run",
     "open_log": "polygon.app.log",
     "personas_path": "polygon.app.personas",
     "preview_noise": "polygon.app.noise",

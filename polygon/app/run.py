@@ -58,6 +58,7 @@ from polygon.models import ModelHub
 from polygon.projections import ConversationHead, fold_conversation_head
 
 if TYPE_CHECKING:
+    from polygon.render import Enforcement
     from polygon.score import JudgeSettings, LoadedRubric
     from polygon.simulate import ConversationPlan
     from polygon.suite import LoadedSuite
@@ -250,6 +251,21 @@ def _checked_first(
     for warning in suite_warnings(loaded, rubric.rubric):
         on_warning(warning)
     return configs, rubric
+
+
+def missed_goals(log: EventLog, run_id: str, asked: Enforcement) -> list[str]:
+    """Why the run misses what ``asked`` enforces (``--fail-on``, ``--min-pass-rate``): none asked, none.
+
+    The run's report is folded for that only: its projection and the enforcement load here,
+    not with every run's start (~0.012 CPU s).
+    """
+    if not asked.active:
+        return []
+    from polygon.app.queries import load_run
+    from polygon.projections import make_report
+    from polygon.render import enforce
+
+    return enforce(make_report(load_run(log, run_id), None), asked)
 
 
 def run_suite(

@@ -373,11 +373,11 @@ def test_views_leave_the_snapshots_closed_on_a_nearly_full_disk(tmp_path: Path, 
 
     monkeypatch.setenv(snap.SWITCH, "1")
     free = snap.MIN_FREE - 1
-    monkeypatch.setattr(snap.shutil, "disk_usage", lambda _p: shutil._ntuple_diskusage(1 << 40, (1 << 40) - free, free))  # type: ignore[attr-defined]
+    monkeypatch.setattr(shutil, "disk_usage", lambda _p: shutil._ntuple_diskusage(1 << 40, (1 << 40) - free, free))  # type: ignore[attr-defined]
     with LmdbLog(tmp_path / "log") as log:
         with snap.snapshots_for(log) as store:
             assert isinstance(store, NullSnapshots)
         assert not (tmp_path / "log" / SNAPSHOT_DIR).exists()
-        monkeypatch.setattr(snap.shutil, "disk_usage", lambda _p: shutil._ntuple_diskusage(1 << 40, 0, 1 << 40))  # type: ignore[attr-defined]
+        monkeypatch.setattr(shutil, "disk_usage", lambda _p: shutil._ntuple_diskusage(1 << 40, 0, 1 << 40))  # type: ignore[attr-defined]
         with snap.snapshots_for(log) as store:
             assert isinstance(store, LmdbSnapshots)

@@ -80,14 +80,19 @@ def command_start_cases() -> dict[str, Callable[[], float]]:
 
 
 def start_code(command: str) -> str:
-    """The source of ``command``'s real start: the CLI, its module and what its functions import."""
+    """The source of ``command``'s real start: the CLI, its module and what its functions import.
+
+    The process is prepared as ``polygon``'s own is (``prepare_process``): its exit skips the
+    last collections, and pydantic looks for no plugin when a first work builds a validator.
+    """
     from polygon.cli.main import COMMANDS
 
     spec = importlib.util.find_spec("polygon.cli")
     folder = Path(next(iter(spec.submodule_search_locations or ()))) if spec else Path("cli")
     module = COMMANDS[command].split(":")[0]
     imports = lazy_imports((folder / f"{module}.py").read_text())
-    return "\n".join(["import polygon.cli.main", f"import polygon.cli.{module}", *imports])
+    prepared = "polygon.cli.main.prepare_process()"  # what ``main`` does first: the exit, pydantic
+    return "\n".join(["import polygon.cli.main", prepared, f"import polygon.cli.{module}", *imports])
 
 
 def command_first_work_cases(tmp: Path) -> dict[str, Callable[[], float]]:
