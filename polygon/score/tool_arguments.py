@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from polygon.score.detectors import digit_runs
+from polygon.score.spoken_values import amount_key
 from polygon.transcript import ConversationView, TurnView
 
 MIN_DIGITS = 3
@@ -56,8 +57,8 @@ def _invented(tool: str, arguments: Any, facts: dict[str, str], known: set[str])
     out = []
     for key, value in arguments.items() if isinstance(arguments, dict) else ():
         fact = _fact_carried(str(key), facts)
-        if fact is None or not isinstance(value, str | int):
-            continue
+        if fact is None or not isinstance(value, str | int) or isinstance(value, bool) or amount_key(key):
+            continue  # an amount (order_total: 1700) is summed, not given: the amount rules read it
         if _DATE_OR_TIME.search(str(value)):
             continue
         runs = _numbers([str(value)])

@@ -55,6 +55,8 @@ def test_the_failure_names_the_tool_the_argument_and_the_callers_fact() -> None:
         ("Hi.", {"order_id": "A-100"}),  # the persona's fact grounds it (noise may have dropped it)
         ("My order is A-100.", {"slot": "Friday 09:00", "party": 2}),  # no fact's key
         ("My order is A-100.", {"order_id": "A-12"}),  # two digits identify nothing
+        ("Two margheritas, please.", {"order_total": 1700}),  # an amount is summed, not given
+        ("Two margheritas, please.", {"order_price": "17.00"}),
     ],
 )
 def test_a_number_some_source_gave_or_no_fact_carried_passes(heard: str, args: dict[str, Any]) -> None:
