@@ -17,8 +17,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import Any
 
+from polygon.languages import LANGUAGES, load_language
 from polygon.score.detectors import digit_runs
 from polygon.score.spoken_values import amount_key
 from polygon.transcript import ConversationView, TurnView
@@ -71,9 +73,22 @@ def _invented(tool: str, arguments: Any, facts: dict[str, str], known: set[str])
 
 
 def _fact_carried(key: str, facts: dict[str, str]) -> str | None:
-    """The fact an argument's key names by a word of its own ("order_id" → "order")."""
+    """The fact an argument's key names by a word of its own ("order_id" → "order").
+
+    Not an address: an agent completes one from what it knows ("Ilica 12" sent as "Ilica 12,
+    10000 Zagreb"), and a postcode nobody said is no other customer's record.
+    """
     words = _words(key)
-    return next((fact for fact in facts if words & _words(fact)), None) if words else None
+    if not words or words & _places():
+        return None
+    return next((fact for fact in facts if words & _words(fact)), None)
+
+
+@cache
+def _places() -> frozenset[str]:
+    """Every pack's words for an address or a location ("address", "street", "adresa", "адрес")."""
+    packs = [load_language(code).understand.concepts for code in LANGUAGES]
+    return frozenset(w for c in packs for concept in ("address", "location") for w in c.get(concept, ()))
 
 
 def _words(key: str) -> frozenset[str]:

@@ -13,7 +13,7 @@ import pytest
 from polygon.score.tool_facts import agent_contradicts_tools
 from tests.support.tool_calls import call, outcome
 
-FACTS = {"name": "Alex Doe", "order": "A-100", "phone": "555 0100"}
+FACTS = {"name": "Alex Doe", "order": "A-100", "phone": "555 0100", "delivery_address": "Ilica 12"}
 
 
 def lookup(heard: str, args: dict[str, Any], result: Any = None, facts: dict[str, str] = FACTS) -> str:
@@ -56,6 +56,7 @@ def test_the_failure_names_the_tool_the_argument_and_the_callers_fact() -> None:
         ("My order is A-100.", {"slot": "Friday 09:00", "party": 2}),  # no fact's key
         ("My order is A-100.", {"order_id": "A-12"}),  # two digits identify nothing
         ("Two margheritas, please.", {"order_total": 1700}),  # an amount is summed, not given
+        ("I live at Ilica 12.", {"delivery_address": "Ilica 12, 10000 Zagreb"}),  # completed, not invented
         ("Two margheritas, please.", {"order_price": "17.00"}),
     ],
 )
