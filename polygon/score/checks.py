@@ -19,6 +19,7 @@ from polygon.score.agent_language import language_policy
 from polygon.score.denial import refusal
 from polygon.score.detectors import detect
 from polygon.score.disclosure import DISCLOSURE, disclosures, law_number
+from polygon.score.duplicates import duplicated
 from polygon.score.hangup import SETTLING_ACTS, answer_to_ask, unsettled_hangup
 from polygon.score.policies import Policy, check_policies, turned_off
 from polygon.score.prompt_forbids import NAME as PROMPT_POLICY
@@ -314,7 +315,13 @@ def _persona(view: ConversationView) -> PersonaSnapshot | None:
 
 
 def _claimed_for_caller(view: ConversationView, persona: PersonaSnapshot) -> list[str]:
-    """Store entries that changed during the call to a value naming the caller."""
+    """Store entries that changed during the call, keyed by the caller or to a value naming them.
+
+    A store keyed by the customer ("orders": {"Ana Horvat": none}, written by a ``put`` with
+    ``key_arg: name``) holds the order, not the name, as its value: the pizza example's correct
+    agent placed every order and failed every ordering call without ``expect`` ("nothing was
+    booked for the caller", adversary: 12 of 12).
+    """
     if view.started is None or view.ended is None:
         return []
     name_tokens = {w.lower() for w in persona.facts.get("name", "").split() if len(w) > 1}
@@ -325,7 +332,7 @@ def _claimed_for_caller(view: ConversationView, persona: PersonaSnapshot) -> lis
             continue
         for key, value in after.items():
             if before.get(key) != value and (
-                not name_tokens or name_tokens & set(str(value).lower().split())
+                not name_tokens or name_tokens & set(f"{key} {value}".lower().split())
             ):
                 changed.append(f"{store}[{key}] = {value}")
     return changed
@@ -364,12 +371,16 @@ def goal_reached(view: ConversationView) -> CheckRecorded:
             misses.append(instead)
         if hidden:
             misses.append(_swallow_detail(hidden))
+        if twice := duplicated(view, persona):
+            misses.append(twice)
         if misses:
             return _result(view, "goal_reached", "fail", "expect: " + "; ".join(misses), _with(hidden, ev))
         return _result(view, "goal_reached", "pass", _met(view, expect, e.reason), ev)
     ok, why = _outcome(view, persona)
     if ok and hidden:
         ok, why = False, _swallow_detail(hidden)
+    if ok and (twice := duplicated(view, persona)):
+        ok, why = False, twice
     if ok:
         return _result(view, "goal_reached", "pass", f"{persona.outcome} ({FALLBACK}): {why}", ev)
     # a failing gate's detail says what was not reached, never just the outcome's name

@@ -41,6 +41,7 @@ from polygon.score.policies import Speech, said
 from polygon.score.says import unsaid
 from polygon.score.spelling import with_digits
 from polygon.score.tool_facts import AMOUNT, DATE, DAY, NUMBER, TIME, WEEKDAY, tool_values, values_in
+from polygon.score.tool_states import negated
 from polygon.similarity import words
 from polygon.transcript import ConversationView
 
@@ -56,6 +57,8 @@ def unsettled_hangup(view: ConversationView, persona: PersonaSnapshot) -> str:
     if e is None or e.by != "agent" or e.reason != "hangup" or persona.language not in LANGUAGES:
         return ""
     pack = load_language(persona.language)
+    if announced := announced_transfer(view, persona):
+        return _UNSETTLED + f"(it said it was transferring the caller, then hung up: {announced!r})"
     said_ = [t.agent_text for t in view.turns if t.agent_text]
     if any(SETTLING_ACTS & read_turn(text, pack).acts for text in said_):
         return ""
@@ -71,6 +74,35 @@ def unsettled_hangup(view: ConversationView, persona: PersonaSnapshot) -> str:
         + ("" if _says(view) else ", no time, date, day or amount, no yes/no naming what was asked")
         + ")"
     )
+
+
+def announced_transfer(view: ConversationView, persona: PersonaSnapshot) -> str:
+    """The agent's last words announced a transfer, and it hung up instead ("" when not).
+
+    "I'm transferring you to a colleague now." then a hang-up settled the caller's goal by its
+    transfer act: the clinic's agent doing so passed 8 of 16 transfer calls (adversary). Not a
+    clause with a negation ("I can't transfer you").
+    """
+    e = view.ended
+    if e is None or e.by != "agent" or e.reason != "hangup" or persona.language not in LANGUAGES:
+        return ""
+    last = next((t.agent_text for t in reversed(view.turns) if t.agent_text), "")
+    pack = load_language(persona.language)
+    return (
+        last
+        if any(_announces(s.text, pack) for s in read_turn(last, pack).sentences if s.act == "transfer")
+        else ""
+    )
+
+
+def _announces(sentence: str, pack: Language) -> bool:
+    """A transfer sentence that announces one.
+
+    Not one that asks ("Shall I transfer you?"), denies ("I can't transfer you") or reports one
+    done ("your transfer has been completed": money).
+    """
+    low = f" {sentence.lower()} "
+    return "?" not in low and not negated(low) and not has(low, pack.acts.done)
 
 
 def _settled_otherwise(view: ConversationView, persona: PersonaSnapshot, pack: Language) -> bool:

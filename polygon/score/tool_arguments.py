@@ -10,12 +10,18 @@ the agent had at that point: what the caller said or the agent heard, a tool's e
 result or argument, the persona's facts, the agent's prompt. A number the agent took from
 any of them ("A-104 — no, 100": either) is the caller's or the tool's doing, not invented;
 ``expect.calls`` says which one was right.
+
+A fact shaped as a person's name ("Ana Kovac") is read the same way, word by word: each
+capitalised word of the argument carrying it must stand in one of those sources, case and
+accents aside ("Kovac Horvat" for a caller who said "Ana Kovac" fails; what the noise left,
+"Kovac", and a title, "Mrs", do not).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any
@@ -45,12 +51,17 @@ def invented_arguments(
     if not facts:
         return
     known = _numbers([*facts.values(), prompt or ""])
+    names = _name_words([*facts.values(), prompt or ""])
     for t in view.turns:
         known |= _numbers([t.caller_text, t.heard_text or ""])
+        names |= _name_words([t.caller_text, t.heard_text or ""])
         found = []
         for c in t.tools:
             found += _invented(c.tool, c.arguments, facts, known)
-            known |= _numbers(_strings(c.arguments)) | _numbers(_strings(c.result))
+            found += _invented_names(c.tool, c.arguments, facts, names)
+            sent_or_gave = [*_strings(c.arguments), *_strings(c.result)]
+            known |= _numbers(sent_or_gave)
+            names |= _name_words(sent_or_gave)
         if found:
             yield t, found
 
@@ -70,6 +81,49 @@ def _invented(tool: str, arguments: Any, facts: dict[str, str], known: set[str])
                 f"tool, fact or prompt gave (the caller's {fact}: {facts[fact]!r})"
             )
     return out
+
+
+def _invented_names(tool: str, arguments: Any, facts: dict[str, str], names: set[str]) -> list[str]:
+    """A fact-carrying argument for a person's name holding a capitalised word no source gave.
+
+    adversary: the clinic agent that booked "Kovac Horvat" for a caller who said "Ana Kovac"
+    passed. Only a fact shaped as a name (two to four capitalised words, no digit) is read, and
+    only the argument's capitalised words ("unknown", a placeholder, is none); a word counts
+    without its accents ("Kovač" stands for "Kovac").
+    """
+    out = []
+    for key, value in arguments.items() if isinstance(arguments, dict) else ():
+        fact = _fact_carried(str(key), facts)
+        if fact is None or not isinstance(value, str) or not _name_shaped(facts[fact]):
+            continue
+        new = [w for w in _WORD.findall(value) if w[:1].isupper() and _plain(w) not in names | _TITLES]
+        if new:
+            out.append(
+                f"sent {tool} {key}={json.dumps(value, ensure_ascii=False)}, a name no caller turn, "
+                f"tool, fact or prompt gave (the caller's {fact}: {facts[fact]!r})"
+            )
+    return out
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+_TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "jr", "sr", "sir", "madam"})
+"""Titles an agent puts before a name the caller gave without one."""
+
+
+def _name_shaped(value: str) -> bool:
+    """Two to four capitalised words without a digit ("Ana Kovac", "Marko Babić")."""
+    said = value.split()
+    return 2 <= len(said) <= 4 and all(w[:1].isupper() and not any(c.isdigit() for c in w) for w in said)
+
+
+def _plain(word: str) -> str:
+    """A word in lower case without its accents."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(ch))
+
+
+def _name_words(texts: Iterable[str]) -> set[str]:
+    """Every word the texts hold, plain (a source's words, read case- and accent-blind)."""
+    return {_plain(w) for text in texts if text for w in _WORD.findall(text)}
 
 
 def _fact_carried(key: str, facts: dict[str, str]) -> str | None:

@@ -526,10 +526,10 @@ def _given(view: ConversationView) -> list[tuple[int, Given]]:
 
 
 def _sent_dates(view: ConversationView) -> list[tuple[int, Given]]:
-    """Every date the agent sent a tool that answered, with the turn: the day booked.
+    """Every date and time the agent sent a tool that answered, with the turn: the slot booked.
 
-    A booking tool often answers ``{"ok": true}``: the date it booked is in its arguments.
-    Only a weekday said as the day booked is held against these.
+    A booking tool often answers ``{"ok": true}``: the date and time it booked are in its
+    arguments. Only a weekday or a time said as the slot booked is held against these.
     """
     return [
         (t.turn, Given(f"the call to {c.tool}", v))
@@ -537,7 +537,7 @@ def _sent_dates(view: ConversationView) -> list[tuple[int, Given]]:
         for c in t.tools
         if not c.error
         for v in tool_values(c.arguments)
-        if v.kind == DATE
+        if v.kind in (DATE, TIME)
     ]
 
 
@@ -659,23 +659,33 @@ class _DayAbout:
 
     def __init__(self) -> None:
         self.days: set[str] = set()
+        self.times: set[str] = set()
 
     def follow(self, t: TurnView) -> None:
         """The caller's words, then the turn's tool calls, in the order they came."""
-        self.days |= _days_of([t.caller_text, t.heard_text or ""])
-        sent_or_gave = (found for c in t.tools if not c.error for found in (c.arguments, c.result))
-        called = _days_of([s for found in sent_or_gave for s in _strings(found)])
-        if called:
+        caller = [t.caller_text, t.heard_text or ""]
+        self.days |= _days_of(caller)
+        self.times |= _times_of(caller)
+        sent_or_gave = [
+            s for c in t.tools if not c.error for found in (c.arguments, c.result) for s in _strings(found)
+        ]
+        if called := _days_of(sent_or_gave):
             self.days = called
+        if clocks := _times_of(sent_or_gave):
+            self.times = clocks
 
     def holds(self, v: Value, same: list[Given], grounds: Grounds) -> bool:
         """``v`` is grounded by what it is about.
 
-        A weekday said as the day booked: by the date it is about; a bound: by the tool's amount
-        nearest it; anything else: by any source.
+        A weekday or a time said as the slot booked: by the slot it is about (clinic: "You're
+        booked for Wednesday 09:00" after book_slot took "Wednesday 14:00" passed, because the
+        slot list read before held 09:00); a bound: by the tool's amount nearest it; anything
+        else: by any source.
         """
         if v.kind == WEEKDAY and v.booked and not v.of and self.days:
             return v.value in self.days
+        if v.kind == TIME and v.booked and self.times:
+            return v.value in self.times or (v.twelve and _other_half(v.value) in self.times)
         if v.bound and same:
             return _within(v, _nearest(v, same).value)
         return grounds.holds(v)
@@ -689,6 +699,13 @@ def _within(bound: Value, given: Value) -> bool:
     """
     said, gave = Decimal(bound.value), Decimal(given.value)
     return gave <= said if bound.bound == BELOW else gave >= said
+
+
+def _times_of(texts: list[str]) -> set[str]:
+    """The clock times texts state, in digits or in words ("18:30", "half past six")."""
+    return {v.value for text in texts for v in values_in(text) if v.kind == TIME} | {
+        hhmm for text in texts for _, hhmm in _any_clocks(text)
+    }
 
 
 def _days_of(texts: list[str]) -> set[str]:
@@ -710,14 +727,18 @@ def _stated(text: str) -> list[Value]:
     I booked the next one").
     """
     values = values_in(text)
-    if not any(v.kind == WEEKDAY and not v.of for v in values):
-        return list(values)  # the sentences below are read only for a bare weekday: most turns have none
+    if not any((v.kind == WEEKDAY and not v.of) or v.kind == TIME for v in values):
+        return list(values)  # sentences are read only for a bare weekday or a time: most turns have none
     sentences = _SENTENCE.split(text)
-    booked = _affirmed([s for s in sentences if books_a_day(s) and len(slot_weekdays(s)) == 1])
+    slots = [s for s in sentences if books_a_day(s) and len(slot_weekdays(s)) <= 1]
+    booked = _affirmed([s for s in slots if slot_weekdays(s)])
+    timed = [s for s in slots if len(_times_of([s])) == 1]  # whole: a clause split would cut '09:00'
     numbered = _affirmed([s for s in sentences if _DIGIT.search(with_digits(s))])
     out = []
     for v in values:
-        if v.kind == WEEKDAY and not v.of and _in_any(v.words, booked):
+        if (v.kind == WEEKDAY and not v.of and _in_any(v.words, booked)) or (
+            v.kind == TIME and _in_any(v.words, timed)
+        ):
             out.append(replace(v, booked=True))
         elif v.kind != WEEKDAY or v.of or _in_any(v.words, numbered):
             out.append(v)
