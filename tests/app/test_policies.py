@@ -329,7 +329,7 @@ def test_the_pizza_example_with_a_policy(tmp_path: Path) -> None:
     for name in ("suite.yaml", "prompt_v1.md", "prompt_v2.md"):
         (folder / name).write_text(source.joinpath(name).read_text(encoding="utf-8"))
     suite = folder / "suite.yaml"
-    text = replaced(suite.read_text(), "  rubric: v3\n", "  rubric: v4\n")
+    text = replaced(suite.read_text(), "  rubric: v5", "  rubric: v4")
     policy = (
         "policies:\n"
         "  - name: no_default_time\n"
