@@ -8,12 +8,9 @@ caller", because only a value naming the caller counted.
 
 from __future__ import annotations
 
-import msgspec
-
-from polygon.events import ConversationEnded
 from polygon.score.checks import goal_reached
 from polygon.transcript import ConversationView
-from tests.support.tool_calls import call
+from tests.support.tool_calls import call, with_stores
 
 BEFORE = {"Ana Horvat": "none", "Marko Babic": "none"}
 ORDER = ("place_order", {"name": "Ana Horvat", "pizza": "medium veggie"}, {"ok": True})
@@ -24,12 +21,7 @@ def _ordered(final: dict[str, str]) -> ConversationView:
         [("Ana Horvat, a medium veggie, please.", [ORDER], "You're all set. Anything else?")],
         {"name": "Ana Horvat"},
     )
-    assert view.started is not None
-    started = msgspec.structs.replace(view.started, initial_state={"orders": dict(BEFORE)})
-    ended = ConversationEnded(
-        conversation_id="c", reason="caller_done", by="caller", turns=1, final_state={"orders": final}
-    )
-    return msgspec.structs.replace(view, started=started, ended=ended)
+    return with_stores(view, {"orders": dict(BEFORE)}, {"orders": final})
 
 
 def test_an_order_written_under_the_callers_name_reaches_the_goal() -> None:
@@ -54,12 +46,7 @@ def _twice(
     name: str,
 ) -> ConversationView:
     view = call([("Yes, please.", tools, "You're all set. Anything else?")], {"name": name})
-    assert view.started is not None
-    started = msgspec.structs.replace(view.started, initial_state={"s": dict(before)})
-    ended = ConversationEnded(
-        conversation_id="c", reason="caller_done", by="caller", turns=1, final_state={"s": final}
-    )
-    return msgspec.structs.replace(view, started=started, ended=ended)
+    return with_stores(view, {"s": dict(before)}, {"s": final})
 
 
 def test_the_same_order_placed_twice_does_not_reach_the_goal() -> None:

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 import pytest
 
-from polygon.events import ConversationEnded
 from polygon.transcript import ConversationView
-from tests.support.tool_calls import call, outcome
+from tests.support.tool_calls import call, outcome, with_stores
 
 ORDERS = {"A-100": "open", "A-200": "shipped", "A-300": "IN_TRANSIT"}
 
@@ -25,16 +23,7 @@ def lookup(
     view = call(
         [("My order is " + order, [("order_status", {"order_id": order}, {order: store[order]})], said)]
     )
-    assert view.started is not None
-    started = msgspec.structs.replace(view.started, initial_state={"orders": dict(store)})
-    ended = ConversationEnded(
-        conversation_id="c",
-        reason="caller_done",
-        by="caller",
-        turns=1,
-        final_state={"orders": dict(store) if final is None else final},
-    )
-    return msgspec.structs.replace(view, started=started, ended=ended)
+    return with_stores(view, {"orders": dict(store)}, {"orders": dict(store) if final is None else final})
 
 
 @pytest.mark.parametrize(

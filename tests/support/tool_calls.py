@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from polygon.events import ConversationStarted, PersonaSnapshot
+from polygon.events import ConversationEnded, ConversationStarted, PersonaSnapshot
 from polygon.score.tool_facts import agent_contradicts_tools
 from polygon.transcript import ConversationView, TurnView
 from tests.support.calls import tool
@@ -34,3 +34,15 @@ def call(turns: list[Turn], facts: dict[str, str] | None = None) -> Conversation
 
 def outcome(view: ConversationView, prompt: str | None = None) -> str:
     return agent_contradicts_tools(view, prompt).outcome
+
+
+def with_stores(
+    view: ConversationView, before: dict[str, dict[str, str]], after: dict[str, dict[str, str]]
+) -> ConversationView:
+    """``view`` as a call whose stateful stores began as ``before`` and ended as ``after``."""
+    assert view.started is not None
+    started = msgspec.structs.replace(view.started, initial_state=before)
+    ended = ConversationEnded(
+        conversation_id="c", reason="caller_done", by="caller", turns=1, final_state=after
+    )
+    return msgspec.structs.replace(view, started=started, ended=ended)
