@@ -48,22 +48,49 @@ def invented_arguments(
     """Each turn whose tool calls sent a fact-carrying number that no source had given."""
     persona = view.started.persona if view.started else None
     facts = {k: str(v) for k, v in persona.facts.items()} if persona else {}
-    if not facts:
-        return
-    known = _numbers([*facts.values(), prompt or ""])
-    names = _name_words([*facts.values(), prompt or ""])
+    if not facts or not any(_carries_a_fact(c.arguments, facts) for t in view.turns for c in t.tools):
+        return  # most calls send no fact of the caller's: nothing is read
+    sources = _Sources([*facts.values(), prompt or ""])
     for t in view.turns:
-        known |= _numbers([t.caller_text, t.heard_text or ""])
-        names |= _name_words([t.caller_text, t.heard_text or ""])
+        sources.add([t.caller_text, t.heard_text or ""])
         found = []
         for c in t.tools:
-            found += _invented(c.tool, c.arguments, facts, known)
-            found += _invented_names(c.tool, c.arguments, facts, names)
-            sent_or_gave = [*_strings(c.arguments), *_strings(c.result)]
-            known |= _numbers(sent_or_gave)
-            names |= _name_words(sent_or_gave)
+            if _carries_a_fact(c.arguments, facts):
+                found += _invented(c.tool, c.arguments, facts, sources.numbers())
+                found += _invented_names(c.tool, c.arguments, facts, sources.names())
+            sources.add([*_strings(c.arguments), *_strings(c.result)])
         if found:
             yield t, found
+
+
+class _Sources:
+    """What the agent had so far, read only when an argument is to be held against it."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self._unread = list(texts)
+        self._numbers: set[str] = set()
+        self._names: set[str] = set()
+
+    def add(self, texts: list[str]) -> None:
+        self._unread += texts
+
+    def _catch_up(self) -> None:
+        if self._unread:
+            self._numbers |= _numbers(self._unread)
+            self._names |= _name_words(self._unread)
+            self._unread = []
+
+    def numbers(self) -> set[str]:
+        self._catch_up()
+        return self._numbers
+
+    def names(self) -> set[str]:
+        self._catch_up()
+        return self._names
+
+
+def _carries_a_fact(arguments: Any, facts: dict[str, str]) -> bool:
+    return isinstance(arguments, dict) and any(_fact_carried(str(k), facts) for k in arguments)
 
 
 def _invented(tool: str, arguments: Any, facts: dict[str, str], known: set[str]) -> list[str]:

@@ -660,8 +660,18 @@ class _DayAbout:
     def __init__(self) -> None:
         self.days: set[str] = set()
         self.times: set[str] = set()
+        self._unread: list[TurnView] = []
 
     def follow(self, t: TurnView) -> None:
+        """Take the turn in; it is read when a value needs it (most calls state none to hold)."""
+        self._unread.append(t)
+
+    def _catch_up(self) -> None:
+        for t in self._unread:
+            self._read(t)
+        self._unread = []
+
+    def _read(self, t: TurnView) -> None:
         """The caller's words, then the turn's tool calls, in the order they came."""
         caller = [t.caller_text, t.heard_text or ""]
         self.days |= _days_of(caller)
@@ -682,6 +692,7 @@ class _DayAbout:
         slot list read before held 09:00); a bound: by the tool's amount nearest it; anything
         else: by any source.
         """
+        self._catch_up()
         if v.kind == WEEKDAY and v.booked and not v.of and self.days:
             return v.value in self.days
         if v.kind == TIME and v.booked and self.times:
