@@ -100,6 +100,8 @@ def field_path(loc: Sequence[int | str], raw: dict[str, Any]) -> str:
     parts: list[str] = []
     node: Any = raw
     for step in loc:
+        if isinstance(step, int) and isinstance(node, dict):
+            continue  # one mapping written where a list may stand (``says_before: {...}``): no index
         named = node[step] if isinstance(node, list) and isinstance(step, int) and step < len(node) else None
         label = named.get("name") or named.get("id") if isinstance(named, dict) else None
         if label and parts:
@@ -187,12 +189,28 @@ def _first_error(path: Path, exc: ValidationError, raw: dict[str, Any] | None = 
     loc = field_path(err["loc"], raw or {})
     got = err.get("input")
     shown = "" if isinstance(got, dict | list) or got is None else f" (got {got!r})"
-    more = f" [+{exc.error_count() - 1} more]" if exc.error_count() > 1 else ""
+    more = _more(exc, raw or {})
     if loc == "(top level)":  # a whole-suite rule: its message names the field itself
         return f"{path}: {str(err['msg']).removeprefix('Value error, ')}{more}"
     if err["type"] == "extra_forbidden":
         shown += _meant(err["loc"])
     return f"{path}: {loc}: {err['msg']}{shown}{more}"
+
+
+MORE_NAMED = 3
+"""Other problems of a suite named (by where they are) after the first one's message."""
+
+
+def _more(exc: ValidationError, raw: dict[str, Any]) -> str:
+    """`` [+2 more: personas[q].type, max_turns]``: where the other problems are, on the same line.
+
+    A count alone left a user fixing one problem per run without knowing where the next was.
+    """
+    rest = [field_path(err["loc"], raw) for err in exc.errors()[1:]]
+    if not rest:
+        return ""
+    named = ", ".join(dict.fromkeys(rest[:MORE_NAMED]))
+    return f" [+{len(rest)} more: {named}{', ...' if len(rest) > MORE_NAMED else ''}]"
 
 
 def _meant(loc: Sequence[int | str]) -> str:

@@ -672,7 +672,9 @@ class Suite(_Strict):
         for i, spoken in enumerate(expect.says_before):
             if spoken.tool not in tools:
                 have = ", ".join(sorted(tools)) or "none"
-                raise ValueError(f"{where}.says_before.{i}.tool: no tool {spoken.tool!r} (have: {have})")
+                # One order is mostly written as a mapping, not a list: no index to look for then.
+                at = f".{i}" if len(expect.says_before) > 1 else ""
+                raise ValueError(f"{where}.says_before{at}.tool: no tool {spoken.tool!r} (have: {have})")
 
     def _check_arguments(self, where: str, tool: str, args: dict[str, Any]) -> None:
         """Argument names must be the tool's own (when its schema lists its properties)."""

@@ -38,4 +38,10 @@ def test_a_scenario_the_agent_says_passes_and_one_it_does_not_fails(tmp_path: Pa
 def test_says_before_a_tool_the_suite_lacks_is_refused_at_load(tmp_path: Path) -> None:
     _, res = run_pizza(tmp_path, _with(tmp_path, "      says_before: {phrase: '999', tool: dispatch_tow}\n"))
     assert res.exit_code == 2, res.output
-    assert "says_before.0.tool: no tool 'dispatch_tow'" in res.output, res.output
+    # written as one mapping: the path names no list index the file does not have
+    assert "says_before.tool: no tool 'dispatch_tow'" in res.output, res.output
+
+    two = "      says_before: [{phrase: '999', tool: place_order}, {phrase: tow, tool: dispatch_tow}]\n"
+    _, res = run_pizza(tmp_path / "two", _with(tmp_path, two))
+    assert res.exit_code == 2, res.output
+    assert "says_before.1.tool: no tool 'dispatch_tow'" in res.output, res.output

@@ -75,6 +75,16 @@ def test_minimal_suite_and_scenario_per_persona(tmp_path: Path) -> None:
             + "tools: [{name: t, stub: {mode: rules, rules: [{when: {street: {matches: '(x'}}}]}}]\n",
             "tools[t].stub.rules.0.when: Value error, condition on 'street': matches '(x' is not a regex",
         ),
+        # one mapping where a list may stand: the path names no index the file lacks
+        (
+            GOOD + "scenarios: [{id: s, persona: p, expect: {says_before: {phrase: hi}}}]\n",
+            "scenarios[s].expect.says_before.tool: Field required",
+        ),
+        # the other problems are named by where they are, not only counted
+        (
+            replaced(GOOD, "busy", "sleepy") + "max_turns: 0\nsurprise: 1\n",
+            "max_turns: Input should be greater than or equal to 1 (got 0) [+2 more: personas[p].type, surprise]",
+        ),
         ("name: [unclosed", "not valid YAML"),
         ("- a list", "expected a mapping"),
         (
