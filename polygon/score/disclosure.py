@@ -397,6 +397,7 @@ def kin_key(key: str) -> bool:
 
 
 def _key_words(key: str) -> list[str]:
+    """A key's words in lower case, camel case split ("guestName" → guest, name; "eu261_x" → eu, x)."""
     return [w.lower() for w in _KEY_WORD.findall(_CAMEL.sub(" ", key))]
 
 
@@ -411,7 +412,7 @@ def person_key(key: str) -> str:
     A person noun of any language file, alone or with an id, number, reference or name
     word; not "customer_notes" (a caller's two records may differ there).
     """
-    words = [w.lower() for w in _KEY_WORD.findall(_CAMEL.sub(" ", key))]
+    words = _key_words(key)
     persons, marks = _person_marks()
     whose = any(_is(w, persons) for w in words)
     return "_".join(words) if whose and all(_is(w, persons) or _is(w, marks) for w in words) else ""
@@ -526,7 +527,7 @@ def _name_values(arguments: Any) -> Iterator[str]:
 
 def _name_key(key: str) -> bool:
     """A key that says it holds a name or a person ("last_name", "guestName", "guest")."""
-    words = [w.lower() for w in _KEY_WORD.findall(_CAMEL.sub(" ", key))]
+    words = _key_words(key)
     return bool(person_key(key)) or any(_is(w, name_words()) for w in words)
 
 
