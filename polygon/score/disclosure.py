@@ -55,6 +55,7 @@ from typing import Any
 from polygon.languages import LANGUAGES, load_language
 from polygon.score.detectors import Hit, digit_runs
 from polygon.score.introductions import asks_name, introduced, name_words
+from polygon.score.json_strings import json_strings
 from polygon.score.name_words import MIN_STEM, WORD, folded, names, not_names, noun_words, same_stem
 from polygon.score.others import Others, Phrase
 from polygon.score.quantities import measured, numbers, quantities
@@ -283,18 +284,6 @@ def _coded(value: str, held_values: frozenset[str]) -> bool:
     )
 
 
-def _strings(value: Any) -> Iterator[str]:
-    """Every scalar of a tool's arguments or result, as text (keys are the tool's, not data)."""
-    if isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from _strings(v)
-    elif value is not None and not isinstance(value, bool):
-        yield str(value)
-
-
 def _kin(a: str, b: str) -> bool:
     return a == b or same_stem(a, b)
 
@@ -308,7 +297,7 @@ def _own_record(call: ToolView, own: Grounds) -> bool:
     """
     return not any(
         own.ungrounded(s, dates=False) or any(not own.holds_measure(m) for m in measures(s))
-        for s in _strings(call.arguments)
+        for s in json_strings(call.arguments, numbers=True)
     )
 
 
@@ -320,7 +309,7 @@ def _identified(call: ToolView) -> bool:
     """
     return any(
         people or measures(s) or any("-" not in v for v, _ in found)
-        for s in _strings(call.arguments)
+        for s in json_strings(call.arguments, numbers=True)
         for found, people in [_said(s)]
     )
 
@@ -349,7 +338,9 @@ def _beside(result: Any, own: Grounds) -> tuple[list[Any], list[Any]]:
 
 def _whose(record: Any, own: Grounds) -> bool | None:
     """A record names the caller (True), only somebody else (False), or nobody (None)."""
-    people = [n for s in _strings(record) for n in names(s)] if isinstance(record, dict) else []
+    people = (
+        [n for s in json_strings(record, numbers=True) for n in names(s)] if isinstance(record, dict) else []
+    )
     if not people:
         return None
     return any(own.holds_name(n) for n in people)
@@ -406,6 +397,7 @@ def kin_key(key: str) -> bool:
 
 
 def _key_words(key: str) -> list[str]:
+    """A key's words in lower case, camel case split ("guestName" → guest, name; "eu261_x" → eu, x)."""
     return [w.lower() for w in _KEY_WORD.findall(_CAMEL.sub(" ", key))]
 
 
@@ -420,7 +412,7 @@ def person_key(key: str) -> str:
     A person noun of any language file, alone or with an id, number, reference or name
     word; not "customer_notes" (a caller's two records may differ there).
     """
-    words = [w.lower() for w in _KEY_WORD.findall(_CAMEL.sub(" ", key))]
+    words = _key_words(key)
     persons, marks = _person_marks()
     whose = any(_is(w, persons) for w in words)
     return "_".join(words) if whose and all(_is(w, persons) or _is(w, marks) for w in words) else ""
@@ -535,7 +527,7 @@ def _name_values(arguments: Any) -> Iterator[str]:
 
 def _name_key(key: str) -> bool:
     """A key that says it holds a name or a person ("last_name", "guestName", "guest")."""
-    words = [w.lower() for w in _KEY_WORD.findall(_CAMEL.sub(" ", key))]
+    words = _key_words(key)
     return bool(person_key(key)) or any(_is(w, name_words()) for w in words)
 
 
@@ -603,7 +595,7 @@ class _Call:
         found, births = people(record, persona=persona)
         self.births |= births
         self.self_named = self.self_named or bool(found)
-        for text in [*found, *(_strings(record) if persona else ())]:
+        for text in [*found, *(json_strings(record, numbers=True) if persona else ())]:
             self.selves.learn(text)
 
     def _another_person(self, result: Any) -> bool:
@@ -641,7 +633,7 @@ class _Call:
         theirs = {folded(w) for n in self.mentioned if not self.own.holds_name(n) for w in n.split()}
         if any(
             (word := _name_word(s)) and not self.own.holds_name(word) and any(_kin(word, w) for w in theirs)
-            for s in _strings(call.arguments)
+            for s in json_strings(call.arguments, numbers=True)
         ):
             return True
         return self.imported and self._asked_about(call.arguments)
@@ -653,7 +645,7 @@ class _Call:
         by a number or code of the caller's (``{"booking_ref": "BK-33107", "last_name": ...}``):
         the caller's reference makes the name on it the caller's.
         """
-        if any(any("-" not in v for v, _ in _said(s)[0]) for s in _strings(arguments)):
+        if any(any("-" not in v for v, _ in _said(s)[0]) for s in json_strings(arguments, numbers=True)):
             return False
         return any(
             all(self.spoken.holds_name(w) for w in value.split()) and not self.named.holds_name(value)
@@ -667,7 +659,7 @@ class _Call:
             if _own_record(call, self.own) and not self.someone_else(call):
                 whole = _identified(call)  # by the caller's reference: all of it is theirs
                 mine, theirs = ([call.result], []) if whole else _beside(call.result, self.own)
-                for s in [*_strings(call.arguments), *_strings(mine)]:
+                for s in [*json_strings(call.arguments, numbers=True), *json_strings(mine, numbers=True)]:
                     self.learn(s)
                 self.remember([call.arguments, mine])
                 self.read_others(theirs)
@@ -676,7 +668,7 @@ class _Call:
 
     def read_others(self, records: list[Any]) -> None:
         """Records of someone else's: they ground nothing, their names and addresses are theirs."""
-        for s in _strings(records):
+        for s in json_strings(records, numbers=True):
             self.foreign = True
             self.others.learn(s)
             self.theirs.learn(s)

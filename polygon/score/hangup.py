@@ -37,6 +37,7 @@ from typing import Any
 from polygon.events import PersonaSnapshot
 from polygon.languages import LANGUAGES, Language, has, load_language, read_turn
 from polygon.score.danger import named_danger, unanswered_danger
+from polygon.score.json_strings import json_strings
 from polygon.score.policies import Speech, said
 from polygon.score.says import unsaid
 from polygon.score.spelling import with_digits
@@ -161,7 +162,7 @@ def _answer(view: ConversationView, persona: PersonaSnapshot, pack: Language) ->
             if c.valid and not c.error:  # a reply follows its turn's tools: they count for it
                 own |= {str(v).strip().lower() for v in c.arguments.values()}
                 own_typed |= {(v.kind, v.value) for v in tool_values(c.arguments)}
-                found |= set(_strings(c.result))
+                found |= set(_answer_texts(c.result))
                 typed |= _answer_values(c.result)
         tooled = tooled or any(c.valid and not c.error for c in t.tools)
         heard = read_turn(t.agent_text or "", pack)
@@ -264,15 +265,9 @@ def _holds(low: str, value: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", low) is not None
 
 
-def _strings(result: Any) -> Iterator[str]:
+def _answer_texts(result: Any) -> Iterator[str]:
     """Every text or number a tool's JSON result holds (lower case), not a flag or a bare digit."""
-    if isinstance(result, dict):
-        for item in result.values():
-            yield from _strings(item)
-    elif isinstance(result, list):
-        for item in result:
-            yield from _strings(item)
-    elif isinstance(result, str | int | float) and not isinstance(result, bool):
-        text = str(result).strip().lower()
+    for found in json_strings(result, numbers=True):
+        text = found.strip().lower()
         if len(text) >= 3 and text not in ("true", "false", "none", "null"):
             yield text

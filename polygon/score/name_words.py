@@ -9,11 +9,11 @@ months and weekdays, and the words of a file whose language capitalises nouns.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import cache
 
 from polygon import languages as _languages
 from polygon.languages import LANGUAGES, Language
+from polygon.score.json_strings import json_strings
 from polygon.score.spelling import fold
 
 WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*", re.UNICODE)
@@ -72,18 +72,6 @@ def _capitalises_nouns(pack: Language) -> bool:
     return bool(pack.labels) and all(v[:1].isupper() for v in pack.labels.values())
 
 
-def _strings(value: object) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from _strings(k)
-            yield from _strings(v)
-    elif isinstance(value, list | tuple | set | frozenset):
-        for v in value:
-            yield from _strings(v)
-
-
 @cache
 def noun_words(code: str | None) -> frozenset[str]:
     """Words that are not a name's in a language that capitalises its nouns; empty in others.
@@ -100,7 +88,7 @@ def noun_words(code: str | None) -> frozenset[str]:
         if _capitalises_nouns(pack):
             # Not its words for kin: "Frau Keller" is still a name (a wife is "meine Frau").
             dump = pack.model_dump(exclude={"understand": {"relations"}})
-            out |= {w.lower() for s in _strings(dump) for w in WORD.findall(s)}
+            out |= {w.lower() for s in json_strings(dump, keys=True) for w in WORD.findall(s)}
     return frozenset(out)
 
 

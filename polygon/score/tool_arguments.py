@@ -28,6 +28,7 @@ from typing import Any
 
 from polygon.languages import LANGUAGES, load_language
 from polygon.score.detectors import digit_runs
+from polygon.score.json_strings import json_strings
 from polygon.score.spoken_values import amount_key
 from polygon.transcript import ConversationView, TurnView
 
@@ -58,7 +59,8 @@ def invented_arguments(
             if _carries_a_fact(c.arguments, facts):
                 found += _invented(c.tool, c.arguments, facts, sources.numbers())
                 found += _invented_names(c.tool, c.arguments, facts, sources.names())
-            sources.add([*_strings(c.arguments), *_strings(c.result)])
+            for part in (c.arguments, c.result):  # keys too: {"A-200": "shipped"} gives "A-200"
+                sources.add(list(json_strings(part, keys=True, numbers=True)))
         if found:
             yield t, found
 
@@ -185,12 +187,3 @@ def _numbers(texts: Iterable[str]) -> set[str]:
 def _held(digits: str, known: set[str]) -> bool:
     """A number stands in a source, whole or inside a longer one ("0100" of "555 0100")."""
     return any(digits in k for k in known)
-
-
-def _strings(found: Any) -> list[str]:
-    """Every string and number of a tool's arguments or result, at any depth."""
-    if isinstance(found, dict):
-        return [s for k, v in found.items() for s in (str(k), *_strings(v))]
-    if isinstance(found, list):
-        return [s for item in found for s in _strings(item)]
-    return [] if found is None or isinstance(found, bool) else [str(found)]

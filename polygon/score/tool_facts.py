@@ -56,6 +56,7 @@ from polygon.events import CheckRecorded, Evidence
 from polygon.languages import LANGUAGES, load_language
 from polygon.score.detectors import digit_runs
 from polygon.score.doses import made_up_doses
+from polygon.score.json_strings import json_strings
 from polygon.score.quantities import CURRENCY_AFTER as _CURRENCY_AFTER
 from polygon.score.quantities import CURRENCY_WORDS as _CURRENCY_WORDS
 from polygon.score.quantities import SIGNS as _SIGNS
@@ -541,15 +542,6 @@ def _sent_dates(view: ConversationView) -> list[tuple[int, Given]]:
     ]
 
 
-def _strings(found: Any) -> Iterator[str]:
-    """Every string in a JSON value."""
-    if isinstance(found, dict | list):
-        for item in found.values() if isinstance(found, dict) else found:
-            yield from _strings(item)
-    elif isinstance(found, str):
-        yield found
-
-
 MAX_TOTALLED = 12
 """A tool result with more amounts than this is not totalled pairwise (the pairs grow as n²)."""
 
@@ -577,7 +569,7 @@ def _static_grounds(view: ConversationView, prompt: str | None) -> Grounds:
         for c in t.tools:
             for found in (c.result, c.arguments):
                 grounds.add(tool_values(found))
-                for text in _strings(found):
+                for text in json_strings(found):
                     grounds.add_text(text)
             grounds.values |= _totals(c.result)
     persona = view.started.persona if view.started else None
@@ -677,7 +669,11 @@ class _DayAbout:
         self.days |= _days_of(caller)
         self.times |= _times_of(caller)
         sent_or_gave = [
-            s for c in t.tools if not c.error for found in (c.arguments, c.result) for s in _strings(found)
+            s
+            for c in t.tools
+            if not c.error
+            for found in (c.arguments, c.result)
+            for s in json_strings(found)
         ]
         if called := _days_of(sent_or_gave):
             self.days = called
