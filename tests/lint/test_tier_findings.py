@@ -9,7 +9,7 @@ readings must be equal in every score, mark, reason and number. Against the fixt
 agree within the float noise another CPU or another build of numpy / llama.cpp brings (a fresh
 install on a faster machine moved one surprisal 5.92 → 5.85 and one embeddings mark of 36): the
 same token spans, scores within :data:`SCORE_NOISE`, surprisals within :data:`BITS_NOISE`,
-and nearly every prompt's marks identical. An edit is scored from the cache with the same
+and nearly every prompt's marks the same (strengths within :data:`STRENGTH_NOISE`). An edit is scored from the cache with the same
 numbers as a cold read. Needs the ``lint`` extra.
 """
 
@@ -36,7 +36,18 @@ SCORE_NOISE = 0.05
 BITS_NOISE = 0.5
 """How far one token's surprisal (bits) may move on another machine or llama.cpp build."""
 SAME_MARKS = 0.95
-"""The share of prompts whose marks must be exactly those recorded (float ties can move one)."""
+"""The share of prompts whose marks must be those recorded (float ties can add or drop one)."""
+STRENGTH_NOISE = 0.01
+"""How far a mark's strength (rounded to 0.001) may move on another CPU: on one with AVX-512,
+numpy's other kernels moved 14 of 115 prompts' strengths by 0.001-0.003, nothing else."""
+
+
+def _same_marks(found: list[dict[str, Any]], recorded: list[dict[str, Any]]) -> bool:
+    """The same marks in the same order: every field equal, the strength within the noise."""
+    return len(found) == len(recorded) and all(
+        {**a, "strength": 0} == {**b, "strength": 0} and abs(a["strength"] - b["strength"]) <= STRENGTH_NOISE
+        for a, b in zip(found, recorded, strict=True)
+    )
 
 
 def _near(found: dict[str, Any], recorded: dict[str, Any]) -> bool:
@@ -79,7 +90,7 @@ def test_the_embeddings_tier_finds_what_it_found_before_cold_and_from_the_cache(
     warm = E5Embedder(cache=ResultCache(tmp_path))
     first = {n: _found(read_embeddings(r, cold)) for n, r in readings.items()}
     assert [n for n, f in first.items() if not _near(f, recorded[n])] == [], "cold, against the fixture"
-    same = sum(f["marks"] == recorded[n]["marks"] for n, f in first.items())
+    same = sum(_same_marks(f["marks"], recorded[n]["marks"]) for n, f in first.items())
     assert same >= SAME_MARKS * len(first), f"marks as recorded in {same} of {len(first)}"
     again = {n: _found(read_embeddings(r, warm)) for n, r in readings.items()}
     assert [n for n in first if again[n] != first[n]] == [], "from the cache: exactly the cold reading"
