@@ -120,6 +120,10 @@ class Understand(_Strict):
     """Words for what went wrong, in the past ("cancelled", "delayed", "broken"): a sentence that
     says the caller's own trouble back ("your flight was cancelled"), a goal holding the word,
     restates the problem; it reports no outcome."""
+    compounds: bool = False
+    """The language writes a noun's modifiers into it as one word ("Unfallschaden",
+    "Windschutzscheibe"): a word that ends a word of the goal's or a fact's ("Schaden",
+    "Scheibe"), or that one of theirs ends, names the same thing in an outcome report."""
 
     def asks_only(self, goal: str) -> bool:
         """The goal only wants to know something: an ``ask_goals`` verb leads or ends it.
