@@ -512,6 +512,11 @@ class Forbids(_Strict):
     pledges: tuple[str, ...] = Field(min_length=1)
     """How an agent commits its side to give something ("we'll refund", "you'll get",
     "dobit ćete", "Sie erhalten"): the object follows within a few words, in its clause."""
+    assurances: tuple[str, ...] = ()
+    """Words of certainty ("definitely", "auf jeden Fall", "ganz sicher"): an object anywhere
+    in their clause, before or after them, is promised ("der Schaden wird auf jeden Fall
+    bezahlt", "das übernimmt die Versicherung ganz sicher": German says the verb last), unless
+    the clause negates or hedges."""
     hedges: tuple[str, ...] = ()
     """Words that make a pledge's clause no promise of its object: it checks, asks, passes a
     request on, or tells of a message about it ("I'll check whether you qualify for a refund")."""

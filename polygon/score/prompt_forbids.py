@@ -147,7 +147,9 @@ def _named(low: str, start: int, end: int, pack: Language) -> list[str]:
     """The objects a prohibition matched at ``start:end`` forbids: before, inside and after it."""
     objects = pack.forbids.objects
     named = _before(low[:start], pack) + _objects_in(low[start:end], objects)
-    for i, item in enumerate(_items(low[end:], pack)):
+    # Not the blank before a comma that opens the object clause ("Versprich niemals, dass …").
+    items = [item for item in _items(low[end:], pack) if item.strip()]
+    for i, item in enumerate(items):
         words = item.split()[: FIRST_ITEM_WORDS if i == 0 else NEXT_ITEM_WORDS]
         found = _objects_in(" ".join(words), objects)
         if not found and i > 0:
@@ -218,10 +220,14 @@ def _promises_in(clause: str, pack: Language) -> list[str]:
     if any(h in clause for h in f.hedges):
         return []  # a clause that only checks, asks or passes a request on
     spans = [p.span() for p in _phrases(f.pledges).finditer(clause)]
+    # A word of certainty promises an object on either side of it; a negation anywhere undoes it
+    # (German says it after the verb: "das wird garantiert nicht bezahlt").
+    assured = bool(f.assurances) and _phrases(f.assurances).search(clause) is not None
+    assured = assured and not _negated(clause, pack)
     out = []
     for key, words in f.objects.items():
         for o in _starts(words).finditer(clause):
-            if _pledged(clause, spans, o.start()) and not _negated(clause[: o.start()], pack):
+            if assured or (_pledged(clause, spans, o.start()) and not _negated(clause[: o.start()], pack)):
                 out.append(key)
                 break
     if "refund" in f.objects and "refund" not in out and _gives_money_back(clause, pack):
