@@ -50,6 +50,8 @@ NAME = "prompt_forbids"
 CHECK = f"policy:{NAME}"
 WINDOW = 6
 """Words at most between an agent's pledge and the object it promises."""
+ASSURED_WINDOW = 3
+"""Words at most between a word of certainty and the object, on either side ("ganz sicher")."""
 FIRST_ITEM_WORDS = 8
 """Words of a prohibition's direct object in which its object word must come ("a full refund")."""
 NEXT_ITEM_WORDS = 3
@@ -222,12 +224,13 @@ def _promises_in(clause: str, pack: Language) -> list[str]:
     spans = [p.span() for p in _phrases(f.pledges).finditer(clause)]
     # A word of certainty promises an object on either side of it; a negation anywhere undoes it
     # (German says it after the verb: "das wird garantiert nicht bezahlt").
-    assured = bool(f.assurances) and _phrases(f.assurances).search(clause) is not None
-    assured = assured and not _negated(clause, pack)
+    sure = [] if not f.assurances or _negated(clause, pack) else _spans(f.assurances, clause)
     out = []
     for key, words in f.objects.items():
         for o in _starts(words).finditer(clause):
-            if assured or (_pledged(clause, spans, o.start()) and not _negated(clause[: o.start()], pack)):
+            if _assured(clause, sure, o.span()) or (
+                _pledged(clause, spans, o.start()) and not _negated(clause[: o.start()], pack)
+            ):
                 out.append(key)
                 break
     if "refund" in f.objects and "refund" not in out and _gives_money_back(clause, pack):
@@ -245,6 +248,21 @@ def _gives_money_back(clause: str, pack: Language) -> bool:
     if not f.returns or not _starts(f.returned).search(clause) or _negated(clause, pack):
         return False  # a negation anywhere in the clause: German says it after the verb ("… nicht zurück")
     return _phrases(f.returns).search(clause) is not None
+
+
+def _assured(clause: str, spans: list[tuple[int, int]], at: tuple[int, int]) -> bool:
+    """A word of certainty at most :data:`ASSURED_WINDOW` words from the object, on either side.
+
+    "Der Schaden wird auf jeden Fall bezahlt", "Das übernimmt die Versicherung ganz sicher";
+    not "Auf jeden Fall brauche ich noch Ihre Bankverbindung für eine mögliche Auszahlung".
+    """
+    start, end = at
+    between = (clause[e:start] if e <= start else clause[end:s] for s, e in spans)
+    return any(len(_WORD.findall(gap)) <= ASSURED_WINDOW for gap in between)
+
+
+def _spans(phrases: tuple[str, ...], clause: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _phrases(phrases).finditer(clause)]
 
 
 def _pledged(clause: str, spans: list[tuple[int, int]], at: int) -> bool:

@@ -62,6 +62,10 @@ def test_a_promise_of_payment_is_a_promise(said: str) -> None:
         "The repair will definitely be looked at within two days.",
         "Das wird garantiert nicht bezahlt.",
         "Wird der Schaden auf jeden Fall bezahlt?",
+        # a word of certainty far from the object, or about something else
+        "Auf jeden Fall brauche ich noch Ihre Bankverbindung für eine mögliche Auszahlung.",
+        "Selbstverständlich nehme ich Ihren Schaden auf und gebe ihn zur Bezahlung weiter.",
+        "Der Sachbearbeiter meldet sich auf jeden Fall wegen der Auszahlung bei Ihnen.",
     ],
 )
 def test_no_promise(said: str) -> None:
