@@ -50,6 +50,10 @@ NAME = "prompt_forbids"
 CHECK = f"policy:{NAME}"
 WINDOW = 6
 """Words at most between an agent's pledge and the object it promises."""
+BROADER = {"payment": ("refund", "compensation")}
+"""Objects a prohibition of another forbids too: money paid to the caller is a payment, so
+"Versprich niemals, dass der Schaden bezahlt wird" forbids "die Kosten werden Ihnen erstattet"
+(a refund in the packs' words); "never promise a refund" forbids no other payment."""
 ASSURED_WINDOW = 3
 """Words at most between a word of certainty and the object, on either side ("ganz sicher")."""
 FIRST_ITEM_WORDS = 8
@@ -106,10 +110,15 @@ def prompt_forbids(view: ConversationView, rules: Sequence[Prohibition]) -> Chec
 
 def _broken(text: str, rules: Sequence[Prohibition]) -> tuple[Promise, Prohibition] | None:
     for promise in promised(text):
-        rule = next((r for r in rules if promise.object in r.objects), None)
+        rule = next((r for r in rules if _forbids(r, promise.object)), None)
         if rule is not None:
             return promise, rule
     return None
+
+
+def _forbids(rule: Prohibition, promised_object: str) -> bool:
+    """The rule forbids the object, or a broader one that holds it (:data:`BROADER`)."""
+    return any(o == promised_object or promised_object in BROADER.get(o, ()) for o in rule.objects)
 
 
 def _evidence(t: TurnView, promise: Promise, rule: Prohibition) -> Evidence:

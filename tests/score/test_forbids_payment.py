@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from polygon.score.prompt_forbids import prohibitions, promised
+from polygon.score.prompt_forbids import prohibitions, promised, prompt_policy
+from tests.score.test_prompt_forbids import call
 
 PROMPTS_DE = "Versprich niemals, dass der Schaden bezahlt oder übernommen wird: das entscheidet der Sachbearbeiter."
 
@@ -70,3 +71,12 @@ def test_a_promise_of_payment_is_a_promise(said: str) -> None:
 )
 def test_no_promise(said: str) -> None:
     assert "payment" not in {p.object for p in promised(said)}
+
+
+def test_a_prohibition_of_payment_forbids_a_refund_of_the_costs_too() -> None:
+    said = "Ja, das kann ich Ihnen zusagen: Die Kosten werden Ihnen vollständig erstattet."
+    (check,) = prompt_policy(call(said), PROMPTS_DE)
+    assert check.outcome == "fail" and "promised refund" in check.detail
+    # the other way round: "never promise a refund" does not forbid every payment
+    (kept,) = prompt_policy(call("Keine Sorge, der Schaden wird auf jeden Fall bezahlt."), "Never promise a refund.")
+    assert kept.outcome == "pass"
