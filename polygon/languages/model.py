@@ -120,6 +120,10 @@ class Understand(_Strict):
     """Words for what went wrong, in the past ("cancelled", "delayed", "broken"): a sentence that
     says the caller's own trouble back ("your flight was cancelled"), a goal holding the word,
     restates the problem; it reports no outcome."""
+    compounds: bool = False
+    """The language writes a noun's modifiers into it as one word ("Unfallschaden",
+    "Windschutzscheibe"): a word that ends a word of the goal's or a fact's ("Schaden",
+    "Scheibe"), or that one of theirs ends, names the same thing in an outcome report."""
 
     def asks_only(self, goal: str) -> bool:
         """The goal only wants to know something: an ``ask_goals`` verb leads or ends it.
@@ -508,6 +512,11 @@ class Forbids(_Strict):
     pledges: tuple[str, ...] = Field(min_length=1)
     """How an agent commits its side to give something ("we'll refund", "you'll get",
     "dobit ćete", "Sie erhalten"): the object follows within a few words, in its clause."""
+    assurances: tuple[str, ...] = ()
+    """Words of certainty ("definitely", "auf jeden Fall", "ganz sicher"): an object anywhere
+    in their clause, before or after them, is promised ("der Schaden wird auf jeden Fall
+    bezahlt", "das übernimmt die Versicherung ganz sicher": German says the verb last), unless
+    the clause negates or hedges."""
     hedges: tuple[str, ...] = ()
     """Words that make a pledge's clause no promise of its object: it checks, asks, passes a
     request on, or tells of a message about it ("I'll check whether you qualify for a refund")."""

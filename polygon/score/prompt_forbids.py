@@ -50,6 +50,12 @@ NAME = "prompt_forbids"
 CHECK = f"policy:{NAME}"
 WINDOW = 6
 """Words at most between an agent's pledge and the object it promises."""
+BROADER = {"payment": ("refund", "compensation")}
+"""Objects a prohibition of another forbids too: money paid to the caller is a payment, so
+"Versprich niemals, dass der Schaden bezahlt wird" forbids "die Kosten werden Ihnen erstattet"
+(a refund in the packs' words); "never promise a refund" forbids no other payment."""
+ASSURED_WINDOW = 3
+"""Words at most between a word of certainty and the object, on either side ("ganz sicher")."""
 FIRST_ITEM_WORDS = 8
 """Words of a prohibition's direct object in which its object word must come ("a full refund")."""
 NEXT_ITEM_WORDS = 3
@@ -104,10 +110,15 @@ def prompt_forbids(view: ConversationView, rules: Sequence[Prohibition]) -> Chec
 
 def _broken(text: str, rules: Sequence[Prohibition]) -> tuple[Promise, Prohibition] | None:
     for promise in promised(text):
-        rule = next((r for r in rules if promise.object in r.objects), None)
+        rule = next((r for r in rules if _forbids(r, promise.object)), None)
         if rule is not None:
             return promise, rule
     return None
+
+
+def _forbids(rule: Prohibition, promised_object: str) -> bool:
+    """The rule forbids the object, or a broader one that holds it (:data:`BROADER`)."""
+    return any(o == promised_object or promised_object in BROADER.get(o, ()) for o in rule.objects)
 
 
 def _evidence(t: TurnView, promise: Promise, rule: Prohibition) -> Evidence:
@@ -147,7 +158,9 @@ def _named(low: str, start: int, end: int, pack: Language) -> list[str]:
     """The objects a prohibition matched at ``start:end`` forbids: before, inside and after it."""
     objects = pack.forbids.objects
     named = _before(low[:start], pack) + _objects_in(low[start:end], objects)
-    for i, item in enumerate(_items(low[end:], pack)):
+    # Not the blank before a comma that opens the object clause ("Versprich niemals, dass …").
+    items = [item for item in _items(low[end:], pack) if item.strip()]
+    for i, item in enumerate(items):
         words = item.split()[: FIRST_ITEM_WORDS if i == 0 else NEXT_ITEM_WORDS]
         found = _objects_in(" ".join(words), objects)
         if not found and i > 0:
@@ -218,10 +231,15 @@ def _promises_in(clause: str, pack: Language) -> list[str]:
     if any(h in clause for h in f.hedges):
         return []  # a clause that only checks, asks or passes a request on
     spans = [p.span() for p in _phrases(f.pledges).finditer(clause)]
+    # A word of certainty promises an object on either side of it; a negation anywhere undoes it
+    # (German says it after the verb: "das wird garantiert nicht bezahlt").
+    sure = [] if not f.assurances or _negated(clause, pack) else _spans(f.assurances, clause)
     out = []
     for key, words in f.objects.items():
         for o in _starts(words).finditer(clause):
-            if _pledged(clause, spans, o.start()) and not _negated(clause[: o.start()], pack):
+            if _assured(clause, sure, o.span()) or (
+                _pledged(clause, spans, o.start()) and not _negated(clause[: o.start()], pack)
+            ):
                 out.append(key)
                 break
     if "refund" in f.objects and "refund" not in out and _gives_money_back(clause, pack):
@@ -239,6 +257,21 @@ def _gives_money_back(clause: str, pack: Language) -> bool:
     if not f.returns or not _starts(f.returned).search(clause) or _negated(clause, pack):
         return False  # a negation anywhere in the clause: German says it after the verb ("… nicht zurück")
     return _phrases(f.returns).search(clause) is not None
+
+
+def _assured(clause: str, spans: list[tuple[int, int]], at: tuple[int, int]) -> bool:
+    """A word of certainty at most :data:`ASSURED_WINDOW` words from the object, on either side.
+
+    "Der Schaden wird auf jeden Fall bezahlt", "Das übernimmt die Versicherung ganz sicher";
+    not "Auf jeden Fall brauche ich noch Ihre Bankverbindung für eine mögliche Auszahlung".
+    """
+    start, end = at
+    between = (clause[e:start] if e <= start else clause[end:s] for s, e in spans)
+    return any(len(_WORD.findall(gap)) <= ASSURED_WINDOW for gap in between)
+
+
+def _spans(phrases: tuple[str, ...], clause: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _phrases(phrases).finditer(clause)]
 
 
 def _pledged(clause: str, spans: list[tuple[int, int]], at: int) -> bool:

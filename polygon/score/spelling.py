@@ -150,7 +150,16 @@ def _reading(text: str, numbers: list[tuple[int, int, str]]) -> str:
     for start, end, digits in numbers:
         parts += [text[at:start], f" {digits} "]
         at = end
-    return normal(fold("".join([*parts, text[at:]])))
+    return _SPELLED.sub(_joined, normal(fold("".join([*parts, text[at:]]))))
+
+
+_SPELLED = regex.compile(r"(?<!\S)[^\W\d_](?: [^\W\d_])+(?!\S)")
+"""Letters said one by one ("d e", "k s"): a code's prefix as a voice agent spells it."""
+
+
+def _joined(letters: regex.Match[str]) -> str:
+    """Spelled letters as the code writes them ("d e 8937…" is "de 8937…", as "DE89 3704…" reads)."""
+    return letters.group(0).replace(" ", "")
 
 
 def _digits(value: Decimal) -> str:

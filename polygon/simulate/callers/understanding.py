@@ -977,11 +977,13 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
     (not a greeting, a question or a refusal) that answers about what the goal asks.
     """
     about = _about(goal, tuple(facts.values()), pack)
+    own_words = " ".join((goal, *facts.values()))
     asks_only = pack.understand.asks_only(goal) and not _unsure(turn, pack)
     offers = "offer" in turn.acts  # "I have Monday 09:00 free. Shall I book it?" is no answer
     for s in turn.sentences:
         said = content(s.text, pack)
-        if s.act == "outcome" and said & about and not restates_problem(s.text, goal, pack):
+        own = s.act == "outcome" and (said & about or shares_a_head(s.text, own_words, pack))
+        if own and not restates_problem(s.text, goal, pack):
             return True
         answers = asks_only and s.act in ("read_back", "filler", "outcome")
         if answers and (said & content(goal, pack) or _gives_what_goal_asks(s.text, goal, facts, pack)):
@@ -991,6 +993,46 @@ def settled(turn: Turn, goal: str, facts: Mapping[str, str], pack: Language) -> 
         if answers and not offers and _states_when_or_price(s.text, goal, facts, pack):
             return True
     return False
+
+
+_HEAD = 5
+"""The fewest letters a compound's head keeps once its ending is off ("schad", "scheib"); a
+shorter tail ("-ung", "-heit") is a suffix, not a noun of its own."""
+_MODIFIER = 3
+"""The fewest letters before the head in the longer word: "Unfall"-schaden, "Glas"-schaden."""
+
+
+def shares_a_head(text: str, own: str, pack: Language) -> bool:
+    """A word of ``text`` and one of ``own`` are one noun, one the head of the other's compound.
+
+    German writes "einen Unfallschaden melden" and reports "Ihr Schaden ist aufgenommen";
+    the crude stems ("unfal", "schad") share nothing. Only in a language whose pack says it
+    closes compounds (``understand.compounds``): the shorter word, its ending off (the lint
+    lexicon's ``suffixes``: "Schadens", "Scheibe"), ends the longer one after a modifier.
+    """
+    if not pack.understand.compounds:
+        return False
+    theirs = _long_words(text, pack)
+    ours = _long_words(own, pack)
+    return any(_is_head(a, b, pack) or _is_head(b, a, pack) for a in theirs for b in ours)
+
+
+def _long_words(text: str, pack: Language) -> set[str]:
+    stop = pack.stop_words
+    return {_fold(w) for w in word_tuple(text) if w.isalpha() and len(w) >= _HEAD and w not in stop}
+
+
+def _is_head(head: str, word: str, pack: Language) -> bool:
+    """``head`` (its ending aside) closes ``word``, after a modifier of a few letters."""
+    if len(word) < len(head) + _MODIFIER:
+        return False
+    if word.endswith(head):
+        return True
+    endings = pack.lint.suffixes
+    bare = next((head[: -len(e)] for e in endings if head.endswith(e) and len(head) - len(e) >= _HEAD), "")
+    at = word.rfind(bare) if bare else -1
+    # The head's own ending may differ in the compound ("Schadens" / "Unfallschaden").
+    return at >= _MODIFIER and word[at + len(bare) :] in ("", *endings)
 
 
 def restates_problem(sentence: str, goal: str, pack: Language) -> bool:
