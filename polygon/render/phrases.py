@@ -29,11 +29,17 @@ def verdict_reasons(row: ConversationVerdict) -> list[str]:
     if v is None:
         return ["not judged under this rubric"]
     out = [v.state_reason] if v.state_reason else []
-    out += [f"gate {g.gate}: {g.reason}" for g in v.gates if g.fired]
+    fired = [g for g in v.gates if g.fired]
+    out += [f"gate {g.gate}: {g.reason}" for g in fired]
+    # A gate a check decides (``forbidden_phrase``, ``check:loop``) gives that check's detail as
+    # its reason: said once, as the gate, not again as the check.
+    said = {(g.gate, g.reason) for g in fired}
     out += [
         f"check {c.event.check}: {c.event.detail}"
         for c in row.checks
-        if c.event.outcome == "fail" and not c.event.simulator
+        if c.event.outcome == "fail"
+        and not c.event.simulator
+        and not {(c.event.check, c.event.detail), (f"check:{c.event.check}", c.event.detail)} & said
     ]
     if v.partial:
         out.append(f"partial composite (unscored: {', '.join(v.unscored)})")
