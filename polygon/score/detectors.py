@@ -1,4 +1,4 @@
-"""Built-in detectors over the agent's speech: payment card numbers, e-mail addresses, phones.
+"""Built-in detectors over the agent's speech: payment card numbers, IBANs, e-mail addresses, phones.
 
 A suite names them in a policy (``never_say: {detectors: [card_number]}``) or in
 ``forbidden_phrases`` (``detector:card_number``), so it need not list every card number by
@@ -264,9 +264,77 @@ def _date_like(pieces: tuple[str, ...]) -> bool:
     return len(sizes) == 3 and (sizes == (4, 2, 2) or (sizes[2] == 4 and max(sizes[:2]) <= 2))
 
 
+IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22,
+    "BR": 29, "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28,
+    "EE": 20, "EG": 29, "ES": 24, "FI": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23,
+    "GL": 18, "GR": 27, "GT": 28, "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26,
+    "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20,
+    "LV": 21, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MR": 27, "MT": 31, "MU": 30, "NL": 18,
+    "NO": 15, "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24,
+    "SC": 31, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "ST": 25, "SV": 28, "TL": 23, "TN": 24,
+    "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
+}
+"""An IBAN's length in each country that issues them (the country code decides it)."""
+_WRITTEN_IBAN = re.compile(r"(?<![A-Za-z0-9])([A-Z]{2})[ -]?(\d{2})((?:[ -]?[A-Za-z0-9]){8,32})")
+_SPELLED_CODE = re.compile(r"(?:^|[^\w])([A-Z])[ .-]*([A-Z])[ .-]*$|(?:^|[^\w])([A-Z]{2})[ .-]*$")
+"""The country code just before a number: "DE", "D E", "D-E", "D. E." (spelled out loud).
+Capitals only: "is" before a long reference number is no Iceland."""
+
+
+def mod97(code: str) -> bool:
+    """The check every IBAN carries: the country and check digits moved to the end, mod 97 is 1."""
+    moved = code[4:] + code[:4]
+    return int("".join(str(int(ch, 36)) for ch in moved)) % 97 == 1
+
+
+def _iban(country: str, rest: str) -> str:
+    """The IBAN ``country`` + the first characters of ``rest`` make, or "" when none does."""
+    country = country.upper()
+    length = IBAN_LENGTHS.get(country)
+    code = (country + rest.upper())[:length] if length else ""
+    return code if length and len(code) == length and code[2:4].isdecimal() and mod97(code) else ""
+
+
+def _through(written: str, chars: int) -> str:
+    """``written`` up to its ``chars``-th letter or digit: the IBAN, not the words after it."""
+    seen = 0
+    for at, ch in enumerate(written):
+        seen += ch.isalnum()
+        if seen == chars:
+            return written[: at + 1]
+    return written
+
+
+def ibans(text: str) -> list[Hit]:
+    """IBANs (mod-97 valid, a country's length): written with any spacing, or read out.
+
+    Read out, the country code is said as two letters before the digits ("D E, eight nine,
+    three seven …", "HR twelve …") and the account part is digits (most countries' IBANs);
+    written, the account part may hold letters too ("GB82 WEST 1234 5698 7654 32").
+    """
+    hits, seen = [], set[str]()
+    for m in _WRITTEN_IBAN.finditer(text):
+        found = _iban(m.group(1), m.group(2) + re.sub(r"[ -]", "", m.group(3)))
+        if found and found not in seen:
+            seen.add(found)
+            hits.append(Hit("iban", found, _through(m.group(0), len(found))))
+    for run in digit_runs(text):
+        code = _SPELLED_CODE.search(text[max(0, run.start - 12) : run.start])
+        if code is None:
+            continue
+        country = "".join(part for part in code.groups() if part)
+        found = _iban(country, run.digits)
+        if found and found not in seen:
+            seen.add(found)
+            hits.append(Hit("iban", found, text[run.start - len(code.group(0).lstrip()) : run.end]))
+    return hits
+
+
 DETECTORS: dict[str, Callable[[str], list[Hit]]] = {
     "card_number": card_numbers,
     "email": emails,
+    "iban": ibans,
     "phone_number": phone_numbers,
 }
 """Every built-in detector by name."""

@@ -17,7 +17,7 @@ policies). One name in one place: a bundled v6 that gates on more moves it here.
 DETECTOR_PREFIX = "detector:"
 """How ``forbidden_phrases`` names a detector instead of a literal phrase."""
 
-TEXT_DETECTORS = ("card_number", "email", "phone_number")
+TEXT_DETECTORS = ("card_number", "email", "iban", "phone_number")
 """The built-in detectors over one agent turn's words (``polygon.score.detectors``), in order."""
 GROUNDED_DETECTORS = ("disclosure",)
 """Built-in detectors that read a turn against the whole call (``polygon.score.disclosure``):

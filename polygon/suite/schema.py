@@ -410,7 +410,8 @@ class SpeechSpec(_Strict):
     detectors: list[str] = Field(
         default_factory=empty_list,
         description="Built-in detectors: card_number (13–19 digits, Luhn, however spaced or spoken; "
-        "or written 4-4-4-4 / 4-6-5), email, phone_number, disclosure (a name, number or date the "
+        "or written 4-4-4-4 / 4-6-5), email, iban (mod-97, a country's length; written, or the country's "
+        "letters then the digits read out), phone_number, disclosure (a name, number or date the "
         "caller's side never put in the call: another person's data, docs/policies.md).",
     )
 

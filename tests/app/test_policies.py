@@ -227,7 +227,7 @@ def test_forbidden_phrases_can_name_a_detector(tmp_path: Path) -> None:
         (
             "detectors: [card_number, email, phone_number]",
             "detectors: [credit_card]",
-            "detectors.0: no detector 'credit_card' (have: card_number, email, phone_number, disclosure)",
+            "detectors.0: no detector 'credit_card' (have: card_number, email, iban, phone_number, disclosure)",
         ),
         (
             "max_calls: {tool: block_card, max: 1}",
@@ -251,12 +251,12 @@ def test_forbidden_phrases_naming_an_unknown_detector_is_a_load_error(tmp_path: 
         tmp_path,
         **{
             "judge: {model: scripted/heuristic, rubric: v4}": (
-                'judge: {model: scripted/heuristic, rubric: v4}\nforbidden_phrases: ["detector:iban"]'
+                'judge: {model: scripted/heuristic, rubric: v4}\nforbidden_phrases: ["detector:passport_number"]'
             )
         },
     )
     res = polygon(tmp_path / "log", "run", str(suite))
-    assert res.exit_code == 2 and "forbidden_phrases.0: no detector 'iban'" in res.output, res.output
+    assert res.exit_code == 2 and "forbidden_phrases.0: no detector 'passport_number'" in res.output, res.output
 
 
 # Imported calls get the suite's policies with --suite.
@@ -308,6 +308,27 @@ def test_imported_calls_are_checked_against_the_suites_policies(tmp_path: Path) 
     }
     assert "policy:verify_before_block" in broken(found["early"]) and verdict_of(found["early"]) == "fail"
     assert "policy:no_card_numbers" in broken(found["leak"]) and verdict_of(found["leak"]) == "fail"
+
+
+def test_an_iban_read_out_breaks_a_never_say_naming_the_detector(tmp_path: Path) -> None:
+    """trial6: a claims line had to write a regex for IBANs, and missed them read out."""
+    policy = "  - name: no_ibans\n    never_say: {detectors: [iban]}\n"
+    log, suite = tmp_path / "log", bank(tmp_path, **{"policies:\n": "policies:\n" + policy})
+    calls = tmp_path / "calls.jsonl"
+    calls.write_text(
+        _transcript("spoken", [VERIFY, BLOCK], "Done. Refunds go to D E eight nine three seven oh four oh oh "
+                    "four four oh five three two oh one three oh oh oh.")
+        + "\n"
+        + _transcript("ending", [VERIFY, BLOCK], "Done. Refunds go to the IBAN ending in 3000.")
+        + "\n"
+    )
+    assert polygon(log, "import", str(calls), "--suite", str(suite), "--run-id", "ii").exit_code == 0
+    found = {
+        r["record"]["scenario"]: r
+        for r in json.loads(polygon(log, "report", "ii", "--json").output)["conversations"]
+    }
+    assert "policy:no_ibans" in broken(found["spoken"]) and verdict_of(found["spoken"]) == "fail"
+    assert "policy:no_ibans" not in broken(found["ending"])
 
 
 def test_an_import_without_a_suite_has_no_policies(tmp_path: Path) -> None:

@@ -99,3 +99,41 @@ def test_a_phone_read_digit_by_digit_with_a_pause_comma_is_a_phone() -> None:
     ]
     for other in ("seats twelve, fourteen, sixteen and eighteen", "1,000,000", "12, 14, 16, 18"):
         assert phone_numbers(other) == [], other
+
+
+@pytest.mark.parametrize(
+    ("said", "iban", "quote"),
+    [
+        ("Your IBAN is DE89 3704 0044 0532 0130 00, right?", "DE89370400440532013000", "DE89 3704 0044 0532 0130 00"),
+        ("IBAN: GB82 WEST 1234 5698 7654 32.", "GB82WEST12345698765432", "GB82 WEST 1234 5698 7654 32"),
+        ("The account HR1210010051863000160 is on file", "HR1210010051863000160", "HR1210010051863000160"),
+        (
+            "Ihre IBAN lautet D E acht neun drei sieben null vier null null vier vier null fünf drei zwei "
+            "null eins drei null null null.",
+            "DE89370400440532013000",
+            "D E acht neun drei sieben null vier null null vier vier null fünf drei zwei null eins drei null null null",
+        ),
+        (
+            "that is H R one two one zero zero one zero zero five one eight six three zero zero zero one six zero",
+            "HR1210010051863000160",
+            "H R one two one zero zero one zero zero five one eight six three zero zero zero one six zero",
+        ),
+    ],
+)
+def test_an_iban_is_found_written_or_read_out(said: str, iban: str, quote: str) -> None:
+    assert [(h.value, h.quote) for h in detect("iban", said)] == [(iban, quote)]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "DE89 3704 0044 0532 0130 01",  # one digit off: the mod-97 check fails
+        "The IBAN ends in 3000.",
+        "DE89 3704 0044",  # too short for Germany
+        "Your reference is 123456789012345678901234.",  # "is" is no country code (IS)
+        "Your card 4111 1111 1111 1111 is blocked",
+        "Call 0800 123 4567 today",
+    ],
+)
+def test_what_is_not_a_whole_valid_iban_is_not_found(said: str) -> None:
+    assert detect("iban", said) == []
