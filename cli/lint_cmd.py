@@ -108,7 +108,7 @@ def lint(
         for i, (one, t) in enumerate(zip(lints, found, strict=True)):
             if i:
                 click.echo("")
-            for line in lint_lines(one, t.text):
+            for line in lint_lines(one, t.text, forbids=t.forbids() if t.read_forbids else None):
                 click.echo(line)
     if fail_above is not None and worst(lints) > fail_above:
         click.echo(f"lint: an axis scores {worst(lints):.2f}, above --fail-above {fail_above}", err=True)

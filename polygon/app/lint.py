@@ -56,6 +56,20 @@ class Target:
     name: str
     path: str
     text: str
+    read_forbids: bool = True
+    """Its calls are checked against the promises it forbids (a suite's ``policies_from_prompt``)."""
+
+    def forbids(self) -> list[tuple[str, str]]:
+        """The promises the prompt forbids, as ``policy:prompt_forbids`` reads them: (objects, sentence).
+
+        Shown by ``lint`` so that a team sees which of its prohibitions a run will hold the
+        agent to, and which phrasing was not read (a new user had no way to tell).
+        """
+        if not self.read_forbids:
+            return []
+        from polygon.score import prohibitions
+
+        return [(", ".join(p.objects), p.sentence) for p in prohibitions(self.text)]
 
 
 @dataclass
@@ -110,7 +124,8 @@ def suite_targets(loaded: LoadedSuite, config: str | None = None) -> list[Target
             )
         spec = loaded.suite.configs[name]
         where = (loaded.path.parent / spec.prompt_file) if spec.prompt_file else loaded.path
-        out.append(Target(name=name, path=_shown(where), text=loaded.prompts[name]))
+        read = loaded.suite.policies_from_prompt
+        out.append(Target(name=name, path=_shown(where), text=loaded.prompts[name], read_forbids=read))
     return out
 
 

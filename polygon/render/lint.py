@@ -11,8 +11,17 @@ from polygon.lint import AXES
 from polygon.projections import PromptLint
 
 
-def lint_lines(lint: PromptLint, text: str, *, threshold: float = 0.5) -> Iterator[str]:
-    """The prompt with its marked spans, then the five scores and what each tier did."""
+def lint_lines(
+    lint: PromptLint,
+    text: str,
+    *,
+    threshold: float = 0.5,
+    forbids: Sequence[tuple[str, str]] | None = None,
+) -> Iterator[str]:
+    """The prompt with its marked spans, the five scores and what each tier did.
+
+    Then the promises the prompt forbids (``forbids``: objects and sentence; None: not shown).
+    """
     ran = ", ".join(f"{t.tier}{' (cached)' if t.cached else ''}" for t in lint.tiers if not t.error)
     about = f"{lint.words} words · language {lint.language}"
     yield f"{lint.name} · {lint.path} · {about} · tiers: {ran or 'none'}"
@@ -47,6 +56,18 @@ def lint_lines(lint: PromptLint, text: str, *, threshold: float = 0.5) -> Iterat
         by = ", ".join(f"{t.tier} {t.scores[axis]:.2f}" for t in lint.tiers if axis in t.scores)
         flag = "  ← worth fixing" if value >= threshold else ""
         yield f"  {axis:<18} {value:.2f} {_bar(value)}  ({by}){flag}"
+    if forbids is not None:
+        yield from _forbids_lines(forbids)
+
+
+def _forbids_lines(forbids: Sequence[tuple[str, str]]) -> Iterator[str]:
+    yield ""
+    if not forbids:
+        yield "Promises it forbids: none read (docs/policies.md: the phrasings policy:prompt_forbids reads)"
+        return
+    yield "Promises it forbids (each simulated call is checked against them: policy:prompt_forbids)"
+    for objects, sentence in forbids:
+        yield f"  {objects}: {sentence!r}"
 
 
 def _bar(value: float) -> str:
