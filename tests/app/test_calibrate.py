@@ -46,7 +46,10 @@ def test_the_clinic_labels_calibrate_the_heuristic_judge(demo: tuple[Path, str])
     assert c["heuristic"] is True and c["kappa"]["value"] is not None
     # the reviewer failed calls the heuristic judge passed: they lead the disagreements
     worst = [d["conversation_id"].split(".", 1)[1] for d in c["disagreements"]]
-    assert "v1.chatty-booking.0" in worst
+    assert "v2.aggressive-transfer.0" in worst  # loops instead of transferring: the loop rule lets it by
+    # booked under a phone number no caller turn gave: the clinic's rubric (v5) gates on
+    # agent_contradicts_tools, so the judge fails it as the reviewer does (v1 passed it at 90)
+    assert "v1.chatty-booking.0" not in worst
     # "You're booked" after book_slot answered an error: the judge fails it too since
     # heuristic-3 (trial40 D1), where it passed it at 78.75 against the reviewer's fail
     assert "v2.distrustful-refusal.0" not in worst

@@ -122,10 +122,10 @@ def test_bootstrap_is_seeded() -> None:
     assert low < sum(data) / 5 < high
 
 
-def _run(path: Path, run_id: str, rubric: str = "v1", configs: tuple[str, ...] = ()) -> None:
+def _run(path: Path, run_id: str, rubric: str = "v5", configs: tuple[str, ...] = ()) -> None:
     suite = clinic_suite_path()
-    if rubric != "v1":
-        text = replaced(suite.read_text(), "rubric: v1", f"rubric: {rubric}")
+    if rubric != "v5":
+        text = replaced(suite.read_text(), "rubric: v5", f"rubric: {rubric}")
         suite = path.parent / f"suite-{rubric}.yaml"
         suite.write_text(text)
         for f in ("prompt_v1.md", "prompt_v2.md"):

@@ -85,7 +85,7 @@ def test_ground_truth_catches_a_booking_under_the_wrong_name(clinic: MemoryLog) 
 
 
 def test_v2_scores_lower_than_v1_under_both_rubrics(clinic: MemoryLog) -> None:
-    report = make_report(load_run(clinic, "c"), "v1")
+    report = make_report(load_run(clinic, "c"), "v5")
     by = {c.config: c for c in report.configs}
     assert by["v1"].mean_composite > by["v2"].mean_composite
     assert by["v2"].failed > by["v1"].failed
@@ -98,12 +98,12 @@ def test_explain_accounts_for_every_point(clinic: MemoryLog) -> None:
 
     state = build_run_record("c", run_events(clinic, "c"))  # explain shows every repeat: the whole fold
     for conv in state.conversations:
-        row, rubric = build_explanation(state, conv, "v1")
+        row, rubric = build_explanation(state, conv, "v5")
         assert row.verdict is not None
         assert sum(c.contribution for c in row.verdict.criteria) == pytest.approx(
             row.verdict.composite, abs=1e-4
         )
-        assert rubric.version == "v1"
+        assert rubric.version == "v5"
 
 
 def test_checks_without_persona_are_na(clinic: MemoryLog) -> None:
@@ -161,7 +161,7 @@ def invoke(path: Path, *args: str):
     return CliRunner().invoke(cli, ["--log", str(path), *args])
 
 
-def test_rejudging_with_v2_leaves_v1_reports_byte_identical(tmp_path: Path) -> None:
+def test_rejudging_with_v2_leaves_the_runs_own_reports_byte_identical(tmp_path: Path) -> None:
     log = tmp_path / "log"
     run_clinic_to(log)
     before = {
@@ -170,7 +170,7 @@ def test_rejudging_with_v2_leaves_v1_reports_byte_identical(tmp_path: Path) -> N
     res = invoke(log, "judge", "r", "--rubric", "v2")
     assert res.exit_code == 0 and "scored 24" in res.output
     after = {
-        fmt: invoke(log, "report", "r", "--rubric", "v1", "--format", fmt).output
+        fmt: invoke(log, "report", "r", "--rubric", "v5", "--format", fmt).output
         for fmt in ("text", "json", "junit", "html")
     }
     assert before == after
@@ -179,7 +179,7 @@ def test_rejudging_with_v2_leaves_v1_reports_byte_identical(tmp_path: Path) -> N
     assert own.exit_code == 0
     assert own.output == before["text"]  # byte-identical: the v2 pass changed nothing it shows
     shown_v2 = invoke(log, "report", "r", "--rubric", "v2").output
-    assert "rubric v2 (the run's own is v1) · pass v2/scripted/heuristic/k1" in shown_v2
+    assert "rubric v2 (the run's own is v5) · pass v2/scripted/heuristic/k1" in shown_v2
     v2 = invoke(log, "report", "r", "--rubric", "v2", "--json")
     data = json.loads(v2.output)
     v2_gates = {g["gate"] for row in data["conversations"] for g in row["verdict"]["gates"] if g["fired"]}
@@ -195,11 +195,11 @@ def test_rejudging_with_v2_leaves_v1_reports_byte_identical(tmp_path: Path) -> N
 def test_changed_rubric_under_the_same_version_is_refused(tmp_path: Path) -> None:
     log = tmp_path / "log"
     run_clinic_to(log)
-    text = (Path(__file__).parents[2] / "rubrics" / "v1.yaml").read_text()
-    changed = tmp_path / "v1.yaml"
+    text = (Path(__file__).parents[2] / "rubrics" / "v5.yaml").read_text()
+    changed = tmp_path / "v5.yaml"
     changed.write_text(replaced(replaced(text, "weight: 25", "weight: 20"), "weight: 5\n", "weight: 10\n"))
     res = invoke(log, "judge", "r", "--rubric", str(changed))
-    assert res.exit_code == 2 and "differs from the v1 this run was judged with" in res.output
+    assert res.exit_code == 2 and "differs from the v5 this run was judged with" in res.output
 
 
 def test_junit_and_fail_on(tmp_path: Path) -> None:
@@ -234,7 +234,7 @@ def test_explain_cli_shows_contributions_gates_and_positions(tmp_path: Path) -> 
     res = invoke(log, "explain", "r.v2.coop-booking.0")
     assert res.exit_code == 0, res.output
     out = res.output
-    assert "rubric v1" in out and "heuristic baseline" in out and "total" in out
+    assert "rubric v5" in out and "heuristic baseline" in out and "total" in out
     assert "invalid_tool_answer" in out and "#" in out
     assert invoke(log, "explain", "nope").exit_code == 2
 
@@ -273,7 +273,7 @@ def test_the_reduced_fold_gives_the_same_reports_as_the_whole_one(tmp_path: Path
     assert invoke(log, "judge", "r", "--rubric", "v2").exit_code == 0  # a second pass, another rubric
     with LmdbLog(log, readonly=True) as lg:
         whole = build_run_record("r", run_events(lg, "r"))
-        for rubric in ("v1", "v2"):
+        for rubric in ("v5", "v2"):
             full = make_report(whole, rubric)
             renderers = {"text": render_text, "json": render_json, "junit": render_junit, "html": render_html}
             for fmt, render in renderers.items():

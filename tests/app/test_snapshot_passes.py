@@ -18,7 +18,7 @@ from polygon.render import RENDERERS
 from polygon.suite.loading import load_suite
 from tests.support.examples import clinic_suite_path
 
-NEW = "v1/scripted/heuristic/k1/again"
+NEW = "v5/scripted/heuristic/k1/again"
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def _no_fresh_fold(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _reports(fold: snap.RunFold) -> list[str]:
     """Every format of the report of each call's latest pass, and of the first pass."""
-    first = make_report(fold.verdicts, None, pass_id="v1/scripted/heuristic/k1")
+    first = make_report(fold.verdicts, None, pass_id="v5/scripted/heuristic/k1")
     latest = make_report(fold.verdicts, None)
     return [RENDERERS[fmt](r) for r in (first, latest) for fmt in RENDERERS if fmt != "json"]
 

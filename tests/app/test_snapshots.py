@@ -24,7 +24,7 @@ from polygon.render import RENDERERS, Enforcement, comparison_json, comparison_l
 from polygon.suite.loading import load_suite
 from tests.support.examples import clinic_suite_path
 
-GOLDEN = Path(__file__).parents[1] / "golden" / "reports" / "clinic_v1.txt"
+GOLDEN = Path(__file__).parents[1] / "golden" / "reports" / "clinic.txt"
 
 
 @pytest.fixture(scope="module")

@@ -246,6 +246,15 @@ def test_a_model_parameter_swept_on_a_python_agent_is_warned_about(tmp_path: Pat
     code, _, out = _cli(tmp_path / "log", "sweep", str(_clinic(tmp_path, sweep)))
     assert code == 0 and "parameters.temperature: the base configuration v1 is not a model agent" in out
     code, _, out = _cli(tmp_path / "log", "sweep", str(EXAMPLES / "sweep.yaml"))
-    # the sweep file draws no warning; its suite's own (rubric v1 gates no policy) is said once, as run says it
+    # the sweep file draws no warning, nor does its suite (rubric v5 gates on every policy)
+    warned = [line for line in out.splitlines() if line.startswith("warning:")]
+    assert code == 0 and warned == [], out
+    weak = tmp_path / "weak"
+    weak.mkdir()
+    for f in (EXAMPLES / "sweep.yaml", EXAMPLES / "prompt_v1.md", EXAMPLES / "prompt_v2.md"):
+        (weak / f.name).write_text(f.read_text())
+    (weak / "suite.yaml").write_text(replaced((EXAMPLES / "suite.yaml").read_text(), "rubric: v5", "rubric: v1"))
+    code, _, out = _cli(tmp_path / "log", "sweep", str(weak / "sweep.yaml"))
+    # a suite under a rubric that gates no policy: said once, as run says it
     warned = [line for line in out.splitlines() if line.startswith("warning:")]
     assert code == 0 and len(warned) == 1 and "rubric v1 does not gate on check:policy" in warned[0], out

@@ -387,8 +387,14 @@ def test_a_rerun_stopped_at_its_divergence_is_inconclusive(tmp_path: Path) -> No
     assert polygon(log, "run", clinic, "--config", "v1", "--run-id", "s").exit_code == 0
     res = polygon(log, "rerun", "s.v1.coop-booking.0", "--suite", clinic, "--config", "v2", "--run-id", "x")
     assert res.exit_code == 0, res.output
-    assert set(states(log, "x").values()) == {"inconclusive"}
-    assert "stopped at its divergence" in polygon(log, "report", "x").output
+    # v2 answered the caller after an invalid tool call before the stop: under the clinic's
+    # rubric (v5) that gate is evidence against the agent, and it outranks an unfinished call
+    assert set(states(log, "x").values()) == {"fail"}
+    # where no gate on the agent fired (v1 gates only on phrases and safety), the cut-off call
+    # carries no verdict
+    assert polygon(log, "judge", "x", "--rubric", "v1").exit_code == 0
+    assert set(states(log, "x", "--rubric", "v1").values()) == {"inconclusive"}
+    assert "stopped at its divergence" in polygon(log, "report", "x", "--rubric", "v1").output
 
 
 # 6. One stated default; compare never mixes settings silently.
@@ -401,9 +407,9 @@ def test_after_a_v2_pass_compare_and_report_keep_the_runs_own_rubric(tmp_path: P
     assert polygon(log, "judge", "c", "--rubric", "v2").exit_code == 0
     res = polygon(log, "compare", "c", "--json")
     assert res.exit_code == 0, res.output
-    assert json.loads(res.output)["rubric_version"] == "v1"
+    assert json.loads(res.output)["rubric_version"] == "v5"
     assert json.loads(polygon(log, "compare", "c", "--json", "--rubric", "v2").output)["rubric_version"] == "v2"
-    assert "Shown: rubric v1 · pass" in polygon(log, "report", "c").output
+    assert "Shown: rubric v5 · pass" in polygon(log, "report", "c").output
 
 
 def test_compare_refuses_a_heuristic_judge_beside_a_model_judge(tmp_path: Path) -> None:
@@ -516,7 +522,7 @@ def test_the_judge_request_carries_the_recorded_prompt_and_tools_and_explain_sho
     explained = polygon(log, "explain", "m.v1.coop-booking.0", "--judge", "openai/judge").output
     assert "reason: safety: kept to the rules." in explained and "judge prompt judge-3" in explained
     passes = json.loads(polygon(log, "report", "m", "--judge", "openai/judge", "--json").output)["shown"]
-    assert "v1/openai/judge/k1/judge-3" in passes
+    assert "v5/openai/judge/k1/judge-3" in passes
 
 
 def test_a_model_judge_pass_runs_conversations_concurrently(tmp_path: Path) -> None:

@@ -103,9 +103,9 @@ def test_a_saved_view_is_written_as_saved_and_only_under_its_own_options(path: P
     for other in (
         ["report", "g", "--format", "markdown"],
         ["report", "g", "--json"],
-        ["report", "g", "--rubric", "v1"],
+        ["report", "g", "--rubric", "v5"],
         ["report", "g", "--judge", "scripted/heuristic"],
-        ["report", "g", "--pass", "v1/scripted/heuristic/k1"],
+        ["report", "g", "--pass", "v5/scripted/heuristic/k1"],
         ["report", "g", "--fail-on", "warn"],
         ["report", "g", "--min-pass-rate", "0.5"],
         ["report", "g", "--allow-inconclusive"],
@@ -122,7 +122,7 @@ def test_compare_is_saved_under_its_runs_rubric_configurations_and_format(path: 
     for other in (
         ["compare", "g", "--format", "markdown"],
         ["compare", "g", "--json"],
-        ["compare", "g", "--rubric", "v1"],
+        ["compare", "g", "--rubric", "v5"],
         ["compare", "g", "--config", "v1", "--config", "v2"],
         ["compare", "g", "--allow-mixed"],
         ["report", "g"],
@@ -293,7 +293,7 @@ def test_the_web_run_pages_report_is_a_saved_view_too(
     with LmdbLog(tmp_path / "log", readonly=True) as log, monkeypatch.context() as counted:
         counted.setattr(report_module, "make_report", lambda *a, **k: made.append(a) or make_report(*a, **k))
         assert report_module.load_report(log, "g") == first and not made  # decoded, not folded
-        assert report_module.load_report(log, "g", "v1") == first and len(made) == 1  # another key
+        assert report_module.load_report(log, "g", "v5") == first and len(made) == 1  # another key
     with LmdbLog(tmp_path / "log") as log:
         _copy([e for e in source if e.stream in late], log)
         monkeypatch.setenv(SWITCH, "0")

@@ -217,8 +217,8 @@ def test_run_fail_on_exits_1_only_when_asked(tmp_path: Path) -> None:
             "--fail-on",
             "fail",
         ).exit_code
-        == 0
-    )  # v1 has no failing call
+        == 1
+    )  # v1 fails three calls under the clinic's rubric (v5), as the example's reviewer labels do
     assert (
         invoke(
             "--log",
@@ -250,7 +250,7 @@ def test_run_fail_on_exits_1_only_when_asked(tmp_path: Path) -> None:
             "warn",
         ).exit_code
         == 1
-    )  # v1 has one warning
+    )  # warn or worse: v1's three failing calls
     assert (
         invoke("--log", log, "run", suite, "--config", "v2", "--run-id", "d", "--no-progress").exit_code == 0
     )

@@ -84,9 +84,9 @@ def test_the_run_page_shows_the_calibration_when_labels_exist(tmp_path: Path) ->
     res = CliRunner().invoke(cli, ["--log", str(log), "labels", "import", str(labels), "--run", "rone"])
     assert res.exit_code == 0, res.output
     cal = json.loads(
-        CliRunner().invoke(cli, ["--log", str(log), "calibrate", "rone", "--rubric", "v1", "--json"]).stdout
+        CliRunner().invoke(cli, ["--log", str(log), "calibrate", "rone", "--rubric", "v5", "--json"]).stdout
     )
-    page = _client(web.make_app(log)).get("/runs/rone?rubric=v1").text
+    page = _client(web.make_app(log)).get("/runs/rone?rubric=v5").text
     assert f'data-testid="kappa">{cal["kappa"]["value"]:.2f}<' in page
     assert f'data-testid="auc">{cal["auc"]["value"]:.2f}<' in page
     assert "Calibration against human labels" not in _client(web.make_app(tmp_path / "empty")).get("/").text
