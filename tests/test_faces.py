@@ -323,6 +323,7 @@ FACES: dict[str, list[str]] = {
         "RecordedClient",
         "Recorder",
         "is_scripted",
+        "open_llama",
         "packaged_model_path",
     ],
     "polygon.probe": [

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from polygon.score.prompt_forbids import prohibitions, promised, prompt_policy
-from tests.score.test_prompt_forbids import call
+from tests.support.views import agent_says as call
 
 PROMPTS_DE = "Versprich niemals, dass der Schaden bezahlt oder übernommen wird: das entscheidet der Sachbearbeiter."
 

@@ -16,18 +16,9 @@ from polygon.score.checks import run_checks
 from polygon.score.policies import decode
 from polygon.score.prompt_forbids import CHECK, prohibitions, promised, prompt_policy
 from polygon.suite.loading import load_suite
-from polygon.transcript import ConversationView
-from tests.support.views import conv
+from tests.support.views import agent_says as call
 
 LINE = Path(__file__).parents[1] / "app" / "refund_line"
-
-
-def call(*agent: str) -> ConversationView:
-    """A call whose agent says each of ``agent``, one turn each."""
-    lines: list[tuple[int, str, str]] = []
-    for i, text in enumerate(agent, start=1):
-        lines += [(i, "caller", "..."), (i, "agent", text)]
-    return conv("x", lines)
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ import pytest
 
 from polygon.languages import load_language, read_turn
 from polygon.score.swallowed import swallowed
-from tests.score.test_swallowed_failure import FAIL_500, call
+from tests.support.tool_turns import FAIL_500, call
 
 TOLD = [
     "Das System hakt gerade. Ich habe Ihre Angaben notiert, ein Kollege legt den Schaden heute noch an.",

@@ -130,3 +130,11 @@ def exchange(
         events.append(TurnSpoken(conversation_id="x", turn=n, speaker="agent", text=agent))
     events.append(ConversationEnded(conversation_id="x", reason=ended, by="caller", turns=len(turns)))
     return build("x", [env(n, e) for n, e in enumerate(events, 1)])
+
+
+def agent_says(*agent: str) -> ConversationView:
+    """A call whose agent says each of ``agent``, one turn each (the caller says "...")."""
+    lines: list[tuple[int, str, str]] = []
+    for i, text in enumerate(agent, start=1):
+        lines += [(i, "caller", "..."), (i, "agent", text)]
+    return conv("x", lines)
