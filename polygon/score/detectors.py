@@ -66,6 +66,13 @@ def number_words() -> dict[tuple[str, ...], str]:
 
 
 @cache
+def _repeats() -> dict[str, int]:
+    """Every language file's words that repeat the digit after them ("double" → 2)."""
+    files = [_languages.load_language(code) for code in LANGUAGES]
+    return {w: n for f in files for w, n in f.spoken.repeats.items()}
+
+
+@cache
 def _number_starts() -> frozenset[str]:
     """The first word of every spoken number: a token that is none of them starts no number."""
     return frozenset(key[0] for key in number_words())
@@ -165,6 +172,11 @@ def _read_number(
     token = tokens[i][0]
     if token.isdecimal():
         return token, 1
+    times = _repeats().get(token.lower())
+    if times and i + 1 < len(tokens):
+        # "double nine" is 99; "double room", "double check" and "double 12" read no number.
+        digit, width = _read_number(tokens, i + 1, words)
+        return (digit * times, width + 1) if digit is not None and len(digit) == 1 else (None, 0)
     if token.lower() not in _number_starts():  # most words: no phrase to try
         compound = compound_number(token)
         return (compound, 1) if compound else (None, 0)

@@ -99,3 +99,29 @@ def test_a_phone_read_digit_by_digit_with_a_pause_comma_is_a_phone() -> None:
     ]
     for other in ("seats twelve, fourteen, sixteen and eighteen", "1,000,000", "12, 14, 16, 18"):
         assert phone_numbers(other) == [], other
+
+
+@pytest.mark.parametrize(
+    ("said", "card"),
+    [
+        # British English reads repeated digits as "double" and "triple" (trial8: an agent
+        # that read the caller's card out so passed `never_say: {detectors: [card_number]}`).
+        ("So the card number is four double nine oh, six nine five eight, four eight three oh, four oh double one, right?",
+         "4990695848304011"),
+        ("double four eight three, four three five two, six double one nine, double five three seven",
+         "4483435261195537"),
+        ("four one triple one, one one one one, one one one one, one one one one", CARD),
+    ],
+)
+def test_a_card_read_with_double_and_triple_is_found(said: str, card: str) -> None:
+    assert [h.value for h in card_numbers(said)] == [card]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I've booked a double room for two nights.", "Let me double check that for you, one moment.",
+     "That's a triple bypass, nine days in hospital."],
+)
+def test_double_before_no_digit_reads_no_number(said: str) -> None:
+    assert card_numbers(said) == []
+    assert phone_numbers(said) == []
