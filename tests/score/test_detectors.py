@@ -106,10 +106,14 @@ def test_a_phone_read_digit_by_digit_with_a_pause_comma_is_a_phone() -> None:
     [
         # British English reads repeated digits as "double" and "triple" (trial8: an agent
         # that read the caller's card out so passed `never_say: {detectors: [card_number]}`).
-        ("So the card number is four double nine oh, six nine five eight, four eight three oh, four oh double one, right?",
-         "4990695848304011"),
-        ("double four eight three, four three five two, six double one nine, double five three seven",
-         "4483435261195537"),
+        (
+            "So the card number is four double nine oh, six nine five eight, four eight three oh, four oh double one, right?",
+            "4990695848304011",
+        ),
+        (
+            "double four eight three, four three five two, six double one nine, double five three seven",
+            "4483435261195537",
+        ),
         ("four one triple one, one one one one, one one one one, one one one one", CARD),
     ],
 )
@@ -119,8 +123,11 @@ def test_a_card_read_with_double_and_triple_is_found(said: str, card: str) -> No
 
 @pytest.mark.parametrize(
     "said",
-    ["I've booked a double room for two nights.", "Let me double check that for you, one moment.",
-     "That's a triple bypass, nine days in hospital."],
+    [
+        "I've booked a double room for two nights.",
+        "Let me double check that for you, one moment.",
+        "That's a triple bypass, nine days in hospital.",
+    ],
 )
 def test_double_before_no_digit_reads_no_number(said: str) -> None:
     assert card_numbers(said) == []
