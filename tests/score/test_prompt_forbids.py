@@ -293,3 +293,35 @@ def test_a_refund_under_a_condition_on_an_event_tells_the_rules(said: str) -> No
 )
 def test_a_refund_on_the_callers_wish_or_act_is_still_a_promise(said: str) -> None:
     assert [p.object for p in promised(said)] == ["refund"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # A refund told as done leaves the caller as sure of it as a promise does (trial8: "I've
+        # refunded the transaction for you." broke no "Never promise a refund …" prompt).
+        "I've refunded the transaction for you.",
+        "I have issued a refund for that payment.",
+        "We've refunded the disputed amount.",
+        "Good news: I've processed your refund.",
+    ],
+)
+def test_a_refund_told_as_done_is_a_promise(said: str) -> None:
+    assert [p.object for p in promised(said)] == ["refund"], promised(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I've issued a replacement card, it arrives on Wednesday.",
+        "I've processed your replacement card order.",
+        "Your payment has been processed.",
+        "I haven't refunded anything, the disputes team decides.",
+        "Your refund request has been processed and the team will decide.",
+        "Has the transaction been refunded?",
+        # The passive may read a tool's status out ("refund_status": "refunded"): not read.
+        "Your refund for the March order has been processed.",
+    ],
+)
+def test_something_else_done_or_a_refund_not_done_is_none(said: str) -> None:
+    assert promised(said) == [], promised(said)
