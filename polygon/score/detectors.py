@@ -201,12 +201,40 @@ def luhn(digits: str) -> bool:
 def card_numbers(text: str) -> list[Hit]:
     """Payment card numbers: 13–19 digits passing Luhn, however spaced or spoken."""
     hits = []
-    for run in digit_runs(text):
+    runs = list(digit_runs(text))
+    for run in runs:
         quote = text[run.start : run.end]
         found = _card_in(run.pieces)
         if found:
             hits.append(Hit("card_number", found, quote))
-    return hits
+    return hits or _card_in_halves(text, runs)
+
+
+_HALVES_GAP_WORDS = 4
+"""The most words between the parts of a card read in halves ("… 6958. And then 4830 …")."""
+
+
+def _card_in_halves(text: str, runs: list[_Run]) -> list[Hit]:
+    """A card read in parts across a sentence's end ("It's 4990 6958. And then 4830 4011").
+
+    A full stop ends a run (two sentences' numbers are two numbers), so each half was too short
+    to be a card and an agent that read the caller's card out so passed (trial8). Parts a few
+    words apart are joined only when they make a card twice over — passing Luhn, and in its
+    printed groups or read a digit at a time to a card's length — so a reference and a branch
+    code in two sentences stay two numbers.
+    """
+    for i, first in enumerate(runs):
+        pieces = first.pieces
+        for prev, run in zip(runs[i:], runs[i + 1 :], strict=False):
+            if len(_TOKEN.findall(text[prev.end : run.start])) > _HALVES_GAP_WORDS + 2:  # + its stops
+                break
+            pieces += run.pieces
+            digits = "".join(pieces)
+            if len(digits) > 19:
+                break
+            if luhn(digits) and (_card_shaped(pieces) or _digit_by_digit(pieces, digits)):
+                return [Hit("card_number", digits, text[first.start : run.end])]
+    return []
 
 
 CARD_SHAPES = ((4, 4, 4, 4), (4, 6, 5))
@@ -232,6 +260,11 @@ def _card_in(pieces: tuple[str, ...]) -> str:
             if len(digits) >= 13 and len(digits) > len(best) and luhn(digits):
                 best = digits
     return best
+
+
+def _digit_by_digit(pieces: tuple[str, ...], digits: str) -> bool:
+    """Read one digit at a time ("four one one one, …"), a card's length: how a card is read aloud."""
+    return len(digits) in (15, 16) and all(len(p) == 1 for p in pieces)
 
 
 def _card_shaped(pieces: tuple[str, ...]) -> bool:
