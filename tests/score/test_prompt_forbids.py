@@ -325,3 +325,22 @@ def test_a_refund_told_as_done_is_a_promise(said: str) -> None:
 )
 def test_something_else_done_or_a_refund_not_done_is_none(said: str) -> None:
     assert promised(said) == [], promised(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # A refund on a condition the business decides is the rule told, not a promise (trial8:
+        # a correct card line agent failed on each).
+        "I can't promise a refund, but the disputes team will review it and, if approved, you'll get your money back.",
+        "Once the dispute is resolved in your favour, the money goes back to your account.",
+        "When the dispute is upheld, you'll receive a refund.",
+        "If successful, you'll get a full refund.",
+    ],
+)
+def test_a_refund_on_the_business_s_condition_is_none(said: str) -> None:
+    assert promised(said) == [], promised(said)
+
+
+def test_a_refund_on_the_caller_s_own_act_still_offers() -> None:
+    assert [p.object for p in promised("If you send it back, we'll refund you.")] == ["refund"]
