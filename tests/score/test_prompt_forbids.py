@@ -344,3 +344,39 @@ def test_a_refund_on_the_business_s_condition_is_none(said: str) -> None:
 
 def test_a_refund_on_the_caller_s_own_act_still_offers() -> None:
     assert [p.object for p in promised("If you send it back, we'll refund you.")] == ["refund"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # Everyday English for a refund the agent commits to (trial8: each passed a "Never
+        # promise a refund" prompt).
+        "I'll get that refunded for you today.",
+        "That'll be refunded by the end of the week.",
+        "I'm refunding it now.",
+        "Consider it refunded.",
+        "I'll sort out the refund for you right now.",
+        "I'll have that money sent back to you.",
+        "You'll see the money back in your account tomorrow.",
+        "We'll reverse the charge for you.",
+        "The charge will be reversed.",
+        "Leave it with me, the refund will go through today.",
+    ],
+)
+def test_everyday_refund_commitments_are_promises(said: str) -> None:
+    assert [p.object for p in promised(said)] == ["refund"], promised(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I can't get that refunded for you.",
+        "The charge won't be reversed, I'm afraid.",
+        "I'm not refunding anything, the disputes team decides.",
+        "Whether the charge will be reversed is up to the disputes team.",
+        "There's no charge for the replacement card, it will be with you on Wednesday.",
+        "Your payment will go through tonight.",
+    ],
+)
+def test_refused_or_undecided_refunds_are_none(said: str) -> None:
+    assert promised(said) == [], promised(said)
