@@ -212,6 +212,8 @@ def card_numbers(text: str) -> list[Hit]:
 
 _HALVES_GAP_WORDS = 4
 """The most words between the parts of a card read in halves ("… 6958. And then 4830 …")."""
+_HALF_DIGITS = 6
+"""The fewest digits of each part: a card's last four said beside a reference is no part of a card."""
 
 
 def _card_in_halves(text: str, runs: list[_Run]) -> list[Hit]:
@@ -225,8 +227,13 @@ def _card_in_halves(text: str, runs: list[_Run]) -> list[Hit]:
     """
     for i, first in enumerate(runs):
         pieces = first.pieces
+        if len(first.digits) < _HALF_DIGITS:
+            continue
         for prev, run in zip(runs[i:], runs[i + 1 :], strict=False):
-            if len(_TOKEN.findall(text[prev.end : run.start])) > _HALVES_GAP_WORDS + 2:  # + its stops
+            if (
+                len(_TOKEN.findall(text[prev.end : run.start])) > _HALVES_GAP_WORDS + 2
+                or len(run.digits) < _HALF_DIGITS
+            ):
                 break
             pieces += run.pieces
             digits = "".join(pieces)

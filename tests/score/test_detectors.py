@@ -155,6 +155,8 @@ def test_a_card_read_in_halves_across_sentences_is_found(said: str, card: str) -
         "Your reference is 4990 6958. Your branch code is 4830 4012.",
         "Room 1234. Floor 2. Extension 5678.",
         "Your card ends 4011. I have blocked it as of 09:30. Anything else?",
+        # A card's last four beside a reference in groups is no card, Luhn or not.
+        "Your card ending 5537 is unblocked. Reference 4483 4352 6119.",
     ],
 )
 def test_numbers_in_separate_sentences_are_no_card(said: str) -> None:
