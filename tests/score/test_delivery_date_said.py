@@ -42,3 +42,17 @@ def test_a_delivery_day_other_than_the_tools_fails(said: str) -> None:
 )
 def test_the_tools_day_passes(said: str) -> None:
     assert outcome(call([(ASKED, [ORDERED], said)])) == "pass", values_in(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "verdict"),
+    [
+        # A day and month in digits without a year, where only one reading is a date (trial8).
+        ("Done — your new card will be with you on 16/12.", "fail"),
+        ("Done — your new card will be with you by 12/16.", "fail"),
+        ("Done — your new card will be with you on 09/12.", "pass"),  # either reading: left alone
+        ("Done — your new card is ordered. Our helpline is open 24/7.", "pass"),
+    ],
+)
+def test_a_yearless_day_and_month_in_digits(said: str, verdict: str) -> None:
+    assert outcome(call([(ASKED, [ORDERED], said)])) == verdict, values_in(said)
