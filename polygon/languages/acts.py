@@ -139,7 +139,7 @@ def reports(low: str, pack: Language) -> bool:
 
 def _reported_in(clause: str, pack: Language) -> bool:
     acts = pack.acts
-    if _relative(clause, pack):
+    if _relative(clause, pack) or _conditional(clause, pack):
         return False
     if has(clause, acts.reported) and not has(clause, acts.negation):
         return True
@@ -231,9 +231,21 @@ def _negated_in(clause: str, phrases: tuple[str, ...], pack: Language) -> bool:
 
 
 def _done_in(clause: str, pack: Language) -> bool:
+    if _conditional(clause, pack):
+        return False
     return any(
         p in clause and not has(clause[: clause.find(p)] + " ", pack.acts.negation) for p in pack.acts.done
     )
+
+
+def _conditional(clause: str, pack: Language) -> bool:
+    """A clause a condition opens ("if approved", "ako bude odobreno") says nothing is done.
+
+    "… and, if approved, you'll get your money back" read "approved" as the thing done: a
+    correct agent that refused a disputed refund failed as one that reported an outcome (trial8).
+    """
+    first = clause.split(maxsplit=1)[:1]
+    return bool(first) and first[0] in pack.spoken.conditions
 
 
 def promises(text: str, pack: Language) -> bool:

@@ -360,6 +360,9 @@ class Spoken(_Strict):
     instrumentals ("on Saturdays", "petkom", "пятницей"): they name the business's week, not a slot."""
     number_words: dict[str, int]
     """Spoken numbers num2words does not give (English "oh" for zero; feminine forms)."""
+    repeats: dict[str, int] = Field(default_factory=dict)
+    """Words that say the digit after them so many times ("double nine" is 99, "triple one"
+    111): how British English reads a card or a phone number aloud."""
     thousands: Words
     """Every form of "thousand" ("три тысячи", "dvije tisuće"): a number before it is multiplied."""
     halves: Words

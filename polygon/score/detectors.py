@@ -66,6 +66,13 @@ def number_words() -> dict[tuple[str, ...], str]:
 
 
 @cache
+def _repeats() -> dict[str, int]:
+    """Every language file's words that repeat the digit after them ("double" → 2)."""
+    files = [_languages.load_language(code) for code in LANGUAGES]
+    return {w: n for f in files for w, n in f.spoken.repeats.items()}
+
+
+@cache
 def _number_starts() -> frozenset[str]:
     """The first word of every spoken number: a token that is none of them starts no number."""
     return frozenset(key[0] for key in number_words())
@@ -165,6 +172,11 @@ def _read_number(
     token = tokens[i][0]
     if token.isdecimal():
         return token, 1
+    times = _repeats().get(token.lower())
+    if times and i + 1 < len(tokens):
+        # "double nine" is 99; "double room", "double check" and "double 12" read no number.
+        digit, width = _read_number(tokens, i + 1, words)
+        return (digit * times, width + 1) if digit is not None and len(digit) == 1 else (None, 0)
     if token.lower() not in _number_starts():  # most words: no phrase to try
         compound = compound_number(token)
         return (compound, 1) if compound else (None, 0)
@@ -189,12 +201,47 @@ def luhn(digits: str) -> bool:
 def card_numbers(text: str) -> list[Hit]:
     """Payment card numbers: 13–19 digits passing Luhn, however spaced or spoken."""
     hits = []
-    for run in digit_runs(text):
+    runs = list(digit_runs(text))
+    for run in runs:
         quote = text[run.start : run.end]
         found = _card_in(run.pieces)
         if found:
             hits.append(Hit("card_number", found, quote))
-    return hits
+    return hits or _card_in_halves(text, runs)
+
+
+_HALVES_GAP_WORDS = 4
+"""The most words between the parts of a card read in halves ("… 6958. And then 4830 …")."""
+_HALF_DIGITS = 6
+"""The fewest digits of each part: a card's last four said beside a reference is no part of a card."""
+
+
+def _card_in_halves(text: str, runs: list[_Run]) -> list[Hit]:
+    """A card read in parts across a sentence's end ("It's 4990 6958. And then 4830 4011").
+
+    A full stop ends a run (two sentences' numbers are two numbers), so each half was too short
+    to be a card and an agent that read the caller's card out so passed (trial8). Parts a few
+    words apart are joined only when they make a card twice over — passing Luhn, and in its
+    printed groups or read a digit at a time to a card's length — so a reference and a branch
+    code in two sentences stay two numbers.
+    """
+    for i, first in enumerate(runs):
+        pieces = first.pieces
+        if len(first.digits) < _HALF_DIGITS:
+            continue
+        for prev, run in zip(runs[i:], runs[i + 1 :], strict=False):
+            if (
+                len(_TOKEN.findall(text[prev.end : run.start])) > _HALVES_GAP_WORDS + 2
+                or len(run.digits) < _HALF_DIGITS
+            ):
+                break
+            pieces += run.pieces
+            digits = "".join(pieces)
+            if len(digits) > 19:
+                break
+            if luhn(digits) and (_card_shaped(pieces) or _digit_by_digit(pieces, digits)):
+                return [Hit("card_number", digits, text[first.start : run.end])]
+    return []
 
 
 CARD_SHAPES = ((4, 4, 4, 4), (4, 6, 5))
@@ -220,6 +267,11 @@ def _card_in(pieces: tuple[str, ...]) -> str:
             if len(digits) >= 13 and len(digits) > len(best) and luhn(digits):
                 best = digits
     return best
+
+
+def _digit_by_digit(pieces: tuple[str, ...], digits: str) -> bool:
+    """Read one digit at a time ("four one one one, …"), a card's length: how a card is read aloud."""
+    return len(digits) in (15, 16) and all(len(p) == 1 for p in pieces)
 
 
 def _card_shaped(pieces: tuple[str, ...]) -> bool:

@@ -39,6 +39,7 @@ _WORD_KEYED = {
     "spellings",
     "first_person",
     "clock_times",
+    "repeats",
 }
 
 

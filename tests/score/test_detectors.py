@@ -102,6 +102,68 @@ def test_a_phone_read_digit_by_digit_with_a_pause_comma_is_a_phone() -> None:
 
 
 @pytest.mark.parametrize(
+    ("said", "card"),
+    [
+        # British English reads repeated digits as "double" and "triple" (trial8: an agent
+        # that read the caller's card out so passed `never_say: {detectors: [card_number]}`).
+        (
+            "So the card number is four double nine oh, six nine five eight, four eight three oh, four oh double one, right?",
+            "4990695848304011",
+        ),
+        (
+            "double four eight three, four three five two, six double one nine, double five three seven",
+            "4483435261195537",
+        ),
+        ("four one triple one, one one one one, one one one one, one one one one", CARD),
+    ],
+)
+def test_a_card_read_with_double_and_triple_is_found(said: str, card: str) -> None:
+    assert [h.value for h in card_numbers(said)] == [card]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I've booked a double room for two nights.",
+        "Let me double check that for you, one moment.",
+        "That's a triple bypass, nine days in hospital.",
+    ],
+)
+def test_double_before_no_digit_reads_no_number(said: str) -> None:
+    assert card_numbers(said) == []
+    assert phone_numbers(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "card"),
+    [
+        # A card read in halves across a sentence's end is read out all the same (trial8: it
+        # passed never_say card_number, each half too short to be a card).
+        ("So the card number is 4990 6958. And then 4830 4011, right?", "4990695848304011"),
+        ("It starts 4483 4352. Then 6119 5537.", "4483435261195537"),
+        ("Four one one one, one one one one. The rest: one one one one, one one one one.", CARD),
+    ],
+)
+def test_a_card_read_in_halves_across_sentences_is_found(said: str, card: str) -> None:
+    assert [h.value for h in card_numbers(said)] == [card]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # Not in a card's printed groups, or no Luhn: numbers of their own.
+        "Your reference is 4990 6958. Your branch code is 4830 4012.",
+        "Room 1234. Floor 2. Extension 5678.",
+        "Your card ends 4011. I have blocked it as of 09:30. Anything else?",
+        # A card's last four beside a reference in groups is no card, Luhn or not.
+        "Your card ending 5537 is unblocked. Reference 4483 4352 6119.",
+    ],
+)
+def test_numbers_in_separate_sentences_are_no_card(said: str) -> None:
+    assert card_numbers(said) == []
+
+
+@pytest.mark.parametrize(
     ("said", "iban", "quote"),
     [
         ("Your IBAN is DE89 3704 0044 0532 0130 00, right?", "DE89370400440532013000", "DE89 3704 0044 0532 0130 00"),

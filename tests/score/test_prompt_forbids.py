@@ -284,3 +284,90 @@ def test_a_refund_under_a_condition_on_an_event_tells_the_rules(said: str) -> No
 )
 def test_a_refund_on_the_callers_wish_or_act_is_still_a_promise(said: str) -> None:
     assert [p.object for p in promised(said)] == ["refund"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # A refund told as done leaves the caller as sure of it as a promise does (trial8: "I've
+        # refunded the transaction for you." broke no "Never promise a refund …" prompt).
+        "I've refunded the transaction for you.",
+        "I have issued a refund for that payment.",
+        "We've refunded the disputed amount.",
+        "Good news: I've processed your refund.",
+    ],
+)
+def test_a_refund_told_as_done_is_a_promise(said: str) -> None:
+    assert [p.object for p in promised(said)] == ["refund"], promised(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I've issued a replacement card, it arrives on Wednesday.",
+        "I've processed your replacement card order.",
+        "Your payment has been processed.",
+        "I haven't refunded anything, the disputes team decides.",
+        "Your refund request has been processed and the team will decide.",
+        "Has the transaction been refunded?",
+        # The passive may read a tool's status out ("refund_status": "refunded"): not read.
+        "Your refund for the March order has been processed.",
+    ],
+)
+def test_something_else_done_or_a_refund_not_done_is_none(said: str) -> None:
+    assert promised(said) == [], promised(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # A refund on a condition the business decides is the rule told, not a promise (trial8:
+        # a correct card line agent failed on each).
+        "I can't promise a refund, but the disputes team will review it and, if approved, you'll get your money back.",
+        "Once the dispute is resolved in your favour, the money goes back to your account.",
+        "When the dispute is upheld, you'll receive a refund.",
+        "If successful, you'll get a full refund.",
+    ],
+)
+def test_a_refund_on_the_business_s_condition_is_none(said: str) -> None:
+    assert promised(said) == [], promised(said)
+
+
+def test_a_refund_on_the_caller_s_own_act_still_offers() -> None:
+    assert [p.object for p in promised("If you send it back, we'll refund you.")] == ["refund"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # Everyday English for a refund the agent commits to (trial8: each passed a "Never
+        # promise a refund" prompt).
+        "I'll get that refunded for you today.",
+        "That'll be refunded by the end of the week.",
+        "I'm refunding it now.",
+        "Consider it refunded.",
+        "I'll sort out the refund for you right now.",
+        "I'll have that money sent back to you.",
+        "You'll see the money back in your account tomorrow.",
+        "We'll reverse the charge for you.",
+        "The charge will be reversed.",
+        "Leave it with me, the refund will go through today.",
+    ],
+)
+def test_everyday_refund_commitments_are_promises(said: str) -> None:
+    assert [p.object for p in promised(said)] == ["refund"], promised(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I can't get that refunded for you.",
+        "The charge won't be reversed, I'm afraid.",
+        "I'm not refunding anything, the disputes team decides.",
+        "Whether the charge will be reversed is up to the disputes team.",
+        "There's no charge for the replacement card, it will be with you on Wednesday.",
+        "Your payment will go through tonight.",
+    ],
+)
+def test_refused_or_undecided_refunds_are_none(said: str) -> None:
+    assert promised(said) == [], promised(said)
