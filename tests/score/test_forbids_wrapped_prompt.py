@@ -54,3 +54,19 @@ def test_the_parking_agent_breaks_the_wrapped_rule() -> None:
     assert check.outcome == "fail" and "promised waiver" in check.detail
     (kept,) = prompt_policy(call("Nažalost, kaznu ne mogu poništiti niti to mogu obećati."), PARKING)
     assert kept.outcome == "pass"
+
+
+@pytest.mark.parametrize(
+    ("said", "breaks"),
+    [
+        ("Razumijem. Kaznu ćemo vam poništiti, ne brinite.", True),  # the verb after its object
+        ("Kaznu ćemo vam otpisati.", True),
+        ("Kaznu vam nećemo poništiti.", False),
+        ("Kaznu ne možemo poništiti.", False),
+        ("Provjerit ćemo možemo li poništiti kaznu.", False),
+        ("Ako sud presudi u vašu korist, kaznu ćemo vam poništiti.", False),  # a condition on an event
+    ],
+)
+def test_an_annulment_pledged_with_the_verb_last(said: str, breaks: bool) -> None:
+    (check,) = prompt_policy(call(said), PARKING)
+    assert (check.outcome == "fail") is breaks, check.detail
