@@ -14,7 +14,9 @@ from tests.support.tool_calls import call, outcome
 
 
 def fine(state: str, said: str, *, key: str = "stanje") -> str:
-    view = call([("ZG 5521-KT", [("lookup_fine", {"tablica": "ZG 5521-KT"}, {"iznos": "35.50", key: state})], said)])
+    view = call(
+        [("ZG 5521-KT", [("lookup_fine", {"tablica": "ZG 5521-KT"}, {"iznos": "35.50", key: state})], said)]
+    )
     return outcome(view)
 
 
@@ -48,3 +50,25 @@ def test_the_other_payment_state_said_as_a_claim_fails(state: str, said: str) ->
 )
 def test_the_given_state_or_no_claim_of_the_other_passes(state: str, said: str) -> None:
     assert fine(state, said) != "fail"
+
+
+def paid_after(pay: list[tuple[str, dict[str, str], object]], said: str) -> str:
+    lookup = ("lookup_fine", {"tablica": "ZG 1234-AB"}, {"iznos": "60.00", "stanje": "neplaćena"})
+    view = call(
+        [
+            ("ZG 1234-AB", [lookup], "Kazna iznosi 60,00 eura i još nije plaćena. Želite li je platiti?"),
+            ("Da.", pay, said),
+        ]
+    )
+    return outcome(view)
+
+
+def test_a_state_another_tool_acted_on_since_is_no_longer_held() -> None:
+    """The payment moved the fine's state: "je plaćena" after pay_fine → {"ok": true} is right."""
+    pay = [("pay_fine", {"tablica": "ZG 1234-AB", "iznos": "60.00"}, {"ok": True})]
+    assert paid_after(pay, "Plaćanje je uspjelo, kazna je plaćena.") != "fail"
+
+
+def test_an_action_on_something_else_leaves_the_state_held() -> None:
+    other = [("issue_permit", {"tablica": "ZG 9999-XX", "zona": "1"}, {"ok": True})]
+    assert paid_after(other, "Izdala sam kartu, a kazna je plaćena.") == "fail"
