@@ -25,6 +25,11 @@ NOT = [
     ("Nažalost, plaćanje nije uspjelo, sustav ne radi.", "outcome"),
     ("Nisam platila kaznu.", "outcome"),
     ("Je li plaćanje uspjelo?", "outcome"),
+    # a participle negated by its prefix says nothing was done: the caller took "your fine is
+    # unpaid, shall I charge it?" for done and said goodbye (trial7 good_c)
+    ("Vaša kazna od 60 € je neplaćena. Želite li je platiti karticom?", "outcome"),
+    ("Kazna je neplaćena.", "outcome"),
+    ("Zahtjev je još neriješen.", "outcome"),
 ]
 
 
