@@ -57,3 +57,20 @@ FACTS = {"ime": "Željka Babić", "tablica": "ZG 7788-CD", "oib": "30456789012",
 )
 def test_the_caller_hears_what_is_asked(question: str, key: str) -> None:
     assert asked(question, FACTS, "dobiti povlaštenu parkirnu kartu", caller_language("hr"))[0] == key
+
+
+def test_a_small_number_fact_opens_its_sentence_with_a_capital() -> None:
+    """ "zona: 1." read as a transcript line starting in lower case; German says "Zone: 1." already."""
+    from polygon.events.families import PersonaSnapshot
+    from polygon.simulate.callers.scripted import ScriptedCaller
+
+    persona = PersonaSnapshot(
+        persona_id="p",
+        type="cooperative",
+        outcome="success",
+        difficulty=1,
+        goal="dobiti kartu",
+        facts=FACTS,
+        language="hr",
+    )
+    assert ScriptedCaller(persona, 1).phrase("zona", "1") == "Zona: 1."
