@@ -63,7 +63,10 @@ NEXT_ITEM_WORDS = 3
 BEFORE_WORDS = 2
 """Words at most between an object and a prohibition that follows it ("refunds must never be promised")."""
 _WORD = regex.compile(r"\w+")
-_SENTENCE = regex.compile(r"(?<=[.!?;])\s+|\n+")
+# A prompt file is often wrapped by hand: a line break before a lower-case word continues the
+# sentence ("Nikada ne obećavaj da će kazna biti\nponištena."); a blank line, or a break before
+# anything else (a capital, a list item, a heading), still ends it.
+_SENTENCE = regex.compile(r"(?<=[.!?;])\s+|\n[^\S\n]*\n\s*|\n(?![^\S\n]*\p{Ll})")
 _SEPARATOR = regex.compile(r"[,;:()—–]")
 _CLAUSE = regex.compile(r"[,;:—–]| but | aber | pero | но | ali ")
 
@@ -134,7 +137,8 @@ def _evidence(t: TurnView, promise: Promise, rule: Prohibition) -> Evidence:
 def prohibitions(prompt: str) -> tuple[Prohibition, ...]:
     """Each sentence of ``prompt`` that forbids, without a condition, promising an object."""
     found = []
-    for sentence in _SENTENCE.split(prompt):
+    for wrapped in _SENTENCE.split(prompt):
+        sentence = " ".join(wrapped.split())  # its wrapped lines, one line again
         objects = _forbidden(_lower(sentence))
         if objects:
             found.append(Prohibition(sentence.strip(" \t-*•"), objects))

@@ -40,6 +40,19 @@ _MARKED = re.compile(
     re.IGNORECASE,
 )
 """A number with a currency before or after it, or a unit after it."""
+_MONEY = re.compile(
+    rf"(?:{SIGNS}|\b(?:eur|usd|gbp|hrk|rub)\b)\s?(?P<a>{_NUM}){_EDGE_AFTER}"
+    rf"|{_EDGE_BEFORE}(?P<b>{_NUM})\s?(?:{SIGNS}|(?:{CURRENCY_WORDS})(?!\w))",
+    re.IGNORECASE,
+)
+"""A number with a currency before or after it (no unit: "35,5 mg" is no money)."""
+
+
+def written_amounts(text: str) -> list[Decimal]:
+    """Each amount of money ``text`` writes in digits beside its currency ("35,5 €", "€35.50", "EUR 35")."""
+    return [number_value(m.group("a") or m.group("b")) for m in _MONEY.finditer(text)]
+
+
 CURRENCY_AFTER = re.compile(rf"\s?(?:{SIGNS}|(?:{CURRENCY_WORDS})(?!\w))", re.IGNORECASE)
 """A currency right after a number said in words ("forty five pounds")."""
 _PLAIN = re.compile(rf"{_EDGE_BEFORE}(?:\d{{1,3}}(?:[.,]\d{{3}})+|\d+)(?:[.,]\d{{1,2}})?{_EDGE_AFTER}")

@@ -19,7 +19,9 @@ tried exactly as it always was, so the readings below only ever add hits:
   amount said in words before a currency ("osamdeset četiri eura i pedeset centi", "twelve
   pounds fifty", :func:`polygon.score.spoken_values.said_amounts`): a whole-number reading
   sees 84 and 50 there, no 84.50 (trial3: a fee the tool gave, read out in words, failed
-  ``expect.says``). A whole amount ("40.00") only meets the likeliest reading.
+  ``expect.says``). A whole amount ("40.00") only meets the likeliest reading. It also meets
+  the same amount written in digits beside a currency, its cents written otherwise ("35,5 €",
+  "€35.5", "EUR 35.50" for "35,50"; trial7: a correct agent's "35,5 €" failed ``expect.says``).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import regex
 
 from polygon.matching import REGEX_SECONDS, MatchTimeout, compare, normal
 from polygon.score.detectors import digit_runs, number_words
-from polygon.score.quantities import CURRENCY_AFTER, CURRENCY_WORDS, SIGNS, number_value
+from polygon.score.quantities import CURRENCY_AFTER, CURRENCY_WORDS, SIGNS, number_value, written_amounts
 from polygon.score.spoken_values import said_amounts, spoken_numbers
 
 _DIGRAPHS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "ẞ": "SS"}
@@ -77,6 +79,8 @@ def _amount_said(phrase: str, text: str) -> bool:
     if m is None:
         return False
     value = number_value(m.group(1))
+    if value in written_amounts(text):  # "35,5 €", "€35.5" for "35,50": its cents written otherwise
+        return True
     for readings, _, _ in said_amounts(text, CURRENCY_AFTER):
         if value == readings[0] or (value != value.to_integral_value() and value in readings):
             return True

@@ -25,6 +25,11 @@ condition or question ("if it is approved", "whether you are eligible", "would y
   ahead in time (the packs' ``spoken.ahead``: "it will be shipped tomorrow"), and nowhere in
   its turn one the tools gave. A store the call wrote to is left alone (its values moved).
 
+A state another tool acted on since is no longer held: once a later call of another tool
+succeeded with an argument value the call that gave the state had (``pay_fine(ZG 1234-AB)``
+after ``lookup_fine(ZG 1234-AB) → stanje: neplaćena``), the state may have moved, and "kazna
+je plaćena" is the news, not a contradiction.
+
 Only the "yes" side of a flag is read: "you are not eligible" after ``eligible: true`` may be
 about another thing (a voucher), and is left to the judge.
 """
@@ -48,6 +53,8 @@ _MIN_PART = 4
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _CLAUSE = re.compile(r"[,;:—–]| - | but | aber | pero | но | ali ")
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_MIN_ABOUT = 3
+"""Shortest argument value that names the thing a call is about (a plate, a booking, a claim)."""
 _MAX_STATE = 40
 """A longer string is a sentence, not a state."""
 
@@ -100,6 +107,8 @@ class _Gave:
     tool: str
     key: str
     value: Any
+    about: frozenset[str] = frozenset()
+    """The argument values of the call that gave it: the thing whose state it is."""
 
 
 @dataclass(frozen=True)
@@ -124,12 +133,27 @@ class _Given:
     store_states: dict[_Store, dict[str, _Gave]] = field(default_factory=dict)
     """A store → each of its states a tool gave."""
 
-    def read(self, tool: str, result: Any) -> None:
+    def read(self, tool: str, result: Any, arguments: dict[str, Any] | None = None) -> None:
+        about = _values_of(arguments or {})
+        self._moved(tool, about)
         for key, value in _items(result):
             if isinstance(value, bool):
                 self._flag(_Gave(tool, key, value))
             elif isinstance(value, str):
-                self._state(_Gave(tool, key, value))
+                self._state(_Gave(tool, key, value, about))
+
+    def _moved(self, tool: str, about: frozenset[str]) -> None:
+        """Forget the states another tool gave of the thing this call acted on.
+
+        ``pay_fine(ZG 1234-AB)`` after ``lookup_fine(ZG 1234-AB) → stanje: neplaćena`` may have
+        paid it: "kazna je plaćena" is then the news, not a contradiction (trial7).
+        """
+        for group, states in list(self.states.items()):
+            kept = {n: g for n, g in states.items() if g.tool == tool or not g.about & about}
+            if kept:
+                self.states[group] = kept
+            else:
+                del self.states[group]
 
     def _state(self, gave: _Gave) -> None:
         if state := state_of(gave.value):
@@ -151,6 +175,15 @@ class _Given:
 
     def flags_no(self) -> dict[str, _Gave]:
         return {f: g for f, g in self.no.items() if f not in self.yes}
+
+
+def _values_of(arguments: dict[str, Any]) -> frozenset[str]:
+    """A call's argument values that can name a thing, as text, case and spacing aside.
+
+    Values under three characters ("1", "en") name no thing: two calls sharing one say nothing.
+    """
+    said = (" ".join(str(v).lower().split()) for v in arguments.values() if isinstance(v, (str, int)))
+    return frozenset(v for v in said if len(v) >= _MIN_ABOUT)
 
 
 def _items(result: Any) -> Iterator[tuple[str, Any]]:
@@ -367,7 +400,7 @@ def claim_contradictions(view: ConversationView) -> Iterator[tuple[TurnView, lis
     for t in view.turns:
         for c in t.tools:
             if not c.error:
-                given.read(c.tool, c.result)
+                given.read(c.tool, c.result, c.arguments)
         if t.agent_text and (given.no or given.states or given.store_states):
             found = _turn_claims(t, given)
             if found:

@@ -199,3 +199,22 @@ def test_an_amount_phrase_meets_the_amount_said_in_words(phrase: str, text: str)
 )
 def test_an_amount_phrase_does_not_meet_another_amount(phrase: str, text: str) -> None:
     assert not phrase_said(phrase, text)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "text", "said"),
+    [
+        # trial7: a correct agent wrote the tool's 35.50 as "35,5 €" and failed expect.says
+        ("35,50", "Vaša kazna iznosi 35,5 € i neplaćena je.", True),
+        ("35.50", "That's €35.5 in total.", True),
+        ("35,50", "Ukupno EUR 35.50.", True),
+        ("40.00", "The fee is 40 €.", True),
+        ("35,50", "Uzmite 35,5 mg.", False),  # a unit, not money
+        ("35,50", "Broj 35,5 u popisu.", False),  # no currency beside it
+        ("35,50", "Iznos je 135,5 €.", False),  # another amount
+    ],
+)
+def test_an_amount_meets_its_cents_written_otherwise_beside_a_currency(
+    phrase: str, text: str, said: bool
+) -> None:
+    assert phrase_said(phrase, text) is said

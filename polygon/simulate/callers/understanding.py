@@ -578,6 +578,7 @@ def asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) ->
 def _asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -> tuple[str, bool]:
     raw = set(words(question))
     q_stems = content(question, pack)
+    q_roots = _roots(q_stems)
     q_concepts = _question_concepts(question, pack)
     scores: dict[str, float] = {}
     for key, value in facts.items():
@@ -587,7 +588,8 @@ def _asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -
         strict = concepts & STRICT
         if strict and not strict & q_concepts:
             continue  # a birth date only when asked for one
-        score = 2.0 * len(key_stems(key, pack) & q_stems) + 1.5 * len(concepts & q_concepts)
+        # Roots, not stems: a short noun inflects in its last vowel ("za koju zonu?" asks for `zona`).
+        score = 2.0 * len(_roots(set(key_stems(key, pack))) & q_roots) + 1.5 * len(concepts & q_concepts)
         if strict & q_concepts:
             score += 2.0
         if score:
