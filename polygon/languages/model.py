@@ -527,6 +527,13 @@ class Forbids(_Strict):
     """A clause that opens with a condition ("if the airline cancels the flight", "si la
     aerolínea cancela el vuelo"; not the caller's wish, "if you like"): the clause after it,
     its consequent, promises nothing either ("…, you'll get a full refund")."""
+    done: tuple[Pattern, ...] = ()
+    """An object told to the caller as already done (regular expressions over a lower-case
+    clause, its object's word in the group ``obj``): "the transaction has been refunded",
+    "your refund has been processed". The caller is as sure of it as of a promise, unless a
+    tool's answer earlier in the call names the object: then the agent reads out a status
+    ("has it been refunded?" answered by a lookup). The agent's own act ("I've refunded it")
+    is a pledge, whatever a tool said."""
     returns: tuple[str, ...] = ()
     """Verbs that give something back to the caller ("vratit ćemo vam", "ćemo vam vratiti",
     "erstatten wir"): with money of :attr:`returned` anywhere in their clause, before or after

@@ -26,6 +26,9 @@ deterministically:
   when a negation comes before the object in its clause ("I can't promise you a refund", "you
   won't get a refund"), nor in a clause with a hedge ("I'll check whether you qualify for a
   refund", "you'll get an email about your refund", "I'll raise a refund request").
+  An object told as done in the passive (the files' ``done``: "the transaction has been
+  refunded") breaks it too, as sure for the caller as a promise, unless a tool's answer earlier
+  in the call named the object: then the agent reads a status out.
 
 A prompt with no such prohibition records no check at all: such runs keep their events and
 reports. The suite's ``policies_from_prompt: false`` turns the policy off (it is recorded
@@ -35,6 +38,7 @@ with the run's policies, so a rescore keeps it off).
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -88,6 +92,9 @@ class Promise:
     object: str
     sentence: str
     """The agent's sentence that holds the promise, as it was said."""
+    done: bool = False
+    """Told as already done, in the passive ("it has been refunded"): a status read out when a
+    tool's answer named the object (:func:`_read_out`)."""
 
 
 def prompt_policy(view: ConversationView, prompt: str | None, *, on: bool = True) -> list[CheckRecorded]:
@@ -99,8 +106,10 @@ def prompt_policy(view: ConversationView, prompt: str | None, *, on: bool = True
 def prompt_forbids(view: ConversationView, rules: Sequence[Prohibition]) -> CheckRecorded:
     """Every agent turn keeps the prompt's prohibitions: it promises none of their objects."""
     broken: list[tuple[TurnView, Promise, Prohibition]] = []
+    answers = ""
     for t in view.turns:
-        hit = _broken(t.agent_text or "", rules)
+        answers += " ".join(_lower(json.dumps(c.result, ensure_ascii=False)) for c in t.tools if not c.error)
+        hit = _broken(t.agent_text or "", rules, answers)
         if hit is not None:
             broken.append((t, *hit))
     if not broken:
@@ -111,12 +120,20 @@ def prompt_forbids(view: ConversationView, rules: Sequence[Prohibition]) -> Chec
     return check_recorded(view, CHECK, "fail", detail, [_evidence(t, p, r) for t, p, r in broken])
 
 
-def _broken(text: str, rules: Sequence[Prohibition]) -> tuple[Promise, Prohibition] | None:
+def _broken(text: str, rules: Sequence[Prohibition], answers: str) -> tuple[Promise, Prohibition] | None:
     for promise in promised(text):
+        if promise.done and _read_out(promise.object, answers):
+            continue
         rule = next((r for r in rules if _forbids(r, promise.object)), None)
         if rule is not None:
             return promise, rule
     return None
+
+
+def _read_out(key: str, answers: str) -> bool:
+    """A tool's answer so far names the object: "it has been refunded" reads that status out."""
+    words = (pack.forbids.objects.get(key, ()) for pack in _packs())
+    return any(_starts(w).search(answers) for w in words if w)
 
 
 def _forbids(rule: Prohibition, promised_object: str) -> bool:
@@ -207,8 +224,28 @@ def promised(text: str) -> list[Promise]:
         for pack in _packs():
             masked = _mask(low, pack.forbids.not_objects)
             for clause in _unconditional(_CLAUSE.split(masked), pack):
-                found += [Promise(key, sentence.strip()) for key in _promises_in(f" {clause} ", pack)]
+                keys = _promises_in(f" {clause} ", pack)
+                found += [Promise(key, sentence.strip()) for key in keys]
+                done = [k for k in _done_in(f" {clause} ", pack) if k not in keys]
+                found += [Promise(key, sentence.strip(), done=True) for key in done]
     return found
+
+
+def _done_in(clause: str, pack: Language) -> list[str]:
+    """The keys of the objects ``clause`` (lower case) tells as done ("it has been refunded").
+
+    Not in a hedged clause ("I'll check whether it has been refunded"), nor with a negation
+    before the object ("it hasn't been refunded yet").
+    """
+    f = pack.forbids
+    if not f.done or any(h in clause for h in f.hedges):
+        return []
+    out: list[str] = []
+    for m in (m for rule in _compiled(f.done) for m in rule.finditer(clause)):
+        if _negated(clause[: m.start("obj")], pack):
+            continue
+        out += [k for k in _objects_in(m.group("obj"), f.objects) if k not in out]
+    return out
 
 
 def _unconditional(clauses: list[str], pack: Language) -> list[str]:
