@@ -4,15 +4,32 @@ The end state hides both. A stub store keyed by the customer holds one order how
 was put, and a second slot claimed for the caller meets an ``expect`` that names the first. The
 pizza examples' agent that placed each order twice in one turn passed 22 of 24 calls with
 ``expect:``, and the clinic's that held two slots for one patient passed 12 of 18 (adversary).
+
+A write no store shows (a ``fixed`` or ``template`` stub) is read by the tool's name: one that
+names no read ("order_replacement", not "order_status") called :data:`REPEATS` times with the
+same arguments, each answered without a failure, made one write again. A new-user trial's agent
+that ordered three replacement cards for one caller passed at 100. Two such calls are not read:
+the agent may have retried a call it could not tell went through.
 """
 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+import re
+from collections import Counter, defaultdict
 
 from polygon.events import PersonaSnapshot
+from polygon.score.denial import failed_answer
 from polygon.transcript import ConversationView
+
+REPEATS = 3
+"""Identical answered calls of a tool no store shows that are read as one write made again."""
+READS = frozenset(
+    ("find", "get", "list", "search", "check", "lookup", "look", "available", "status", "verify")
+    + ("validate", "read", "fetch", "query", "show", "describe", "quote", "balance", "history", "info")
+    + ("details",)
+)
+"""Words of a tool's name (split at ``_``, ``-`` and case) that say it only reads."""
 
 
 def duplicated(view: ConversationView, persona: PersonaSnapshot) -> str:
@@ -23,9 +40,9 @@ def duplicated(view: ConversationView, persona: PersonaSnapshot) -> str:
     changed to the same value naming the caller (the persona's ``name``).
     """
     changed = _changed(view)
-    if not changed:
-        return ""
-    return _same_write(view, changed) or _held_twice(changed, persona)
+    if changed and (found := _same_write(view, changed) or _held_twice(changed, persona)):
+        return found
+    return _repeated(view)
 
 
 def _changed(view: ConversationView) -> list[tuple[str, str, str]]:
@@ -70,3 +87,22 @@ def _held_twice(changed: list[tuple[str, str, str]], persona: PersonaSnapshot) -
                 f"{store} holds {len(held)} entries written to {value!r} during the call ({', '.join(held)})"
             )
     return ""
+
+
+def _repeated(view: ConversationView) -> str:
+    """A tool that names no read called :data:`REPEATS` times with the same arguments, each answered."""
+    made: Counter[tuple[str, str]] = Counter()
+    for t in view.turns:
+        for c in t.tools:
+            if not c.valid or failed_answer(c) or _reads(c.tool):
+                continue
+            args = json.dumps(c.arguments, sort_keys=True, ensure_ascii=False)
+            made[c.tool, args] += 1
+            if made[c.tool, args] == REPEATS:
+                return f"{c.tool} was called {REPEATS} times with the same arguments ({args}), each answered"
+    return ""
+
+
+def _reads(tool: str) -> bool:
+    words = re.sub(r"([a-z])([A-Z])", r"\1 \2", tool).lower().replace("_", " ").replace("-", " ").split()
+    return not words or bool(READS & set(words))
