@@ -88,7 +88,7 @@ def _act(sentence: str, pack: Language) -> str:
     wh = bool(set(words(sentence)) & pack.wh_words)
     if has(low, acts.transfer):
         return "transfer"
-    if has(low, acts.callback):
+    if calls_back(low, pack):
         return "callback"
     if has(low, acts.closing) and not is_q:
         return "closing"
@@ -121,6 +121,32 @@ def _act(sentence: str, pack: Language) -> str:
 
 
 _CLAUSE = re.compile(r"[,;:—–]| but | aber | pero | но | ali ")
+
+
+def calls_back(low: str, pack: Language) -> bool:
+    """A (lower-case) sentence promises a callback.
+
+    Some clause holds a ``callback`` phrase with no negation before its end in that clause:
+    "We will not call you back", "Nažalost, nećemo vas nazvati", "Мы не перезвоним" and "No
+    le devolveremos la llamada" promise none (read as callbacks, the callback caller thanked a
+    broken agent and hung up content); "Don't worry, we will call you back" and "I can't book
+    it, but a colleague will call you back" do, the negation in a clause of its own. The end,
+    not the start: "Kolega neće vas nazvati" holds "će vas nazvati" inside "neće". A negation
+    after the phrase ("Wir rufen Sie nicht zurück", "A callback is not possible") is the
+    pack's ``not_callback``, blanked first: after the phrase in general it is no denial ("We'll
+    call you back in no time").
+    """
+    found = _patterns(pack.acts.not_callback)
+    if found is not None:
+        low = found.sub(lambda m: " " * len(m.group()), low, concurrent=False)
+    return any(_callback_in(f" {c} ", pack) for c in _CLAUSE.split(low))
+
+
+def _callback_in(clause: str, pack: Language) -> bool:
+    negation = pack.acts.negation
+    return any(
+        p in clause and not has(clause[: clause.find(p) + len(p)] + " ", negation) for p in pack.acts.callback
+    )
 
 
 def reports(low: str, pack: Language) -> bool:

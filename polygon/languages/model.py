@@ -228,6 +228,13 @@ class Acts(_Strict):
     den Termin nicht buchen": the object between the modal and "nicht", the verb last): a
     clause one matches (lower case, a space each side) is an honest failure, read as a refusal
     as ``refuse``'s phrases are — unless it waits (``pending``)."""
+    not_callback: tuple[Pattern, ...] = ()
+    """Regular expressions for a callback the sentence denies where the negation does not come
+    before the ``callback`` phrase: German's "nicht" after the verb ("Wir rufen Sie nicht
+    zurück"), a callback noun the clause then denies ("A callback is not possible", "Ein
+    Rückruf ist leider nicht möglich", "Обратный звонок, к сожалению, невозможен"). A match is
+    blanked out of the (lower-case) sentence before the callback phrases are read; a negation
+    before the phrase in its clause ("We will not call you back") needs none."""
     promise: tuple[str, ...] = ()
     """Phrases promising what an agent cannot keep: a guarantee, a price, a refund or
     compensation ("we will refund the difference in full", "vratit ćemo vam novac")."""
