@@ -142,11 +142,21 @@ def calls_back(low: str, pack: Language) -> bool:
     return any(_callback_in(f" {c} ", pack) for c in _CLAUSE.split(low))
 
 
+NEGATION_REACH = 3
+"""Words before a callback phrase in which a negation denies it: "we will not call you back",
+"Kolega vas neće nazvati"; not "I can't book that online so someone will call you back", where
+the negation is about the booking."""
+
+
 def _callback_in(clause: str, pack: Language) -> bool:
     negation = pack.acts.negation
-    return any(
-        p in clause and not has(clause[: clause.find(p) + len(p)] + " ", negation) for p in pack.acts.callback
-    )
+    return any(p in clause and not has(_reach(clause, p), negation) for p in pack.acts.callback)
+
+
+def _reach(clause: str, phrase: str) -> str:
+    """The phrase and the :data:`NEGATION_REACH` words before it, padded (the clause up to its end)."""
+    head = clause[: clause.find(phrase) + len(phrase)].split()
+    return f" {' '.join(head[-(len(phrase.split()) + NEGATION_REACH) :])} "
 
 
 def reports(low: str, pack: Language) -> bool:

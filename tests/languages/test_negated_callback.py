@@ -40,6 +40,10 @@ PROMISED = [
     ("en", "Don't worry, we will call you back."),
     ("en", "I can't book it now, but a colleague will call you back."),
     ("en", "Someone will call you back in no time."),
+    # a negation about something else, earlier in the same clause
+    ("en", "I can't book that online so someone from the clinic will call you back."),
+    ("en", "There is no slot today so we will call you back tomorrow."),
+    ("de", "Das kann ich leider nicht online buchen und ein Kollege ruft Sie zurück."),
     ("hr", "Kolega će vas nazvati."),
     ("hr", "Nažalost, termin nije slobodan, ali kolega će vas nazvati."),
     ("de", "Wir rufen Sie zurück."),
