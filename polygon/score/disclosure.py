@@ -55,7 +55,7 @@ from typing import Any
 from polygon.languages import LANGUAGES, load_language
 from polygon.score.detectors import Hit, digit_runs
 from polygon.score.introductions import asks_name, introduced, name_words
-from polygon.score.json_strings import json_strings
+from polygon.score.json_strings import json_strings, key_words
 from polygon.score.name_words import MIN_STEM, WORD, folded, names, not_names, noun_words, same_stem
 from polygon.score.others import Others, Phrase
 from polygon.score.quantities import measured, numbers, quantities
@@ -346,8 +346,6 @@ def _whose(record: Any, own: Grounds) -> bool | None:
     return any(own.holds_name(n) for n in people)
 
 
-_KEY_WORD = re.compile(r"[^\W\d_]+")
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _PREFIX = 4
 """A key's word shorter than this must be the mark itself ("no" is not "notes")."""
 
@@ -391,14 +389,9 @@ def kin_key(key: str) -> bool:
     """
     return any(
         w == r or (len(r) >= _PREFIX and w.startswith(r) and len(w) - len(r) <= _KIN_ENDING)
-        for w in _key_words(key)
+        for w in key_words(key)
         for r in _relations()
     )
-
-
-def _key_words(key: str) -> list[str]:
-    """A key's words in lower case, camel case split ("guestName" → guest, name; "eu261_x" → eu, x)."""
-    return [w.lower() for w in _KEY_WORD.findall(_CAMEL.sub(" ", key))]
 
 
 def _is(word: str, marks: frozenset[str]) -> bool:
@@ -412,7 +405,7 @@ def person_key(key: str) -> str:
     A person noun of any language file, alone or with an id, number, reference or name
     word; not "customer_notes" (a caller's two records may differ there).
     """
-    words = _key_words(key)
+    words = key_words(key)
     persons, marks = _person_marks()
     whose = any(_is(w, persons) for w in words)
     return "_".join(words) if whose and all(_is(w, persons) or _is(w, marks) for w in words) else ""
@@ -438,7 +431,7 @@ _NAME_EXTRAS = frozenset({"full", "first", "last", "given", "family"})
 @cache
 def _name_only_key(key: str) -> bool:
     """A key that holds a name and nothing else ("name", "full_name", "nombre"): whose is not said."""
-    words = _key_words(key)
+    words = key_words(key)
     marks = name_words() | _NAME_EXTRAS
     return bool(words) and any(_is(w, name_words()) for w in words) and all(_is(w, marks) for w in words)
 
@@ -446,7 +439,7 @@ def _name_only_key(key: str) -> bool:
 @cache
 def _birth_key(key: str) -> bool:
     """A key that holds a birth date ("dob", "date_of_birth", "fecha_nacimiento")."""
-    return any(_is(w, _birth_words()) for w in _key_words(key))
+    return any(_is(w, _birth_words()) for w in key_words(key))
 
 
 def _name_value(value: Any) -> list[str]:
@@ -527,7 +520,7 @@ def _name_values(arguments: Any) -> Iterator[str]:
 
 def _name_key(key: str) -> bool:
     """A key that says it holds a name or a person ("last_name", "guestName", "guest")."""
-    words = _key_words(key)
+    words = key_words(key)
     return bool(person_key(key)) or any(_is(w, name_words()) for w in words)
 
 

@@ -15,11 +15,11 @@ the agent may have retried a call it could not tell went through.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter, defaultdict
 
 from polygon.events import PersonaSnapshot
 from polygon.score.denial import failed_answer
+from polygon.score.json_strings import key_words
 from polygon.transcript import ConversationView
 
 REPEATS = 3
@@ -104,5 +104,5 @@ def _repeated(view: ConversationView) -> str:
 
 
 def _reads(tool: str) -> bool:
-    words = re.sub(r"([a-z])([A-Z])", r"\1 \2", tool).lower().replace("_", " ").replace("-", " ").split()
+    words = key_words(tool)
     return not words or bool(READS & set(words))

@@ -9,7 +9,11 @@ words. A flag (``true``) and ``null`` are never text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+
+_KEY_WORD = re.compile(r"[^\W\d_]+")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 def json_strings(value: object, *, keys: bool = False, numbers: bool = False) -> Iterator[str]:
@@ -31,3 +35,12 @@ def json_strings(value: object, *, keys: bool = False, numbers: bool = False) ->
             yield from json_strings(item, keys=keys, numbers=numbers)
     elif numbers and isinstance(value, int | float) and not isinstance(value, bool):
         yield str(value)
+
+
+def key_words(key: str) -> list[str]:
+    """A key's (or a tool name's) words in lower case, camel case split.
+
+    "guestName" → guest, name; "order_replacement" → order, replacement; digits are no word
+    ("eu261_x" → eu, x).
+    """
+    return [w.lower() for w in _KEY_WORD.findall(_CAMEL.sub(" ", key))]

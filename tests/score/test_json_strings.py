@@ -53,3 +53,12 @@ def test_a_bare_scalar() -> None:
     assert list(json_strings(7, numbers=True)) == ["7"]
     assert list(json_strings(False, numbers=True)) == []
     assert list(json_strings(None, keys=True, numbers=True)) == []
+
+
+def test_key_words_split_camel_case_underscores_and_dashes_and_drop_digits() -> None:
+    from polygon.score.json_strings import key_words
+
+    assert key_words("guestName") == ["guest", "name"]
+    assert key_words("order_replacement") == ["order", "replacement"]
+    assert key_words("get-Status") == ["get", "status"]
+    assert key_words("eu261_x") == ["eu", "x"]
