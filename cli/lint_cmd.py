@@ -72,7 +72,8 @@ def lint(
     Each reading is recorded in the log and reused for the same prompt text; the surprisal
     and embeddings tiers also keep each unit's work in a cache folder, so after an edit only
     what changed is read again. Without the `lint` extra only the rules tier runs; the output
-    says which tiers were skipped.
+    says which tiers were skipped. The text ends with the promises the prompt forbids, as the
+    run's built-in policy:prompt_forbids reads them (or "none read").
     """
     from polygon.app import DEFAULT_TIERS, LintOptions, Readers, lint_targets, open_log, targets
     from polygon.models import ModelHub
