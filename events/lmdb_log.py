@@ -444,6 +444,31 @@ class LmdbLog:
                 return
             version += len(page)
 
+    def stream_records(self, stream: str, *, page_size: int = 512) -> list[bytes]:
+        """One stream's events as the records a read decodes (:meth:`decode_records`), not decoded.
+
+        A kept stream (:meth:`keeping`) comes from memory, and leaves the keep, as on a read.
+        What another process decodes: the records carry everything an envelope holds.
+        """
+        kept = self._kept.take(stream) if self._kept is not None else None
+        if kept is not None:
+            self._guard()
+            return kept
+        records: list[bytes] = []
+        while True:
+            page = self._read(
+                partial(self._stream_page, stream=stream, start=len(records) + 1, limit=page_size)
+            )
+            records.extend(page)
+            if len(page) < page_size:
+                return records
+
+    @staticmethod
+    def decode_records(records: list[bytes]) -> list[Envelope]:
+        """The envelopes of :meth:`stream_records`, as :meth:`read_stream` decodes them."""
+        envs = DECODER.fast_page(records) if records else []
+        return [DECODER.decode(raw) for raw in records] if envs is None else list(envs)
+
     def changed_record(self, streams: Iterable[str], *, page_size: int = 512) -> str:
         """Why a record of ``streams`` is damaged, naming its stream ("" when every one is intact).
 
