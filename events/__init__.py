@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from polygon.events.envelope import Pending as Pending
     from polygon.events.envelope import Prepared as Prepared
     from polygon.events.envelope import decode_envelope as decode_envelope
+    from polygon.events.envelope import prepare as prepare
     from polygon.events.envelope import prepare_stored as prepare_stored
     from polygon.events.errors import DecodeError as DecodeError
     from polygon.events.errors import ForkedUseError as ForkedUseError
@@ -229,6 +230,7 @@ _FACE = {
     "labels_stream": "polygon.events.streams",
     "lint_stream": "polygon.events.streams",
     "model_call_kind": "polygon.events.streams",
+    "prepare": "polygon.events.envelope",
     "prepare_stored": "polygon.events.envelope",
     "run_conversations": "polygon.events.streams",
     "run_of_stream": "polygon.events.streams",
@@ -346,6 +348,7 @@ __all__ = [
     "labels_stream",
     "lint_stream",
     "model_call_kind",
+    "prepare",
     "prepare_stored",
     "run_conversations",
     "run_of_stream",

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from polygon.events import Event, EventLog, Pending, StorageError, StreamIdentities
+from polygon.events import Event, EventLog, Pending, Prepared, StorageError, StreamIdentities, prepare
 
 if TYPE_CHECKING:
     # Only the run's GroupWriter needs these (~0.1 CPU s to import): the commands that
@@ -125,7 +125,7 @@ class GroupWriter:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._log = log
-        self._queue: list[Pending] = []
+        self._queue: list[Pending | Prepared] = []
         self._interval = interval_s
         self._max = max_events
         self._clock = clock
@@ -133,15 +133,23 @@ class GroupWriter:
         self._thread: ThreadPoolExecutor | None = None
         self._inflight: Future[None] | None = None
         self.commits = 0
+        self.handed = 0
+        """Events handed over so far (counted on the writers' side)."""
+        self.durable = 0
+        """Events committed so far: everything handed over before ``handed`` reached it is on disk."""
         self.failed: Exception | None = None
         self._reported = False
 
     # ---------------------------------------------------------------- the committer thread
 
-    def _write(self, batch: list[Pending]) -> None:
+    def _write(self, batch: list[Pending | Prepared]) -> None:
         """On the writer's thread: one durable transaction."""
-        self._log.append(batch)
+        if any(type(item) is Prepared for item in batch):  # only a log that takes prepared records has any
+            self._log.append_prepared(_prepared_in_order(batch))  # type: ignore[attr-defined]
+        else:
+            self._log.append(batch)  # type: ignore[arg-type]
         self.commits += 1
+        self.durable += len(batch)
         # The cadence counts from the end of the commit: an fsync that takes as long as the
         # interval (a busy disk) would otherwise leave no time to gather the next batch.
         self._last = self._clock()
@@ -192,11 +200,20 @@ class GroupWriter:
         """Queue events; start a commit of everything queued if one is due and none is in flight."""
         self._refuse_if_failed()
         self._queue.extend(pending)
+        self.handed += len(pending)
         if len(self._queue) >= self._max:
             self.wait()  # the bound holds: wait for the disk, then send it all
             self._start()
         elif self._inflight is None and self._due():
             self._start()
+
+    def submit_prepared(self, prepared: list[Prepared]) -> None:
+        """Queue events already encoded and hashed (by another process) as :meth:`submit` does.
+
+        Only for a log that appends prepared records (``LmdbLog.append_prepared``); the
+        writer's thread then skips their encoding, in order with what it prepares itself.
+        """
+        self.submit(prepared)  # type: ignore[arg-type]
 
     def commit(self) -> None:
         """Write everything queued and wait until it is durable (or raise why it is not)."""
@@ -233,6 +250,23 @@ class GroupWriter:
             if self._thread is not None:
                 self._thread.shutdown(wait=True)
                 self._thread = None
+
+
+def _prepared_in_order(batch: list[Pending | Prepared]) -> list[Prepared]:
+    """A batch of pending and prepared events as prepared ones, in the order they came."""
+    out: list[Prepared] = []
+    pending: list[Pending] = []
+    for item in batch:
+        if type(item) is Prepared:
+            if pending:
+                out += prepare(pending)
+                pending = []
+            out.append(item)
+        else:
+            pending.append(item)  # type: ignore[arg-type]
+    if pending:
+        out += prepare(pending)
+    return out
 
 
 class ConversationSink(StreamRecorder):

@@ -217,6 +217,7 @@ FACES: dict[str, list[str]] = {
         "labels_stream",
         "lint_stream",
         "model_call_kind",
+        "prepare",
         "prepare_stored",
         "run_conversations",
         "run_of_stream",
