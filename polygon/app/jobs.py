@@ -298,9 +298,7 @@ def simulation_jobs(
             for e in held
             if isinstance(e.payload, ModelCalled) and e.payload.response is not None
         }
-        yield SimulationJob(
-            loaded, plan, frozenset(e.identity for e in held), carried, recorded, now
-        )
+        yield SimulationJob(loaded, plan, frozenset(e.identity for e in held), carried, recorded, now)
 
 
 @dataclass
@@ -326,26 +324,35 @@ async def simulate_on(
     now: Callable[[], str],
     finished: Callable[[int], None],
     on_end: Callable[[str], None],
+    writer: GroupWriter | None = None,
+    on_call: Callable[[str], None] = lambda conversation_id: None,
 ) -> Simulated:
     """Every plan on the executor; this driver commits what each call writes or returns.
 
-    Jobs that run here share the driver's hub, agent pool and writer (set up here); a
-    worker's come back whole. A worker's dead server stops the drawing of calls (results
-    still in flight are dropped, and a resume runs those calls again).
+    Jobs that run here share the driver's hub, agent pool and writer (``writer``, else one
+    set up here); a worker's come back whole. A worker's dead server stops the drawing of
+    calls (results still in flight are dropped, and a resume runs those calls again).
+    ``on_call`` hears each call that ended once all its events are handed to the writer.
     """
     from polygon.simulate import AgentPool
 
     hub = driver_hub()
     pool = AgentPool(loaded, hub) if hub is not None else None
     jobs = simulation_jobs(log, loaded, plans, settings, now)
+
+    async def simulate(writer: GroupWriter) -> Simulated:
+        token = _SIMULATING_HERE.set(_Here(hub, pool, writer) if hub and pool else None)
+        try:
+            async with aclosing(executor.map(simulate_one, jobs, window=window)) as results:
+                return await _collect(results, writer, finished, on_end, on_call)
+        finally:
+            _SIMULATING_HERE.reset(token)
+
     try:
-        async with group_commit(log) as writer:
-            token = _SIMULATING_HERE.set(_Here(hub, pool, writer) if hub and pool else None)
-            try:
-                async with aclosing(executor.map(simulate_one, jobs, window=window)) as results:
-                    return await _collect(results, writer, finished, on_end)
-            finally:
-                _SIMULATING_HERE.reset(token)
+        if writer is not None:
+            return await simulate(writer)
+        async with group_commit(log) as own:
+            return await simulate(own)
     finally:
         if pool is not None:
             await pool.aclose()
@@ -356,6 +363,7 @@ async def _collect(
     writer: GroupWriter,
     finished: Callable[[int], None],
     on_end: Callable[[str], None],
+    on_call: Callable[[str], None],
 ) -> Simulated:
     seen = Simulated()
     done = streak = 0
@@ -367,6 +375,7 @@ async def _collect(
             continue
         writer.submit(result.events)
         on_end(result.end_reason)
+        on_call(result.conversation_id)
         done += 1
         finished(done)
         # Each worker has its own client, so "down" is also judged across calls: failed
@@ -474,7 +483,7 @@ async def visit_one(job: VisitJob) -> VisitResult:
     """Score and probe one call: with the driver's hub here, with its own on a worker."""
     here, writer = driver_hub(), _PASS_WRITER.get()
     if here is not None and writer is not None:  # the driver's errors are its own: they go up as they are
-        result = await _visit(job, here)
+        result = await visit_events(job, here)
         if reason := _PASS_ABORT.get()():
             return VisitResult([], down=reason)
         if result.events:  # the conversation's events whole, the moment they are made
@@ -482,7 +491,7 @@ async def visit_one(job: VisitJob) -> VisitResult:
         return replace(result, events=[])
     hub = worker_hub(job.recipe.settings)
     try:
-        result = await _visit(job, hub)
+        result = await visit_events(job, hub)
         refused = hub.refused()
         if reason := hub.unreachable():
             return VisitResult([], down=reason)
@@ -495,7 +504,8 @@ async def visit_one(job: VisitJob) -> VisitResult:
     return result
 
 
-async def _visit(job: VisitJob, hub: ModelHub) -> VisitResult:
+async def visit_events(job: VisitJob, hub: ModelHub) -> VisitResult:
+    """One call scored and probed with ``hub``; the events it made are returned, not written."""
     found = fold_conversation_head(job.events)
     if found is None:  # the driver sends whole calls only
         raise DamagedCallError(f"{job.events[0].stream}: does not start with conversation.started")
@@ -550,7 +560,7 @@ async def visit_on(
         for stream in log.streams(prefix):
             if down or abort():  # no further call starts; those under way finish first
                 return
-            yield VisitJob(recipe, _whole_call(log, run_id, stream), now)
+            yield VisitJob(recipe, whole_call(log, run_id, stream), now)
 
     async with group_commit(log) as writer:
         token = _PASS_WRITER.set(writer)  # jobs that run here hand their events over at once
@@ -581,9 +591,13 @@ async def visit_on(
     return VisitResult([], scored, before, probed, probed_before)
 
 
-def _whole_call(log: EventLog, run_id: str, stream: str) -> list[Envelope]:
+def whole_call(log: EventLog, run_id: str, stream: str) -> list[Envelope]:
     """A call's events, refused in one line when they are not whole."""
-    events = list(log.read_stream(stream))
+    return checked_call(run_id, stream, list(log.read_stream(stream)))
+
+
+def checked_call(run_id: str, stream: str, events: list[Envelope]) -> list[Envelope]:
+    """``events``, read from ``stream``, refused in one line when they are not a whole call."""
     damage = call_damage(events)
     if damage or not events:  # not damaged: it opens with conversation.started
         raise DamagedCallError(damaged_message(run_id, stream, damage))

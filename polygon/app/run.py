@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -24,8 +24,9 @@ from polygon import __version__
 from polygon import probe as _probe_pkg
 from polygon import score as _score_pkg
 from polygon import simulate as _simulate_pkg
+from polygon.app import alongside as _alongside
 from polygon.app.gating import NEWEST_GATING, suite_warnings
-from polygon.app.jobs import calls_kept, jobs_share, run_recipe, simulate_on, visit_on
+from polygon.app.jobs import calls_kept, group_commit, jobs_share, run_recipe, simulate_on, visit_on
 from polygon.app.log import call_damage, check_run_intact, recorded_answers
 from polygon.app.passes import DamagedCallError, damaged_message, read_run_head, start_run
 from polygon.app.progress import Progress, no_progress
@@ -43,6 +44,7 @@ from polygon.errors import (
 from polygon.events import (
     RUN_FINISHED,
     EventLog,
+    LmdbLog,
     Pending,
     RunFinished,
     RunStarted,
@@ -58,6 +60,7 @@ from polygon.models import ModelHub
 from polygon.projections import ConversationHead, fold_conversation_head
 
 if TYPE_CHECKING:
+    from polygon.recording import GroupWriter
     from polygon.render import Enforcement
     from polygon.score import JudgeSettings, LoadedRubric
     from polygon.simulate import ConversationPlan
@@ -327,6 +330,7 @@ def run_suite(
                 ran_now,
                 ended,
                 rubric,
+                earlier,
             )
     except StorageError as exc:  # a failed commit: the writer wrote nothing after it
         raise StorageError(
@@ -407,8 +411,12 @@ def _simulate_and_score(
     ran_now: int,
     ended: Callable[[str], None],
     rubric: LoadedRubric,
+    earlier: Iterable[str],
 ) -> ScoreSummary:
     """Simulate, then check, judge and probe, on the chosen executor; this process writes.
+
+    An offline pass on a run made here goes beside the simulation (``polygon.app.alongside``),
+    each call scored in a second process as it ends; otherwise it follows the simulation.
 
     Everything the driver does runs in one event loop, so model clients keep one connection pool.
     """
@@ -417,9 +425,15 @@ def _simulate_and_score(
 
     async def go() -> ScoreSummary:
         try:
-            with jobs_share(hub), calls_kept(log):  # the pass reads the calls kept meanwhile
-                await _simulate(todo, log, loaded, options, now, finished, total, run_id, hub, ended)
-                return await _score(log, loaded, options, now, score_progress, run_id, hub, rubric)
+            with jobs_share(hub):
+                settings = suite_judge(loaded, hub, rubric)
+                here = isinstance(options.executor, InProcessExecutor)
+                if _alongside.possible(log, offline=_offline(loaded, settings), here=here, calls=total):
+                    pair = _Alongside(log, loaded, options, now, score_progress, total, run_id, hub, settings)
+                    return await pair.run(todo, finished, ended, earlier)
+                with calls_kept(log):  # the pass reads the calls kept meanwhile
+                    await _simulate(todo, log, loaded, options, now, finished, total, run_id, hub, ended)
+                    return await _score(log, loaded, options, now, score_progress, run_id, hub, settings)
         except InfrastructureError as exc:  # the worker's or Ray's fault, never the agent's
             raise InfrastructureError(
                 f"{exc}; the run stopped (what finished is in the log). Fix it, then "
@@ -486,6 +500,9 @@ async def _simulate(
     run_id: str,
     hub: ModelHub,
     on_end: Callable[[str], None],
+    *,
+    writer: GroupWriter | None = None,
+    on_call: Callable[[str], None] = lambda conversation_id: None,
 ) -> None:
     """Every planned call; a model server found down stops the run with a resume hint."""
     window = options.concurrency
@@ -499,6 +516,8 @@ async def _simulate(
         now=now,
         finished=finished,
         on_end=on_end,
+        writer=writer,
+        on_call=on_call,
     )
     if seen.skipped:  # the calls ran here: the driver's hub found the server down
         raise ModelServerDownError(
@@ -520,13 +539,12 @@ async def _score(
     progress: Progress,
     run_id: str,
     hub: ModelHub,
-    rubric: LoadedRubric,
+    settings: JudgeSettings,
 ) -> ScoreSummary:
     """Checks, judge and probes in one read of each call.
 
     The pass stops on a dead server only if it asks one (the offline baselines never do).
     """
-    settings = suite_judge(loaded, hub, rubric)
     started = Scoring.start(log, run_id, settings, now).started  # the rubric goes in first
     judge_asks = _asks(settings.judge.heuristic, hub)
     probe_asks = _asks(loaded.suite.probe_model == _probe_pkg.DETECTOR, hub)
@@ -540,6 +558,61 @@ async def _score(
         abort=lambda: judge_asks() or probe_asks(),
     )
     return ScoreSummary(settings.pass_id, result.scored, result.scored_before)
+
+
+def _offline(loaded: LoadedSuite, settings: JudgeSettings) -> bool:
+    """Whether the run's pass asks no model server (the heuristic judge, detector probes)."""
+    return settings.judge.heuristic and loaded.suite.probe_model in ("", _probe_pkg.DETECTOR)
+
+
+@dataclass(frozen=True)
+class _Alongside:
+    """A run whose pass goes beside its simulation: one writer for both, one scoring process."""
+
+    log: EventLog
+    loaded: LoadedSuite
+    options: RunOptions
+    now: Callable[[], str]
+    progress: Progress
+    total: int
+    run_id: str
+    hub: ModelHub
+    settings: JudgeSettings
+
+    async def run(
+        self,
+        todo: Iterator[ConversationPlan],
+        finished: Callable[[int], None],
+        ended: Callable[[str], None],
+        earlier: Iterable[str],
+    ) -> ScoreSummary:
+        """The rubric recorded first, the process forked, then every call simulated and scored."""
+        assert isinstance(self.log, LmdbLog)
+        started = Scoring.start(self.log, self.run_id, self.settings, self.now).started
+        recipe = run_recipe(self.loaded, started, self.hub.settings, self.settings.rubric)
+        # The writer's thread starts at its first commit: after the fork.
+        async with (
+            group_commit(self.log) as writer,
+            _alongside.scoring_alongside(
+                self.log, recipe, writer, now=self.now, progress=self.progress, total=self.total
+            ) as beside,
+        ):
+            await _simulate(
+                todo,
+                self.log,
+                self.loaded,
+                self.options,
+                self.now,
+                finished,
+                self.total,
+                self.run_id,
+                self.hub,
+                ended,
+                writer=writer,
+                on_call=beside.ended,
+            )
+            result = await beside.finish(earlier)
+        return ScoreSummary(self.settings.pass_id, result.scored, result.scored_before)
 
 
 def _check_models(loaded: LoadedSuite, hub: ModelHub) -> None:

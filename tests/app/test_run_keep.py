@@ -1,7 +1,9 @@
 """A run's scoring pass reads the calls the run kept, and logs exactly what it logs reading the log.
 
 The keep is bounded (``jobs.KEEP_BYTES``): past it, calls are read back from the log, and a
-run with the keep, with a small one or with none writes the same events.
+run with the keep, with a small one or with none writes the same events. These runs score after
+simulating (``alongside.ENABLED`` off), so the log's order is the same run to run; a run that
+scores beside its simulation keeps its calls too (tests/app/test_alongside.py).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from polygon.app import jobs
+from polygon.app import alongside, jobs
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import Envelope, LmdbLog
 from polygon.events.kept import KeptRecords
@@ -24,6 +26,7 @@ _KEEPING = LmdbLog.keeping
 
 def _run(tmp: Path, budget: int, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Envelope], list[KeptRecords]]:
     monkeypatch.setattr(jobs, "KEEP_BYTES", budget)
+    monkeypatch.setattr(alongside, "ENABLED", False)
     keeps: list[KeptRecords] = []
 
     @contextmanager

@@ -1,0 +1,368 @@
+"""A run's scoring pass beside its simulation: a forked process scores each call as it ends.
+
+Issue 31: the run's thread and the log's writer share one GIL, so a run that simulates every
+call and then scores them pays both in a row, and the scoring pass (checks, judge, probes)
+is nearly half of the run's thread. A run whose pass asks no model server (the heuristic
+judge, detector probes) on a machine with a second core forks one scoring process as it
+starts. The driver sends it each call that ended, once every event of the call is durable,
+as the records a read of the log decodes (from the records the run keeps in memory, or
+read back when the keep was full); the process decodes them, scores and probes the call as
+every pass does (``jobs.visit_events``) and sends back the new events. The driver stays
+the log's single writer and commits them as one call's whole. What the process scored but
+the driver never received (Ctrl-C, a fault) is scored by the resume's pass, as before: a
+pass skips what a call already holds.
+
+The process is forked, not spawned: it starts in milliseconds with the suite, the rubric and
+the modules already loaded, and shares their pages (a spawned one would load ~35 MB of its
+own). It touches nothing of the driver's but those: not the log (LMDB must not be used
+across a fork), the model clients or the event loop, and it ends with ``os._exit``, so no
+exit hook of the driver's runs twice.
+
+The driver never blocks on the process: what it sends waits in a buffer the event loop
+writes as the socket takes it, and answers are read as they arrive, so neither side can
+wait for the other for ever whatever the size of a call.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import struct
+import sys
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NoReturn
+
+import msgspec
+
+from polygon.app import jobs
+from polygon.errors import InfrastructureError
+from polygon.events import LmdbLog, Prepared, conversation_stream, prepare
+
+if TYPE_CHECKING:
+    import asyncio
+    import socket
+
+    from polygon.app.jobs import PassRecipe, VisitResult
+    from polygon.app.progress import Progress
+    from polygon.recording import GroupWriter
+
+ENABLED = True
+"""Whether a run may score beside its simulation (tests compare both ways on one suite)."""
+IN_FLIGHT = 16
+"""Calls sent to the scoring process and not answered yet: the rest wait in the run's keep
+(records it holds anyway), so what the driver buffers stays a few calls."""
+_LENGTH = struct.Struct(">I")
+"""A frame's length before its bytes on the socket."""
+
+
+MIN_CALLS = 32
+"""Fewer calls are scored after the simulation, in this process: a second process (its start,
+the patterns each check compiles on first use) costs more than it saves on a small run."""
+
+
+def possible(log: object, *, offline: bool, here: bool, calls: int) -> bool:
+    """Whether this run's pass can go beside its simulation.
+
+    ``offline``: the pass asks no model server (a process of its own would need its own
+    clients and key). ``here``: the calls run in this process (a Ray run's workers score
+    in its pass). The log must be this process's LMDB handle (its records are what is
+    sent); one core gains nothing from a second process, nor does a run of fewer than
+    :data:`MIN_CALLS` calls. Linux only.
+    """
+    if not (ENABLED and offline and here and calls >= MIN_CALLS and sys.platform.startswith("linux")):
+        return False  # fork() elsewhere (macOS's frameworks) is not safe in a process with threads
+    if not isinstance(log, LmdbLog) or log.readonly:
+        return False
+    return len(os.sched_getaffinity(0)) >= 2
+
+
+class _Answer(msgspec.Struct, array_like=True):
+    """One call scored: what a ``VisitResult`` says, its events encoded and hashed already.
+
+    The writer's thread then only stores them.
+    """
+
+    scored: int
+    scored_before: int
+    probed: int
+    probed_before: int
+    events: list[Prepared]
+
+
+_ANSWERED, _FAILED = b"A", b"E"
+"""A frame's first byte: an answer (msgpack), or the error scoring the call raised (a pickle)."""
+_ENCODE = msgspec.msgpack.Encoder().encode
+_DECODE = msgspec.msgpack.Decoder(_Answer).decode
+
+
+def _read_answer(frame: memoryview) -> _Answer:
+    """An answer, or the error in its place raised here."""
+    if frame[:1] == _FAILED:
+        raise pickle.loads(frame[1:])
+    return _DECODE(frame[1:])
+
+
+@dataclass
+class _Totals:
+    scored: int = 0
+    scored_before: int = 0
+    probed: int = 0
+    probed_before: int = 0
+    done: int = 0
+
+    def add(self, result: _Answer) -> None:
+        self.scored += result.scored
+        self.scored_before += result.scored_before
+        self.probed += result.probed
+        self.probed_before += result.probed_before
+        self.done += 1
+
+
+@dataclass
+class Alongside:
+    """The driver's side: which calls wait to be durable, which are sent, what came back."""
+
+    sock: socket.socket
+    log: LmdbLog
+    writer: GroupWriter
+    loop: asyncio.AbstractEventLoop
+    progress: Progress
+    total: int
+    waiting: deque[tuple[int, str]] = field(default_factory=deque)
+    """(events handed to the writer when the call ended, its stream): sent once durable."""
+    todo: deque[str] = field(default_factory=deque)
+    in_flight: int = 0
+    totals: _Totals = field(default_factory=_Totals)
+    failed: BaseException | None = None
+    showing: bool = False
+    """Progress is shown once the simulation is done (its own progress line comes first)."""
+    drained: asyncio.Future[None] | None = None
+    outgoing: bytearray = field(default_factory=bytearray)
+    incoming: bytearray = field(default_factory=bytearray)
+
+    def ended(self, conversation_id: str) -> None:
+        """A call whose events are all handed to the writer: sent once they are durable."""
+        self.raise_if_failed()
+        self.waiting.append((self.writer.handed, conversation_stream(conversation_id)))
+        self.release()
+
+    def release(self) -> None:
+        """Queue the calls now durable; send what the window allows."""
+        if self.failed is not None:
+            return
+        durable = self.writer.durable
+        while self.waiting and self.waiting[0][0] <= durable:
+            self.todo.append(self.waiting.popleft()[1])
+        if not (self.todo and self.in_flight < IN_FLIGHT):
+            return
+        while self.todo and self.in_flight < IN_FLIGHT:
+            stream = self.todo.popleft()
+            self._frame((stream, self.log.stream_records(stream)))
+            self.in_flight += 1
+        self._send()
+
+    def _frame(self, message: object) -> None:
+        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        self.outgoing += _LENGTH.pack(len(data))
+        self.outgoing += data
+
+    def _send(self) -> None:
+        """Write what the socket takes now; the loop writes the rest when it can."""
+        try:
+            sent = self.sock.send(self.outgoing) if self.outgoing else 0
+        except BlockingIOError:
+            sent = 0
+        except OSError as exc:
+            self._fail(InfrastructureError(f"the scoring process cannot be reached: {exc}"))
+            return
+        del self.outgoing[:sent]
+        if self.outgoing:
+            self.loop.add_writer(self.sock, self._send)
+        else:
+            self.loop.remove_writer(self.sock)
+
+    def answered(self) -> None:
+        """The process's answers that arrived (the loop calls it when the socket is readable)."""
+        try:
+            self._receive()
+            self.release()
+        except BaseException as exc:  # noqa: BLE001 - raised where the driver can hear it
+            self._fail(exc)
+        self._settle()
+
+    def _receive(self) -> None:
+        while True:
+            try:
+                data = self.sock.recv(1 << 20)
+            except BlockingIOError:
+                break
+            except ConnectionError:  # it died with what was sent to it unread
+                data = b""
+            if not data:
+                raise InfrastructureError("the scoring process ended before the pass did")
+            self.incoming += data
+        while len(self.incoming) >= _LENGTH.size:
+            (size,) = _LENGTH.unpack_from(self.incoming)
+            if len(self.incoming) < _LENGTH.size + size:
+                break
+            frame = memoryview(self.incoming)[_LENGTH.size : _LENGTH.size + size]
+            try:
+                answer = _read_answer(frame)
+            finally:
+                frame.release()
+            del self.incoming[: _LENGTH.size + size]
+            self._take(answer)
+
+    def _take(self, answer: _Answer) -> None:
+        self.in_flight -= 1
+        if answer.events:  # a call's new events, whole: never split by a commit
+            self.writer.submit_prepared(answer.events)
+        self.totals.add(answer)
+        if self.showing:
+            self.progress(self.totals.done, self.total)
+
+    def _fail(self, exc: BaseException) -> None:
+        if self.failed is None:
+            self.failed = exc
+        self.loop.remove_reader(self.sock)
+        self.loop.remove_writer(self.sock)
+
+    def _settle(self) -> None:
+        idle = not (self.waiting or self.todo or self.in_flight)
+        if self.drained is not None and not self.drained.done() and (self.failed or idle):
+            self.drained.set_result(None)
+
+    def raise_if_failed(self) -> None:
+        """Raise what went wrong beside the run (an answer that was an error, a dead process)."""
+        if self.failed is not None:
+            raise self.failed
+
+    async def finish(self, earlier: Iterable[str]) -> VisitResult:
+        """Score what is left (the calls that ended before a resume, the last ones); totals."""
+        from polygon.app.jobs import VisitResult
+
+        self.raise_if_failed()
+        self.todo.extend(conversation_stream(c) for c in earlier)
+        self.writer.commit()  # every call handed over is durable: all of them can go
+        self.showing = True
+        self.progress(self.totals.done, self.total)
+        self.drained = self.loop.create_future()
+        self.release()
+        self._settle()
+        await self.drained
+        self.raise_if_failed()
+        t = self.totals
+        return VisitResult([], t.scored, t.scored_before, t.probed, t.probed_before)
+
+
+@asynccontextmanager
+async def scoring_alongside(
+    log: LmdbLog,
+    recipe: PassRecipe,
+    writer: GroupWriter,
+    *,
+    now: Callable[[], str],
+    progress: Progress,
+    total: int,
+) -> AsyncIterator[Alongside]:
+    """Fork the scoring process; leaving stops it (at once when the pass did not finish).
+
+    What it holds unanswered when the pass did not finish is scored again by a resume.
+    """
+    import asyncio
+    import socket  # loaded by a run that forks, not at every start (tests/test_real_starts.py)
+
+    for stream in (sys.stdout, sys.stderr):  # the child must not write the driver's buffered text again
+        stream.flush()
+    ours, theirs = socket.socketpair()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child; its coverage is the pass's own tests
+        ours.close()
+        _serve(theirs, recipe, now)
+    theirs.close()
+    ours.setblocking(False)
+    loop = asyncio.get_running_loop()
+    beside = Alongside(ours, log, writer, loop, progress, total)
+    loop.add_reader(ours, beside.answered)
+    try:
+        with log.keeping(jobs.KEEP_BYTES):  # the calls not sent yet; one past it is read back when sent
+            yield beside
+    finally:
+        loop.remove_reader(ours)
+        loop.remove_writer(ours)
+        finished = beside.drained is not None and beside.drained.done() and beside.failed is None
+        _stop(pid, ours, gently=finished)
+
+
+def _stop(pid: int, sock: socket.socket, *, gently: bool) -> None:
+    """End the scoring process: its socket closed (it exits on EOF), or killed; never left behind."""
+    if not gently:
+        with suppress(ProcessLookupError):  # it ended already
+            os.kill(pid, signal.SIGKILL)
+    sock.close()
+    os.waitpid(pid, 0)
+
+
+def _serve(sock: socket.socket, recipe: PassRecipe, now: Callable[[], str]) -> NoReturn:
+    """The scoring process: score each call sent, answer, until the driver closes the socket."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's: it stops this process
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # Every descriptor inherited but its socket and stdio: the log's writer lock (an flock, held
+    # by every copy of it) must go with the driver, or a killed run's resume would find the log
+    # busy until this process noticed; so must the log's files, a server's sockets, any pipe.
+    fd = sock.fileno()
+    os.closerange(3, fd)
+    os.closerange(fd + 1, os.sysconf("SC_OPEN_MAX"))
+    code = 0
+    try:
+        _answer_each(sock, recipe, now)
+    except BaseException as exc:  # noqa: BLE001 - whatever ends it, the driver hears why, then EOF
+        code = 1
+        with suppress(BaseException):
+            error = exc if isinstance(exc, Exception) else InfrastructureError(repr(exc))
+            _write_frame(sock, _FAILED + pickle.dumps(_sendable(error)))
+    finally:
+        os._exit(code)  # nothing of the driver's (its handles, its exit hooks) runs here
+
+
+def _answer_each(sock: socket.socket, recipe: PassRecipe, now: Callable[[], str]) -> None:
+    import asyncio
+
+    from polygon.app.jobs import VisitJob, checked_call, visit_events
+    from polygon.models import ModelHub
+
+    loop = asyncio.new_event_loop()
+    hub = ModelHub(recipe.settings)  # the offline judge and detectors ask no server: no key here
+    run_id = recipe.started.run_id
+    reader = sock.makefile("rb")
+    while True:
+        head = reader.read(_LENGTH.size)
+        if len(head) < _LENGTH.size:
+            return  # the driver closed the socket: the pass is over
+        (size,) = _LENGTH.unpack(head)
+        stream, records = pickle.loads(reader.read(size))
+        try:
+            events = checked_call(run_id, stream, LmdbLog.decode_records(records))
+            got = loop.run_until_complete(visit_events(VisitJob(recipe, events, now), hub))
+            done = _Answer(got.scored, got.scored_before, got.probed, got.probed_before, prepare(got.events))
+            frame = _ANSWERED + _ENCODE(done)
+        except Exception as exc:  # noqa: BLE001 - the driver raises it, as the pass would
+            frame = _FAILED + pickle.dumps(_sendable(exc))
+        _write_frame(sock, frame)
+
+
+def _write_frame(sock: socket.socket, frame: bytes) -> None:
+    sock.sendall(_LENGTH.pack(len(frame)) + frame)
+
+
+def _sendable(exc: Exception) -> BaseException:
+    """The error itself when it survives a pickle, else the same words as an infrastructure fault."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:  # noqa: BLE001 - any error that cannot travel is said in words
+        return InfrastructureError(f"scoring a call failed: {type(exc).__name__}: {exc}")
+    return exc

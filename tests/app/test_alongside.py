@@ -1,0 +1,130 @@
+"""A run's scoring pass beside its simulation (``polygon.app.alongside``).
+
+A forked process scores each call as it ends; the log must hold exactly what a pass after the
+simulation writes, a failure there must stop the run with one clear error, and the process
+must never outlive the run.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from polygon.app import alongside, jobs
+from polygon.app.report import report_run
+from polygon.app.run import RunOptions, run_suite
+from polygon.errors import InfrastructureError, UserInputError
+from polygon.events import LmdbLog
+from polygon.suite.loading import load_suite
+from tests.bench import pipeline
+from tests.support.examples import clinic_suite_path
+from tests.support.runs import contents
+
+pytestmark = pytest.mark.skipif(
+    len(os.sched_getaffinity(0)) < 2, reason="a run scores beside its simulation only with a second core"
+)
+
+
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """The pids of the scoring processes the runs fork (small runs too)."""
+    monkeypatch.setattr(alongside, "MIN_CALLS", 1)
+    pids: list[int] = []
+    real = os.fork
+
+    def fork() -> int:
+        pid = real()
+        if pid:
+            pids.append(pid)
+        return pid
+
+    monkeypatch.setattr(alongside.os, "fork", fork)
+    yield pids
+
+
+def _clinic(path: Path, monkeypatch: pytest.MonkeyPatch, *, beside: bool) -> str:
+    monkeypatch.setattr(alongside, "ENABLED", beside)
+    with LmdbLog(path) as log:
+        run_id = run_suite(load_suite(clinic_suite_path()), log, RunOptions(), now=lambda: "t").run_id
+        _, pieces = report_run(log, run_id, "text")
+        return "".join(pieces)
+
+
+def test_scored_beside_the_simulation_the_log_and_report_are_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    after = _clinic(tmp_path / "after", monkeypatch, beside=False)
+    assert forks == []
+    beside = _clinic(tmp_path / "beside", monkeypatch, beside=True)
+    assert len(forks) == 1  # it did go beside
+    assert contents(tmp_path / "beside") == contents(tmp_path / "after")  # every event, by identity and hash
+    assert beside == after
+    assert "pass" in beside
+
+
+def test_calls_past_the_keep_are_read_back_and_scored_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    loaded = pipeline.suite(20, 4)
+    for name, beside, budget in (("after", False, jobs.KEEP_BYTES), ("beside", True, 0)):
+        monkeypatch.setattr(alongside, "ENABLED", beside)
+        monkeypatch.setattr(jobs, "KEEP_BYTES", budget)  # nothing kept: every call read back from the log
+        with LmdbLog(tmp_path / name) as log:
+            summary = run_suite(loaded, log, RunOptions(run_id="r", concurrency=4), now=lambda: "t")
+        assert summary.scoring is not None and summary.scoring.scored == 20
+    assert len(forks) == 1
+    assert contents(tmp_path / "beside") == contents(tmp_path / "after")
+
+
+def test_an_error_scoring_a_call_stops_the_run_with_it_and_ends_the_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    async def refused(job: jobs.VisitJob, hub: object) -> jobs.VisitResult:
+        raise UserInputError("rubric criterion 'tone' cannot be read")
+
+    monkeypatch.setattr(jobs, "visit_events", refused)  # the forked process inherits it
+    with pytest.raises(UserInputError, match="criterion 'tone' cannot be read"), LmdbLog(tmp_path / "log") as log:
+        run_suite(pipeline.suite(6, 3), log, RunOptions(run_id="r"), now=lambda: "t")
+    [pid] = forks
+    with pytest.raises(ChildProcessError):  # reaped: no zombie, no process left
+        os.waitpid(pid, os.WNOHANG)
+
+
+def test_a_scoring_process_that_dies_is_one_clear_error_and_the_resume_scores_every_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    async def dies(job: jobs.VisitJob, hub: object) -> jobs.VisitResult:
+        os._exit(9)
+
+    monkeypatch.setattr(jobs, "visit_events", dies)
+    loaded = pipeline.suite(6, 3)
+    with pytest.raises(InfrastructureError, match="scoring process ended"), LmdbLog(tmp_path / "log") as log:
+        run_suite(loaded, log, RunOptions(run_id="r"), now=lambda: "t")
+    monkeypatch.undo()
+    with LmdbLog(tmp_path / "log") as log:
+        summary = run_suite(loaded, log, RunOptions(resume="r"), now=lambda: "t")
+    assert summary.ran_now == 0  # every call had ended: only the pass was left
+    assert summary.scoring is not None and summary.scoring.scored == 6
+
+
+def test_a_pass_that_asks_a_model_server_or_a_small_run_is_not_forked(tmp_path: Path) -> None:
+    many = alongside.MIN_CALLS
+    with LmdbLog(tmp_path / "log") as log:
+        assert alongside.possible(log, offline=True, here=True, calls=many)
+        assert not alongside.possible(log, offline=False, here=True, calls=many)  # it would need the key
+        assert not alongside.possible(log, offline=True, here=False, calls=many)  # Ray's workers score
+        assert not alongside.possible(log, offline=True, here=True, calls=many - 1)
+    with LmdbLog(tmp_path / "log", readonly=True) as log:
+        assert not alongside.possible(log, offline=True, here=True, calls=many)
+
+
+def test_a_small_run_scores_after_its_simulation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    monkeypatch.setattr(alongside, "MIN_CALLS", 13)
+    with LmdbLog(tmp_path / "log") as log:
+        run_suite(pipeline.suite(12, 3), log, RunOptions(run_id="r"), now=lambda: "t")
+    assert forks == []
