@@ -39,9 +39,11 @@ Not like-for-like, and which way it leans:
   identities and hashes); Inspect's holds messages, model events and one score per call.
 - Each side first runs one call (lazy imports, Inspect's first-eval set-up), then the timed
   run. Throughput is that run alone, in-process (``run_suite`` / ``eval``), wall and CPU
-  (all threads); memory is the whole child process (imports included), peak RSS
-  (``VmHWM``) and the peak of its anonymous part, polled from /proc as ``scale.polygon``
-  does.
+  (all threads, and the processes it waited for: Polygon's scoring process, which scores
+  beside the simulation on a machine with a second core); memory is the whole side's
+  process (imports included), peak RSS (``VmHWM``) plus the most its own children held
+  privately (the scoring process is forked: what it shares with the run is counted once),
+  and the peak of the anonymous part, polled from /proc as ``scale.polygon`` does.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ from polygon.simulate.noise import apply_noise
 from polygon.simulate.plan import ConversationPlan, plan_run
 from polygon.transcript import ConversationView
 from tests.bench.pipeline import Trivial, suite
-from tests.bench.scale import _memory_kb
+from tests.bench.scale import Peaks
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -100,13 +102,21 @@ class Side:
 # ---------------------------------------------------------------------------- the child process
 
 
+def cpu_s() -> float:
+    """CPU seconds of this process and of the children it has waited for (a run's scoring process)."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def polygon_side(calls: int, turns: int) -> dict[str, float]:
     from tests.bench.pipeline import measure
 
     measure(conversations=1, turns=turns)  # warm: lazy imports load outside the timing, as for Inspect
-    cpu = time.process_time()
+    cpu = cpu_s()
     got = measure(conversations=calls, turns=turns)
-    cpu = time.process_time() - cpu  # includes counting the exchanges back from the log
+    cpu = cpu_s() - cpu  # includes counting the exchanges back from the log, and the scoring process
     return {"calls": got.calls, "exchanges": got.exchanges, "wall_s": got.whole_s, "cpu_s": cpu}
 
 
@@ -114,9 +124,9 @@ def inspect_side(calls: int, turns: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         evaluate(1, turns, Path(tmp) / "warm")  # Inspect imports much of itself inside its first eval
         _EXCHANGES[0] = 0
-        t0, cpu = time.perf_counter(), time.process_time()
+        t0, cpu = time.perf_counter(), cpu_s()
         evaluate(calls, turns, Path(tmp) / "run")
-        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu
+        wall, cpu = time.perf_counter() - t0, cpu_s() - cpu
     return {"calls": calls, "exchanges": _EXCHANGES[0], "wall_s": wall, "cpu_s": cpu}
 
 
@@ -299,15 +309,14 @@ def installed() -> bool:
 def run_side(side: str, calls: int = CALLS, turns: int = TURNS) -> Side:
     """One side in a fresh process: its own figures, and its peak memory polled from /proc."""
     cmd = [sys.executable, "-m", "tests.bench.inspect_baseline", side, str(calls), str(turns)]
-    peak = anon = 0
+    peaks = Peaks()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(cmd, stdout=out, stderr=err, cwd=Path(__file__).resolve().parents[2])
         while True:
             pid, status, _ = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
-            hwm, heap = _memory_kb(proc.pid)
-            peak, anon = max(peak, hwm), max(anon, heap)
+            peaks.poll(proc.pid)
             time.sleep(0.005)
         out.seek(0)
         err.seek(0)
@@ -319,8 +328,8 @@ def run_side(side: str, calls: int = CALLS, turns: int = TURNS) -> Side:
         int(got["exchanges"]),
         float(got["wall_s"]),
         float(got["cpu_s"]),
-        peak / 1024,
-        anon / 1024,
+        peaks.rss_kb / 1024,
+        peaks.anon / 1024,
     )
 
 

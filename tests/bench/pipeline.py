@@ -76,6 +76,8 @@ class Pipeline:
     """CPU seconds of the run's own thread (simulation, checks, judge, probes, handing over)."""
     cpu_s: float = 0.0
     """CPU seconds of the whole process during the run (the main thread, the log's writer thread)."""
+    scoring_cpu_s: float = 0.0
+    """CPU seconds of the scoring process (a run scores beside its simulation on a second core)."""
 
     @property
     def main_ms_per_call(self) -> float:
@@ -86,6 +88,11 @@ class Pipeline:
     def writer_ms_per_call(self) -> float:
         """CPU per call of the other threads (the group writer): what the main thread waits on."""
         return 1000 * (self.cpu_s - self.main_cpu_s) / self.calls
+
+    @property
+    def scoring_ms_per_call(self) -> float:
+        """CPU per call of the scoring process (0 when the run scored after its simulation)."""
+        return 1000 * self.scoring_cpu_s / self.calls
 
     @property
     def exchanges_per_s(self) -> float:
@@ -114,12 +121,24 @@ def measure(conversations: int = 300, turns: int = 10) -> Pipeline:
 
     with tempfile.TemporaryDirectory() as tmp, LmdbLog(Path(tmp) / "log", map_size=1 << 30) as log:
         t0, main0, cpu0 = time.perf_counter(), time.thread_time(), time.process_time()
+        children0 = _children_cpu_s()
         run_suite(loaded, log, RunOptions(run_id="bench", concurrency=32), now=lambda: "", progress=simulated)
         end, main_cpu, cpu = time.perf_counter(), time.thread_time() - main0, time.process_time() - cpu0
+        scoring_cpu = _children_cpu_s() - children0
         exchanges = sum(
             1
             for env in log.read_all()
             if isinstance(env.payload, TurnSpoken) and env.payload.speaker == "agent"
         )
         events = log.last_seq()
-    return Pipeline(conversations, exchanges, marks["simulated"] - t0, end - t0, events, main_cpu, cpu)
+    return Pipeline(
+        conversations, exchanges, marks["simulated"] - t0, end - t0, events, main_cpu, cpu, scoring_cpu
+    )
+
+
+def _children_cpu_s() -> float:
+    """CPU seconds of the processes this one has waited for (the run's scoring process)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime

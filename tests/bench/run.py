@@ -274,6 +274,7 @@ def throughput_figures(tmp: Path, n: int) -> list[Figure]:
     figures.append(Figure("whole run (calls of 10 exchanges)", [r.calls_per_s for r in runs], "calls/s", 300))
     figures.append(Figure("  main thread CPU per call", [r.main_ms_per_call for r in runs], "ms", 0))
     figures.append(Figure("  writer thread CPU per call", [r.writer_ms_per_call for r in runs], "ms", 0))
+    figures.append(Figure("  scoring process CPU per call", [r.scoring_ms_per_call for r in runs], "ms", 0))
     run_rates = [r.events_per_s for r in runs]
     figures.append(Figure("  its events committed", run_rates, "events/s", 0))
     figures.append(Figure("  ÷ the writer's events/s alone (issue 31)", ratios(run_rates, alone), "", 0.5))

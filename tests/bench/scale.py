@@ -1,8 +1,8 @@
 """The run at scale, through the CLI: wall, CPU and peak RSS of each command at N calls.
 
 The bundled clinic suite with its twelve personas copied ``m`` times and 42 trials, so
-N ≈ 1,008 · m calls; every command runs in its own process (peak RSS is that process's),
-as a user would run it. ``python -m tests.bench.scale 1000 5000 20000`` prints the table.
+N ≈ 1,008 · m calls; every command runs in its own process (peak RSS is that process's, plus
+what its children held privately: a run's scoring process), as a user would run it. ``python -m tests.bench.scale 1000 5000 20000`` prints the table.
 
 ``POLYGON_BENCH_CALLS`` sets the largest size of ``make bench``'s table (default 20,000 ×
 ``POLYGON_BENCH_SCALE``); ``POLYGON_BENCH_CALLS=100000 make bench-scale`` is the 100,000-call
@@ -55,6 +55,52 @@ class Measured:
     stdout: str
 
 
+class Peaks:
+    """A process tree's peak memory, polled: the process's own peak RSS (the kernel's ``VmHWM``)
+    plus the most its children ever held privately (a run's forked scoring process shares the
+    run's pages: only what it copied or made is its own), and the peak of the anonymous part."""
+
+    def __init__(self) -> None:
+        self.hwm = self.children = self.anon = 0
+
+    def poll(self, pid: int) -> None:
+        hwm, heap = _memory_kb(pid)
+        children = _children_private_kb(pid)
+        self.hwm, self.children = max(self.hwm, hwm), max(self.children, children)
+        self.anon = max(self.anon, heap + children)
+
+    @property
+    def rss_kb(self) -> int:
+        """An upper bound: the two peaks need not have come at the same moment."""
+        return self.hwm + self.children
+
+
+def _children_private_kb(pid: int) -> int:
+    """Memory a process's children hold and share with no one (``Private_*`` of smaps_rollup)."""
+    total = 0
+    for child in _children(pid):
+        try:
+            text = Path(f"/proc/{child}/smaps_rollup").read_text()
+        except OSError:  # it ended meanwhile
+            continue
+        total += sum(int(m.group(1)) for m in re.finditer(r"^Private_\w+:\s+(\d+) kB", text, re.M))
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
 def _memory_kb(pid: int) -> tuple[int, int]:
     """(peak RSS, current anonymous RSS) of a live process, from /proc (ru_maxrss would
     also count the forking parent's pages)."""
@@ -71,15 +117,14 @@ def polygon(log: Path, *args: str) -> Measured:
     """Run ``polygon ARGS`` in a child process; its wall time, CPU time and peak RSS."""
     cmd = [str(Path(sys.executable).parent / "polygon"), "--log", str(log), *args]
     t0 = time.perf_counter()
-    peak = anon = 0
+    peaks = Peaks()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(cmd, stdout=out, stderr=err)
         while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)  # its CPU includes its children's
             if pid:
                 break
-            hwm, heap = _memory_kb(proc.pid)
-            peak, anon = max(peak, hwm), max(anon, heap)
+            peaks.poll(proc.pid)
             time.sleep(0.005)
         proc.returncode = os.waitstatus_to_exitcode(status)
         wall = time.perf_counter() - t0
@@ -88,7 +133,7 @@ def polygon(log: Path, *args: str) -> Measured:
         text, problems = out.read(1 << 20).decode(errors="replace"), err.read().decode()
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"polygon {' '.join(args)} failed: {problems[-2000:]}")
-    return Measured(wall, usage.ru_utime + usage.ru_stime, peak / 1024, anon / 1024, text)
+    return Measured(wall, usage.ru_utime + usage.ru_stime, peaks.rss_kb / 1024, peaks.anon / 1024, text)
 
 
 def scaled_suite(where: Path, copies: int) -> Path:
