@@ -8,6 +8,7 @@ writes, payload for payload.
 
 from __future__ import annotations
 
+import os
 import resource
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from polygon.app import alongside
 from polygon.app.log import call_damage, verify_log
 from polygon.app.passes import DamagedCallError
 from polygon.app.probe import probe_with
@@ -41,13 +43,19 @@ def _recover(log: Path, suite: Path) -> None:
     assert again.exit_code == 0, again.output
 
 
+@pytest.mark.parametrize("beside", [False, True], ids=["pass-after", "scored-beside"])
 @pytest.mark.parametrize("interval", [0.02, 0.0], ids=["cadence", "every-flush"])
 def test_failing_each_commit_of_a_run_leaves_no_hole_and_resume_equals_a_clean_run(
-    tmp_path: Path, interval: float, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, interval: float, beside: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # every-flush: a commit is due at every flush (back to back on the writer's thread, each
     # taking what was flushed while the one before was in flight: many positions, the submit
     # path); cadence: the default 20 ms group commit (the pump path, where the holes came from).
+    # scored-beside: the small run scores in a forked process beside its simulation too.
+    monkeypatch.setattr(alongside, "MIN_CALLS", 1 if beside else 10**9)
+    forked: list[int] = []
+    fork = os.fork
+    monkeypatch.setattr(os, "fork", lambda: forked.append(1) or fork())
     defaults = GroupWriter.__init__.__defaults__
     assert defaults is not None
     monkeypatch.setattr(GroupWriter.__init__, "__defaults__", (interval, *defaults[1:]))
@@ -75,6 +83,7 @@ def test_failing_each_commit_of_a_run_leaves_no_hole_and_resume_equals_a_clean_r
         _recover(log, suite)
         assert _conversations(log) == expected, f"commit {n} failed: resumed calls differ from a clean run"
     assert failed >= min(5, counted.calls), failed
+    assert bool(forked) == beside
 
 
 def test_a_failed_commit_poisons_the_writer() -> None:

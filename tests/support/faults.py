@@ -1,6 +1,6 @@
 """Fault injection for the log: a real, small, offline run whose Nth commit fails.
 
-``failing_append(n)`` replaces :meth:`LmdbLog.append` so that the n-th append of the process
+``failing_append(n)`` replaces :meth:`LmdbLog.append_prepared` so that the n-th commit of the process
 (counting from 1) raises the same :class:`StorageError` a full disk or ``ulimit -f`` gives;
 ``run_cli`` runs Polygon's CLI in this process, so the wrapper sees every commit of a run.
 ``log_contents`` reads a log back as each stream's (tag, payload) list, without the clock.
@@ -46,23 +46,27 @@ class Counter:
 
 @contextlib.contextmanager
 def failing_append(fail_at: int) -> Iterator[Counter]:
-    """Every ``LmdbLog.append`` counted; the ``fail_at``-th raises (0: none fails)."""
-    original = LmdbLog.append
+    """Every commit of an ``LmdbLog`` counted; the ``fail_at``-th raises (0: none fails).
+
+    Counted where every commit goes, ``append_prepared`` (``append`` prepares, then calls it;
+    a run's writer calls it directly with what its scoring process prepared).
+    """
+    original = LmdbLog.append_prepared
     counter = Counter(fail_at)
 
-    def append(self: LmdbLog, batch: Any) -> Any:
-        if batch:
+    def append_prepared(self: LmdbLog, prepared: Any) -> Any:
+        if prepared:
             counter.calls += 1
             if counter.calls == counter.fail_at:
                 counter.failed = True
                 raise StorageError(f"append to {self.path} failed: mdb_txn_commit: Input/output error")
-        return original(self, batch)
+        return original(self, prepared)
 
-    LmdbLog.append = append  # type: ignore[method-assign]
+    LmdbLog.append_prepared = append_prepared  # type: ignore[method-assign]
     try:
         yield counter
     finally:
-        LmdbLog.append = original  # type: ignore[method-assign]
+        LmdbLog.append_prepared = original  # type: ignore[method-assign]
 
 
 def run_cli(log: Path, *args: str) -> Result:
