@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from polygon.app.probing import Probing
     from polygon.app.scoring import Scoring
     from polygon.score import LoadedRubric
-    from polygon.simulate import AgentPool, ConversationPlan
+    from polygon.simulate import Agent, AgentPool, ConversationPlan
     from polygon.suite import LoadedSuite  # a loaded suite comes in; a pass never loads one
 
 # The simulation's modules (agents, callers and the languages they speak) are imported where a
@@ -238,19 +238,12 @@ async def _simulate_here(job: SimulationJob, here: _Here) -> SimulationResult:
 
 async def _simulate_on_worker(job: SimulationJob) -> SimulationResult:
     """A whole conversation in the worker's own hub; its new events go back to the driver."""
-    from polygon.simulate import AgentPool, Conversation
+    from polygon.simulate import AgentPool
 
     plan = job.plan
     hub = worker_hub(job.settings, job.recorded or None)
     pool = AgentPool(job.loaded, hub)
-    sink = _Collecting(
-        job.existing,
-        run_id=plan.run_id,
-        stream=conversation_stream(plan.conversation_id),
-        conversation=plan.conversation_id,
-        seed=plan.seed,
-        now=job.now,
-    )
+    sink = collecting_sink(plan, job.existing, job.now)
     try:
         agent = pool.make(plan.config, sink)
     except (ImportError, PolygonError) as exc:  # the driver made it at load: this worker cannot
@@ -260,16 +253,37 @@ async def _simulate_on_worker(job: SimulationJob) -> SimulationResult:
             plan.conversation_id, [], "", fault=worker_fault(f"cannot make the agent: {exc}")
         )
     try:
-        reason = await Conversation(plan, agent, sink, pool.caller(plan, sink)).run()
+        reason = await collect_call(plan, agent, pool, sink)
         down, failing, refused = hub.unreachable(), hub.failing(), hub.refused()
     finally:
-        await agent.aclose()
         await pool.aclose()
         await hub.aclose()
     if refused:
         return SimulationResult(plan.conversation_id, [], reason, fault=worker_fault(refused))
-    sink.flush()
     return SimulationResult(plan.conversation_id, sink.collected, reason, down, failing)
+
+
+def collecting_sink(plan: ConversationPlan, existing: frozenset[str], now: Callable[[], str]) -> _Collecting:
+    """A call's sink outside the driver: it keeps what the log does not hold yet, to return."""
+    return _Collecting(
+        existing,
+        run_id=plan.run_id,
+        stream=conversation_stream(plan.conversation_id),
+        conversation=plan.conversation_id,
+        seed=plan.seed,
+        now=now,
+    )
+
+
+async def collect_call(plan: ConversationPlan, agent: Agent, pool: AgentPool, sink: _Collecting) -> str:
+    """A whole call away from the driver, its events in ``sink.collected``; why it ended."""
+    from polygon.simulate import Conversation
+
+    try:
+        return await Conversation(plan, agent, sink, pool.caller(plan, sink)).run()
+    finally:
+        await agent.aclose()
+        sink.flush()
 
 
 def simulation_jobs(
