@@ -464,6 +464,7 @@ FACES: dict[str, list[str]] = {
         "Message",
         "PhoneSettings",
         "ReplayCaller",
+        "SCRIPTED_CALLER",
         "ScriptedCaller",
         "ToolBox",
         "ToolCall",

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from polygon.simulate.agents.http import HttpAgent as HttpAgent
     from polygon.simulate.agents.model import profile_hash as profile_hash
     from polygon.simulate.callers.replay import ReplayCaller as ReplayCaller
+    from polygon.simulate.callers.scripted import SCRIPTED_CALLER as SCRIPTED_CALLER
     from polygon.simulate.callers.scripted import ScriptedCaller as ScriptedCaller
     from polygon.simulate.engine import AGENT_ENDINGS as AGENT_ENDINGS
     from polygon.simulate.engine import MAX_TOOL_CALLS as MAX_TOOL_CALLS
@@ -54,6 +55,7 @@ _FACE = {
     "Message": "polygon.simulate.agents",
     "PhoneSettings": "polygon.simulate.phone",
     "ReplayCaller": "polygon.simulate.callers.replay",
+    "SCRIPTED_CALLER": "polygon.simulate.callers.scripted",
     "ScriptedCaller": "polygon.simulate.callers.scripted",
     "ToolBox": "polygon.simulate.tools",
     "ToolCall": "polygon.simulate.agents",
