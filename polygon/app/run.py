@@ -586,24 +586,42 @@ class _Alongside:
         ended: Callable[[str], None],
         earlier: Iterable[str],
     ) -> ScoreSummary:
-        """The rubric recorded first, the process forked, then every call simulated and scored."""
+        """The rubric recorded first, the process forked, then every call simulated and scored.
+
+        The process simulates some of a new run's calls too when none needs a server.
+        """
         assert isinstance(self.log, LmdbLog)
         started = Scoring.start(self.log, self.run_id, self.settings, self.now).started
         recipe = run_recipe(self.loaded, started, self.hub.settings, self.settings.rubric)
+        done = 0
+
+        def one_more(_: int = 0) -> None:  # either process's call: one count for the progress
+            nonlocal done
+            done += 1
+            finished(done)
+
+        sharing = _alongside.Simulating(ended, one_more) if self._offline_calls() else None
         # The writer's thread starts at its first commit: after the fork.
         async with (
             group_commit(self.log) as writer,
             _alongside.scoring_alongside(
-                self.log, recipe, writer, now=self.now, progress=self.progress, total=self.total
+                self.log,
+                recipe,
+                writer,
+                now=self.now,
+                progress=self.progress,
+                total=self.total,
+                simulating=sharing,
+                loaded=self.loaded,
             ) as beside,
         ):
             await _simulate(
-                todo,
+                beside.shared(todo),
                 self.log,
                 self.loaded,
                 self.options,
                 self.now,
-                finished,
+                one_more,
                 self.total,
                 self.run_id,
                 self.hub,
@@ -613,6 +631,12 @@ class _Alongside:
             )
             result = await beside.finish(earlier)
         return ScoreSummary(self.settings.pass_id, result.scored, result.scored_before)
+
+    def _offline_calls(self) -> bool:
+        """A new run whose calls ask no server: Python agents and the scripted caller."""
+        suite = self.loaded.suite
+        agents = all(c.agent.startswith("python:") for c in suite.configs.values())
+        return not self.options.resume and agents and suite.caller.model == _simulate_pkg.SCRIPTED_CALLER
 
 
 def _check_models(loaded: LoadedSuite, hub: ModelHub) -> None:

@@ -65,6 +65,29 @@ def test_scored_beside_the_simulation_the_log_and_report_are_the_same(
     assert "pass" in beside
 
 
+def test_calls_the_scoring_process_simulates_are_the_calls_the_run_would_make(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    simulated: list[str] = []
+    take = alongside.Alongside._simulated
+
+    def noted(self: alongside.Alongside, answer: alongside._Simulated) -> None:
+        simulated.append(answer.conversation_id)
+        take(self, answer)
+
+    monkeypatch.setattr(alongside.Alongside, "_simulated", noted)
+    loaded = pipeline.suite(40, 4)
+    for name, beside in (("after", False), ("beside", True)):
+        monkeypatch.setattr(alongside, "ENABLED", beside)
+        with LmdbLog(tmp_path / name) as log:
+            summary = run_suite(loaded, log, RunOptions(run_id="r", concurrency=4), now=lambda: "t")
+        assert summary.end_reasons == {"max_turns": 40}, summary  # every call counted once, either process
+        assert summary.scoring is not None and summary.scoring.scored == 40
+    assert simulated  # some calls were made beside
+    assert len(set(simulated)) == len(simulated) < 40
+    assert contents(tmp_path / "beside") == contents(tmp_path / "after")
+
+
 def test_calls_past_the_keep_are_read_back_and_scored_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
 ) -> None:
@@ -128,3 +151,21 @@ def test_a_small_run_scores_after_its_simulation(
     with LmdbLog(tmp_path / "log") as log:
         run_suite(pipeline.suite(12, 3), log, RunOptions(run_id="r"), now=lambda: "t")
     assert forks == []
+
+
+def test_a_scoring_process_that_answers_nothing_stops_the_run_instead_of_hanging_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    async def stuck(job: jobs.VisitJob, hub: object) -> jobs.VisitResult:
+        import time
+
+        time.sleep(3600)
+        raise AssertionError("never")
+
+    monkeypatch.setattr(jobs, "visit_events", stuck)
+    monkeypatch.setattr(alongside, "SILENT_S", 0.5)
+    with pytest.raises(InfrastructureError, match="answered nothing for"), LmdbLog(tmp_path / "log") as log:
+        run_suite(pipeline.suite(6, 3), log, RunOptions(run_id="r"), now=lambda: "t")
+    [pid] = forks
+    with pytest.raises(ChildProcessError):  # killed and reaped
+        os.waitpid(pid, os.WNOHANG)
