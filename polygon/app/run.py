@@ -24,7 +24,6 @@ from polygon import __version__
 from polygon import probe as _probe_pkg
 from polygon import score as _score_pkg
 from polygon import simulate as _simulate_pkg
-from polygon.app import alongside as _alongside
 from polygon.app.gating import NEWEST_GATING, suite_warnings
 from polygon.app.jobs import calls_kept, group_commit, jobs_share, run_recipe, simulate_on, visit_on
 from polygon.app.log import call_damage, check_run_intact, recorded_answers
@@ -425,6 +424,8 @@ def _simulate_and_score(
 
     async def go() -> ScoreSummary:
         try:
+            from polygon.app import alongside as _alongside  # ~7 ms (pickle), for a run that gets this far
+
             with jobs_share(hub):
                 settings = suite_judge(loaded, hub, rubric)
                 here = isinstance(options.executor, InProcessExecutor)
@@ -590,6 +591,8 @@ class _Alongside:
 
         The process simulates some of a new run's calls too when none needs a server.
         """
+        from polygon.app import alongside as _alongside
+
         assert isinstance(self.log, LmdbLog)
         started = Scoring.start(self.log, self.run_id, self.settings, self.now).started
         recipe = run_recipe(self.loaded, started, self.hub.settings, self.settings.rubric)
