@@ -62,6 +62,9 @@ if TYPE_CHECKING:
 
 ENABLED = True
 """Whether a run may score beside its simulation (tests compare both ways on one suite)."""
+MIN_CALLS = 32
+"""Fewer calls are scored after the simulation, in this process: a second process (its start,
+the patterns each check compiles on first use) costs more than it saves on a small run."""
 IN_FLIGHT = 16
 """Calls sent to the scoring process and not answered yet: the rest wait in the run's keep
 (records it holds anyway), so what the driver buffers stays a few calls."""
@@ -79,11 +82,6 @@ to it for scoring: a process behind on scoring would leave a tail for it alone a
 (at 300 calls, with no limit, it had scored a third of them when the simulation ended)."""
 _LENGTH = struct.Struct(">I")
 """A frame's length before its bytes on the socket."""
-
-
-MIN_CALLS = 32
-"""Fewer calls are scored after the simulation, in this process: a second process (its start,
-the patterns each check compiles on first use) costs more than it saves on a small run."""
 
 
 def possible(log: object, *, offline: bool, here: bool, calls: int) -> bool:
@@ -222,13 +220,14 @@ class Alongside:
         durable = self.writer.durable
         while self.waiting and self.waiting[0][0] <= durable:
             self.todo.append(self.waiting.popleft()[1])
-        if not (self.todo and self.in_flight < IN_FLIGHT):
-            return
+        sent = False
         while self.todo and self.in_flight < IN_FLIGHT:
             stream = self.todo.popleft()
             self._frame((stream, self.log.stream_records(stream)))
             self.in_flight += 1
-        self._send()
+            sent = True
+        if sent:
+            self._send()
 
     def _frame(self, message: object) -> None:
         data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
