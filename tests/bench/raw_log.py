@@ -34,7 +34,7 @@ from polygon.events.families import TurnSpoken
 TAG, SCHEMA_VERSION, TAG_ID = "conversation.turn_spoken", 1, 1
 """The one event type written here, and the id the first tag a log meets is given."""
 TRAIN_AT, DICT_BYTES, LEVEL = 512, 4096, 3
-TRAIN_K, TRAIN_D = 1024, 8
+TRAIN_K, TRAIN_D, TRAIN_F = 1024, 8, 16
 HEADER = struct.Struct(">IIHHB16s16s")
 """stream id, stream version, tag id, schema version, codec, identity, content hash."""
 STREAM_KEY = struct.Struct(">II")
@@ -135,7 +135,9 @@ class HandWriter:
             self.samples.append(payload)
             if len(self.samples) < TRAIN_AT:
                 return 0, payload
-            trained = zstandard.train_dictionary(DICT_BYTES, self.samples, k=TRAIN_K, d=TRAIN_D).as_bytes()
+            trained = zstandard.train_dictionary(
+                DICT_BYTES, self.samples, k=TRAIN_K, d=TRAIN_D, f=TRAIN_F
+            ).as_bytes()
             txn.put(b"dict/1", TAG_ID.to_bytes(2, "big") + trained, db=self.dbs["meta"])
             self.compress = zstandard.ZstdCompressor(
                 level=LEVEL,
