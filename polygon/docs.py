@@ -1152,7 +1152,15 @@ def outputs() -> dict[str, str]:
     }
     out.update({f"docs/reference/{name}": make() for name, make in pages.items()})
     out.update({f"polygon/languages/{code}.json": _language_form(code) for code in LANGUAGES})
+    out["polygon/languages/numbers.json"] = _numbers_table()
     return out
+
+
+def _numbers_table() -> str:
+    """num2words' spellings of 0–999 for every shipped language file (read in num2words' place)."""
+    from polygon.languages import load_language, numbers_table_text
+
+    return numbers_table_text([load_language(code).num2words for code in LANGUAGES])
 
 
 def _language_form(code: str) -> str:

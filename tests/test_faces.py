@@ -278,11 +278,13 @@ FACES: dict[str, list[str]] = {
         "done",
         "has",
         "load_language",
+        "numbers_table_text",
         "parse_language",
         "parsed_text",
         "promises",
         "read_turn",
         "reports",
+        "spelled",
         "tells_failure",
     ],
     "polygon.lint": [

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
         parse_language,
         parsed_text,
     )
+    from polygon.languages.numbers import numbers_table_text, spelled
 
 CALLER_TYPES = ("cooperative", "busy", "distrustful", "confused", "aggressive", "chatty")
 LANGUAGES = ("en", "hr", "ru", "de", "es")
@@ -87,6 +88,8 @@ _FACE = {
     "read_turn": "polygon.languages.acts",
     "reports": "polygon.languages.acts",
     "tells_failure": "polygon.languages.acts",
+    "numbers_table_text": "polygon.languages.numbers",
+    "spelled": "polygon.languages.numbers",
 }
 __getattr__ = face_getattr(__name__, _FACE)
 
@@ -113,10 +116,12 @@ __all__ = [
     "done",
     "has",
     "load_language",
+    "numbers_table_text",
     "parse_language",
     "parsed_text",
     "promises",
     "read_turn",
     "reports",
+    "spelled",
     "tells_failure",
 ]

@@ -53,13 +53,11 @@ def number_words() -> dict[tuple[str, ...], str]:
     (``spoken.number_words``: forms num2words does not give, English "oh" for zero, feminine
     and neuter forms).
     """
-    from num2words import num2words  # here, once (cached): its tables cost a command's start
-
     files = [_languages.load_language(code) for code in LANGUAGES]
     out: dict[tuple[str, ...], str] = {(w,): str(n) for f in files for w, n in f.spoken.number_words.items()}
     for f in files:
-        for n in range(1000):
-            spoken = num2words(n, lang=f.num2words).lower().replace("-", " ")
+        for n, words in enumerate(_languages.spelled(f.num2words)):
+            spoken = words.lower().replace("-", " ")
             for form in {spoken, spoken.replace(" and ", " ")}:
                 out.setdefault(tuple(form.split()), str(n))
     return out

@@ -1,8 +1,9 @@
 """What the noise knows of a language: digit names, fillers, sound-alikes, number words.
 
 The words are the language file's ``noise`` section (:mod:`polygon.languages`). Number
-words come from num2words in the language the file names (Croatian's file names Serbian
-Latin, whose tables spell the numbers 0–100 the same way).
+words are num2words' in the language the file names (Croatian's file names Serbian Latin,
+whose tables spell the numbers 0–100 the same way), from the table shipped beside the
+language files (:mod:`polygon.languages.numbers`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ class LanguagePack:
     fillers: tuple[str, ...]
     soundalikes: dict[str, str]
     number_words: dict[str, int] = field(default_factory=dict)
-    """Spoken number word → value (0–100), built from num2words."""
+    """Spoken number word → value (0–100), as num2words spells them."""
 
 
 @cache
@@ -35,12 +36,9 @@ def pack(code: str) -> LanguagePack:
         raise UserInputError(f"no noise language pack {code!r}; available: {', '.join(languages())}")
     language = _languages.load_language(code)  # the model loads here, not on import
     noise = language.noise
-    from num2words import num2words  # here, once (cached): its tables cost a command's start
-
     words: dict[str, int] = {}
-    for n in range(0, 101):
-        spoken = num2words(n, lang=language.num2words).lower()
-        words.setdefault(spoken, n)
+    for n, spoken in enumerate(_languages.spelled(language.num2words)[:101]):
+        words.setdefault(spoken.lower(), n)
     return LanguagePack(
         code=code,
         digits=noise.digits,
