@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from polygon.events.envelope import decode_envelope as decode_envelope
     from polygon.events.envelope import prepare as prepare
     from polygon.events.envelope import prepare_stored as prepare_stored
+    from polygon.events.envelope import unnumbered_records as unnumbered_records
     from polygon.events.errors import DecodeError as DecodeError
     from polygon.events.errors import ForkedUseError as ForkedUseError
     from polygon.events.errors import FutureVersionError as FutureVersionError
@@ -237,6 +238,7 @@ _FACE = {
     "run_stream": "polygon.events.streams",
     "sweep_stream": "polygon.events.streams",
     "to_builtins": "polygon.events.codec",
+    "unnumbered_records": "polygon.events.envelope",
     "valid_run_id": "polygon.events.streams",
 }
 __getattr__ = face_getattr(__name__, _FACE)
@@ -355,5 +357,6 @@ __all__ = [
     "run_stream",
     "sweep_stream",
     "to_builtins",
+    "unnumbered_records",
     "valid_run_id",
 ]

@@ -197,6 +197,17 @@ def encode_record(p: Prepared, seq: int, stream_version: int) -> bytes:
     )
 
 
+def unnumbered_records(prepared: Sequence[Prepared]) -> list[bytes]:
+    """A whole new stream's events as the records a read of it gives, before the log numbers them.
+
+    The log gives an event its ``seq`` as it commits it; here each record's ``seq`` is its
+    stream version, so the seqs keep the stream's order, as a read's do. For a reader that
+    needs a stream before it is durable and reads nothing of a seq but that order (a run's
+    scoring process); never stored.
+    """
+    return [encode_record(p, version, version) for version, p in enumerate(prepared, 1)]
+
+
 class EnvelopeDecoder:
     """Decodes stored records against one registry (fast path, then upcasting)."""
 

@@ -208,7 +208,7 @@ class GroupWriter:
             self._start()
 
     def submit_prepared(self, prepared: list[Prepared]) -> None:
-        """Queue events already encoded and hashed (by another process) as :meth:`submit` does.
+        """Queue events encoded and hashed already (elsewhere, by a keeping sink) as :meth:`submit` does.
 
         Only for a log that appends prepared records (``LmdbLog.append_prepared``); the
         writer's thread then skips their encoding, in order with what it prepares itself.
@@ -274,6 +274,11 @@ class ConversationSink(StreamRecorder):
 
     On resume, identities the log already holds are dropped: the first written wins, so
     re-simulating a half-written call appends only what is missing.
+
+    ``keep``: the sink prepares (encodes and hashes) each exchange itself and keeps the
+    call's events in :attr:`made`, for a reader that needs the whole call before it is
+    durable (a run's scoring process, ``polygon.app.alongside``). Only for a call the log
+    holds nothing of (``existing`` empty): what it made is then the whole stream.
     """
 
     def __init__(
@@ -286,15 +291,26 @@ class ConversationSink(StreamRecorder):
         seed: int,
         now: Callable[[], str],
         existing: frozenset[str] = frozenset(),
+        keep: bool = False,
     ) -> None:
         super().__init__(run_id=run_id, stream=stream, conversation=conversation, seed=seed, now=now)
         self._writer = writer
         self._existing = existing
+        if keep and existing:
+            raise ValueError(f"{stream}: only a call the log holds nothing of is kept whole")
+        self.made: list[Prepared] | None = [] if keep else None
+        """The call's events so far, prepared, when kept (else None)."""
 
     def flush(self) -> None:
         """Hand the held events to the writer (the engine calls this after every exchange)."""
         existing = self._existing  # empty but on a resume: nothing to look up
         fresh = [p for p in self.pending if p.identity not in existing] if existing else self.pending
-        if fresh:
+        if fresh and self.made is not None:
+            # Prepared here rather than on the writer's thread: the same work under the same
+            # GIL, done once for both the writer and the reader of the kept call.
+            prepared = prepare(fresh)
+            self.made += prepared
+            self._writer.submit_prepared(prepared)
+        elif fresh:
             self._writer.submit(fresh)
         self.pending = []

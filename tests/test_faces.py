@@ -224,6 +224,7 @@ FACES: dict[str, list[str]] = {
         "run_stream",
         "sweep_stream",
         "to_builtins",
+        "unnumbered_records",
         "valid_run_id",
     ],
     "polygon.execute": [

@@ -4,20 +4,23 @@ Issue 31: the run's thread and the log's writer share one GIL, so a run that sim
 call and then scores them pays both in a row, and the scoring pass (checks, judge, probes)
 is nearly half of the run's thread. A run whose pass asks no model server (the heuristic
 judge, detector probes) on a machine with a second core forks one scoring process as it
-starts. The driver sends it each call that ended, once every event of the call is durable,
-as the records a read of the log decodes (from the records the run keeps in memory, or
-read back when the keep was full); the process decodes them, scores and probes the call as
-every pass does (``jobs.visit_events``) and sends back the new events. The driver stays
-the log's single writer and commits them as one call's whole. What the process scored but
-the driver never received (Ctrl-C, a fault) is scored by the resume's pass, as before: a
-pass skips what a call already holds.
+starts. The driver sends it each call as it ends, as the records a read of the log decodes:
+a call made here comes from memory at once (its sink kept its events, prepared, and the
+records are numbered by stream version until the log numbers them), any other (a call
+the log held part of before a resume, or one past what the driver may hold) is read back
+once durable. The process decodes them, scores and probes the call as every pass does
+(``jobs.visit_events``) and sends back the new events. The driver stays the log's single
+writer and commits them as one call's whole, after the call's own events (one writer, in
+order: if the call's commit fails, nothing after it is written). What the process scored
+but the driver never received (Ctrl-C, a fault) is scored by the resume's pass, as before:
+a pass skips what a call already holds.
 
 When the calls need no server either (Python agents, the scripted caller) and the run is new,
-the process also simulates some of them: one or two at a time, whenever it has room, so it
-takes the share of the calls that keeps both cores busy. It sends such a call back whole,
-encoded; the driver commits it as a Ray worker's, then sends it back to be scored like any
-other. A call it was simulating when the run stopped is not in the log at all: a resume
-makes it.
+the process also simulates some of them, a few at a time while its scoring keeps up, so it
+takes the share of the calls that keeps both cores busy. It scores such a call from memory
+too and sends it back whole with its scores; the driver commits the call as a Ray worker's,
+then its scores. A call it was simulating when the run stopped is not in the log at all: a
+resume makes it.
 
 The process is forked, not spawned: it starts in milliseconds with the suite, the rubric and
 the modules already loaded, and shares their pages (a spawned one would load ~35 MB of its
@@ -47,7 +50,7 @@ import msgspec
 
 from polygon.app import jobs
 from polygon.errors import InfrastructureError
-from polygon.events import LmdbLog, Prepared, conversation_stream, prepare
+from polygon.events import LmdbLog, Prepared, conversation_stream, prepare, unnumbered_records
 
 if TYPE_CHECKING:
     import asyncio
@@ -55,9 +58,8 @@ if TYPE_CHECKING:
 
     from polygon.app.jobs import PassRecipe, VisitResult
     from polygon.app.progress import Progress
-    from polygon.models import ModelHub
     from polygon.recording import GroupWriter
-    from polygon.simulate import ConversationPlan
+    from polygon.simulate import AgentPool, ConversationPlan
     from polygon.suite import LoadedSuite
 
 ENABLED = True
@@ -66,17 +68,18 @@ MIN_CALLS = 32
 """Fewer calls are scored after the simulation, in this process: a second process (its start,
 the patterns each check compiles on first use) costs more than it saves on a small run."""
 IN_FLIGHT = 16
-"""Calls sent to the scoring process and not answered yet: the rest wait in the run's keep
-(records it holds anyway), so what the driver buffers stays a few calls."""
-SIMULATING = 8
-"""Calls the process simulates at once (a new one each time it ends one). Its calls wait in
-line with the calls it scores, so this sets its share: on the bench's 2 cores 2 gave it 7% of
-the calls, 8 a fifth (the run 1.2x as fast), 16 a third, which left its scoring behind."""
+"""Calls sent to the scoring process and not answered yet: the rest wait in the driver (up to
+``jobs.KEEP_BYTES`` of records, then read back from the log), so the socket's buffer stays a few calls."""
+SIMULATING = 16
+"""Calls the process simulates at once (it draws a new plan each time it ends one, while it
+has room). It scores its own calls from memory, so this and :data:`TODO_LIMIT` set its share:
+on the bench's 2 cores (300 calls, 10 rounds each) 16 and 16 took 0.278 s at the median,
+8 and 8 0.304 s (min-max spans overlap: the machine is noisy), 8 and 32 0.277 s."""
 GONE = "the scoring process ended before the pass did"
 SILENT_S = 300.0
 """The longest the run waits at its end for the process's next answer (an offline call is
 scored in milliseconds): past it, the process is taken as stuck and the run stops."""
-TODO_LIMIT = 8
+TODO_LIMIT = 16
 """The process takes a call to simulate only while at most this many calls wait to be sent
 to it for scoring: a process behind on scoring would leave a tail for it alone at the end
 (at 300 calls, with no limit, it had scored a third of them when the simulation ended)."""
@@ -114,11 +117,13 @@ class _Answer(msgspec.Struct, array_like=True):
 
 
 class _Simulated(msgspec.Struct, array_like=True):
-    """One call simulated: why it ended, its events encoded and hashed already."""
+    """One call simulated: why it ended, its events encoded and hashed already, and its scores."""
 
     conversation_id: str
     end_reason: str
     events: list[Prepared]
+    scored: _Answer
+    """The call scored and probed there, from memory: committed after the call."""
 
 
 _ANSWERED, _SIMULATED, _FAILED = b"A", b"S", b"E"
@@ -175,8 +180,11 @@ class Alongside:
     simulating: Simulating | None = None
     """Set when the process may simulate calls too."""
     waiting: deque[tuple[int, str]] = field(default_factory=deque)
-    """(events handed to the writer when the call ended, its stream): sent once durable."""
-    todo: deque[str] = field(default_factory=deque)
+    """(events handed to the writer when the call ended, its stream): read back once durable."""
+    todo: deque[tuple[str, list[bytes] | None]] = field(default_factory=deque)
+    """(stream, its records when held here, else None: read back) to send, in order."""
+    held: int = 0
+    """Bytes of records in :attr:`todo` (at most ``jobs.KEEP_BYTES``)."""
     in_flight: int = 0
     """Calls sent to be scored, not answered yet."""
     simulated_now: int = 0
@@ -190,27 +198,61 @@ class Alongside:
     wake: asyncio.Future[None] | None = None
     outgoing: bytearray = field(default_factory=bytearray)
     incoming: bytearray = field(default_factory=bytearray)
+    _plans: Iterator[ConversationPlan] | None = None
+    """The run's plans while :meth:`shared` draws from them."""
 
     def shared(self, plans: Iterable[ConversationPlan]) -> Iterator[ConversationPlan]:
-        """The plans this process simulates: each one the scoring process has no room for."""
-        for plan in plans:
+        """The plans this process simulates: each one the scoring process has no room for.
+
+        The process draws from the same plans as it ends a call (:meth:`_draw`), not only when
+        this process draws one: at a run's start this process ends no call until its first
+        window of calls has all but run (the calls take turns), and the process would idle.
+        """
+        self._plans = iter(plans)
+        for plan in self._plans:
             if self._has_room():
-                self.simulated_now += 1
-                self._frame((plan, None))
-                self._send()
+                self._simulate(plan)
                 continue
             yield plan
+        self._plans = None
+
+    def _simulate(self, plan: ConversationPlan) -> None:
+        self.simulated_now += 1
+        self._frame((plan, None))
+        self._send()
+
+    def _draw(self) -> None:
+        """Give the process the next plans while it has room (between this process's draws)."""
+        while self._plans is not None and self._has_room():
+            plan = next(self._plans, None)
+            if plan is None:
+                self._plans = None
+                return
+            self._simulate(plan)
 
     def _has_room(self) -> bool:
         """Whether the process may take a call to simulate: only while its scoring keeps up."""
         if self.simulating is None or self.failed is not None:
             return False
-        return self.simulated_now < SIMULATING and len(self.todo) <= TODO_LIMIT
+        return self.simulated_now < SIMULATING and len(self.todo) + len(self.waiting) <= TODO_LIMIT
 
-    def ended(self, conversation_id: str) -> None:
-        """A call whose events are all handed to the writer: sent once they are durable."""
+    def ended(self, conversation_id: str, made: list[Prepared] | None) -> None:
+        """A call whose events are all handed to the writer, sent as soon as the window allows.
+
+        ``made`` (its events, kept whole) goes from memory; a call without them, or past what
+        the driver may hold, is read back once durable.
+        """
         self.raise_if_failed()
-        self.waiting.append((self.writer.handed, conversation_stream(conversation_id)))
+        stream = conversation_stream(conversation_id)
+        if made is not None:
+            records = unnumbered_records(made)
+            size = sum(map(len, records))
+            if self.held + size <= jobs.KEEP_BYTES:
+                self.held += size
+                self.todo.append((stream, records))
+                self.release()
+                return
+        self.waiting.append((self.writer.handed, stream))
         self.release()
 
     def release(self) -> None:
@@ -219,11 +261,15 @@ class Alongside:
             return
         durable = self.writer.durable
         while self.waiting and self.waiting[0][0] <= durable:
-            self.todo.append(self.waiting.popleft()[1])
+            self.todo.append((self.waiting.popleft()[1], None))
         sent = False
         while self.todo and self.in_flight < IN_FLIGHT:
-            stream = self.todo.popleft()
-            self._frame((stream, self.log.stream_records(stream)))
+            stream, records = self.todo.popleft()
+            if records is None:
+                records = self.log.stream_records(stream)
+            else:
+                self.held -= sum(map(len, records))
+            self._frame((stream, records))
             self.in_flight += 1
             sent = True
         if sent:
@@ -300,6 +346,9 @@ class Alongside:
             self._simulated(answer)
             return
         self.in_flight -= 1
+        self._scored(answer)
+
+    def _scored(self, answer: _Answer) -> None:
         if answer.events:  # a call's new events, whole: never split by a commit
             self.writer.submit_prepared(answer.events)
         self.totals.add(answer)
@@ -312,7 +361,8 @@ class Alongside:
         self.writer.submit_prepared(answer.events)  # the whole call, as a worker's
         self.simulating.on_end(answer.end_reason)
         self.simulating.finished()
-        self.ended(answer.conversation_id)
+        self._scored(answer.scored)  # after the call: in the log's order too
+        self._draw()
 
     def _fail(self, exc: BaseException) -> None:
         if self.failed is None:
@@ -330,7 +380,7 @@ class Alongside:
         """Score what is left (the calls that ended before a resume, the last ones); totals."""
         from polygon.app.jobs import VisitResult
 
-        self.todo.extend(conversation_stream(c) for c in earlier)
+        self.todo.extend((conversation_stream(c), None) for c in earlier)
         self.showing = True
         self.progress(self.totals.done, self.total)
         while True:
@@ -380,8 +430,7 @@ async def scoring_alongside(
     beside = Alongside(ours, log, writer, loop, progress, total, simulating)
     loop.add_reader(ours, beside.answered)
     try:
-        with log.keeping(jobs.KEEP_BYTES):  # the calls not sent yet; one past it is read back when sent
-            yield beside
+        yield beside
     finally:
         loop.remove_reader(ours)
         loop.remove_writer(ours)
@@ -424,15 +473,7 @@ def _serve(
 def _answer_each(
     sock: socket.socket, recipe: PassRecipe, now: Callable[[], str], loaded: LoadedSuite | None
 ) -> None:
-    import asyncio
-
-    from polygon.app.jobs import VisitJob, checked_call, visit_events
-    from polygon.models import ModelHub
-
-    loop = asyncio.new_event_loop()
-    hub = ModelHub(recipe.settings)  # the offline judge and detectors ask no server: no key here
-    run_id = recipe.started.run_id
-    calls = _Calls(loaded, hub, now) if loaded is not None else None
+    work = _Work(recipe, now, loaded)
     reader = sock.makefile("rb")
     while True:
         head = reader.read(_LENGTH.size)
@@ -442,36 +483,52 @@ def _answer_each(
         sent, records = pickle.loads(reader.read(size))
         try:
             if records is None:  # a plan: a call to make
-                assert calls is not None, "a call to simulate was sent to a process that scores only"
-                frame = _SIMULATED + _ENCODE(loop.run_until_complete(calls.simulate(sent)))
+                frame = _SIMULATED + _ENCODE(work.simulate(sent))
             else:
-                events = checked_call(run_id, sent, LmdbLog.decode_records(records))
-                got = loop.run_until_complete(visit_events(VisitJob(recipe, events, now), hub))
-                frame = _ANSWERED + _ENCODE(_answer(got))
+                frame = _ANSWERED + _ENCODE(work.score(sent, records))
         except Exception as exc:  # noqa: BLE001 - the driver raises it, as the pass would
             frame = _FAILED + pickle.dumps(_sendable(exc))
         _write_frame(sock, frame)
 
 
-def _answer(got: VisitResult) -> _Answer:
-    return _Answer(got.scored, got.scored_before, got.probed, got.probed_before, prepare(got.events))
+class _Work:
+    """The scoring process's work: a call scored (its records), a call made and scored (its plan)."""
 
+    def __init__(self, recipe: PassRecipe, now: Callable[[], str], loaded: LoadedSuite | None) -> None:
+        import asyncio
 
-class _Calls:
-    """The scoring process's calls: one agent pool for all of them, as the driver's."""
+        from polygon.models import ModelHub
 
-    def __init__(self, loaded: LoadedSuite, hub: ModelHub, now: Callable[[], str]) -> None:
-        from polygon.simulate import AgentPool
-
-        self.pool = AgentPool(loaded, hub)
+        self.loop = asyncio.new_event_loop()
+        self.recipe = recipe
         self.now = now
+        self.hub = ModelHub(recipe.settings)  # the offline judge and detectors ask no server: no key here
+        self.loaded = loaded
+        self._pool: AgentPool | None = None
 
-    async def simulate(self, plan: ConversationPlan) -> _Simulated:
+    def score(self, stream: str, records: list[bytes]) -> _Answer:
+        """The call's records scored and probed as every pass does; the new events, prepared."""
+        from polygon.app.jobs import VisitJob, checked_call, visit_events
+
+        events = checked_call(self.recipe.started.run_id, stream, LmdbLog.decode_records(records))
+        got = self.loop.run_until_complete(visit_events(VisitJob(self.recipe, events, self.now), self.hub))
+        return _Answer(got.scored, got.scored_before, got.probed, got.probed_before, prepare(got.events))
+
+    def simulate(self, plan: ConversationPlan) -> _Simulated:
+        """A new run's call made here (one agent pool for all, as the driver's), then scored from memory."""
         from polygon.app.jobs import collect_call, collecting_sink
 
+        assert self.loaded is not None, "a call to simulate was sent to a process that scores only"
+        if self._pool is None:
+            from polygon.simulate import AgentPool
+
+            self._pool = AgentPool(self.loaded, self.hub)
+        pool = self._pool
         sink = collecting_sink(plan, frozenset(), self.now)  # a new run's call: the log holds none of it
-        reason = await collect_call(plan, self.pool.make(plan.config, sink), self.pool, sink)
-        return _Simulated(plan.conversation_id, reason, prepare(sink.collected))
+        reason = self.loop.run_until_complete(collect_call(plan, pool.make(plan.config, sink), pool, sink))
+        made = prepare(sink.collected)
+        scored = self.score(conversation_stream(plan.conversation_id), unnumbered_records(made))
+        return _Simulated(plan.conversation_id, reason, made, scored)
 
 
 def _write_frame(sock: socket.socket, frame: bytes) -> None:

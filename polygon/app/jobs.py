@@ -33,6 +33,7 @@ from polygon.events import (
     LmdbLog,
     ModelCalled,
     Pending,
+    Prepared,
     RunStarted,
     conversation_stream,
     run_conversations,
@@ -117,6 +118,8 @@ class _Here:
     hub: ModelHub
     pool: AgentPool
     writer: GroupWriter
+    keep: bool = False
+    """Each new call's events are kept whole for whoever hears of its end (``simulate_on``'s ``on_call``)."""
 
 
 _SIMULATING_HERE: ContextVar[_Here | None] = ContextVar("simulating_here", default=None)
@@ -159,6 +162,10 @@ def worker_fault(problem: str) -> str:
 
 # ---- simulation ---------------------------------------------------------------------------
 
+CallEnded = Callable[[str, list[Prepared] | None], None]
+"""Hears a call that ended (its id), with its events when they were kept whole (else None)."""
+
+
 
 @dataclass(frozen=True)
 class SimulationJob:
@@ -188,6 +195,8 @@ class SimulationResult:
     the call is recorded (it is not the agent's error; a resume runs it again)."""
     skipped: bool = False
     """Not started: the driver's hub already knows a model server it needs is down."""
+    made: list[Prepared] | None = None
+    """Made here and kept (:class:`_Here`'s ``keep``): the whole call, as handed to the writer."""
 
 
 class _Collecting(StreamRecorder):
@@ -225,6 +234,7 @@ async def _simulate_here(job: SimulationJob, here: _Here) -> SimulationResult:
         seed=plan.seed,
         now=job.now,
         existing=job.existing,
+        keep=here.keep and not job.existing,  # a call the log holds some of is read back whole
     )
     from polygon.simulate import Conversation
 
@@ -233,7 +243,7 @@ async def _simulate_here(job: SimulationJob, here: _Here) -> SimulationResult:
         reason = await Conversation(plan, agent, sink, here.pool.caller(plan, sink)).run()
     finally:
         await agent.aclose()
-    return SimulationResult(plan.conversation_id, [], reason)
+    return SimulationResult(plan.conversation_id, [], reason, made=sink.made)
 
 
 async def _simulate_on_worker(job: SimulationJob) -> SimulationResult:
@@ -339,14 +349,15 @@ async def simulate_on(
     finished: Callable[[int], None],
     on_end: Callable[[str], None],
     writer: GroupWriter | None = None,
-    on_call: Callable[[str], None] = lambda conversation_id: None,
+    on_call: CallEnded | None = None,
 ) -> Simulated:
     """Every plan on the executor; this driver commits what each call writes or returns.
 
     Jobs that run here share the driver's hub, agent pool and writer (``writer``, else one
     set up here); a worker's come back whole. A worker's dead server stops the drawing of
     calls (results still in flight are dropped, and a resume runs those calls again).
-    ``on_call`` hears each call that ended once all its events are handed to the writer.
+    ``on_call`` hears each call that ended once all its events are handed to the writer,
+    with those events when the call was made here and the log held none of it before.
     """
     from polygon.simulate import AgentPool
 
@@ -355,7 +366,8 @@ async def simulate_on(
     jobs = simulation_jobs(log, loaded, plans, settings, now)
 
     async def simulate(writer: GroupWriter) -> Simulated:
-        token = _SIMULATING_HERE.set(_Here(hub, pool, writer) if hub and pool else None)
+        here = _Here(hub, pool, writer, keep=on_call is not None) if hub and pool else None
+        token = _SIMULATING_HERE.set(here)
         try:
             async with aclosing(executor.map(simulate_one, jobs, window=window)) as results:
                 return await _collect(results, writer, finished, on_end, on_call)
@@ -377,7 +389,7 @@ async def _collect(
     writer: GroupWriter,
     finished: Callable[[int], None],
     on_end: Callable[[str], None],
-    on_call: Callable[[str], None],
+    on_call: CallEnded | None,
 ) -> Simulated:
     seen = Simulated()
     done = streak = 0
@@ -389,7 +401,8 @@ async def _collect(
             continue
         writer.submit(result.events)
         on_end(result.end_reason)
-        on_call(result.conversation_id)
+        if on_call is not None:
+            on_call(result.conversation_id, result.made)
         done += 1
         finished(done)
         # Each worker has its own client, so "down" is also judged across calls: failed

@@ -25,7 +25,15 @@ from polygon import probe as _probe_pkg
 from polygon import score as _score_pkg
 from polygon import simulate as _simulate_pkg
 from polygon.app.gating import NEWEST_GATING, suite_warnings
-from polygon.app.jobs import calls_kept, group_commit, jobs_share, run_recipe, simulate_on, visit_on
+from polygon.app.jobs import (
+    CallEnded,
+    calls_kept,
+    group_commit,
+    jobs_share,
+    run_recipe,
+    simulate_on,
+    visit_on,
+)
 from polygon.app.log import call_damage, check_run_intact, recorded_answers
 from polygon.app.passes import DamagedCallError, damaged_message, read_run_head, start_run
 from polygon.app.progress import Progress, no_progress
@@ -503,7 +511,7 @@ async def _simulate(
     on_end: Callable[[str], None],
     *,
     writer: GroupWriter | None = None,
-    on_call: Callable[[str], None] = lambda conversation_id: None,
+    on_call: CallEnded | None = None,
 ) -> None:
     """Every planned call; a model server found down stops the run with a resume hint."""
     window = options.concurrency

@@ -88,17 +88,48 @@ def test_calls_the_scoring_process_simulates_are_the_calls_the_run_would_make(
     assert contents(tmp_path / "beside") == contents(tmp_path / "after")
 
 
+def test_a_new_runs_calls_go_from_memory_and_none_is_read_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    read_back: list[str] = []
+    real = LmdbLog.stream_records
+
+    def counted(self: LmdbLog, stream: str, *, page_size: int = 512) -> list[bytes]:
+        read_back.append(stream)
+        return real(self, stream, page_size=page_size)
+
+    monkeypatch.setattr(LmdbLog, "stream_records", counted)
+    loaded = pipeline.suite(40, 4)
+    for name, beside in (("after", False), ("beside", True)):
+        monkeypatch.setattr(alongside, "ENABLED", beside)
+        with LmdbLog(tmp_path / name) as log:
+            summary = run_suite(loaded, log, RunOptions(run_id="r", concurrency=4), now=lambda: "t")
+        assert summary.scoring is not None and summary.scoring.scored == 40
+    assert len(forks) == 1
+    assert read_back == []  # every call was sent as the driver (or the process) made it
+    assert contents(tmp_path / "beside") == contents(tmp_path / "after")
+
+
 def test_calls_past_the_keep_are_read_back_and_scored_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
 ) -> None:
+    read_back: list[str] = []
+    real = LmdbLog.stream_records
+
+    def counted(self: LmdbLog, stream: str, *, page_size: int = 512) -> list[bytes]:
+        read_back.append(stream)
+        return real(self, stream, page_size=page_size)
+
+    monkeypatch.setattr(LmdbLog, "stream_records", counted)
     loaded = pipeline.suite(20, 4)
     for name, beside, budget in (("after", False, jobs.KEEP_BYTES), ("beside", True, 0)):
         monkeypatch.setattr(alongside, "ENABLED", beside)
-        monkeypatch.setattr(jobs, "KEEP_BYTES", budget)  # nothing kept: every call read back from the log
+        monkeypatch.setattr(jobs, "KEEP_BYTES", budget)  # nothing held: the driver's calls read back
         with LmdbLog(tmp_path / name) as log:
             summary = run_suite(loaded, log, RunOptions(run_id="r", concurrency=4), now=lambda: "t")
         assert summary.scoring is not None and summary.scoring.scored == 20
     assert len(forks) == 1
+    assert read_back  # once durable (the process's own calls are scored where they were made)
     assert contents(tmp_path / "beside") == contents(tmp_path / "after")
 
 
@@ -129,7 +160,8 @@ def test_a_scoring_process_that_dies_is_one_clear_error_and_the_resume_scores_ev
     monkeypatch.undo()
     with LmdbLog(tmp_path / "log") as log:
         summary = run_suite(loaded, log, RunOptions(resume="r"), now=lambda: "t")
-    assert summary.ran_now == 0  # every call had ended: only the pass was left
+    # The calls it was making died with it (it scores them before it sends them): made again.
+    assert summary.ran_now <= alongside.SIMULATING
     assert summary.scoring is not None and summary.scoring.scored == 6
 
 

@@ -7,10 +7,14 @@ re-simulated call produces the same ones and distinct coordinates never collide.
 
 from __future__ import annotations
 
+import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from pathlib import Path
 
-from polygon.events import Event, MemoryLog, identity
+import pytest
+
+from polygon.events import Event, LmdbLog, MemoryLog, identity
 from polygon.events.families import TurnSpoken
 from polygon.recording import ConversationSink, GroupWriter, ListSink, Sink, StreamRecorder
 
@@ -125,6 +129,68 @@ class TestConversationSink(SinkContract):
         again.flush()
         writer.commit()
         assert [e.payload for e in log.read_stream(STREAM)] == [turn(1), turn(2)]
+
+
+class TestKeepingConversationSink(SinkContract):
+    """A sink that keeps its call whole (for a run's scoring process): the same contract, and
+    what it kept is, event for event, what the log holds of the stream."""
+
+    def setup_method(self) -> None:
+        self._tmp = tempfile.TemporaryDirectory()
+        self._logs: dict[int, tuple[GroupWriter, LmdbLog]] = {}
+
+    def teardown_method(self) -> None:
+        for writer, log in self._logs.values():
+            writer.close()
+            log.close()
+        self._tmp.cleanup()
+
+    def _sink(self) -> tuple[ConversationSink, GroupWriter, LmdbLog]:
+        log = LmdbLog(Path(self._tmp.name) / f"log{len(self._logs)}")
+        writer = GroupWriter(log)
+        sink = ConversationSink(
+            writer, run_id="r", stream=STREAM, conversation=CONVERSATION, seed=5, now=lambda: "t", keep=True
+        )
+        self._logs[id(sink)] = (writer, log)
+        return sink, writer, log
+
+    def make(self) -> tuple[Sink, Callable[[], list[Event]]]:
+        sink, writer, log = self._sink()
+
+        def written() -> list[Event]:
+            writer.commit()
+            return [e.payload for e in log.read_stream(STREAM)]
+
+        return sink, written
+
+    def identities(self, sink: Sink) -> list[str] | None:
+        assert isinstance(sink, ConversationSink) and sink.made is not None
+        sink.flush()
+        return [p.identity for p in sink.made]
+
+    def test_what_it_kept_is_what_the_log_holds(self) -> None:
+        sink, writer, log = self._sink()
+        assert sink.made == []
+        for n in (1, 2, 3):
+            sink.emit("agent_turn", turn(n), turn=n)
+            sink.flush()
+        writer.commit()
+        stored = log.stream_records(STREAM)
+        assert [p.content_hash for p in sink.made or []] == [e.content_hash for e in log.read_stream(STREAM)]
+        assert len(stored) == 3
+
+    def test_a_call_the_log_holds_some_of_is_not_kept(self) -> None:
+        with pytest.raises(ValueError, match="holds nothing of"):
+            ConversationSink(
+                GroupWriter(MemoryLog()),
+                run_id="r",
+                stream=STREAM,
+                conversation=CONVERSATION,
+                seed=5,
+                now=lambda: "t",
+                existing=frozenset({"0" * 32}),
+                keep=True,
+            )
 
 
 class TestListSink(SinkContract):

@@ -130,3 +130,26 @@ def test_records_kept_across_a_growth_of_the_map(tmp_path: Path) -> None:
     with LmdbLog(tmp_path / "log", readonly=True) as fresh:
         assert list(fresh.read_stream("conv/a")) == served
         assert len(served) == 3000
+
+
+@pytest.mark.parametrize("fmt", [1, 2])
+def test_a_new_streams_unnumbered_records_read_as_the_log_gives_them_but_for_the_seq(
+    tmp_path: Path, fmt: int
+) -> None:
+    """What a run's scoring process reads of a call made here before it is durable."""
+    import msgspec
+
+    from polygon.events import prepare, unnumbered_records
+
+    with LmdbLog(tmp_path / "log", format_version=fmt) as log:
+        for batch in _batches()[:2]:  # other streams first: the log's seqs are not the versions
+            log.append([p for p in batch if p.stream != "conv/a"])
+        call = [turn("a", n, f"line {n}") for n in range(1, 700)]  # format 2 trains and compresses
+        prepared = prepare(call)
+        for start in range(0, len(prepared), 100):
+            log.append_prepared(prepared[start : start + 100])
+        stored = list(log.read_stream("conv/a"))
+        early = LmdbLog.decode_records(unnumbered_records(prepared))
+    assert stored[0].seq > 1
+    assert [e.seq for e in early] == list(range(1, len(call) + 1))
+    assert early == [msgspec.structs.replace(e, seq=e.stream_version) for e in stored]
