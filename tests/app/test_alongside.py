@@ -45,6 +45,20 @@ def forks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     yield pids
 
 
+@pytest.fixture
+def read_back(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The streams the driver reads back from the log to send to the scoring process."""
+    streams: list[str] = []
+    real = LmdbLog.stream_records
+
+    def counted(self: LmdbLog, stream: str, *, page_size: int = 512) -> list[bytes]:
+        streams.append(stream)
+        return real(self, stream, page_size=page_size)
+
+    monkeypatch.setattr(LmdbLog, "stream_records", counted)
+    return streams
+
+
 def _clinic(path: Path, monkeypatch: pytest.MonkeyPatch, *, beside: bool) -> str:
     monkeypatch.setattr(alongside, "ENABLED", beside)
     with LmdbLog(path) as log:
@@ -89,16 +103,8 @@ def test_calls_the_scoring_process_simulates_are_the_calls_the_run_would_make(
 
 
 def test_a_new_runs_calls_go_from_memory_and_none_is_read_back(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int], read_back: list[str]
 ) -> None:
-    read_back: list[str] = []
-    real = LmdbLog.stream_records
-
-    def counted(self: LmdbLog, stream: str, *, page_size: int = 512) -> list[bytes]:
-        read_back.append(stream)
-        return real(self, stream, page_size=page_size)
-
-    monkeypatch.setattr(LmdbLog, "stream_records", counted)
     loaded = pipeline.suite(40, 4)
     for name, beside in (("after", False), ("beside", True)):
         monkeypatch.setattr(alongside, "ENABLED", beside)
@@ -111,16 +117,8 @@ def test_a_new_runs_calls_go_from_memory_and_none_is_read_back(
 
 
 def test_calls_past_the_keep_are_read_back_and_scored_the_same(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int], read_back: list[str]
 ) -> None:
-    read_back: list[str] = []
-    real = LmdbLog.stream_records
-
-    def counted(self: LmdbLog, stream: str, *, page_size: int = 512) -> list[bytes]:
-        read_back.append(stream)
-        return real(self, stream, page_size=page_size)
-
-    monkeypatch.setattr(LmdbLog, "stream_records", counted)
     loaded = pipeline.suite(20, 4)
     for name, beside, budget in (("after", False, jobs.KEEP_BYTES), ("beside", True, 0)):
         monkeypatch.setattr(alongside, "ENABLED", beside)
