@@ -38,19 +38,17 @@ from __future__ import annotations
 import os
 import pickle
 import signal
-import struct
 import sys
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NoReturn
-
-import msgspec
+from typing import TYPE_CHECKING
 
 from polygon.app import jobs
+from polygon.app.scoring_process import LENGTH, Answer, Simulated, read_answer, serve
 from polygon.errors import InfrastructureError
-from polygon.events import LmdbLog, Prepared, conversation_stream, prepare, unnumbered_records
+from polygon.events import LmdbLog, Prepared, conversation_stream, unnumbered_records
 
 if TYPE_CHECKING:
     import asyncio
@@ -59,7 +57,7 @@ if TYPE_CHECKING:
     from polygon.app.jobs import PassRecipe, VisitResult
     from polygon.app.progress import Progress
     from polygon.recording import GroupWriter
-    from polygon.simulate import AgentPool, ConversationPlan
+    from polygon.simulate import ConversationPlan
     from polygon.suite import LoadedSuite
 
 ENABLED = True
@@ -83,8 +81,6 @@ TODO_LIMIT = 16
 """The process takes a call to simulate only while at most this many calls wait to be sent
 to it for scoring: a process behind on scoring would leave a tail for it alone at the end
 (at 300 calls, with no limit, it had scored a third of them when the simulation ended)."""
-_LENGTH = struct.Struct(">I")
-"""A frame's length before its bytes on the socket."""
 
 
 def possible(log: object, *, offline: bool, here: bool, calls: int) -> bool:
@@ -103,44 +99,6 @@ def possible(log: object, *, offline: bool, here: bool, calls: int) -> bool:
     return len(os.sched_getaffinity(0)) >= 2
 
 
-class _Answer(msgspec.Struct, array_like=True):
-    """One call scored: what a ``VisitResult`` says, its events encoded and hashed already.
-
-    The writer's thread then only stores them.
-    """
-
-    scored: int
-    scored_before: int
-    probed: int
-    probed_before: int
-    events: list[Prepared]
-
-
-class _Simulated(msgspec.Struct, array_like=True):
-    """One call simulated: why it ended, its events encoded and hashed already, and its scores."""
-
-    conversation_id: str
-    end_reason: str
-    events: list[Prepared]
-    scored: _Answer
-    """The call scored and probed there, from memory: committed after the call."""
-
-
-_ANSWERED, _SIMULATED, _FAILED = b"A", b"S", b"E"
-"""A frame's first byte: a call scored, a call simulated (msgpack), or the error either raised (a pickle)."""
-_ENCODE = msgspec.msgpack.Encoder().encode
-_DECODE_ANSWER = msgspec.msgpack.Decoder(_Answer).decode
-_DECODE_SIMULATED = msgspec.msgpack.Decoder(_Simulated).decode
-
-
-def _read_answer(frame: memoryview) -> _Answer | _Simulated:
-    """An answer, or the error in its place raised here."""
-    kind = frame[:1]
-    if kind == _FAILED:
-        raise pickle.loads(frame[1:])
-    return _DECODE_SIMULATED(frame[1:]) if kind == _SIMULATED else _DECODE_ANSWER(frame[1:])
-
-
 @dataclass
 class _Totals:
     scored: int = 0
@@ -149,7 +107,7 @@ class _Totals:
     probed_before: int = 0
     done: int = 0
 
-    def add(self, result: _Answer) -> None:
+    def add(self, result: Answer) -> None:
         self.scored += result.scored
         self.scored_before += result.scored_before
         self.probed += result.probed
@@ -277,7 +235,7 @@ class Alongside:
 
     def _frame(self, message: object) -> None:
         data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-        self.outgoing += _LENGTH.pack(len(data))
+        self.outgoing += LENGTH.pack(len(data))
         self.outgoing += data
 
     def _send(self) -> None:
@@ -329,33 +287,33 @@ class Alongside:
             if not data:
                 raise InfrastructureError(GONE)
             self.incoming += data
-        while len(self.incoming) >= _LENGTH.size:
-            (size,) = _LENGTH.unpack_from(self.incoming)
-            if len(self.incoming) < _LENGTH.size + size:
+        while len(self.incoming) >= LENGTH.size:
+            (size,) = LENGTH.unpack_from(self.incoming)
+            if len(self.incoming) < LENGTH.size + size:
                 break
-            frame = memoryview(self.incoming)[_LENGTH.size : _LENGTH.size + size]
+            frame = memoryview(self.incoming)[LENGTH.size : LENGTH.size + size]
             try:
-                answer = _read_answer(frame)
+                answer = read_answer(frame)
             finally:
                 frame.release()
-            del self.incoming[: _LENGTH.size + size]
+            del self.incoming[: LENGTH.size + size]
             self._take(answer)
 
-    def _take(self, answer: _Answer | _Simulated) -> None:
-        if isinstance(answer, _Simulated):
+    def _take(self, answer: Answer | Simulated) -> None:
+        if isinstance(answer, Simulated):
             self._simulated(answer)
             return
         self.in_flight -= 1
         self._scored(answer)
 
-    def _scored(self, answer: _Answer) -> None:
+    def _scored(self, answer: Answer) -> None:
         if answer.events:  # a call's new events, whole: never split by a commit
             self.writer.submit_prepared(answer.events)
         self.totals.add(answer)
         if self.showing:
             self.progress(self.totals.done, self.total)
 
-    def _simulated(self, answer: _Simulated) -> None:
+    def _simulated(self, answer: Simulated) -> None:
         assert self.simulating is not None
         self.simulated_now -= 1
         self.writer.submit_prepared(answer.events)  # the whole call, as a worker's
@@ -423,7 +381,7 @@ async def scoring_alongside(
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child; its coverage is the pass's own tests
         ours.close()
-        _serve(theirs, recipe, now, loaded if simulating else None)
+        serve(theirs, recipe, now, loaded if simulating else None)
     theirs.close()
     ours.setblocking(False)
     loop = asyncio.get_running_loop()
@@ -444,101 +402,3 @@ def _stop(pid: int, sock: socket.socket, *, gently: bool) -> None:
             os.kill(pid, signal.SIGKILL)
     sock.close()
     os.waitpid(pid, 0)
-
-
-def _serve(
-    sock: socket.socket, recipe: PassRecipe, now: Callable[[], str], loaded: LoadedSuite | None
-) -> NoReturn:
-    """The scoring process: score (or simulate) each call sent, answer, until the driver closes the socket."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's: it stops this process
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    # Every descriptor inherited but its socket and stdio: the log's writer lock (an flock, held
-    # by every copy of it) must go with the driver, or a killed run's resume would find the log
-    # busy until this process noticed; so must the log's files, a server's sockets, any pipe.
-    fd = sock.fileno()
-    os.closerange(3, fd)
-    os.closerange(fd + 1, os.sysconf("SC_OPEN_MAX"))
-    code = 0
-    try:
-        _answer_each(sock, recipe, now, loaded)
-    except BaseException as exc:  # noqa: BLE001 - whatever ends it, the driver hears why, then EOF
-        code = 1
-        with suppress(BaseException):
-            error = exc if isinstance(exc, Exception) else InfrastructureError(repr(exc))
-            _write_frame(sock, _FAILED + pickle.dumps(_sendable(error)))
-    finally:
-        os._exit(code)  # nothing of the driver's (its handles, its exit hooks) runs here
-
-
-def _answer_each(
-    sock: socket.socket, recipe: PassRecipe, now: Callable[[], str], loaded: LoadedSuite | None
-) -> None:
-    work = _Work(recipe, now, loaded)
-    reader = sock.makefile("rb")
-    while True:
-        head = reader.read(_LENGTH.size)
-        if len(head) < _LENGTH.size:
-            return  # the driver closed the socket: the pass is over
-        (size,) = _LENGTH.unpack(head)
-        sent, records = pickle.loads(reader.read(size))
-        try:
-            if records is None:  # a plan: a call to make
-                frame = _SIMULATED + _ENCODE(work.simulate(sent))
-            else:
-                frame = _ANSWERED + _ENCODE(work.score(sent, records))
-        except Exception as exc:  # noqa: BLE001 - the driver raises it, as the pass would
-            frame = _FAILED + pickle.dumps(_sendable(exc))
-        _write_frame(sock, frame)
-
-
-class _Work:
-    """The scoring process's work: a call scored (its records), a call made and scored (its plan)."""
-
-    def __init__(self, recipe: PassRecipe, now: Callable[[], str], loaded: LoadedSuite | None) -> None:
-        import asyncio
-
-        from polygon.models import ModelHub
-
-        self.loop = asyncio.new_event_loop()
-        self.recipe = recipe
-        self.now = now
-        self.hub = ModelHub(recipe.settings)  # the offline judge and detectors ask no server: no key here
-        self.loaded = loaded
-        self._pool: AgentPool | None = None
-
-    def score(self, stream: str, records: list[bytes]) -> _Answer:
-        """The call's records scored and probed as every pass does; the new events, prepared."""
-        from polygon.app.jobs import VisitJob, checked_call, visit_events
-
-        events = checked_call(self.recipe.started.run_id, stream, LmdbLog.decode_records(records))
-        got = self.loop.run_until_complete(visit_events(VisitJob(self.recipe, events, self.now), self.hub))
-        return _Answer(got.scored, got.scored_before, got.probed, got.probed_before, prepare(got.events))
-
-    def simulate(self, plan: ConversationPlan) -> _Simulated:
-        """A new run's call made here (one agent pool for all, as the driver's), then scored from memory."""
-        from polygon.app.jobs import collect_call, collecting_sink
-
-        assert self.loaded is not None, "a call to simulate was sent to a process that scores only"
-        if self._pool is None:
-            from polygon.simulate import AgentPool
-
-            self._pool = AgentPool(self.loaded, self.hub)
-        pool = self._pool
-        sink = collecting_sink(plan, frozenset(), self.now)  # a new run's call: the log holds none of it
-        reason = self.loop.run_until_complete(collect_call(plan, pool.make(plan.config, sink), pool, sink))
-        made = prepare(sink.collected)
-        scored = self.score(conversation_stream(plan.conversation_id), unnumbered_records(made))
-        return _Simulated(plan.conversation_id, reason, made, scored)
-
-
-def _write_frame(sock: socket.socket, frame: bytes) -> None:
-    sock.sendall(_LENGTH.pack(len(frame)) + frame)
-
-
-def _sendable(exc: Exception) -> BaseException:
-    """The error itself when it survives a pickle, else the same words as an infrastructure fault."""
-    try:
-        pickle.loads(pickle.dumps(exc))
-    except Exception:  # noqa: BLE001 - any error that cannot travel is said in words
-        return InfrastructureError(f"scoring a call failed: {type(exc).__name__}: {exc}")
-    return exc

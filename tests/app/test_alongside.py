@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from polygon.app import alongside, jobs
+from polygon.app import alongside, jobs, scoring_process
 from polygon.app.report import report_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.errors import InfrastructureError, UserInputError
@@ -85,7 +85,7 @@ def test_calls_the_scoring_process_simulates_are_the_calls_the_run_would_make(
     simulated: list[str] = []
     take = alongside.Alongside._simulated
 
-    def noted(self: alongside.Alongside, answer: alongside._Simulated) -> None:
+    def noted(self: alongside.Alongside, answer: scoring_process.Simulated) -> None:
         simulated.append(answer.conversation_id)
         take(self, answer)
 
