@@ -447,13 +447,9 @@ class LmdbLog:
     def stream_records(self, stream: str, *, page_size: int = 512) -> list[bytes]:
         """One stream's events as the records a read decodes (:meth:`decode_records`), not decoded.
 
-        A kept stream (:meth:`keeping`) comes from memory, and leaves the keep, as on a read.
-        What another process decodes: the records carry everything an envelope holds.
+        What another process decodes (a run's scoring process): the records carry everything
+        an envelope holds.
         """
-        kept = self._kept.take(stream) if self._kept is not None else None
-        if kept is not None:
-            self._guard()
-            return kept
         records: list[bytes] = []
         while True:
             page = self._read(

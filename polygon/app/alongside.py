@@ -139,8 +139,8 @@ class Alongside:
     """Set when the process may simulate calls too."""
     waiting: deque[tuple[int, str]] = field(default_factory=deque)
     """(events handed to the writer when the call ended, its stream): read back once durable."""
-    todo: deque[tuple[str, list[bytes] | None]] = field(default_factory=deque)
-    """(stream, its records when held here, else None: read back) to send, in order."""
+    todo: deque[tuple[str, list[bytes] | None, int]] = field(default_factory=deque)
+    """(stream, its records when held here, else None: read back, their bytes) to send, in order."""
     held: int = 0
     """Bytes of records in :attr:`todo` (at most ``jobs.KEEP_BYTES``)."""
     in_flight: int = 0
@@ -207,7 +207,7 @@ class Alongside:
             size = sum(map(len, records))
             if self.held + size <= jobs.KEEP_BYTES:
                 self.held += size
-                self.todo.append((stream, records))
+                self.todo.append((stream, records, size))
                 self.release()
                 return
         self.waiting.append((self.writer.handed, stream))
@@ -219,14 +219,13 @@ class Alongside:
             return
         durable = self.writer.durable
         while self.waiting and self.waiting[0][0] <= durable:
-            self.todo.append((self.waiting.popleft()[1], None))
+            self.todo.append((self.waiting.popleft()[1], None, 0))
         sent = False
         while self.todo and self.in_flight < IN_FLIGHT:
-            stream, records = self.todo.popleft()
+            stream, records, size = self.todo.popleft()
+            self.held -= size
             if records is None:
                 records = self.log.stream_records(stream)
-            else:
-                self.held -= sum(map(len, records))
             self._frame((stream, records))
             self.in_flight += 1
             sent = True
@@ -338,7 +337,7 @@ class Alongside:
         """Score what is left (the calls that ended before a resume, the last ones); totals."""
         from polygon.app.jobs import VisitResult
 
-        self.todo.extend((conversation_stream(c), None) for c in earlier)
+        self.todo.extend((conversation_stream(c), None, 0) for c in earlier)
         self.showing = True
         self.progress(self.totals.done, self.total)
         while True:

@@ -166,7 +166,6 @@ CallEnded = Callable[[str, list[Prepared] | None], None]
 """Hears a call that ended (its id), with its events when they were kept whole (else None)."""
 
 
-
 @dataclass(frozen=True)
 class SimulationJob:
     """One conversation to simulate."""

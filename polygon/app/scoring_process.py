@@ -63,7 +63,7 @@ ANSWERED, SIMULATED, FAILED = b"A", b"S", b"E"
 """A frame's first byte: a call scored, a call simulated (msgpack), or the error either raised (a pickle)."""
 _ENCODE = msgspec.msgpack.Encoder().encode
 _DECODE_ANSWER = msgspec.msgpack.Decoder(Answer).decode
-_DECODESIMULATED = msgspec.msgpack.Decoder(Simulated).decode
+_DECODE_SIMULATED = msgspec.msgpack.Decoder(Simulated).decode
 
 
 def read_answer(frame: memoryview) -> Answer | Simulated:
@@ -71,7 +71,7 @@ def read_answer(frame: memoryview) -> Answer | Simulated:
     kind = frame[:1]
     if kind == FAILED:
         raise pickle.loads(frame[1:])
-    return _DECODESIMULATED(frame[1:]) if kind == SIMULATED else _DECODE_ANSWER(frame[1:])
+    return _DECODE_SIMULATED(frame[1:]) if kind == SIMULATED else _DECODE_ANSWER(frame[1:])
 
 
 def serve(
