@@ -40,7 +40,10 @@ def overlap(a: str, b: str) -> float:
     Kept per pair: the engine compares each agent reply with the one before, and the loop
     check compares them again (and each with its turn-before-last) when the call is scored.
     """
-    wa, wb = _bag(a), _bag(b)
+    return _dice(_bag(a), _bag(b))
+
+
+def _dice(wa: Counter[str], wb: Counter[str]) -> float:
     total = sum(wa.values()) + sum(wb.values())
     if total == 0:
         return 0.0
@@ -167,8 +170,16 @@ class LoopWatch:
 
 
 def _same_answer(before: str | None, heard: str | None) -> bool:
-    """The agent heard the same caller turn before both replies (None: not known, never the same)."""
-    return heard is not None and before is not None and is_loop(before, heard)
+    """The agent heard the same caller turn before both replies (None: not known, never the same).
+
+    Compared without the memos: each heard turn, noise and all, is new, so keeping its words,
+    bag and overlap only filled them with entries never asked for again (at 100,000 calls
+    they held ~10,000 such, megabytes that grew with the run).
+    """
+    if heard is None or before is None:
+        return False
+    bags = (Counter(_WORD.findall(text.lower())) for text in (before, heard))
+    return _dice(*bags) >= LOOP_THRESHOLD
 
 
 def _bigrams(text: str) -> set[tuple[str, ...]]:

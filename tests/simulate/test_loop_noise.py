@@ -264,3 +264,21 @@ def test_a_repeat_after_the_noise_lost_a_fact_is_a_re_ask_every_time() -> None:
     assert same.see("Your tracking number?", noisy=True, heard="My tracking number is", lost=True) == "reask"
     assert same.see("Your tracking number?", noisy=True, heard="My tracking number is", lost=True) == "reask"
     assert same.see("Your tracking number?", noisy=True, heard="My tracking number is") == "loop"  # not lost
+
+
+def test_heard_turns_never_enter_the_word_memos() -> None:
+    """Each heard turn is new (noise and all): comparing two keeps nothing, however many calls run.
+
+    Kept, they filled the memos with entries never asked for again and grew a 100,000-call
+    run's heap by megabytes (issue 31).
+    """
+    from polygon.similarity import _bag, overlap, word_tuple
+
+    before = (word_tuple.cache_info().currsize, _bag.cache_info().currsize, overlap.cache_info().currsize)
+    for i in range(50):
+        watch = LoopWatch()
+        assert watch.see("A b c.", heard=f"Heard {i} once.") == ""
+        assert watch.see("A b c.", noisy=True, heard=f"Heard {i} twice.") == "reask"
+        assert watch.see("A b c.", noisy=True, heard=f"Heard {i} twice.") == "loop"
+    after = (word_tuple.cache_info().currsize, _bag.cache_info().currsize, overlap.cache_info().currsize)
+    assert after[0] - before[0] <= 1 and after[1] - before[1] <= 1 and after[2] - before[2] <= 1
