@@ -35,18 +35,19 @@ wait for the other for ever whatever the size of a call.
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 import signal
 import sys
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from polygon.app import jobs
-from polygon.app.scoring_process import LENGTH, Answer, Simulated, read_answer, serve
+from polygon.app.scoring_process import LENGTH, Answer, Simulated, read_answer, score_records, serve
 from polygon.errors import InfrastructureError
 from polygon.events import LmdbLog, Prepared, conversation_stream, unnumbered_records
 
@@ -56,9 +57,13 @@ if TYPE_CHECKING:
 
     from polygon.app.jobs import PassRecipe, VisitResult
     from polygon.app.progress import Progress
+    from polygon.models import ModelHub
     from polygon.recording import GroupWriter
     from polygon.simulate import ConversationPlan
     from polygon.suite import LoadedSuite
+
+Scorer = Callable[[str, list[bytes]], Awaitable[Answer]]
+"""A call's stream and records → the call scored and probed (``scoring_process.score_records``)."""
 
 ENABLED = True
 """Whether a run may score beside its simulation (tests compare both ways on one suite)."""
@@ -77,6 +82,19 @@ GONE = "the scoring process ended before the pass did"
 SILENT_S = 300.0
 """The longest the run waits at its end for the process's next answer (an offline call is
 scored in milliseconds): past it, the process is taken as stuck and the run stops."""
+HELP_ABOVE = 256
+"""Calls waiting to be sent to the process past which the driver scores some itself.
+
+Scoring a call costs the process ~3× what making one costs the driver (1.9 vs 0.6 ms on the
+bench's machine, most of it the tool-facts check), so on a long run the driver made calls
+faster than the process scored them: at 100,000 calls 50,000 waited when the simulation
+ended (each an entry here, ~11 MB of the heap, and a tail the process scored alone for a
+minute). Past this many the driver scores the newest waiting calls, from memory, without
+turning back to its own calls until at most this many wait; then one call each turn of the
+event loop while more than :data:`HELP_DOWN_TO` do. At the end of the simulation it scores
+beside the process until nothing waits (the tail, halved)."""
+HELP_DOWN_TO = 128
+"""Where the driver stops helping during the simulation (the process is sent calls all the while)."""
 TODO_LIMIT = 16
 """The process takes a call to simulate only while at most this many calls wait to be sent
 to it for scoring: a process behind on scoring would leave a tail for it alone at the end
@@ -158,6 +176,12 @@ class Alongside:
     incoming: bytearray = field(default_factory=bytearray)
     _plans: Iterator[ConversationPlan] | None = None
     """The run's plans while :meth:`shared` draws from them."""
+    scorer: Scorer | None = None
+    """How the driver scores a call itself when it helps (None: it never does)."""
+    helper: asyncio.Task[None] | None = None
+    """The driver scoring waiting calls (:meth:`_help`), while it does."""
+    helped: int = 0
+    """Calls the driver scored itself."""
 
     def shared(self, plans: Iterable[ConversationPlan]) -> Iterator[ConversationPlan]:
         """The plans this process simulates: each one the scoring process has no room for.
@@ -209,9 +233,48 @@ class Alongside:
                 self.held += size
                 self.todo.append((stream, records, size))
                 self.release()
+                self._help_if_behind(HELP_ABOVE, HELP_DOWN_TO)
                 return
         self.waiting.append((self.writer.handed, stream))
         self.release()
+        self._help_if_behind(HELP_ABOVE, HELP_DOWN_TO)
+
+    def _help_if_behind(self, above: int, down_to: int) -> None:
+        """Start scoring waiting calls here when more than ``above`` wait (and none is being)."""
+        idle = self.helper is None and self.failed is None
+        if self.scorer is None or not idle or len(self.todo) <= above:
+            return
+        self.helper = self.loop.create_task(self._help(above, down_to))
+
+    async def _help(self, above: int, down_to: int) -> None:
+        """Score the newest waiting calls here until at most ``down_to`` wait.
+
+        While more than ``above`` wait it does not let the driver's own calls go on (they
+        would only add to the wait); it hears the process's answers and sends it more after
+        each call all the same, so the process never runs dry meanwhile. The newest calls are
+        taken (held here, not yet sent): the process is sent the oldest.
+        """
+        import asyncio
+
+        assert self.scorer is not None
+        try:
+            while self.failed is None and len(self.todo) > down_to:
+                stream, records, size = self.todo.pop()
+                self.held -= size
+                if records is None:  # durable: a call read back, as it would be for the process
+                    records = self.log.stream_records(stream)
+                self._scored(await self.scorer(stream, records))
+                self.helped += 1
+                self.answered()
+                if len(self.todo) <= above:
+                    await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - raised where the driver can hear it
+            self._fail(exc)
+        finally:
+            self.helper = None
+            self._wake()
 
     def release(self) -> None:
         """Queue the calls now durable; send what the window allows."""
@@ -345,8 +408,9 @@ class Alongside:
             self.writer.commit()  # every call handed over is durable: all of them can go
             self.release()
             self.raise_if_failed()  # a send may have found the process gone
-            if not (self.waiting or self.todo or self.in_flight or self.simulated_now):
+            if not (self.waiting or self.todo or self.in_flight or self.simulated_now or self.helper):
                 break
+            self._help_if_behind(0, 0)  # the tail: both processes score it
             self.wake = self.loop.create_future()
             await self._next_answer()
         self.done = True
@@ -365,11 +429,13 @@ async def scoring_alongside(
     total: int,
     simulating: Simulating | None = None,
     loaded: LoadedSuite | None = None,
+    hub: ModelHub | None = None,
 ) -> AsyncIterator[Alongside]:
     """Fork the scoring process; leaving stops it (at once when the pass did not finish).
 
     What it holds unanswered when the pass did not finish is scored again by a resume.
-    ``simulating`` (with the suite, ``loaded``): the process simulates calls too.
+    ``simulating`` (with the suite, ``loaded``): the process simulates calls too. ``hub``:
+    the driver's, with which it scores calls itself when the process falls behind.
     """
     import asyncio
     import socket  # loaded by a run that forks, not at every start (tests/test_real_starts.py)
@@ -385,10 +451,14 @@ async def scoring_alongside(
     ours.setblocking(False)
     loop = asyncio.get_running_loop()
     beside = Alongside(ours, log, writer, loop, progress, total, simulating)
+    if hub is not None:
+        beside.scorer = functools.partial(score_records, recipe, now, hub)
     loop.add_reader(ours, beside.answered)
     try:
         yield beside
     finally:
+        if beside.helper is not None:  # the pass failed: what it was scoring is scored by a resume
+            beside.helper.cancel()
         loop.remove_reader(ours)
         loop.remove_writer(ours)
         _stop(pid, ours, gently=beside.done)

@@ -624,6 +624,7 @@ class _Alongside:
                 total=self.total,
                 simulating=sharing,
                 loaded=self.loaded,
+                hub=self.hub,
             ) as beside,
         ):
             await _simulate(

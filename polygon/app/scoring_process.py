@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import socket
 
     from polygon.app.jobs import PassRecipe
+    from polygon.models import ModelHub
     from polygon.simulate import AgentPool, ConversationPlan
     from polygon.suite import LoadedSuite
 
@@ -136,11 +137,7 @@ class _Work:
 
     def score(self, stream: str, records: list[bytes]) -> Answer:
         """The call's records scored and probed as every pass does; the new events, prepared."""
-        from polygon.app.jobs import VisitJob, checked_call, visit_events
-
-        events = checked_call(self.recipe.started.run_id, stream, LmdbLog.decode_records(records))
-        got = self.loop.run_until_complete(visit_events(VisitJob(self.recipe, events, self.now), self.hub))
-        return Answer(got.scored, got.scored_before, got.probed, got.probed_before, prepare(got.events))
+        return self.loop.run_until_complete(score_records(self.recipe, self.now, self.hub, stream, records))
 
     def simulate(self, plan: ConversationPlan) -> Simulated:
         """A new run's call made here (one agent pool for all, as the driver's), then scored from memory."""
@@ -157,6 +154,20 @@ class _Work:
         made = prepare(sink.collected)
         scored = self.score(conversation_stream(plan.conversation_id), unnumbered_records(made))
         return Simulated(plan.conversation_id, reason, made, scored)
+
+
+async def score_records(
+    recipe: PassRecipe, now: Callable[[], str], hub: ModelHub, stream: str, records: list[bytes]
+) -> Answer:
+    """One call's records scored and probed as every pass does; the new events, prepared.
+
+    The process's unit of work, and the driver's when it helps (``Alongside.help``).
+    """
+    from polygon.app import jobs  # looked up at each call: tests stand in for its visit
+
+    events = jobs.checked_call(recipe.started.run_id, stream, LmdbLog.decode_records(records))
+    got = await jobs.visit_events(jobs.VisitJob(recipe, events, now), hub)
+    return Answer(got.scored, got.scored_before, got.probed, got.probed_before, prepare(got.events))
 
 
 def _write_frame(sock: socket.socket, frame: bytes) -> None:

@@ -8,7 +8,7 @@ must never outlive the run.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +17,8 @@ from polygon.app import alongside, jobs, scoring_process
 from polygon.app.report import report_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.errors import InfrastructureError, UserInputError
-from polygon.events import LmdbLog
+from polygon.events import LmdbLog, Prepared
+from polygon.models import ModelHub
 from polygon.suite.loading import load_suite
 from tests.bench import pipeline
 from tests.support.examples import clinic_suite_path
@@ -148,7 +149,11 @@ def test_an_error_scoring_a_call_stops_the_run_with_it_and_ends_the_process(
 def test_a_scoring_process_that_dies_is_one_clear_error_and_the_resume_scores_every_call(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
 ) -> None:
-    async def dies(job: jobs.VisitJob, hub: object) -> jobs.VisitResult:
+    driver, real = os.getpid(), jobs.visit_events
+
+    async def dies(job: jobs.VisitJob, hub: ModelHub) -> jobs.VisitResult:
+        if os.getpid() == driver:  # the driver scores the last calls too (it helps): as ever
+            return await real(job, hub)
         os._exit(9)
 
     monkeypatch.setattr(jobs, "visit_events", dies)
@@ -186,9 +191,13 @@ def test_a_small_run_scores_after_its_simulation(
 def test_a_scoring_process_that_answers_nothing_stops_the_run_instead_of_hanging_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
 ) -> None:
-    async def stuck(job: jobs.VisitJob, hub: object) -> jobs.VisitResult:
+    driver, real = os.getpid(), jobs.visit_events
+
+    async def stuck(job: jobs.VisitJob, hub: ModelHub) -> jobs.VisitResult:
         import time
 
+        if os.getpid() == driver:  # the driver scores the last calls too (it helps): as ever
+            return await real(job, hub)
         time.sleep(3600)
         raise AssertionError("never")
 
@@ -199,3 +208,51 @@ def test_a_scoring_process_that_answers_nothing_stops_the_run_instead_of_hanging
     [pid] = forks
     with pytest.raises(ChildProcessError):  # killed and reaped
         os.waitpid(pid, os.WNOHANG)
+
+
+def test_a_driver_ahead_of_the_process_scores_calls_itself_and_the_wait_stays_short(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    """A process slower than the driver: the calls waiting for it stay a few, the log the same.
+
+    Without the help, every call the driver made would wait for the slow process (at 100,000
+    calls, 50,000 waited when the simulation ended: megabytes of heap and a long tail).
+    """
+    driver, real = os.getpid(), jobs.visit_events
+
+    async def slow(job: jobs.VisitJob, hub: ModelHub) -> jobs.VisitResult:
+        import time
+
+        if os.getpid() != driver:
+            time.sleep(0.005)
+        return await real(job, hub)
+
+    waited: list[int] = []
+    helped: list[int] = []
+    ended, finish = alongside.Alongside.ended, alongside.Alongside.finish
+
+    def noted(self: alongside.Alongside, conversation_id: str, made: list[Prepared] | None) -> None:
+        ended(self, conversation_id, made)
+        waited.append(len(self.todo) + len(self.waiting))
+
+    async def finished(self: alongside.Alongside, earlier: Iterable[str]) -> jobs.VisitResult:
+        result = await finish(self, earlier)
+        helped.append(self.helped)
+        return result
+
+    monkeypatch.setattr(alongside.Alongside, "ended", noted)
+    monkeypatch.setattr(alongside.Alongside, "finish", finished)
+    monkeypatch.setattr(alongside, "HELP_ABOVE", 6)
+    monkeypatch.setattr(alongside, "HELP_DOWN_TO", 3)
+    loaded = pipeline.suite(60, 4)
+    for name, beside in (("after", False), ("beside", True)):
+        monkeypatch.setattr(alongside, "ENABLED", beside)
+        monkeypatch.setattr(jobs, "visit_events", slow if beside else real)
+        with LmdbLog(tmp_path / name) as log:
+            summary = run_suite(loaded, log, RunOptions(run_id="r", concurrency=4), now=lambda: "t")
+        assert summary.scoring is not None and summary.scoring.scored == 60
+    assert len(forks) == 1
+    [count] = helped
+    assert 0 < count < 60  # the driver scored some, the process the rest
+    assert max(waited) <= 6 + 2 * 4  # the help's mark, and the calls the driver ended meanwhile
+    assert contents(tmp_path / "beside") == contents(tmp_path / "after")
