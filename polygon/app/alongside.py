@@ -28,6 +28,11 @@ own). It touches nothing of the driver's but those: not the log (LMDB must not b
 across a fork), the model clients or the event loop, and it ends with ``os._exit``, so no
 exit hook of the driver's runs twice.
 
+Scoring a call costs the process more than making one costs the driver, so the driver helps:
+past :data:`HELP_ABOVE` calls waiting for the process it scores the newest of them itself
+(``scoring_process.score_records``, the process's own unit), and at the end of the simulation
+it scores beside the process until nothing waits.
+
 The driver never blocks on the process: what it sends waits in a buffer the event loop
 writes as the socket takes it, and answers are read as they arrive, so neither side can
 wait for the other for ever whatever the size of a call.
