@@ -33,3 +33,27 @@ def test_json_reads_back_the_same_values() -> None:
     """Where JSON is shown, the escapes written for C1 and bidi characters are JSON's own."""
     encoded = json.dumps({"reply": HOSTILE}, ensure_ascii=False)
     assert json.loads(visible(encoded)) == {"reply": HOSTILE}
+
+
+CONTROLS = [chr(c) for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]]
+CONTROLS += ["\u061c", "\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))]
+CONTROLS += ["\ufffe", "\uffff"]
+ALIKE = "·é—→\u061b\u200d\u2029\u202f\u2065\u206a\ufffd€🍕"
+"""Characters that share a lead byte (or more) with a control and are not one."""
+
+
+@pytest.mark.parametrize("control", CONTROLS, ids=[f"U+{ord(c):04X}" for c in CONTROLS])
+def test_each_control_is_found_wherever_the_chunks_cut_it(control: str) -> None:
+    """The byte prefilter lets a chunk through only when it can hold no control, cut or whole."""
+    data = f"{ALIKE}{control}{ALIKE}".encode()
+    want = visible(data.decode()).encode()
+    assert want != data
+    for cut in range(1, len(data)):
+        assert b"".join(visible_bytes([data[:cut], data[cut:]])) == want, cut
+    for size in (1, 2, 3):
+        assert b"".join(visible_bytes([data[i : i + size] for i in range(0, len(data), size)])) == want
+
+
+def test_lookalikes_and_broken_utf8_pass_through_as_they_are() -> None:
+    data = (ALIKE + "\n").encode() * 50 + b"\xc3 \xe2\x80 \xff"
+    assert b"".join(visible_bytes([data[:100], data[100:]])) == data
