@@ -161,7 +161,7 @@ async def score_records(
 ) -> Answer:
     """One call's records scored and probed as every pass does; the new events, prepared.
 
-    The process's unit of work, and the driver's when it helps (``Alongside.help``).
+    The process's unit of work, and the driver's when it helps (``Alongside._help``).
     """
     from polygon.app import jobs  # looked up at each call: tests stand in for its visit
 

@@ -57,3 +57,12 @@ def test_each_control_is_found_wherever_the_chunks_cut_it(control: str) -> None:
 def test_lookalikes_and_broken_utf8_pass_through_as_they_are() -> None:
     data = (ALIKE + "\n").encode() * 50 + b"\xc3 \xe2\x80 \xff"
     assert b"".join(visible_bytes([data[:100], data[100:]])) == data
+
+
+def test_a_control_after_many_lookalikes_is_still_found() -> None:
+    """Past the candidates checked one by one, the chunk is scanned whole: never let through."""
+    from polygon.visible import LOOKS
+
+    for text in ("·" * (LOOKS + 5) + "\u202e", "م" * (LOOKS + 5) + "\x1b[2J", "─" * LOOKS * 3):
+        data = text.encode()
+        assert b"".join(visible_bytes([data])) == visible(text).encode()
