@@ -3,6 +3,7 @@ the calls with something new are read again, and a snapshot that does not fit is
 
 from __future__ import annotations
 
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from polygon.app import snapshots as snap
 from polygon.app.report import report_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.events import Envelope, EventLog, LmdbLog, MemoryLog, Pending
-from polygon.events.snapshots import SNAPSHOT_DIR, LmdbSnapshots, MemorySnapshots, NullSnapshots
+from polygon.events.snapshots import SNAPSHOT_DIR, LmdbSnapshots, MemorySnapshots, NullSnapshots, Snapshot
 from polygon.projections import ConversationVerdict, RunRecord, RunReport
 from polygon.projections.report import make_report
 from polygon.render import json_chunks, json_document
@@ -82,6 +83,36 @@ def test_rows_kept_are_the_rows_read_and_a_second_view_reads_none(source: list[E
     assert len(first.calls) == len(_report(log)[1].conversations) > 10
     assert _kept(log, store, second) == plain
     assert second.calls == []
+
+
+class Weighing(MemorySnapshots):
+    """A store that notes what the rows' module holds when their snapshot is saved."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: list[tuple[int, int]] = []
+
+    def save(self, snapshot: Snapshot) -> None:
+        kept = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(True, json_rows.__file__)])
+        self.held.append((sum(s.size for s in kept.statistics("filename")), len(snapshot.state)))
+        super().save(snapshot)
+
+
+def test_kept_rows_hold_their_compressed_size_not_the_compressor_s_buffer(source: list[Envelope]) -> None:
+    # zstandard returns a frame in a buffer sized for the worst case: ~7x the frame here
+    log, store = MemoryLog(), Weighing()
+    _copy(source, log)
+    state, report = _report(log)
+    rows = json_rows.row_texts(log, state, report, WHOLE, store)
+    tracemalloc.start()
+    try:
+        for _text in rows:
+            pass  # each row dropped once written, as the CLI writes them
+    finally:
+        tracemalloc.stop()
+    [(held, saved)] = store.held
+    assert saved > 20_000  # the rows' frames, encoded
+    assert held < 3 * saved  # the kept frames and the state encoded from them (~2.3x)
 
 
 def test_appended_calls_alone_are_read(source: list[Envelope]) -> None:
