@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -224,23 +225,45 @@ def _damage_record(path: Path) -> None:
     store.close()
 
 
-@pytest.mark.parametrize("damage", ["hash", "frame", "size"])
-def test_a_damaged_saved_view_is_reported_passed_over_and_rebuilt(path: Path, damage: str) -> None:
+@pytest.mark.parametrize("damage", ["hash", "frame", "size", "unfinished", "checksum"])
+def test_a_damaged_saved_view_is_reported_passed_over_and_rebuilt(
+    path: Path, damage: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(views, "CHECKED_IN", 16)  # the check reads the frame in many pieces
     expected = _view(path, "report", "g")
+    packed = zstandard.ZstdCompressor(write_checksum=True).compress(expected)
     if damage == "hash":
         _damage_record(path)
     elif damage == "frame":  # sealed afresh, so only the frame is wrong
         _replace_saved(path, b"\x28\xb5\x2f\xfd not a zstd frame", len(expected))
-    else:
+    elif damage == "size":
         _replace_saved(
             path, zstandard.ZstdCompressor(write_checksum=True).compress(expected[:-1]), len(expected)
         )
+    elif damage == "unfinished":  # every byte of the output there, the frame's checksum cut off
+        _replace_saved(path, packed[:-4], len(expected))
+    else:
+        _replace_saved(path, packed[:-1] + bytes([packed[-1] ^ 1]), len(expected))
     verified = CliRunner().invoke(cli, ["--log", str(path), "log", "verify"])
     assert verified.exit_code == 1 and "snapshot of g is damaged" in verified.output
     assert _view(path, "report", "g") == expected  # passed over, rebuilt
     verified = CliRunner().invoke(cli, ["--log", str(path), "log", "verify"])
     assert verified.exit_code == 0, verified.output
     assert _lie(path) == 1 and _view(path, "report", "g") == LIE  # the rebuilt one is served
+
+
+def test_log_verify_checks_a_big_saved_view_a_piece_at_a_time(path: Path) -> None:
+    _view(path, "report", "g")
+    big = b"".join(b'{"conversation": %d, "verdict": "pass"},\n' % k for k in range(2_000_000))
+    assert _replace_saved(path, zstandard.ZstdCompressor(write_checksum=True).compress(big), len(big)) == 1
+    tracemalloc.start()
+    try:
+        verified = CliRunner().invoke(cli, ["--log", str(path), "log", "verify"])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert verified.exit_code == 0, verified.output
+    assert len(big) > 80_000_000 and peak < 20_000_000  # held whole, the check peaked past 80 MB
 
 
 def test_one_saved_view_per_key_and_none_when_switched_off(path: Path) -> None:
