@@ -11,6 +11,7 @@ The null store keeps nothing, and every method answers as an empty store does.
 from __future__ import annotations
 
 import hashlib
+import tracemalloc
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from pathlib import Path
@@ -177,6 +178,20 @@ class SnapshotStoreContract(ABC):
         store.drop()
         store = self.again(store)
         assert list(store.entries()) == []
+
+
+    def test_entries_hold_one_snapshot_at_a_time(self, store: SnapshotStore) -> None:
+        size = 4 << 20
+        for subject in ("run-1", "run-2", "run-3", "run-4"):
+            store.save(snap(subject, state=subject.encode() * (size // 5)))
+        tracemalloc.start()
+        try:
+            for _key, found in store.entries():  # a check looks at each, then the next
+                assert not isinstance(found, str)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 2.5 * size  # the one listed and the one before it (all four: 16 MB and more)
 
 
 def _hash_of(body: bytes) -> bytes:
