@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 import tracemalloc
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import msgspec
@@ -114,6 +114,28 @@ def test_a_saved_view_is_written_as_saved_and_only_under_its_own_options(path: P
         ["compare", "g"],
     ):
         assert _view(path, *other) == _plain(path, *other), other
+
+
+def test_a_saved_view_is_written_in_pieces_the_output_filter_passes_at_a_glance(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from polygon.cli import output
+
+    asked = ["report", "g", "--json"]
+    plain = _plain(path, *asked)
+    assert _view(path, *asked) == plain  # saved
+    seen: list[int] = []
+    filtered = output.visible_bytes
+
+    def noting(chunks: Iterable[bytes]) -> Iterator[bytes]:
+        for chunk in chunks:
+            seen.append(len(chunk))
+            yield chunk
+
+    monkeypatch.setattr(output, "visible_bytes", lambda chunks: filtered(noting(chunks)))
+    monkeypatch.setattr(views, "PIECE", 1000)
+    assert _view(path, *asked) == plain
+    assert len(plain) > 20_000 and len(seen) == -(-len(plain) // 1000) and max(seen) == 1000
 
 
 def test_compare_is_saved_under_its_runs_rubric_configurations_and_format(path: Path) -> None:
