@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import lmdb
 import msgspec
@@ -32,6 +33,9 @@ from polygon.events import LmdbLog, Pending, identity
 from polygon.events.families import TurnSpoken
 from tests.bench.raw_log import HandWriter
 from tests.bench.raw_log import scan as raw_scan
+
+if TYPE_CHECKING:
+    from tests.bench.scale import Measured
 
 SCALE = float(os.environ.get("POLYGON_BENCH_SCALE", "1.0"))
 REPEATS = int(os.environ.get("POLYGON_BENCH_REPEATS", "5"))
@@ -412,11 +416,16 @@ def lint_speed() -> LintSpeed:
 def scale_table(figures: list[Figure]) -> None:
     """The CLI at 1,000 and 20,000 calls (× scale): memory flat, the big run's time."""
     from tests.bench.scale import big_calls, measure_scale, table, table_sizes
+    from tests.bench.scale import warm_views as warm_runs
 
     big = big_calls(SCALE)
-    rows = [measure_scale(n) for n in table_sizes(big)]
-    print(table(rows), flush=True)
-    small_row, big_row = rows[0], rows[-1]
+    with tempfile.TemporaryDirectory(prefix="polygon-scale-") as tmp:
+        sizes = table_sizes(big)
+        rows = [measure_scale(n, Path(tmp) / str(n)) for n in sizes]
+        print(table(rows), flush=True)
+        small_row, big_row = rows[0], rows[-1]
+        logs = [_log(small_row), _log(big_row)]
+        warm = warm_runs(logs, max(3, REPEATS)) if big > 1000 else []
     more = [
         Figure(
             f"run heap at {big:,} ÷ at 1,000 calls",
@@ -437,7 +446,8 @@ def scale_table(figures: list[Figure]) -> None:
         more.append(
             Figure(f"{cmd} heap at {big:,} calls", [_heap(big_row, cmd)], "MB", 300, higher_is_better=False)
         )
-    more += warm_views(small_row, big_row, big)
+    if warm:
+        more += warm_views(warm[0], warm[1], big)
     stats = big_row["stats"]
     per_event = _bytes_per_event(stats)
     more.append(Figure("log file bytes per event (`polygon log stats` says where)", [per_event], "B", 0))
@@ -445,35 +455,34 @@ def scale_table(figures: list[Figure]) -> None:
         print(figure.line(), flush=True)
 
 
-def warm_views(small_row: dict[str, object], big_row: dict[str, object], big: int) -> list[Figure]:
-    """Each view from its snapshot at ``big`` calls: its CPU s, and its ratio to 1,000 calls'.
+def warm_views(small: dict[str, list[Measured]], big: dict[str, list[Measured]], calls: int) -> list[Figure]:
+    """Each view from its snapshot at ``calls`` calls: its CPU s, and its ratio to 1,000 calls'
+    (each repeat's pair measured moments apart, see :func:`tests.bench.scale.warm_views`).
 
     CPU, not wall: a view is one process on one core, and the wall of a shared box is noise.
     """
-    from tests.bench.scale import WARM_VIEWS
-
     out = []
-    goal = 1 if big <= 20_000 else 2  # issue 31: 1 s at 20,000 calls; 2 s at 100,000
-    for view in WARM_VIEWS:
-        cpu = _cpu(big_row, f"{view}_warm")
-        out.append(
-            Figure(f"{view} from a snapshot at {big:,} calls (CPU)", [cpu], "s", goal, higher_is_better=False)
-        )
-        ratio = cpu / max(_cpu(small_row, f"{view}_warm"), 1e-9)
+    goal = 1 if calls <= 20_000 else 2  # issue 31: 1 s at 20,000 calls; 2 s at 100,000
+    for view, measured in big.items():
+        cpu = [m.cpu_s for m in measured]
+        base = [max(m.cpu_s, 1e-9) for m in small[view]]
+        out.append(Figure(f"{view} from a snapshot at {calls:,} calls (CPU)", cpu, "s", goal, higher_is_better=False))
         out.append(
             Figure(
-                f"{view} from a snapshot, {big:,} ÷ 1,000 calls", [ratio], "×", 1.2, higher_is_better=False
+                f"{view} from a snapshot, {calls:,} ÷ 1,000 calls",
+                ratios(cpu, base),
+                "×",
+                1.2,
+                higher_is_better=False,
             )
         )
     return out
 
 
-def _cpu(row: dict[str, object], cmd: str) -> float:
-    from tests.bench.scale import Measured
-
-    m = row[cmd]
-    assert isinstance(m, Measured)
-    return m.cpu_s
+def _log(row: dict[str, object]) -> Path:
+    log = row["log"]
+    assert isinstance(log, Path)
+    return log
 
 
 def _heap(row: dict[str, object], cmd: str) -> float:

@@ -155,32 +155,32 @@ def scaled_suite(where: Path, copies: int) -> Path:
     return suite
 
 
-def measure_scale(calls: int) -> dict[str, Measured | float | int]:
-    """Every command of the table at about ``calls`` calls."""
+def measure_scale(calls: int, where: Path | None = None) -> dict[str, Measured | float | int | Path]:
+    """Every command of the table at about ``calls`` calls (the log under ``where``, kept
+    there for :func:`warm_views` when given; in a folder removed after, when not)."""
+    if where is None:
+        with tempfile.TemporaryDirectory(prefix="polygon-scale-") as tmp:
+            return measure_scale(calls, Path(tmp))
     copies = max(1, round(calls / CALLS_PER_COPY))
-    with tempfile.TemporaryDirectory(prefix="polygon-scale-") as tmp:
-        where = Path(tmp)
-        suite = scaled_suite(where, copies)
-        log = where / "log"
-        run = polygon(
-            log, "run", str(suite), "--run-id", "scale", "--json", "--no-progress", "--concurrency", "32"
-        )
-        summary = json.loads(run.stdout)
-        one = f"scale.v1.coop-booking-0.{TRIALS - 1}"
-        return {
-            "calls": int(summary["conversations"]),
-            "run": run,
-            "log_mb": sum(f.stat().st_size for f in log.iterdir()) / 1e6,
-            "report": polygon(log, "report", "scale"),
-            "report_json": polygon(log, "report", "scale", "--format", "json"),
-            "compare": polygon(log, "compare", "scale"),
-            "explain": polygon(log, "explain", one),
-            "replay": polygon(log, "replay", one),
-            "verify": polygon(log, "log", "verify"),
-            "stats": polygon(log, "log", "stats"),
-            # The same views again: each starts from the snapshots the first one saved.
-            **{f"{view}_warm": polygon(log, *args) for view, args in WARM_VIEWS.items()},
-        }
+    where.mkdir(parents=True, exist_ok=True)
+    suite = scaled_suite(where, copies)
+    log = where / "log"
+    run = polygon(log, "run", str(suite), "--run-id", "scale", "--json", "--no-progress", "--concurrency", "32")
+    summary = json.loads(run.stdout)
+    one = f"scale.v1.coop-booking-0.{TRIALS - 1}"
+    return {
+        "calls": int(summary["conversations"]),
+        "log": log,
+        "run": run,
+        "log_mb": sum(f.stat().st_size for f in log.iterdir() if f.is_file()) / 1e6,
+        "report": polygon(log, "report", "scale"),
+        "report_json": polygon(log, "report", "scale", "--format", "json"),
+        "compare": polygon(log, "compare", "scale"),
+        "explain": polygon(log, "explain", one),
+        "replay": polygon(log, "replay", one),
+        "verify": polygon(log, "log", "verify"),
+        "stats": polygon(log, "log", "stats"),
+    }
 
 
 WARM_VIEWS = {
@@ -188,12 +188,28 @@ WARM_VIEWS = {
     "report_json": ("report", "scale", "--format", "json"),
     "compare": ("compare", "scale"),
 }
-"""Views timed a second time, from their snapshots (issue 31: <= 1 s at 20k, <= 1.2x at 1k)."""
+"""Views timed again from the snapshots their first time saved (issue 31: <= 1 s at 20k,
+<= 1.2x their time at 1k)."""
+
+
+def warm_views(logs: list[Path], repeats: int) -> list[dict[str, list[Measured]]]:
+    """Each of :data:`WARM_VIEWS` on each log, ``repeats`` times round-robin (a log's views
+    moments apart from the other's: a ratio of the two is not a ratio of two moments' load).
+
+    Each view writes to a new file, as the table's first views do.
+    """
+    out: list[dict[str, list[Measured]]] = [{view: [] for view in WARM_VIEWS} for _ in logs]
+    for _ in range(repeats):
+        for view, args in WARM_VIEWS.items():
+            for log, measured in zip(logs, out, strict=True):
+                measured[view].append(polygon(log, *args))
+    return out
+
 
 COLUMNS = ("run", "report", "report_json", "compare", "explain", "replay", "verify")
 
 
-def table(rows: list[dict[str, Measured | float | int]]) -> str:
+def table(rows: list[dict[str, Measured | float | int | Path]]) -> str:
     """A markdown table: one row per scale, wall / CPU / peak RSS per command."""
     head = "| calls | log MB | " + " | ".join(f"{c} wall/CPU s, RSS/heap MB" for c in COLUMNS) + " |"
     lines = [head, "|" + "---|" * (len(COLUMNS) + 2)]
