@@ -78,7 +78,10 @@ def _lower(text: str) -> str:
 
 def has(low: str, phrases: tuple[str, ...]) -> bool:
     """One of the phrases is in the (lower-case) text."""
-    return any(p in low for p in phrases)
+    for phrase in phrases:  # noqa: SIM110 - any() over a generator costs ~2x: ~740k looks a 1,000 calls
+        if phrase in low:
+            return True
+    return False
 
 
 def _act(sentence: str, pack: Language) -> str:

@@ -147,6 +147,8 @@ def _name_shaped(value: str) -> bool:
 
 def _plain(word: str) -> str:
     """A word in lower case without its accents."""
+    if word.isascii():  # nothing to take off (most words of most calls): no decomposition
+        return word.lower()
     return "".join(ch for ch in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(ch))
 
 
