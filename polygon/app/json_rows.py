@@ -3,9 +3,9 @@
 ``report --format json`` shows every judge repeat and check of every call, which the run's
 reduced fold (:mod:`.snapshots`) does not keep: each call's stream was read back and its
 row computed and written again on every view (35 CPU s at 20k calls). This snapshot keeps
-each call's row as :func:`polygon.render.json_row` wrote it (zstd-compressed, ~1.9 KB a
-call), per run and rubric version, with the pass it was computed under and the log
-position it is good to.
+each call's row as :func:`polygon.render.json_row` wrote it (zstd-compressed with a
+dictionary trained on the first rows computed, ~0.9 KB a call; 2.1 KB without one), per run
+and rubric version, with the pass it was computed under and the log position it is good to.
 
 A row depends on its call's stream, the run's start and rubrics, the rubric version and
 the pass. So on the next view every event after the snapshot is looked at once: a call's
@@ -41,10 +41,16 @@ from polygon.projections import verdicts as verdict_fold
 from polygon.render import json_row
 
 PROJECTION = "json-rows"
-FORMAT = 1
+FORMAT = 2
 """This module's encoding and :func:`polygon.render.json_row`'s output: bump on a change to either."""
 LEVEL = 3
 """zstd level: 7.8× smaller rows at 20 µs a row to read back (level 6 buys 10% for 3× the writing)."""
+SAMPLE = 256
+"""Rows a dictionary is trained on (held as text meanwhile: ~4 MB; trained in ~0.07 s)."""
+DICTIONARY_SIZE = 64 << 10
+"""A row is one call's checks and scores, much like the next call's: with a dictionary of the
+first rows a row compresses 2.4× smaller (2,085 -> 873 B at 1k calls), and the snapshot of a
+20k-call run's rows, held whole while it is saved, 42 -> 18 MB."""
 
 WholeRows = Callable[[EventLog, RunRecord, RunReport], Iterator[ConversationVerdict]]
 """The report's rows read whole from the log (``polygon.app.queries.whole_rows``)."""
@@ -61,6 +67,8 @@ class KeptRows(msgspec.Struct):
     """The snapshot's state: conversation id → its row."""
 
     rows: dict[str, KeptRow]
+    dictionary: bytes = b""
+    """The zstd dictionary every row is compressed with; empty: none (too few rows to train on)."""
 
 
 _ENCODER = msgspec.msgpack.Encoder()
@@ -93,21 +101,71 @@ def _texts(
 ) -> Iterator[str]:
     position, key = log.last_seq(), report.rubric_version
     kept, read = _kept(log, store, state.run_id, key, position)
-    missing = [r for r in report.conversations if not _fits(kept.get(r.record.conversation_id), r.pass_id)]
+    rows = kept.rows
+    missing = [r for r in report.conversations if not _fits(rows.get(r.record.conversation_id), r.pass_id)]
     fresh = whole(log, state, msgspec.structs.replace(report, conversations=missing))
-    decompress = zstandard.ZstdDecompressor().decompress
-    compress = zstandard.ZstdCompressor(level=LEVEL).compress
+    # the rows kept were packed with the snapshot's dictionary: new ones are too; none yet, one is trained
+    packer = _Packer(kept.dictionary if rows or kept.dictionary else None)
     for row in report.conversations:
-        found = kept.get(row.record.conversation_id)
+        found = rows.get(row.record.conversation_id)
         if _fits(found, row.pass_id):
             assert found is not None  # for mypy: _fits said so
-            yield decompress(found.text).decode()
+            yield packer.unpack(found.text).decode()
             continue
         text = json_row(next(fresh))
-        kept[row.record.conversation_id] = KeptRow(pass_id=row.pass_id, text=_packed(compress, text))
+        packer.pack(rows, row.record.conversation_id, row.pass_id, text)
         yield text
+    dictionary = packer.finish(rows)
     if missing or read >= RESAVE_AFTER:
-        _save(log, store, state.run_id, key, position, kept)
+        _save(log, store, state.run_id, key, position, KeptRows(rows=rows, dictionary=dictionary))
+
+
+class _Packer:
+    """Rows compressed with one dictionary.
+
+    Without one yet, the first :data:`SAMPLE` rows are held as text, a dictionary is trained
+    on them, and they are packed with it.
+    """
+
+    def __init__(self, dictionary: bytes | None) -> None:
+        self.dictionary = dictionary
+        self._held: list[tuple[str, str, str]] = []
+        self._use(dictionary or b"")
+
+    def _use(self, dictionary: bytes) -> None:
+        shared = zstandard.ZstdCompressionDict(dictionary) if dictionary else None
+        self.unpack = zstandard.ZstdDecompressor(dict_data=shared).decompress
+        self._compress = zstandard.ZstdCompressor(level=LEVEL, dict_data=shared).compress
+
+    def pack(self, rows: dict[str, KeptRow], conversation_id: str, pass_id: str, text: str) -> None:
+        """Keep ``text`` as ``conversation_id``'s row (packed once a dictionary is chosen)."""
+        if self.dictionary is None:
+            self._held.append((conversation_id, pass_id, text))
+            if len(self._held) >= SAMPLE:
+                self.finish(rows)
+            return
+        rows[conversation_id] = KeptRow(pass_id=pass_id, text=_packed(self._compress, text))
+
+    def finish(self, rows: dict[str, KeptRow]) -> bytes:
+        """Pack the rows held (training the dictionary on them first); the dictionary."""
+        if self.dictionary is not None:
+            return self.dictionary
+        dictionary = self.dictionary = _trained([text.encode() for _, _, text in self._held])
+        self._use(dictionary)
+        held, self._held = self._held, []
+        for conversation_id, pass_id, text in held:
+            self.pack(rows, conversation_id, pass_id, text)
+        return dictionary
+
+
+def _trained(samples: list[bytes]) -> bytes:
+    """A dictionary for rows like ``samples``; empty when they are too few to train one on."""
+    if len(samples) < 8:
+        return b""
+    try:
+        return zstandard.train_dictionary(DICTIONARY_SIZE, samples, level=LEVEL).as_bytes()
+    except zstandard.ZstdError:  # zstd finds too little in common: rows are packed without one
+        return b""
 
 
 def _packed(compress: Callable[[bytes], bytes], text: str) -> bytes:
@@ -124,31 +182,40 @@ def _fits(found: KeptRow | None, pass_id: str) -> bool:
     return found is not None and found.pass_id == pass_id
 
 
-def _kept(
-    log: EventLog, store: SnapshotStore, run_id: str, key: str, position: int
-) -> tuple[dict[str, KeptRow], int]:
-    """The rows still good at ``position``, and how many events past the snapshot were read."""
+def _kept(log: EventLog, store: SnapshotStore, run_id: str, key: str, position: int) -> tuple[KeptRows, int]:
+    """The rows still good at ``position`` (with their dictionary), and the events read past it."""
     snapshot = store.load(PROJECTION, run_id, key)
     if snapshot is None or snapshot.version != version() or why_off_log(log, snapshot, position):
-        return {}, 0
+        return KeptRows(rows={}), 0
     try:
-        rows = _DECODER.decode(snapshot.state).rows
+        kept = _DECODER.decode(snapshot.state)
     except (msgspec.DecodeError, msgspec.ValidationError):
-        return {}, 0
+        return KeptRows(rows={}), 0
+    if not _unpacks(kept):
+        return KeptRows(rows={}), 0
     head = run_stream(run_id)
     for env in log.read_all(after_seq=snapshot.position):
         if env.seq > position:
             break
         if env.stream == head and isinstance(env.payload, RubricRecorded | RunStarted):
-            return {}, 0
+            return KeptRows(rows={}), 0
         if is_conversation_stream(env.stream):
-            rows.pop(conversation_of_stream(env.stream), None)
-    return rows, position - snapshot.position
+            kept.rows.pop(conversation_of_stream(env.stream), None)
+    return kept, position - snapshot.position
 
 
-def _save(
-    log: EventLog, store: SnapshotStore, run_id: str, key: str, position: int, rows: dict[str, KeptRow]
-) -> None:
+def _unpacks(kept: KeptRows) -> bool:
+    """A row decompresses with the dictionary kept beside it (one that does not fit is no snapshot)."""
+    try:
+        for row in kept.rows.values():
+            _Packer(kept.dictionary).unpack(row.text)
+            break
+    except zstandard.ZstdError:
+        return False
+    return True
+
+
+def _save(log: EventLog, store: SnapshotStore, run_id: str, key: str, position: int, kept: KeptRows) -> None:
     with contextlib.suppress(StorageError):  # a view works without its snapshot
         store.save(
             Snapshot(
@@ -158,6 +225,6 @@ def _save(
                 inputs=key,
                 position=position,
                 anchor=anchor(log, position),
-                state=_ENCODER.encode(KeptRows(rows=rows)),
+                state=_ENCODER.encode(kept),
             )
         )

@@ -193,16 +193,82 @@ def test_a_snapshot_that_does_not_fit_is_ignored_and_replaced(
     assert _kept(log, store, Reads()) == _plain(log)  # and the replacement is good
 
 
+def _saved_rows(store: MemorySnapshots) -> json_rows.KeptRows:
+    saved = store.load(json_rows.PROJECTION, "g", _versions(store)[0])
+    assert saved is not None
+    return msgspec.msgpack.decode(saved.state, type=json_rows.KeptRows)
+
+
+def test_rows_are_packed_with_a_dictionary_trained_on_the_first_ones(source: list[Envelope]) -> None:
+    log, store = MemoryLog(), MemorySnapshots()
+    _copy(source, log)
+    _kept(log, store)
+    kept = _saved_rows(store)
+    alone = json_rows.zstandard.ZstdCompressor(level=json_rows.LEVEL).compress
+    texts = [json_rows._Packer(kept.dictionary).unpack(r.text) for r in kept.rows.values()]
+    assert kept.dictionary and len(kept.rows) > 10
+    assert sum(len(r.text) for r in kept.rows.values()) < 0.7 * sum(len(alone(t)) for t in texts)
+
+
+@pytest.mark.parametrize("sample", [1, 12, 10_000])  # none trained, trained mid-way, after the last row
+def test_rows_held_for_the_dictionary_are_all_kept(
+    source: list[Envelope], sample: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(json_rows, "SAMPLE", sample)
+    log, store = MemoryLog(), MemorySnapshots()
+    _copy(source, log)
+    plain = _plain(log)
+    assert _kept(log, store) == plain
+    kept = _saved_rows(store)
+    assert len(kept.rows) == len(_report(log)[1].conversations)
+    assert bool(kept.dictionary) == (sample >= 8)  # a dictionary is trained on 8 rows or more
+    reads = Reads()
+    assert _kept(log, store, reads) == plain and reads.calls == []
+
+
+def test_appended_calls_are_packed_with_the_kept_dictionary(source: list[Envelope]) -> None:
+    streams = sorted({e.stream for e in source if e.stream.startswith("conv/")})
+    late = set(streams[len(streams) // 2 :])
+    log, store = MemoryLog(), MemorySnapshots()
+    _copy([e for e in source if e.stream not in late], log)
+    _kept(log, store)
+    first = _saved_rows(store).dictionary
+    _copy([e for e in source if e.stream in late], log)
+    assert _kept(log, store) == _plain(log)
+    assert _saved_rows(store).dictionary == first
+    assert _kept(log, store, reads := Reads()) == _plain(log) and reads.calls == []
+
+
+def test_rows_with_a_dictionary_not_theirs_are_not_kept(source: list[Envelope]) -> None:
+    log, store = MemoryLog(), MemorySnapshots()
+    _copy(source, log)
+    _kept(log, store)
+    saved = store.load(json_rows.PROJECTION, "g", _versions(store)[0])
+    assert saved is not None
+    kept = _saved_rows(store)
+    other = json_rows.zstandard.train_dictionary(
+        4096, [b"%d another dictionary %d" % (k, k * k) for k in range(300)]
+    )
+    store.save(
+        msgspec.structs.replace(
+            saved, state=msgspec.msgpack.encode(msgspec.structs.replace(kept, dictionary=other.as_bytes()))
+        )
+    )
+    reads = Reads()
+    assert _kept(log, store, reads) == _plain(log)
+    assert reads.calls  # read again from the log, not an error in the middle of the document
+
+
 def test_a_row_of_another_pass_is_read_again(source: list[Envelope]) -> None:
     log, store = MemoryLog(), MemorySnapshots()
     _copy(source, log)
     _kept(log, store)
     saved = store.load(json_rows.PROJECTION, "g", _versions(store)[0])
     assert saved is not None
-    rows = msgspec.msgpack.decode(saved.state, type=json_rows.KeptRows).rows
-    one = next(iter(rows))
-    rows[one] = json_rows.KeptRow(pass_id="another", text=_squeezed(b"    {}"))
-    store.save(msgspec.structs.replace(saved, state=msgspec.msgpack.encode(json_rows.KeptRows(rows=rows))))
+    kept = msgspec.msgpack.decode(saved.state, type=json_rows.KeptRows)
+    one = next(iter(kept.rows))
+    kept.rows[one] = json_rows.KeptRow(pass_id="another", text=_squeezed(b"    {}"))
+    store.save(msgspec.structs.replace(saved, state=msgspec.msgpack.encode(kept)))
     reads = Reads()
     assert _kept(log, store, reads) == _plain(log)
     assert reads.calls == [one]
