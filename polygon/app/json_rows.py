@@ -158,7 +158,7 @@ class _Packer:
         return dictionary
 
 
-def _trained(samples: list[bytes]) -> bytes:
+def _trained(samples: list[bytes | bytearray | memoryview]) -> bytes:
     """A dictionary for rows like ``samples``; empty when they are too few to train one on."""
     if len(samples) < 8:
         return b""
