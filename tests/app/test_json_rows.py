@@ -210,18 +210,30 @@ def test_rows_are_packed_with_a_dictionary_trained_on_the_first_ones(source: lis
     assert sum(len(r.text) for r in kept.rows.values()) < 0.7 * sum(len(alone(t)) for t in texts)
 
 
-@pytest.mark.parametrize("sample", [1, 12, 10_000])  # none trained, trained mid-way, after the last row
+@pytest.mark.parametrize(
+    ("sample", "by_bytes"),
+    [(1, False), (12, False), (10_000, False), (10_000, True)],
+    ids=["one row: none trained", "trained mid-way", "trained after the last row", "on the bytes held"],
+)
 def test_rows_held_for_the_dictionary_are_all_kept(
-    source: list[Envelope], sample: int, monkeypatch: pytest.MonkeyPatch
+    source: list[Envelope], sample: int, by_bytes: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(json_rows, "SAMPLE", sample)
     log, store = MemoryLog(), MemorySnapshots()
     _copy(source, log)
+    state, report = _report(log)
+    texts = list(json_rows.row_texts(log, state, report, WHOLE, NullSnapshots()))
+    trained: list[int] = []
+    train = json_rows._trained
+    monkeypatch.setattr(json_rows, "_trained", lambda samples: trained.append(len(samples)) or train(samples))
+    monkeypatch.setattr(json_rows, "SAMPLE", sample)
+    if by_bytes:
+        monkeypatch.setattr(json_rows, "SAMPLE_BYTES", sum(map(len, texts)) // 2)
     plain = _plain(log)
     assert _kept(log, store) == plain
     kept = _saved_rows(store)
-    assert len(kept.rows) == len(_report(log)[1].conversations)
-    assert bool(kept.dictionary) == (sample >= 8)  # a dictionary is trained on 8 rows or more
+    assert len(kept.rows) == len(texts) > 20
+    assert trained == [min(sample, len(texts))] if not by_bytes else 8 <= trained[0] < len(texts) - 8
+    assert bool(kept.dictionary) == (trained[0] >= 8)  # a dictionary is trained on 8 rows or more
     reads = Reads()
     assert _kept(log, store, reads) == plain and reads.calls == []
 
