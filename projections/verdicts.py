@@ -32,8 +32,9 @@ from polygon.events import (
 )
 from polygon.score import CRITERIA, CallState, GateResult, Verdict, reach_verdict
 
-VERSION = 3
-"""3: a reduced call keeps the checks of passes not judged yet (see :func:`compact`)."""
+VERSION = 4
+"""3: a reduced call keeps the checks of passes not judged yet (see :func:`compact`);
+4: each score and check keeps its position in the call's stream (``at``)."""
 CHECK_GATES = {"forbidden_phrase": "forbidden_phrase", "invalid_tool_answer": "invalid_tool_answer"}
 """Built-in gates decided by a check of the same name; ``check:<id>`` gates name theirs."""
 POLICY_GATE = "check:policy"
@@ -47,6 +48,9 @@ class Scored(msgspec.Struct, kw_only=True):
 
     seq: int
     event: JudgeScored
+    at: int = 0
+    """Its position in the call's stream: unlike ``seq``, the same in every run of the call
+    (a run scored beside its simulation, or on Ray, commits its calls in no fixed order)."""
 
 
 class Checked(msgspec.Struct, kw_only=True):
@@ -54,6 +58,8 @@ class Checked(msgspec.Struct, kw_only=True):
 
     seq: int
     event: CheckRecorded
+    at: int = 0
+    """Its position in the call's stream (see :attr:`Scored.at`)."""
 
 
 class PassVerdict(msgspec.Struct, kw_only=True):
@@ -132,9 +138,11 @@ def apply(state: RunRecord, env: Envelope) -> RunRecord:
         rec.end_by, rec.end_detail = p.by, p.detail
         rec.latency_p95_ms = p.latency_p95_ms
     elif isinstance(p, JudgeScored):
-        _conv(state, p.conversation_id).judged.setdefault(p.pass_id, []).append(Scored(seq=env.seq, event=p))
+        scored = Scored(seq=env.seq, event=p, at=env.stream_version)
+        _conv(state, p.conversation_id).judged.setdefault(p.pass_id, []).append(scored)
     elif isinstance(p, CheckRecorded):
-        _conv(state, p.conversation_id).checks.setdefault(p.pass_id, []).append(Checked(seq=env.seq, event=p))
+        checked = Checked(seq=env.seq, event=p, at=env.stream_version)
+        _conv(state, p.conversation_id).checks.setdefault(p.pass_id, []).append(checked)
     return state
 
 
@@ -210,7 +218,7 @@ def compact(state: RunRecord, rec: ConversationRecord) -> None:
         else:
             summary.verdict = _slim(row.verdict)
             summary.reasons = [
-                Checked(seq=c.seq, event=msgspec.structs.replace(c.event, evidence=[]))
+                Checked(seq=c.seq, event=msgspec.structs.replace(c.event, evidence=[]), at=c.at)
                 for c in row.checks
                 if c.event.outcome == "fail" and not c.event.simulator
             ]

@@ -268,10 +268,17 @@ def json_chunks(report: RunReport, rows: Iterable[ConversationVerdict] | None = 
 def json_row(row: ConversationVerdict) -> str:
     """One row of the JSON report's ``conversations``, indented as the document holds it.
 
+    Each check and judge repeat is placed by ``at``, its position in the call's stream, not
+    by the log's sequence number: a run that scores beside its simulation (or runs on Ray)
+    commits calls in no fixed order, and the same suite and seed give the same document.
+
     Views may keep these texts (``polygon.app.json_rows``): a change to what this writes
     must change that module's ``VERSION``.
     """
-    text = json.dumps(to_builtins(row), sort_keys=True, ensure_ascii=False, indent=2)
+    data = to_builtins(row)
+    for entry in (*data["checks"], *data["judged"]):
+        del entry["seq"]  # the log's numbering: another in every run scored beside its simulation
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2)
     return "    " + text.replace("\n", "\n    ")
 
 

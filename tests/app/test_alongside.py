@@ -61,23 +61,29 @@ def read_back(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def _clinic(path: Path, monkeypatch: pytest.MonkeyPatch, *, beside: bool) -> str:
+    return _reports(path, monkeypatch, beside=beside)[0]
+
+
+def _reports(path: Path, monkeypatch: pytest.MonkeyPatch, *, beside: bool) -> tuple[str, str]:
+    """The run's text and JSON reports."""
     monkeypatch.setattr(alongside, "ENABLED", beside)
     with LmdbLog(path) as log:
         run_id = run_suite(load_suite(clinic_suite_path()), log, RunOptions(), now=lambda: "t").run_id
-        _, pieces = report_run(log, run_id, "text")
-        return "".join(pieces)
+        text, json = ("".join(report_run(log, run_id, fmt)[1]) for fmt in ("text", "json"))
+        return text, json
 
 
 def test_scored_beside_the_simulation_the_log_and_report_are_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
 ) -> None:
-    after = _clinic(tmp_path / "after", monkeypatch, beside=False)
+    after, after_json = _reports(tmp_path / "after", monkeypatch, beside=False)
     assert forks == []
-    beside = _clinic(tmp_path / "beside", monkeypatch, beside=True)
+    beside, beside_json = _reports(tmp_path / "beside", monkeypatch, beside=True)
     assert len(forks) == 1  # it did go beside
     assert contents(tmp_path / "beside") == contents(tmp_path / "after")  # every event, by identity and hash
     assert beside == after
     assert "pass" in beside
+    assert beside_json == after_json  # the log's numbering differs, each call's stream does not
 
 
 def test_calls_the_scoring_process_simulates_are_the_calls_the_run_would_make(
