@@ -9,6 +9,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+import zstandard
 from click.testing import CliRunner
 
 from polygon.app import snapshots as snap
@@ -155,7 +156,26 @@ def _saved_then(log: EventLog, store: MemorySnapshots, change: dict[str, object]
 
 def _lying_state() -> bytes:
     """A state that is wrong for the run (no calls at all): trusted, it would show."""
-    return msgspec.msgpack.encode(snap._empty("g"))
+    return snap._packed(snap._empty("g"))
+
+
+def test_a_lying_state_would_show_if_trusted(source: list[Envelope]) -> None:
+    # what the cases below change is what keeps the lie out, not its encoding
+    log, store = MemoryLog(), MemorySnapshots()
+    _copy(source, log)
+    snap.fold_run(log, "g", store)
+    _saved_then(log, store, {"state": _lying_state()})
+    assert snap.fold_run(log, "g", store) == snap._empty("g") != _fresh(log)
+
+
+def test_the_fold_is_saved_compressed(source: list[Envelope]) -> None:
+    log, store = MemoryLog(), MemorySnapshots()
+    _copy(source, log)
+    fold = snap.fold_run(log, "g", store)
+    saved = store.load(snap.PROJECTION, "g")
+    assert saved is not None and saved.state.startswith(b"\x28\xb5\x2f\xfd")  # a zstd frame
+    assert len(saved.state) * 5 < len(msgspec.msgpack.encode(fold))
+    assert snap._unpacked(saved.state) == fold
 
 
 @pytest.mark.parametrize(
@@ -165,8 +185,9 @@ def _lying_state() -> bytes:
         {"anchor": "0" * 32, "state": _lying_state()},  # another log's snapshot
         {"position": 10**9, "state": _lying_state()},
         {"state": b"\xc1 not msgpack"},
+        {"state": zstandard.ZstdCompressor().compress(b"\xc1 not msgpack")},
     ],
-    ids=["wrong version", "another log", "past the end", "undecodable state"],
+    ids=["wrong version", "another log", "past the end", "not a zstd frame", "undecodable state"],
 )
 def test_a_snapshot_that_does_not_fit_is_ignored_and_rebuilt(
     source: list[Envelope], change: dict[str, object]
