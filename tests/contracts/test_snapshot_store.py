@@ -179,7 +179,6 @@ class SnapshotStoreContract(ABC):
         store = self.again(store)
         assert list(store.entries()) == []
 
-
     def test_entries_hold_one_snapshot_at_a_time(self, store: SnapshotStore) -> None:
         size = 4 << 20
         for subject in ("run-1", "run-2", "run-3", "run-4"):
