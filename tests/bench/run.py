@@ -415,7 +415,7 @@ def lint_speed() -> LintSpeed:
 
 def scale_table(figures: list[Figure]) -> None:
     """The CLI at 1,000 and 20,000 calls (× scale): memory flat, the big run's time."""
-    from tests.bench.scale import big_calls, measure_scale, table, table_sizes
+    from tests.bench.scale import big_calls, measure_scale, table, table_sizes, web_run_page
     from tests.bench.scale import warm_views as warm_runs
 
     big = big_calls(SCALE)
@@ -426,6 +426,7 @@ def scale_table(figures: list[Figure]) -> None:
         small_row, big_row = rows[0], rows[-1]
         logs = [_log(small_row), _log(big_row)]
         warm = warm_runs(logs, max(3, REPEATS)) if big > 1000 else []
+        pages = web_run_page(logs, max(3, REPEATS)) if big > 1000 else []
     more = [
         Figure(
             f"run heap at {big:,} ÷ at 1,000 calls",
@@ -448,6 +449,8 @@ def scale_table(figures: list[Figure]) -> None:
         )
     if warm:
         more += warm_views(warm[0], warm[1], big)
+    if pages:
+        more += web_page_figures(pages[0], pages[1], big)
     stats = big_row["stats"]
     per_event = _bytes_per_event(stats)
     more.append(Figure("log file bytes per event (`polygon log stats` says where)", [per_event], "B", 0))
@@ -477,6 +480,21 @@ def warm_views(small: dict[str, list[Measured]], big: dict[str, list[Measured]],
             )
         )
     return out
+
+
+def web_page_figures(small: list[float], big: list[float], calls: int) -> list[Figure]:
+    """The web UI's run page, first view by a fresh server (see :func:`tests.bench.scale.web_run_page`)."""
+    goal = 1 if calls <= 20_000 else 2  # issue 31, as for the CLI's views
+    return [
+        Figure(f"web run page, a new server, at {calls:,} calls (CPU)", big, "s", goal, higher_is_better=False),
+        Figure(
+            f"web run page, {calls:,} ÷ 1,000 calls",
+            ratios(big, [max(x, 1e-9) for x in small]),
+            "×",
+            1.2,
+            higher_is_better=False,
+        ),
+    ]
 
 
 def _log(row: dict[str, object]) -> Path:
