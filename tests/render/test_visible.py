@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from polygon.visible import needs_escapes, visible, visible_bytes
+from polygon.visible import _CONTROLS, needs_escapes, visible, visible_bytes
 
 HOSTILE = "ok\x1b]0;pwned\x07\rPASS 100.00 \u202eevil\u2066 \x85 \x00\x7f\ufffe"
 
@@ -35,9 +35,9 @@ def test_json_reads_back_the_same_values() -> None:
     assert json.loads(visible(encoded)) == {"reply": HOSTILE}
 
 
-CONTROLS = [chr(c) for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]]
-CONTROLS += ["\u061c", "\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))]
-CONTROLS += ["\ufffe", "\uffff"]
+CONTROLS = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF and _CONTROLS.fullmatch(chr(c))]
+"""Every character :func:`visible` escapes, read from its own pattern: the byte prefilter's
+list of their UTF-8 sequences must hold each one added there."""
 ALIKE = "·é—→\u061b\u200d\u2029\u202f\u2065\u206a\ufffd€🍕"
 """Characters that share a lead byte (or more) with a control and are not one."""
 
