@@ -97,10 +97,19 @@ def _unpacked(state: bytes) -> RunFold:
     import zstandard
 
     try:
+        size = zstandard.frame_content_size(state)
+        if not 0 <= size <= PACKED_RATIO * len(state):  # -1: unsaid; more: not what a fold packs to
+            raise zstandard.ZstdError(f"it says it holds {size} bytes")  # a bomb would be allocated whole
         raw = zstandard.ZstdDecompressor().decompress(state)
     except zstandard.ZstdError as exc:
         raise msgspec.DecodeError(f"not a zstd frame of a fold: {exc}") from None
     return _decoder().decode(raw)
+
+
+PACKED_RATIO = 4096
+"""The most a saved fold may grow by decompressed (a run's packs ~60×); a frame saying more
+is not one (its size would be allocated at once: a hostile one claiming 1 TB ended ``log
+verify`` with a MemoryError). A fold that ever packed tighter is folded afresh, not trusted."""
 
 
 def enabled(env: dict[str, str] | os._Environ[str] = os.environ) -> bool:

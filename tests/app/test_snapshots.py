@@ -159,6 +159,10 @@ def _lying_state() -> bytes:
     return snap._packed(snap._empty("g"))
 
 
+_BOMB = b"\x28\xb5\x2f\xfd\xe0" + (1 << 40).to_bytes(8, "little") + (1 | 1 << 1 | 1000 << 3).to_bytes(3, "little") + b"x"
+"""A zstd frame that says it holds 1 TB (one block: "x" 1,000 times): its size is allocated at once."""
+
+
 def test_a_lying_state_would_show_if_trusted(source: list[Envelope]) -> None:
     # what the cases below change is what keeps the lie out, not its encoding
     log, store = MemoryLog(), MemorySnapshots()
@@ -186,8 +190,9 @@ def test_the_fold_is_saved_compressed(source: list[Envelope]) -> None:
         {"position": 10**9, "state": _lying_state()},
         {"state": b"\xc1 not msgpack"},
         {"state": zstandard.ZstdCompressor().compress(b"\xc1 not msgpack")},
+        {"state": _BOMB},
     ],
-    ids=["wrong version", "another log", "past the end", "not a zstd frame", "undecodable state"],
+    ids=["wrong version", "another log", "past the end", "not a zstd frame", "undecodable state", "a bomb"],
 )
 def test_a_snapshot_that_does_not_fit_is_ignored_and_rebuilt(
     source: list[Envelope], change: dict[str, object]
