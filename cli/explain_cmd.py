@@ -28,7 +28,8 @@ def explain_cmd(
 ) -> None:
     """Why CONVERSATION got its verdict.
 
-    Every criterion, weight, repeat, median, gate and piece of evidence, with log positions.
+    Every criterion, weight, repeat, median, gate and piece of evidence, each event cited by its
+    place in the call's stream (#N).
     """
     from polygon.app import explain_conversation, open_log
     from polygon.render import explain_data, explain_lines

@@ -56,7 +56,7 @@ def replay(obj: Context, conversation: str, step: bool, as_json: bool) -> None:
             click.echo(visible(line))
     for line in replay_ending_lines(view):
         click.echo(visible(line))
-    for line in replay_policy_lines(broken, view):
+    for line in replay_policy_lines(broken):
         click.echo(visible(line))
 
 

@@ -42,8 +42,10 @@ class ProjectionError(Exception):
 class ToolView(msgspec.Struct, kw_only=True):
     """One tool call as the replay shows it."""
 
-    seq: int
     at: int
+    """Its position in the call's stream (``at`` everywhere in a view): unlike the log's
+    sequence number, the same in every run of the call, which commits calls in no fixed
+    order when it scores beside its simulation or runs on Ray."""
     index: int
     tool: str
     arguments: dict[str, Any]
@@ -62,7 +64,6 @@ class ToolView(msgspec.Struct, kw_only=True):
 class SpokenView(msgspec.Struct, kw_only=True):
     """What the agent said beside tool calls (``conversation.spoken_beside_tools``)."""
 
-    seq: int
     at: int
     index: int
     """The index of the first tool call it came with (it was heard as that call ran)."""
@@ -76,16 +77,13 @@ class TurnView(msgspec.Struct, kw_only=True):
     caller_text: str = ""
     caller_intent: str = ""
     caller_ends: str = ""
-    caller_seq: int = 0
     caller_at: int = 0
     heard_text: str | None = None
     noise_ops: list[NoiseOp] = msgspec.field(default_factory=list)
-    noise_seq: int = 0
     noise_at: int = 0
     tools: list[ToolView] = msgspec.field(default_factory=list)
     agent_text: str | None = None
     agent_end: str = ""
-    agent_seq: int = 0
     agent_at: int = 0
     agent_latency_ms: float = 0.0
     phone: list[PhoneApplied] = msgspec.field(default_factory=list)
@@ -102,11 +100,7 @@ class ConversationView(msgspec.Struct, kw_only=True):
     imported: TranscriptImported | None = None
     turns: list[TurnView] = msgspec.field(default_factory=list)
     ended: ConversationEnded | None = None
-    ended_seq: int = 0
     ended_at: int = 0
-    last_seq: int = 0
-    positions: dict[int, int] = msgspec.field(default_factory=dict)
-    """Stream version → global sequence number, for every event folded."""
 
     @property
     def language(self) -> str:
@@ -127,26 +121,18 @@ class ConversationView(msgspec.Struct, kw_only=True):
 def apply(view: ConversationView, env: Envelope) -> ConversationView:
     """Fold one event into the view."""
     p = env.payload
-    view.last_seq = env.seq
-    view.positions[env.stream_version] = env.seq
     if isinstance(p, ConversationStarted):
         view.started = p
     elif isinstance(p, TranscriptImported):
         view.imported = p
     elif isinstance(p, TurnSpoken):
-        _spoken(view.turn(p.turn), p, env.seq, env.stream_version)
+        _spoken(view.turn(p.turn), p, env.stream_version)
     elif isinstance(p, NoiseApplied):
         t = view.turn(p.turn)
-        t.heard_text, t.noise_ops, t.noise_seq, t.noise_at = (
-            p.heard_text,
-            list(p.ops),
-            env.seq,
-            env.stream_version,
-        )
+        t.heard_text, t.noise_ops, t.noise_at = p.heard_text, list(p.ops), env.stream_version
     elif isinstance(p, ToolCalled):
         view.turn(p.turn).tools.append(
             ToolView(
-                seq=env.seq,
                 at=env.stream_version,
                 index=p.index,
                 tool=p.tool,
@@ -165,36 +151,36 @@ def apply(view: ConversationView, env: Envelope) -> ConversationView:
     elif isinstance(p, PhoneApplied):
         view.turn(p.turn).phone.append(p)
     elif isinstance(p, SpokenBesideTools):
-        _beside_tools(view.turn(p.turn), p, env.seq, env.stream_version)
+        _beside_tools(view.turn(p.turn), p, env.stream_version)
     elif isinstance(p, ConversationEnded):
-        view.ended, view.ended_seq, view.ended_at = p, env.seq, env.stream_version
+        view.ended, view.ended_at = p, env.stream_version
     elif env.tag not in PASSED_OVER:
         raise ProjectionError(f"event #{env.seq}: the conversation view does not know {env.tag!r}")
     return view
 
 
-def _spoken(t: TurnView, p: TurnSpoken, seq: int, at: int) -> None:
+def _spoken(t: TurnView, p: TurnSpoken, at: int) -> None:
     if p.speaker == "caller":
-        t.caller_text, t.caller_intent, t.caller_seq, t.caller_at = p.text, p.intent, seq, at
+        t.caller_text, t.caller_intent, t.caller_at = p.text, p.intent, at
         t.caller_ends = p.ends_call
     else:
-        t.agent_text, t.agent_end, t.agent_seq, t.agent_at = p.text, p.ends_call, seq, at
+        t.agent_text, t.agent_end, t.agent_at = p.text, p.ends_call, at
         t.agent_latency_ms = p.latency_ms
 
 
-def _beside_tools(t: TurnView, p: SpokenBesideTools, seq: int, at: int) -> None:
+def _beside_tools(t: TurnView, p: SpokenBesideTools, at: int) -> None:
     """Text said beside tool calls joins ``agent_text`` at once.
 
     It was heard already: checks read it even if the turn never ends in a reply (an agent
     error in a later tool round); the turn's ``turn_spoken`` replaces it with the whole.
     """
     # the turn's own turn_spoken, folded already (an import re-read into an older stream), stays
-    whole = t.agent_text is not None and not (t.beside_tools and t.agent_seq == t.beside_tools[0].seq)
-    t.beside_tools.append(SpokenView(seq=seq, at=at, index=p.index, text=p.text))
+    whole = t.agent_text is not None and not (t.beside_tools and t.agent_at == t.beside_tools[0].at)
+    t.beside_tools.append(SpokenView(at=at, index=p.index, text=p.text))
     if whole:
         return
     if t.agent_text is None:
-        t.agent_seq, t.agent_at = seq, at
+        t.agent_at = at
     t.agent_text = " ".join(x.text.strip() for x in t.beside_tools if x.text.strip())
 
 

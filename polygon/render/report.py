@@ -10,7 +10,7 @@ import functools
 import json
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree as ET
 
 import msgspec
@@ -275,11 +275,16 @@ def json_row(row: ConversationVerdict) -> str:
     Views may keep these texts (``polygon.app.json_rows``): a change to what this writes
     must change that module's ``VERSION``.
     """
-    data = to_builtins(row)
+    text = json.dumps(row_data(row), sort_keys=True, ensure_ascii=False, indent=2)
+    return "    " + text.replace("\n", "\n    ")
+
+
+def row_data(row: ConversationVerdict) -> dict[str, Any]:
+    """A verdict row as plain data, each check and judge repeat placed by ``at`` only."""
+    data: dict[str, Any] = to_builtins(row)
     for entry in (*data["checks"], *data["judged"]):
         del entry["seq"]  # the log's numbering: another in every run scored beside its simulation
-    text = json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2)
-    return "    " + text.replace("\n", "\n    ")
+    return data
 
 
 def json_document(report: RunReport, rows: Iterable[str]) -> Iterator[str]:

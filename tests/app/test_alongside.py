@@ -7,6 +7,7 @@ must never outlive the run.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -14,12 +15,23 @@ from pathlib import Path
 import pytest
 
 from polygon.app import alongside, jobs, scoring_process
+from polygon.app.explain import explain_conversation
+from polygon.app.replay import broken_policies, load_conversation
 from polygon.app.report import report_run
 from polygon.app.run import RunOptions, run_suite
 from polygon.errors import InfrastructureError, UserInputError
 from polygon.events import LmdbLog, Prepared
 from polygon.models import ModelHub
+from polygon.render import (
+    explain_data,
+    explain_lines,
+    replay_data,
+    replay_ending_lines,
+    replay_policy_lines,
+    replay_turn_lines,
+)
 from polygon.suite.loading import load_suite
+from polygon.transcript import ConversationView
 from tests.bench import pipeline
 from tests.support.examples import clinic_suite_path
 from tests.support.runs import contents
@@ -69,8 +81,34 @@ def _reports(path: Path, monkeypatch: pytest.MonkeyPatch, *, beside: bool) -> tu
     monkeypatch.setattr(alongside, "ENABLED", beside)
     with LmdbLog(path) as log:
         run_id = run_suite(load_suite(clinic_suite_path()), log, RunOptions(), now=lambda: "t").run_id
-        text, json = ("".join(report_run(log, run_id, fmt)[1]) for fmt in ("text", "json"))
-        return text, json
+        text, data = ("".join(report_run(log, run_id, fmt)[1]) for fmt in ("text", "json"))
+        return text, data
+
+
+def _explained_and_replayed(path: Path) -> dict[str, list[str]]:
+    """Each call's ``explain`` and ``replay``, as text and as JSON."""
+    shown: dict[str, list[str]] = {}
+    with LmdbLog(path, readonly=True) as log:
+        for stream in log.streams("conv/"):
+            cid = stream.removeprefix("conv/")
+            found = explain_conversation(log, cid, None)
+            view = load_conversation(log, cid)
+            broken = broken_policies(log, cid)
+            shown[cid] = [
+                *explain_lines(found.row, found.rubric, found.view),
+                json.dumps(explain_data(found.row, found.rubric), sort_keys=True),
+                *_replayed(view),
+                *replay_policy_lines(broken),
+                json.dumps(replay_data(view, broken), sort_keys=True),
+            ]
+    return shown
+
+
+def _replayed(view: ConversationView) -> Iterator[str]:
+    """``replay``'s turns and ending."""
+    for t in view.turns:
+        yield from replay_turn_lines(t)
+    yield from replay_ending_lines(view)
 
 
 def test_scored_beside_the_simulation_the_log_and_report_are_the_same(
@@ -84,6 +122,20 @@ def test_scored_beside_the_simulation_the_log_and_report_are_the_same(
     assert beside == after
     assert "pass" in beside
     assert beside_json == after_json  # the log's numbering differs, each call's stream does not
+
+
+def test_scored_beside_the_simulation_explain_and_replay_are_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    """They cite each event by its place in the call's stream, which the log's numbering is not."""
+    _reports(tmp_path / "after", monkeypatch, beside=False)
+    _reports(tmp_path / "beside", monkeypatch, beside=True)
+    assert len(forks) == 1
+    after, beside = _explained_and_replayed(tmp_path / "after"), _explained_and_replayed(tmp_path / "beside")
+    assert len(after) == 24 and after.keys() == beside.keys()
+    assert any("#" in line for lines in after.values() for line in lines)  # positions are shown
+    for cid, lines in after.items():
+        assert beside[cid] == lines, cid
 
 
 def test_calls_the_scoring_process_simulates_are_the_calls_the_run_would_make(

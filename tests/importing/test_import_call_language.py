@@ -106,7 +106,6 @@ def _imported(agent: str) -> ConversationView:
     """An imported call (no persona): one failed tool call, then the agent's words."""
     started = ConversationStarted(run_id="r", conversation_id="c", config="x", scenario="s", trial=0, seed=0)
     failed = ToolView(
-        seq=1,
         at=1,
         index=0,
         tool="sendung_umleiten",

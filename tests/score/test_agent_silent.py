@@ -123,7 +123,6 @@ def test_a_rubric_that_gates_on_agent_silent_fails_the_silent_call(tmp_path: Pat
 def _turn(n: int, text: str | None, *, tools: int = 0, end: str = "") -> TurnView:
     calls = [
         ToolView(
-            seq=i,
             at=i,
             index=i,
             tool="lookup",

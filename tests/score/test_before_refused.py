@@ -22,7 +22,7 @@ ORDER = Expectation(before=[["verify_owner", "book_appointment"]])
 
 def tool(name: str, result: Any = None, *, error: str = "", valid: bool = True) -> ToolView:
     return ToolView(
-        seq=0, at=0, index=0, tool=name, arguments={}, valid=valid, validation_errors=[],
+        at=0, index=0, tool=name, arguments={}, valid=valid, validation_errors=[],
         result=result, error=error, fault="", latency_ms=0.0,
     )  # fmt: skip
 

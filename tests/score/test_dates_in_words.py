@@ -30,7 +30,6 @@ def call(
         run_id="r", conversation_id="c", config="x", scenario="s", trial=0, seed=1, persona=persona
     )
     tool = ToolView(
-        seq=10,
         at=10,
         index=0,
         tool="lookup",

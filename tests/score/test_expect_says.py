@@ -20,7 +20,7 @@ EMERGENCY = ["999", "emergency services"]
 
 def tool(name: str) -> ToolView:
     return ToolView(
-        seq=0, at=0, index=0, tool=name, arguments={}, valid=True, validation_errors=[],
+        at=0, index=0, tool=name, arguments={}, valid=True, validation_errors=[],
         result={"ok": True}, error="", fault="", latency_ms=0.0,
     )  # fmt: skip
 

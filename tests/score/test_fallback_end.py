@@ -25,7 +25,6 @@ EXPECT = Expectation(calls={"dispatch_tow": {"booking_ref": "R-1"}}, fallback_en
 
 def _call(error: str, result: Any = None) -> ToolView:
     return ToolView(
-        seq=0,
         at=0,
         index=0,
         tool="dispatch_tow",

@@ -43,7 +43,6 @@ def call(
     )
     made = [
         ToolView(
-            seq=10 + i,
             at=10 + i,
             index=i,
             tool=name,

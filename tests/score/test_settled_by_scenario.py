@@ -54,7 +54,6 @@ def test_every_expected_phrase_said_settles_a_report_goal() -> None:
 
 OUTAGE = "U vašem području je poznata smetnja, prekid kabela. Popravak se očekuje do 18:00. Ispričavamo se."
 LOOKUP = ToolView(
-    seq=0,
     at=0,
     index=0,
     tool="provjeri_smetnje",

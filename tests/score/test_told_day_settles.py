@@ -27,7 +27,6 @@ PLANNED = {"ok": True, "plan_id": "PP-2291", "first_payment": "2026-12-15"}
 
 def _plan(result: Any, error: str = "") -> ToolView:
     return ToolView(
-        seq=0,
         at=0,
         index=0,
         tool="setup_payment_plan",

@@ -146,13 +146,13 @@ def test_replay_shows_the_text_before_the_tool_it_came_with(tmp_path: Path) -> N
 
 def _tool(name: str, index: int) -> ToolView:
     return ToolView(
-        seq=0, at=0, index=index, tool=name, arguments={}, valid=True, validation_errors=[],
+        at=0, index=index, tool=name, arguments={}, valid=True, validation_errors=[],
         result={"ok": True}, error="", fault="", latency_ms=0.0,
     )  # fmt: skip
 
 
 def _turn(beside: list[tuple[int, str]], rest: str, tools: list[ToolView]) -> ConversationView:
-    spoken = [SpokenView(seq=0, at=0, index=i, text=text) for i, text in beside]
+    spoken = [SpokenView(at=0, index=i, text=text) for i, text in beside]
     text = " ".join([*(t for _, t in beside), rest]).strip()
     turn = TurnView(turn=1, agent_text=text, tools=tools, beside_tools=spoken)
     ended = ConversationEnded(conversation_id="c", reason="caller_done", by="caller", turns=1)

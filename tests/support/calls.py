@@ -11,7 +11,6 @@ from polygon.transcript import ConversationView, ToolView, TurnView
 
 def tool(name: str, arguments: dict[str, Any], result: Any) -> ToolView:
     return ToolView(
-        seq=0,
         at=0,
         index=0,
         tool=name,

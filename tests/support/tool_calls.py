@@ -25,7 +25,7 @@ def call(turns: list[Turn], facts: dict[str, str] | None = None) -> Conversation
     views = []
     for n, (caller, tools, agent) in enumerate(turns, start=1):
         made = [
-            msgspec.structs.replace(tool(name, args, result), seq=10 * n + i, at=10 * n + i, index=i)
+            msgspec.structs.replace(tool(name, args, result), at=10 * n + i, index=i)
             for i, (name, args, result) in enumerate(tools)
         ]
         views.append(TurnView(turn=n, caller_text=caller, tools=made, agent_text=agent, agent_at=10 * n + 9))

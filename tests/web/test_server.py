@@ -215,3 +215,19 @@ def test_the_code_fingerprint_is_taken_when_the_server_starts(tmp_path: Path) ->
     views.fingerprint.cache_clear()
     web.make_app(tmp_path / "log")
     assert views.fingerprint.cache_info().currsize == 1
+
+
+def test_replay_and_explain_pages_cite_places_in_the_calls_stream(tmp_path: Path) -> None:
+    """The same call in a later run is cited by the same numbers (the log's own are larger there)."""
+    log = tmp_path / "log"
+    _run(log, "rone")
+    _run(log, "rtwo")
+    client = _client(web.make_app(log))
+    for page in ("replay", "explain"):
+        one = client.get(f"/{page}/rone.v1.coop-booking.0").text
+        two = client.get(f"/{page}/rtwo.v1.coop-booking.0").text
+        cited = re.findall(r'class="seq">#(\d+)<', one)
+        assert cited and cited == re.findall(r'class="seq">#(\d+)<', two)
+        assert two == one.replace("rone", "rtwo")
+    said = re.findall(r'caller said <span class="seq">#(\d+)<', client.get("/replay/rone.v1.coop-booking.0").text)
+    assert said[0] == "2"  # the call's second event: its start is the first
