@@ -12,7 +12,9 @@ the pass. So on the next view every event after the snapshot is looked at once: 
 row is dropped when its stream has anything new, every row when the run records a rubric
 (or a start), and a row of another pass is computed afresh. What is missing is computed
 from the log as before; the document is byte-identical with or without the snapshot.
-A snapshot of another version or log, or one that does not decode, is ignored.
+A snapshot of another version or log, or one that does not decode, is ignored; a row whose
+frame does not decompress (sealed with a good hash all the same: a forger's, or a bug's) is
+computed afresh and the rows saved mended, and ``log verify`` names it (:func:`why_damaged`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections.abc import Callable, Iterator
 import msgspec
 import zstandard
 
-from polygon.app.snapshots import RESAVE_AFTER, anchor, snapshots_for, why_off_log
+from polygon.app.snapshots import PACKED_RATIO, RESAVE_AFTER, anchor, snapshots_for, why_off_log
 from polygon.events import (
     EventLog,
     RubricRecorded,
@@ -108,17 +110,24 @@ def _texts(
     fresh = whole(log, state, msgspec.structs.replace(report, conversations=missing))
     # the rows kept were packed with the snapshot's dictionary: new ones are too; none yet, one is trained
     packer = _Packer(kept.dictionary if rows or kept.dictionary else None)
+    damaged = False
     for row in report.conversations:
         found = rows.get(row.record.conversation_id)
         if _fits(found, row.pass_id):
             assert found is not None  # for mypy: _fits said so
-            yield packer.unpack(found.text).decode()
-            continue
-        text = json_row(next(fresh))
+            if (text := packer.unpacked(found.text)) is not None:
+                yield text
+                continue
+            # sealed with a good hash, yet no row: computed afresh, and the snapshot mended
+            damaged = True
+            computed = next(whole(log, state, msgspec.structs.replace(report, conversations=[row])))
+        else:
+            computed = next(fresh)
+        text = json_row(computed)
         packer.pack(rows, row.record.conversation_id, row.pass_id, text)
         yield text
     dictionary = packer.finish(rows)
-    if missing or read >= RESAVE_AFTER:
+    if missing or damaged or read >= RESAVE_AFTER:
         _save(log, store, state.run_id, key, position, KeptRows(rows=rows, dictionary=dictionary))
 
 
@@ -139,6 +148,19 @@ class _Packer:
         shared = zstandard.ZstdCompressionDict(dictionary) if dictionary else None
         self.unpack = zstandard.ZstdDecompressor(dict_data=shared).decompress
         self._compress = zstandard.ZstdCompressor(level=LEVEL, dict_data=shared).compress
+
+    def unpacked(self, text: bytes) -> str | None:
+        """A kept row's text; None when its frame is not one this packer wrote.
+
+        Its size is checked before it is decompressed: ``decompress`` allocates what a frame's
+        header says at once (a frame claiming 1 TB was a MemoryError mid-document).
+        """
+        try:
+            if not 0 <= zstandard.frame_content_size(text) <= PACKED_RATIO * len(text):
+                return None
+            return self.unpack(text).decode()
+        except (zstandard.ZstdError, UnicodeDecodeError):
+            return None
 
     def pack(self, rows: dict[str, KeptRow], conversation_id: str, pass_id: str, text: str) -> None:
         """Keep ``text`` as ``conversation_id``'s row (packed once a dictionary is chosen)."""
@@ -210,13 +232,26 @@ def _kept(log: EventLog, store: SnapshotStore, run_id: str, key: str, position: 
 
 def _unpacks(kept: KeptRows) -> bool:
     """A row decompresses with the dictionary kept beside it (one that does not fit is no snapshot)."""
+    first = next(iter(kept.rows.values()), None)
+    return first is None or _Packer(kept.dictionary).unpacked(first.text) is not None
+
+
+def why_damaged(log: EventLog, snapshot: Snapshot) -> str:
+    """Why kept rows that fit ``log`` cannot be shown ("" when they can, or do not fit).
+
+    For ``log verify``: a view computes such a row afresh and mends the snapshot.
+    """
+    if snapshot.version != version() or why_off_log(log, snapshot):
+        return ""  # stale: the next view replaces it
     try:
-        for row in kept.rows.values():
-            _Packer(kept.dictionary).unpack(row.text)
-            break
-    except zstandard.ZstdError:
-        return False
-    return True
+        kept = _DECODER.decode(snapshot.state)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        return f"its state does not decode ({exc})"
+    packer = _Packer(kept.dictionary)
+    for conversation_id, row in kept.rows.items():
+        if packer.unpacked(row.text) is None:
+            return f"its row of {conversation_id} does not decompress with its dictionary"
+    return ""
 
 
 def _save(log: EventLog, store: SnapshotStore, run_id: str, key: str, position: int, kept: KeptRows) -> None:

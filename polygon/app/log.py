@@ -369,12 +369,13 @@ def verify_log(log: EventLog) -> VerifyReport:
             streams=report.streams,
             problem=f"{stream} is not whole: {damage} (`polygon log compact --drop-damaged` repairs it)",
         )
-    from polygon.app import views
+    from polygon.app import json_rows, views
     from polygon.app.snapshots import snapshots_for, verify_snapshots
 
+    checks = {views.PROJECTION: views.why_damaged, json_rows.PROJECTION: json_rows.why_damaged}
     try:
         with snapshots_for(log, create=False, strict=True) as store:
-            _kept, damaged = verify_snapshots(log, store, {views.PROJECTION: views.why_damaged})
+            _kept, damaged = verify_snapshots(log, store, checks)
     except StorageError as exc:  # views pass over such a folder and fold afresh
         damaged = f"{exc} (views fold without them; delete it and they are made again)"
     if damaged:

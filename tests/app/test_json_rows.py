@@ -9,12 +9,14 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from click.testing import CliRunner
 
 from polygon.app import json_rows
 from polygon.app import report as report_app
 from polygon.app import snapshots as snap
 from polygon.app.report import report_run
 from polygon.app.run import RunOptions, run_suite
+from polygon.cli.main import cli
 from polygon.events import Envelope, EventLog, LmdbLog, MemoryLog, Pending
 from polygon.events.snapshots import SNAPSHOT_DIR, LmdbSnapshots, MemorySnapshots, NullSnapshots, Snapshot
 from polygon.projections import ConversationVerdict, RunRecord, RunReport
@@ -303,3 +305,53 @@ def test_the_cli_path_keeps_rows_beside_the_log_and_shows_the_same(
     store = LmdbSnapshots(tmp_path / "log" / SNAPSHOT_DIR)
     assert sorted(k.split("\x00")[0] for k, _ in store.entries()) == [json_rows.PROJECTION, snap.PROJECTION]
     store.close()
+
+
+def _frame_claiming(size: int) -> bytes:
+    """A zstd frame whose header says it holds ``size`` bytes: one block, "x" 1,000 times."""
+    return b"\x28\xb5\x2f\xfd\xe0" + size.to_bytes(8, "little") + (1 | 1 << 1 | 1000 << 3).to_bytes(3, "little") + b"x"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [_frame_claiming(1 << 40), _frame_claiming(200), b"\x28\xb5\x2f\xfd garbage"],
+    ids=["claims 1 TB", "holds more than it says", "not a frame"],
+)
+def test_a_damaged_row_past_the_first_is_read_again_not_an_error(source: list[Envelope], text: bytes) -> None:
+    """Sealed with a good hash (a forger's, or a bug's): the row is read from the log instead."""
+    log, store = MemoryLog(), MemorySnapshots()
+    _copy(source, log)
+    _kept(log, store)
+    kept = _saved_rows(store)
+    last = list(kept.rows)[-1]
+    kept.rows[last] = msgspec.structs.replace(kept.rows[last], text=text)
+    _resaved(store, kept)
+    reads = Reads()
+    assert _kept(log, store, reads) == _plain(log)
+    assert reads.calls == [last]
+    reads = Reads()
+    assert _kept(log, store, reads) == _plain(log) and reads.calls == []  # kept again, mended
+
+
+@pytest.mark.parametrize("last", [False, True], ids=["first row", "last row"])
+def test_log_verify_names_a_row_that_does_not_decompress(
+    tmp_path: Path, source: list[Envelope], monkeypatch: pytest.MonkeyPatch, last: bool
+) -> None:
+    monkeypatch.setenv(snap.SWITCH, "1")
+    path = tmp_path / "log"
+    with LmdbLog(path) as log:
+        _copy(source, log)
+        "".join(report_run(log, "g", "json")[1])
+    assert CliRunner().invoke(cli, ["--log", str(path), "log", "verify"]).exit_code == 0
+    store = LmdbSnapshots(path / SNAPSHOT_DIR)
+    key = next(k.split("\x00")[2] for k, _ in store.entries() if k.startswith(json_rows.PROJECTION))
+    saved = store.load(json_rows.PROJECTION, "g", key)
+    assert saved is not None
+    kept = msgspec.msgpack.decode(saved.state, type=json_rows.KeptRows)
+    cid = list(kept.rows)[-1 if last else 0]
+    kept.rows[cid] = msgspec.structs.replace(kept.rows[cid], text=_frame_claiming(1 << 40))
+    store.save(msgspec.structs.replace(saved, state=msgspec.msgpack.encode(kept)))  # sealed afresh
+    store.close()
+    verified = CliRunner().invoke(cli, ["--log", str(path), "log", "verify"])
+    assert verified.exit_code == 1, verified.output
+    assert f"the snapshot of g is damaged: its row of {cid} does not decompress" in verified.output
