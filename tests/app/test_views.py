@@ -274,6 +274,32 @@ def test_a_damaged_saved_view_is_reported_passed_over_and_rebuilt(
     assert _lie(path) == 1 and _view(path, "report", "g") == LIE  # the rebuilt one is served
 
 
+def _bomb(size: int) -> bytes:
+    """A zstd frame of ``size`` zero bytes that does not say its size (written as a stream)."""
+    packer = zstandard.ZstdCompressor().compressobj()
+    zeros = bytes(1 << 20)
+    return b"".join([*(packer.compress(zeros) for _ in range(size >> 20)), packer.flush()])
+
+
+def test_a_saved_view_that_decompresses_to_more_than_its_size_is_passed_over_without_holding_it(
+    path: Path,
+) -> None:
+    expected = _view(path, "report", "g")
+    bomb = _bomb(256 << 20)
+    assert len(bomb) < 64 << 10 and _replace_saved(path, bomb, len(expected)) == 1
+    tracemalloc.start()
+    try:
+        shown = _view(path, "report", "g")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert shown == expected  # passed over, the report folded afresh
+    assert peak < 40_000_000, peak  # decompressed whole, it held 256 MB; 4 KiB at a time, 134 MB
+    _replace_saved(path, bomb, len(expected))
+    verified = CliRunner().invoke(cli, ["--log", str(path), "log", "verify"])
+    assert verified.exit_code == 1 and f"more than its {len(expected)} bytes" in verified.output
+
+
 def test_log_verify_checks_a_big_saved_view_a_piece_at_a_time(path: Path) -> None:
     _view(path, "report", "g")
     big = b"".join(b'{"conversation": %d, "verdict": "pass"},\n' % k for k in range(2_000_000))
