@@ -191,9 +191,34 @@ def _body(saved: Saved) -> Iterator[bytes] | None:
     frame is the one written (its own checksum is checked at the end, and by ``log verify``).
     """
     if saved.size > WHOLE_UP_TO:
-        return zstandard.ZstdDecompressor().read_to_iter(saved.body, write_size=PIECE)
+        return _streamed(saved)
     whole = why_damaged_body(saved)
     return _pieces(whole) if isinstance(whole, bytes) else None
+
+
+def _streamed(saved: Saved) -> Iterator[bytes]:
+    """A big output as it is decompressed, stopped with one error where it proves damaged.
+
+    Never more than its size is written: a frame of a few KB can stand for gigabytes.
+    """
+    size = 0
+    try:
+        for piece in zstandard.ZstdDecompressor().read_to_iter(saved.body, write_size=PIECE):
+            size += len(piece)
+            if size > saved.size:
+                raise _damaged(f"it decompresses to more than its {saved.size} bytes")
+            yield piece
+    except zstandard.ZstdError as exc:
+        raise _damaged(f"it does not decompress ({exc})") from None
+    if size != saved.size:
+        raise _damaged(f"it decompresses to {size} bytes, not {saved.size}")
+
+
+def _damaged(why: str) -> StorageError:
+    return StorageError(
+        f"this view's saved output is damaged, found as it was written: {why}; "
+        "`polygon log verify` names it, and POLYGON_SNAPSHOTS=0 writes the view from the log"
+    )
 
 
 def _pieces(whole: bytes) -> Iterator[bytes]:

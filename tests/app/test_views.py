@@ -300,6 +300,26 @@ def test_a_saved_view_that_decompresses_to_more_than_its_size_is_passed_over_wit
     assert verified.exit_code == 1 and f"more than its {len(expected)} bytes" in verified.output
 
 
+@pytest.mark.parametrize("damage", ["bigger than said", "checksum", "cut short"])
+def test_a_big_saved_view_found_damaged_as_it_is_written_stops_with_one_clear_error(
+    path: Path, damage: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Written as it is decompressed, it cannot be passed over: it is named, and the output bounded."""
+    expected = _view(path, "report", "g")
+    packed = zstandard.ZstdCompressor(write_checksum=True).compress(expected)
+    frame = {
+        "bigger than said": _bomb(256 << 20),
+        "checksum": packed[:-1] + bytes([packed[-1] ^ 1]),
+        "cut short": packed[: len(packed) // 2],
+    }[damage]
+    _replace_saved(path, frame, len(expected))
+    monkeypatch.setattr(views, "WHOLE_UP_TO", 0)  # every output is big
+    res = CliRunner().invoke(cli, ["--log", str(path), "report", "g"], env={SWITCH: "1"})
+    assert res.exit_code == 2, (res.exit_code, res.stderr[-300:], len(res.stdout_bytes))
+    assert "saved output is damaged" in res.stderr and "POLYGON_SNAPSHOTS=0" in res.stderr, res.stderr[-300:]
+    assert "Traceback" not in res.stderr and len(res.stdout_bytes) <= len(expected) + views.PIECE
+
+
 def test_log_verify_checks_a_big_saved_view_a_piece_at_a_time(path: Path) -> None:
     _view(path, "report", "g")
     big = b"".join(b'{"conversation": %d, "verdict": "pass"},\n' % k for k in range(2_000_000))
