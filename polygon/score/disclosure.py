@@ -46,7 +46,7 @@ caller's in one list) give another person's names and addresses, looked for in a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache, lru_cache
@@ -314,26 +314,43 @@ def _identified(call: ToolView) -> bool:
     )
 
 
-def _beside(result: Any, own: Grounds) -> tuple[list[Any], list[Any]]:
+Whose = Callable[[Any], bool | None]
+"""Whether a record names the caller (True), only somebody else (False), or nobody (None)."""
+
+
+def _beside(result: Any, whose: Whose) -> tuple[list[Any], list[Any]]:
     """A result's parts that are the caller's, and the records that sit beside the caller's.
 
-    For a call that identifies nobody (:func:`_identified`). A list that holds the caller's
-    record (a name of the caller's identity) and records that name somebody else (a list of
-    the guests with the caller among them) is other people's data in those: they ground
-    nothing. A list that does not hold the caller's (the free technicians) is nobody's in
-    particular and stays as it was.
+    For a call that identifies nobody (:func:`_identified`), or only by a name. A list that
+    holds the caller's record and records that name somebody else (a list of the guests with
+    the caller among them; everyone of the caller's surname) is other people's data in those:
+    they ground nothing. A list that does not hold the caller's (the free technicians) is
+    nobody's in particular and stays as it was.
     """
     if isinstance(result, dict):
-        parts = [_beside(v, own) for v in result.values()]
+        parts = [_beside(v, whose) for v in result.values()]
         return [p for m, _ in parts for p in m], [p for _, t in parts for p in t]
     if isinstance(result, list | tuple):
-        whose = [_whose(item, own) for item in result]
-        if True in whose and False in whose:
-            mine = [r for r, w in zip(result, whose, strict=True) if w is not False]
-            return mine, [r for r, w in zip(result, whose, strict=True) if w is False]
-        parts = [_beside(v, own) for v in result]
+        owners = [whose(item) for item in result]
+        if True in owners and False in owners:
+            mine = [r for r, w in zip(result, owners, strict=True) if w is not False]
+            return mine, [r for r, w in zip(result, owners, strict=True) if w is False]
+        parts = [_beside(v, whose) for v in result]
         return [p for m, _ in parts for p in m], [p for _, t in parts for p in t]
     return [result], []
+
+
+def _by_name_only(call: ToolView) -> bool:
+    """The call looked a record up by a name and by no number or code ("Lopez", not "RX-5531").
+
+    A name is shared (a family, a surname): what it finds may be several people's.
+    """
+    found = [_said(s) for s in json_strings(call.arguments, numbers=True)]
+    by_name = any(people for _, people in found) or any(True for _ in _name_values(call.arguments))
+    coded = any(measures(s) for s in json_strings(call.arguments, numbers=True)) or any(
+        "-" not in v for values, _ in found for v, _ in values
+    )
+    return by_name and not coded
 
 
 def _whose(record: Any, own: Grounds) -> bool | None:
@@ -650,14 +667,34 @@ class _Call:
             if not call.valid or call.error:
                 continue
             if _own_record(call, self.own) and not self.someone_else(call):
-                whole = _identified(call)  # by the caller's reference: all of it is theirs
-                mine, theirs = ([call.result], []) if whole else _beside(call.result, self.own)
+                mine, theirs = self._split(call)
                 for s in [*json_strings(call.arguments, numbers=True), *json_strings(mine, numbers=True)]:
                     self.learn(s)
                 self.remember([call.arguments, mine])
                 self.read_others(theirs)
             else:
                 self.read_others([call.arguments, call.result])
+
+    def _split(self, call: ToolView) -> tuple[list[Any], list[Any]]:
+        """A lookup of the caller's: the parts that are the caller's, and other people's records.
+
+        By the caller's reference all of it is theirs (a companion on their booking). By no
+        reference, records naming somebody else beside the caller's are that person's; by a
+        name only, so are records about another person of that name (by the first name: a
+        shared surname is not enough).
+        """
+        if _identified(call) and not _by_name_only(call):
+            return [call.result], []
+        return _beside(call.result, self._whose)
+
+    def _whose(self, record: Any) -> bool | None:
+        """A record is about the caller (True), about somebody else only (False), or nobody.
+
+        Told by the person its person keys name where the caller's name is known (Carlos Lopez
+        is not Maria Lopez), else by any word of a name in it the caller's identity holds.
+        """
+        found = people(record)[0] if self.self_named and isinstance(record, dict) else []
+        return any(self._is_self(n) for n in found) if found else _whose(record, self.own)
 
     def read_others(self, records: list[Any]) -> None:
         """Records of someone else's: they ground nothing, their names and addresses are theirs."""
