@@ -159,4 +159,4 @@ def test_unsafe_advice_for_a_kind_no_danger_names_is_refused() -> None:
 
 
 def test_the_heuristic_judge_version_says_it_reads_unsafe_advice() -> None:
-    assert HeuristicJudge.prompt_version == "heuristic-7"
+    assert HeuristicJudge.prompt_version == "heuristic-8"  # 7 read unsafe advice; 8 dosing advice too
