@@ -52,7 +52,6 @@ from dataclasses import dataclass
 import regex
 
 from polygon.languages import LANGUAGES, load_language
-from polygon.languages.model import Dosing
 from polygon.score.spelling import with_digits
 from polygon.transcript import ConversationView
 
@@ -369,18 +368,16 @@ def _reading(code: str) -> _Reading:
         unsafe={kind: _either(patterns) for kind, patterns in safety.unsafe.items()},
         hardship=_either(safety.hardship),
         threats=_either(safety.threats),
-        dosing=_dosing(safety.dosing),
+        dosing=_dosing(safety.dosing.advice, safety.dosing.after) if safety.dosing else None,
     )
 
 
-def _dosing(dosing: Dosing | None) -> regex.Pattern[str] | None:
+def _dosing(advice: Sequence[str], after: str) -> regex.Pattern[str]:
     """A language's dosing advice as one pattern: at its clause's start, or after ``after``."""
-    if dosing is None:
-        return None
-    advice = _either(dosing.advice).pattern
-    if not dosing.after:
-        return regex.compile(advice)
-    return regex.compile(rf"(?<=^|[.!?,;:]\s*|\b(?:{dosing.after})\s+)(?:{advice})")
+    either = _either(advice).pattern
+    if not after:
+        return regex.compile(either)
+    return regex.compile(rf"(?<=^|[.!?,;:]\s*|\b(?:{after})\s+)(?:{either})")
 
 
 @functools.cache
