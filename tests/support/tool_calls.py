@@ -15,9 +15,15 @@ Turn = tuple[str, list[tuple[str, dict[str, Any], Any]], str]
 """What the caller said, the tools the agent called (name, arguments, result), what it said."""
 
 
-def call(turns: list[Turn], facts: dict[str, str] | None = None) -> ConversationView:
+def call(turns: list[Turn], facts: dict[str, str] | None = None, language: str = "en") -> ConversationView:
     persona = PersonaSnapshot(
-        persona_id="p", type="cooperative", outcome="success", difficulty=1, goal="g", facts=facts or {}
+        persona_id="p",
+        type="cooperative",
+        outcome="success",
+        difficulty=1,
+        goal="g",
+        facts=facts or {},
+        language=language,
     )
     started = ConversationStarted(
         run_id="r", conversation_id="c", config="x", scenario="s", trial=0, seed=1, persona=persona
