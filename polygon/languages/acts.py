@@ -379,26 +379,42 @@ _READ_HELD = 2048
 
 
 def _read_turn(text: str, pack: Language) -> Turn:
-    said = _unsplit(sentences(text), pack.acts.abbreviations)
+    said = _unsplit(sentences(text), pack.acts.abbreviations, _month_words(pack.spoken.months))
     parts = tuple(Sentence(s, _act(s, pack)) for s in said if s.strip())
     reason = has(f" {_lower(text)} ", pack.acts.reason)
     return Turn(parts, reason)
 
 
-def _unsplit(parts: list[str], abbreviations: frozenset[str]) -> list[str]:
-    """Sentences joined again where one ended only at an abbreviation's dot ("with Dr. Patel").
+def _unsplit(parts: list[str], abbreviations: frozenset[str], months: frozenset[str]) -> list[str]:
+    """Sentences joined again where one ended only at an abbreviation's dot ("with Dr. Patel"),
+    or at an ordinal day's before its month ("den 10. Dezember", "10. prosinca").
 
     Split there, "Done, you're booked with Dr." was an outcome without the date and "Patel on
-    2026-12-10 at 10:00." a read-back: the caller did not hear its booking reported.
+    2026-12-10 at 10:00." a read-back: the caller did not hear its booking reported; and
+    "Dezember an Invalidenstraße 12 … geplant." was an outcome that ended a German call
+    before the agent's question after it was heard.
     """
     out: list[str] = []
     for part in parts:
         last = out[-1].rsplit(maxsplit=1)[-1] if out and out[-1] else ""
-        if last.endswith(".") and last[:-1].lower() in abbreviations:
+        first = _FIRST_WORD.match(part)
+        if last.endswith(".") and (
+            last[:-1].lower() in abbreviations
+            or (last[:-1].isdigit() and len(last) <= 3 and first is not None and first.group(0).lower() in months)
+        ):
             out[-1] = f"{out[-1]} {part}"
         else:
             out.append(part)
     return out
+
+
+_FIRST_WORD = re.compile(r"\w+")
+
+
+@cache
+def _month_words(months: tuple[tuple[str, ...], ...]) -> frozenset[str]:
+    """Every form of a pack's month names, lower case ("dezember", "dez", "prosinca")."""
+    return frozenset(form.lower() for forms in months for form in forms)
 
 
 def has_values(text: str) -> bool:
