@@ -1,0 +1,50 @@
+"""An ordinal date's dot ends no sentence ("den 10. Dezember", "10. prosinca").
+
+A new user's German parcel line: "Die Zustellung ist für Donnerstag, den 10. Dezember an
+Invalidenstraße 12, 10115 Berlin geplant. An welche Adresse soll ich das Paket umleiten?" was
+split after "10.": "Dezember an Invalidenstraße 12, … geplant." read as an outcome naming the
+caller's own address, so the caller said goodbye to a question and the correct agent failed
+(``redirect_parcel`` was never called). A day's number and its dot followed by a month's name
+is one date, as an abbreviation's dot is no end ("with Dr. Patel").
+"""
+
+from __future__ import annotations
+
+from polygon.events.families import PersonaSnapshot
+from polygon.languages import caller_language
+from polygon.languages.acts import read_turn
+from polygon.simulate.callers.scripted import ScriptedCaller
+
+TRACKED = (
+    "Ihr Paket ist in Zustellung. Die Zustellung ist für Donnerstag, den 10. Dezember an "
+    "Invalidenstraße 12, 10115 Berlin geplant. An welche Adresse soll ich das Paket umleiten?"
+)
+
+
+def test_a_german_ordinal_date_stays_in_its_sentence() -> None:
+    turn = read_turn(TRACKED, caller_language("de"))
+    assert [s.text for s in turn.sentences][1].startswith("Die Zustellung ist für Donnerstag, den 10. Dezember an")
+    assert len(turn.sentences) == 3 and turn.sentences[-1].act == "question", turn
+
+
+def test_a_croatian_one_too_and_a_number_at_a_sentences_end_still_ends_it() -> None:
+    hr, de = caller_language("hr"), caller_language("de")
+    assert len(read_turn("Dostava je u četvrtak, 10. prosinca. Trebate li još nešto?", hr).sentences) == 2
+    assert len(read_turn("Ihre Bestellung hat 10. Die Lieferung kommt morgen.", de).sentences) == 2
+    assert len(read_turn("Am 3. März oder am 4. April? Sagen Sie es mir.", de).sentences) == 2
+
+
+def test_the_caller_answers_the_question_after_the_date() -> None:
+    persona = PersonaSnapshot(
+        persona_id="p",
+        type="cooperative",
+        outcome="success",
+        difficulty=1,
+        goal="Paket an eine neue Adresse umleiten",
+        facts={"name": "Jonas Weber", "adresse": "Invalidenstraße 12, 10115 Berlin", "neue_adresse": "Lindenweg 5, 10117 Berlin"},
+        language="de",
+    )
+    caller = ScriptedCaller(persona, 7)
+    caller.next(None)
+    answer = caller.next(TRACKED)
+    assert answer.intent != "goodbye", answer
