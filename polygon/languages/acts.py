@@ -386,9 +386,9 @@ def _read_turn(text: str, pack: Language) -> Turn:
 
 
 def _unsplit(parts: list[str], abbreviations: frozenset[str], months: frozenset[str]) -> list[str]:
-    """Sentences joined again where one ended only at an abbreviation's dot ("with Dr. Patel"),
-    or at an ordinal day's before its month ("den 10. Dezember", "10. prosinca").
+    """Sentences joined again where one ended only at an abbreviation's or an ordinal day's dot.
 
+    "With Dr. Patel", "den 10. Dezember", "10. prosinca" (a day's number before a month's name).
     Split there, "Done, you're booked with Dr." was an outcome without the date and "Patel on
     2026-12-10 at 10:00." a read-back: the caller did not hear its booking reported; and
     "Dezember an Invalidenstraße 12 … geplant." was an outcome that ended a German call
@@ -398,9 +398,9 @@ def _unsplit(parts: list[str], abbreviations: frozenset[str], months: frozenset[
     for part in parts:
         last = out[-1].rsplit(maxsplit=1)[-1] if out and out[-1] else ""
         first = _FIRST_WORD.match(part)
+        month = first is not None and first.group(0).lower() in months
         if last.endswith(".") and (
-            last[:-1].lower() in abbreviations
-            or (last[:-1].isdigit() and len(last) <= 3 and first is not None and first.group(0).lower() in months)
+            last[:-1].lower() in abbreviations or (last[:-1].isdigit() and len(last) <= 3 and month)
         ):
             out[-1] = f"{out[-1]} {part}"
         else:

@@ -227,11 +227,11 @@ class ScriptedCaller:
         return None
 
     def _outcome_reached(self, turn: Turn) -> Utterance | None:
-        outcome, say = self.persona.outcome, self.pack.say
+        outcome, pack, say = self.persona.outcome, self.pack, self.pack.say
         # a report the agent goes on to ask a fact for is not done yet: "delivery is planned for
         # Thursday at <your address>. Which address shall I redirect it to?" (a German parcel line)
         still_asks = bool(self._open_wanted(turn))
-        if outcome == "success" and not still_asks and settled(turn, self.goal, self.persona.facts, self.pack):
+        if outcome == "success" and not still_asks and settled(turn, self.goal, self.persona.facts, pack):
             self._s.done = True
             return Utterance(say.done_bye, "goodbye", ends_call="done")
         if outcome == "callback" and "callback" in turn.acts:
