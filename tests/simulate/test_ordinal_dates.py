@@ -48,3 +48,24 @@ def test_the_caller_answers_the_question_after_the_date() -> None:
     caller.next(None)
     answer = caller.next(TRACKED)
     assert answer.intent != "goodbye", answer
+
+
+def test_asked_where_to_redirect_the_caller_gives_its_new_address_not_its_own() -> None:
+    """The same line: "An welche Adresse soll ich das Paket umleiten?" got the current address.
+
+    Both keys name an address; the question is about doing the goal ("umleiten"), and the goal
+    names the other key's extra word ("neue"): that key is meant. Asked for its address alone,
+    the caller gives its own.
+    """
+    from polygon.simulate.callers.understanding import asked
+
+    de, en = caller_language("de"), caller_language("en")
+    facts = {"adresse": "Invalidenstraße 12, 10115 Berlin", "neue_adresse": "Lindenweg 5, 10117 Berlin"}
+    goal = "Paket an eine neue Adresse umleiten"
+    assert asked("An welche Adresse soll ich das Paket umleiten?", facts, goal, de)[0] == "neue_adresse"
+    assert asked("Wohin soll das Paket umgeleitet werden?", facts, goal, de)[0] == "neue_adresse"
+    assert asked("Wie lautet Ihre Adresse?", facts, goal, de)[0] == "adresse"
+    english = {"address": "12 High Street", "new_address": "5 Mill Lane"}
+    redirect = "redirect my parcel to a new address"
+    assert asked("Which address should I redirect the parcel to?", english, redirect, en)[0] == "new_address"
+    assert asked("Can I have your address, please?", english, redirect, en)[0] == "address"

@@ -599,10 +599,9 @@ def _asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -
         # cifras de su línea" asks for the pin. A tie goes to the key the question names whole:
         # "the postcode" names all of `postcode` but only half of `account_no`.
         whose = _qualified_only(question, {k: facts[k] for k in scores}, pack)
-        best = max(
-            sorted(scores),
-            key=lambda k: (k not in whose, scores[k], _covered(k, q_stems, q_concepts, pack)),
-        )
+        meant = _meant_by_goal(q_stems, scores, goal, pack)
+        covered = {k: _covered(k, q_stems, q_concepts, pack) for k in scores}
+        best = max(sorted(scores), key=lambda k: (k not in whose, scores[k], meant.get(k, 0), covered[k]))
         return best, True
     # "Which pizza, what size?" in a call to order a medium veggie pizza: the question is
     # about what the goal names, and the answer is the fact the goal spells out.
@@ -611,6 +610,21 @@ def _asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -
         if named:
             return named[0], False
     return "", False
+
+
+def _meant_by_goal(q_stems: set[str], keys: Mapping[str, float], goal: str, pack: Language) -> dict[str, int]:
+    """How many of each key's words the goal says, where the question is about doing the goal.
+
+    "An welche Adresse soll ich das Paket umleiten?" names ``adresse`` and ``neue_adresse``
+    alike; it asks about the goal's act ("umleiten", "Paket": words of the goal beside the
+    keys'), and the goal ("Paket an eine neue Adresse umleiten") says "neue" too: the new address
+    is meant. Asked only for "Ihre Adresse", the caller gives its own.
+    """
+    goal_stems = content(goal, pack)
+    named = set().union(*(key_stems(k, pack) for k in keys))
+    if not (q_stems - named) & goal_stems:
+        return {}
+    return {k: len(key_stems(k, pack) & goal_stems) for k in keys}
 
 
 _PARTS = re.compile(r"[,.;:?!¿¡]|\s(?:и|а также|and|also|i|und|sowie|y|e)\s")
