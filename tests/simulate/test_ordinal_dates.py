@@ -65,6 +65,8 @@ def test_asked_where_to_redirect_the_caller_gives_its_new_address_not_its_own() 
     assert asked("An welche Adresse soll ich das Paket umleiten?", facts, goal, de)[0] == "neue_adresse"
     assert asked("Wohin soll das Paket umgeleitet werden?", facts, goal, de)[0] == "neue_adresse"
     assert asked("Wie lautet Ihre Adresse?", facts, goal, de)[0] == "adresse"
+    other = "mein Paket an eine andere Adresse umleiten lassen"  # the trial's own goal
+    assert asked("An welche Adresse soll ich das Paket umleiten?", facts, other, de)[0] == "neue_adresse"
     english = {"address": "12 High Street", "new_address": "5 Mill Lane"}
     redirect = "redirect my parcel to a new address"
     assert asked("Which address should I redirect the parcel to?", english, redirect, en)[0] == "new_address"

@@ -601,7 +601,8 @@ def _asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -
         whose = _qualified_only(question, {k: facts[k] for k in scores}, pack)
         meant = _meant_by_goal(q_stems, scores, goal, pack)
         covered = {k: _covered(k, q_stems, q_concepts, pack) for k in scores}
-        best = max(sorted(scores), key=lambda k: (k not in whose, scores[k], meant.get(k, 0), covered[k]))
+        rank = {k: (k not in whose, scores[k], meant.get(k, (0, 0)), covered[k]) for k in scores}
+        best = max(sorted(scores), key=rank.__getitem__)
         return best, True
     # "Which pizza, what size?" in a call to order a medium veggie pizza: the question is
     # about what the goal names, and the answer is the fact the goal spells out.
@@ -612,19 +613,22 @@ def _asked(question: str, facts: Mapping[str, str], goal: str, pack: Language) -
     return "", False
 
 
-def _meant_by_goal(q_stems: set[str], keys: Mapping[str, float], goal: str, pack: Language) -> dict[str, int]:
-    """How many of each key's words the goal says, where the question is about doing the goal.
+def _meant_by_goal(
+    q_stems: set[str], keys: Mapping[str, float], goal: str, pack: Language
+) -> dict[str, tuple[int, int]]:
+    """Where the question is about doing the goal: each key's words the goal says, then its words.
 
-    "An welche Adresse soll ich das Paket umleiten?" names ``adresse`` and ``neue_adresse``
-    alike; it asks about the goal's act ("umleiten", "Paket": words of the goal beside the
-    keys'), and the goal ("Paket an eine neue Adresse umleiten") says "neue" too: the new address
+    The qualified key is the one the goal changes. "An welche Adresse soll ich das Paket
+    umleiten?" names ``adresse`` and ``neue_adresse`` alike; it asks about the goal's act
+    ("umleiten", "Paket": words of the goal beside the keys'), and the goal ("Paket an eine
+    neue Adresse umleiten", or "an eine andere Adresse") is to change the address: the new one
     is meant. Asked only for "Ihre Adresse", the caller gives its own.
     """
     goal_stems = content(goal, pack)
     named = set().union(*(key_stems(k, pack) for k in keys))
     if not (q_stems - named) & goal_stems:
         return {}
-    return {k: len(key_stems(k, pack) & goal_stems) for k in keys}
+    return {k: (len(key_stems(k, pack) & goal_stems), len(key_stems(k, pack))) for k in keys}
 
 
 _PARTS = re.compile(r"[,.;:?!¿¡]|\s(?:и|а также|and|also|i|und|sowie|y|e)\s")
