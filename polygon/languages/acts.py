@@ -118,9 +118,17 @@ def _act(sentence: str, pack: Language) -> str:
     if has_values(sentence):
         return "read_back"
     said = words(sentence)
-    if has(low, acts.asks) and len(said) <= 6 and (wh or not set(said) & acts.states):
-        return "question"  # "And your date of birth, please." asks without a question mark
+    short = len(said) <= 6 and (wh or not set(said) & acts.states)
+    if has(low, acts.asks) and short and not _when(said, pack):
+        # "And your date of birth, please." asks without a question mark; "Your parcel arrives
+        # on Thursday." says a day, no auxiliary in it: a statement
+        return "question"
     return "filler"
+
+
+def _when(said: list[str], pack: Language) -> bool:
+    """The words name a weekday or a month ("Donnerstag", "четверг", "Dezember")."""
+    return bool(set(said) & (pack.understand.weekdays | _month_words(pack.spoken.months)))
 
 
 _CLAUSE = re.compile(r"[,;:—–]| but | aber | pero | но | ali ")
