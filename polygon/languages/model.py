@@ -84,6 +84,10 @@ class Understand(_Strict):
     """A concept → the words (or word starts) that name it, in a question or a fact key."""
     person_nouns: frozenset[str]
     """A fact key of one of these words alone holds the caller's name."""
+    identity_numbers: frozenset[str] = frozenset()
+    """Words for a person's own identity number ("dni", "oib", "ssn"): a record under such a key
+    is that person's, and a lookup by the caller's finds the caller's records (one of another
+    number beside them is another person's, not a companion's)."""
     self_intro: tuple[str, ...]
     """Words after which a caller names itself ("i'm", "ich bin"): in an imported call, which
     has no persona, a name said after them is the caller's own, not one it asks about."""

@@ -353,6 +353,10 @@ def _by_name_only(call: ToolView) -> bool:
     return by_name and not coded
 
 
+def _keys(arguments: Any) -> list[str]:
+    return [str(k) for k in arguments] if isinstance(arguments, dict) else []
+
+
 def _whose(record: Any, own: Grounds) -> bool | None:
     """A record names the caller (True), only somebody else (False), or nobody (None)."""
     people = (
@@ -374,7 +378,7 @@ def _person_marks() -> tuple[frozenset[str], frozenset[str]]:
     marks = {"id"}
     for code in LANGUAGES:
         understand = load_language(code).understand
-        persons |= understand.person_nouns
+        persons |= understand.person_nouns | understand.identity_numbers
         for concept in ("number", "reference", "name"):
             marks |= set(understand.concepts.get(concept, ()))
     return frozenset(persons), frozenset(marks)
@@ -684,8 +688,16 @@ class _Call:
         shared surname is not enough).
         """
         if _identified(call) and not _by_name_only(call):
+            if self.ids and any(person_key(str(k)) for k in _keys(call.arguments)):
+                # by the caller's own id: a record under another id of that kind is another person's
+                return _beside(call.result, self._whose_by_id)
             return [call.result], []
         return _beside(call.result, self._whose)
+
+    def _whose_by_id(self, record: Any) -> bool | None:
+        """A record gives a person id the caller's records give too: the caller's (True) or not."""
+        pairs = [(k, v) for k, v in _person_ids(record) if k in self.ids] if isinstance(record, dict) else []
+        return any(v in self.ids[k] for k, v in pairs) if pairs else None
 
     def _whose(self, record: Any) -> bool | None:
         """A record is about the caller (True), about somebody else only (False), or nobody.
