@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from polygon.events.families import PersonaSnapshot
 from polygon.languages import caller_language
 from polygon.languages.acts import read_turn
-from polygon.simulate.callers.scripted import ScriptedCaller
+from tests.support.callers import scripted
 
 
 @pytest.mark.parametrize(
@@ -51,10 +50,7 @@ def test_a_short_request_without_a_day_still_asks(language: str, said: str) -> N
 def test_a_caller_asking_when_hears_the_day(
     language: str, goal: str, facts: dict[str, str], asks: str, answer: str
 ) -> None:
-    persona = PersonaSnapshot(
-        persona_id="p", type="cooperative", outcome="success", difficulty=1, goal=goal, facts=facts, language=language
-    )
-    caller = ScriptedCaller(persona, 7)
+    caller = scripted(goal, facts, language)
     caller.next(None)
     assert caller.next(asks).intent == "give_fact"
     assert caller.next(answer).intent == "goodbye"

@@ -10,10 +10,9 @@ is one date, as an abbreviation's dot is no end ("with Dr. Patel").
 
 from __future__ import annotations
 
-from polygon.events.families import PersonaSnapshot
 from polygon.languages import caller_language
 from polygon.languages.acts import read_turn
-from polygon.simulate.callers.scripted import ScriptedCaller
+from tests.support.callers import scripted
 
 TRACKED = (
     "Ihr Paket ist in Zustellung. Die Zustellung ist für Donnerstag, den 10. Dezember an "
@@ -35,16 +34,12 @@ def test_a_croatian_one_too_and_a_number_at_a_sentences_end_still_ends_it() -> N
 
 
 def test_the_caller_answers_the_question_after_the_date() -> None:
-    persona = PersonaSnapshot(
-        persona_id="p",
-        type="cooperative",
-        outcome="success",
-        difficulty=1,
-        goal="Paket an eine neue Adresse umleiten",
-        facts={"name": "Jonas Weber", "adresse": "Invalidenstraße 12, 10115 Berlin", "neue_adresse": "Lindenweg 5, 10117 Berlin"},
-        language="de",
-    )
-    caller = ScriptedCaller(persona, 7)
+    facts = {
+        "name": "Jonas Weber",
+        "adresse": "Invalidenstraße 12, 10115 Berlin",
+        "neue_adresse": "Lindenweg 5, 10117 Berlin",
+    }
+    caller = scripted("Paket an eine neue Adresse umleiten", facts, "de")
     caller.next(None)
     answer = caller.next(TRACKED)
     assert answer.intent != "goodbye", answer
