@@ -194,7 +194,7 @@ def _first_error(path: Path, exc: ValidationError, raw: dict[str, Any] | None = 
         return f"{path}: {str(err['msg']).removeprefix('Value error, ')}{more}"
     if err["type"] == "extra_forbidden":
         shown += _meant(err["loc"])
-    return f"{path}: {loc}: {err['msg']}{shown}{more}"
+    return f"{path}: {loc}: {str(err['msg']).removeprefix('Value error, ')}{shown}{more}"
 
 
 MORE_NAMED = 3

@@ -30,7 +30,7 @@ CASES = [
     (
         "latency min above max",
         GOOD + "tools: [{name: t, stub: {latency: {min_ms: 500, max_ms: 100}}}]\n",
-        "tools[t].stub.latency: Value error, min_ms 500 is above max_ms 100",
+        "tools[t].stub.latency: min_ms 500 is above max_ms 100",
     ),
     (
         "fault probabilities over 1",
@@ -77,13 +77,13 @@ CASES = [
     (
         "headers for a Python agent",
         replaced(GOOD, 'prompt: "You book appointments."', 'prompt: p, headers: {X-Team: a}'),
-        "configs.a: Value error, headers: only an HTTP agent (http:// or https://) is sent headers",
+        "configs.a: headers: only an HTTP agent (http:// or https://) is sent headers",
     ),
     (  # a shell's $TOKEN would have been sent as those six characters
         "a header's $NAME without braces",
         replaced(GOOD, '"python:polygon.examples.clinic.agents:make_v1", prompt: "You book appointments."',
                  '"http://127.0.0.1:9/step", headers: {Authorization: "Bearer $TOKEN"}'),
-        "configs.a.headers: Value error, Authorization: a $ must start ${NAME}",
+        "configs.a.headers: Authorization: a $ must start ${NAME}",
     ),
     (
         "a header Polygon sets",
