@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shlex
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,7 @@ def test_every_polygon_line_of_the_workflow_runs(tmp_path: Path, monkeypatch: py
     shutil.copytree(ROOT / "examples" / "starter", tmp_path / "suite")
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path / "suite"))
+    monkeypatch.delitem(sys.modules, "my_agent", raising=False)  # another test's (leaky) starter agent
     env = {"SUITE": str(tmp_path / "suite" / "suite.yaml")}
     lines = [
         line.strip()

@@ -162,6 +162,7 @@ def test_init_writes_a_suite_that_runs(tmp_path: Path, monkeypatch: pytest.Monke
     again = invoke("init", str(target))
     assert again.exit_code == 2 and "already exists" in again.output
     monkeypatch.syspath_prepend(str(target))
+    monkeypatch.delitem(sys.modules, "my_agent", raising=False)  # another test's (leaky) starter agent
     res = invoke(
         "--log", str(tmp_path / "log"), "run", str(target / "suite.yaml"), "--json", "--fail-on", "warn"
     )
