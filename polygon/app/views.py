@@ -192,7 +192,7 @@ def _body(saved: Saved) -> Iterator[bytes] | None:
     """
     if saved.size > WHOLE_UP_TO:
         return _streamed(saved)
-    whole = why_damaged_body(saved)
+    whole = _decompressed(saved, keep=True)
     return _pieces(whole) if isinstance(whole, bytes) else None
 
 
@@ -232,11 +232,6 @@ def _pieces(whole: bytes) -> Iterator[bytes]:
         yield whole[start : start + PIECE]
 
 
-def why_damaged_body(saved: Saved) -> bytes | str:
-    """The output, or why it cannot be (its frame does not decompress, or not to its size)."""
-    return _decompressed(saved, keep=True)
-
-
 def why_damaged(log: EventLog, snapshot: Snapshot) -> str:
     """Why a saved view that fits ``log`` cannot be written ("" when it can, or does not fit)."""
     if snapshot.version != version() or why_off_log(log, snapshot):
@@ -245,7 +240,8 @@ def why_damaged(log: EventLog, snapshot: Snapshot) -> str:
         saved = _DECODER.decode(snapshot.state)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         return f"its state does not decode ({exc})"
-    return _why_damaged_frame(saved)
+    why = _decompressed(saved, keep=False)  # never held whole (a 20k-call JSON report is 342 MB)
+    return why if isinstance(why, str) else ""
 
 
 CHECKED_IN = 256
@@ -254,19 +250,10 @@ at most 8 MB held at once for a hostile frame; 4 KiB let one hold 128 MB). As fa
 call: 2.9 ms for a 1k-call run's 17 MB JSON report either way."""
 
 
-def _why_damaged_frame(saved: Saved) -> str:
-    """Why the output's frame does not decompress to its size ("" when it does), never held whole.
-
-    ``log verify`` checks every saved view: the JSON report of a 20k-call run is 342 MB
-    decompressed, and checking it whole had ``log verify`` peak at 460 MB of heap.
-    """
-    why = _decompressed(saved, keep=False)
-    return why if isinstance(why, str) else ""
-
-
 def _decompressed(saved: Saved, *, keep: bool) -> bytes | str:
     """The output (``b""`` unless ``keep``), or why it cannot be; stops past its size.
 
+    ``log verify`` keeps nothing: checked whole, a 20k-call run's JSON report peaked at 460 MB.
     A frame a few KB long can stand for gigabytes, and its record's hash only says it is the
     frame written: decompressed in one call, a saved view of a few bytes made of one held 256 MB.
     """
