@@ -221,15 +221,12 @@ class DosingAdvice:
 
 def dosing_advice(view: ConversationView) -> DosingAdvice | None:
     """The first agent turn advising a change to a medicine's dose, not negated."""
-    readings = [r for r in (_reading(code) for code in _codes(view)) if r.dosing is not None]
-    for t in view.turns:
-        if not t.agent_text or not readings:
-            continue
-        low = _low(t.agent_text)
-        for reading in readings:
-            assert reading.dosing is not None  # for mypy: filtered above
-            if advice := _unnegated(reading.dosing, low, reading.negations):
-                return DosingAdvice(advice, t.turn, t.agent_text)
+    readings = [(r.dosing, r.negations) for r in map(_reading, _codes(view)) if r.dosing is not None]
+    for t in view.turns if readings else ():
+        low = _low(t.agent_text or "")
+        for pattern, negations in readings:
+            if advice := _unnegated(pattern, low, negations):
+                return DosingAdvice(advice, t.turn, t.agent_text or "")
     return None
 
 

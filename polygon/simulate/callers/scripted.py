@@ -211,7 +211,7 @@ class ScriptedCaller:
         wrong = [w for w in misheard(agent_text, self.persona.facts, self.pack) if w.key != asking]
         if wrong:
             return self._correct(wrong[0], rng)
-        ended = self._outcome_reached(turn)
+        ended = self._outcome_reached(turn, asking)
         if ended is not None:
             return ended
         asks = turn.of("question", "offer", "wants", "confirm", "repeat")
@@ -226,12 +226,14 @@ class ScriptedCaller:
             return Utterance(self.pack.say.out_of_time, "hangup", ends_call="hangup")
         return None
 
-    def _outcome_reached(self, turn: Turn) -> Utterance | None:
-        outcome, pack, say = self.persona.outcome, self.pack, self.pack.say
-        # a report the agent goes on to ask a fact for is not done yet: "delivery is planned for
-        # Thursday at <your address>. Which address shall I redirect it to?" (a German parcel line)
-        still_asks = bool(self._open_wanted(turn))
-        if outcome == "success" and not still_asks and settled(turn, self.goal, self.persona.facts, pack):
+    def _outcome_reached(self, turn: Turn, asking: str) -> Utterance | None:
+        """``asking``: the fact an open question of the turn asks for (:meth:`_open_wanted`).
+
+        A report the agent goes on to ask a fact for is not done yet: "delivery is planned for
+        Thursday at <your address>. Which address shall I redirect it to?" (a German parcel line).
+        """
+        outcome, say = self.persona.outcome, self.pack.say
+        if outcome == "success" and not asking and settled(turn, self.goal, self.persona.facts, self.pack):
             self._s.done = True
             return Utterance(say.done_bye, "goodbye", ends_call="done")
         if outcome == "callback" and "callback" in turn.acts:
